@@ -1,0 +1,295 @@
+"""The generic engine: decode -> rules -> encode, written once for every game.
+
+It speaks protobuf messages at its edge (no gRPC here) and drives a game's native hooks: who
+decides next (G3), chance nodes resolved from the state's PRNG or supplied by the caller (G2),
+views (G5), legality, replay. The service layer only translates requests to these calls.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from crabgames.core.errors import (
+    GameOver,
+    IllegalMove,
+    RulesError,
+    bad_move,
+    bad_request,
+    bad_state,
+)
+from crabgames.core.game import CHANCE, NOBODY, Decision, Game
+from crabgames.core.prng import MASK64, Prng
+from crabgames.v1 import game_pb2
+
+AUTO = game_pb2.CHANCE_MODE_AUTO
+EXPLICIT = game_pb2.CHANCE_MODE_EXPLICIT
+_CHANCE_MODES = (game_pb2.CHANCE_MODE_UNSPECIFIED, AUTO, EXPLICIT)
+
+
+class Match:
+    """One game in progress: the generic header plus the game's native state."""
+
+    __slots__ = ("game", "num_players", "seed", "prng", "chance_mode", "version", "state")
+
+    def __init__(self, game: Game, num_players: int, seed: int, prng: Prng, chance_mode: int,
+                 version: int, state: Any) -> None:  # fmt: skip
+        self.game = game
+        self.num_players = num_players
+        self.seed = seed
+        self.prng = prng
+        self.chance_mode = chance_mode
+        self.version = version
+        self.state = state
+
+    def decision(self) -> Decision:
+        return self.game.next_decision(self.state)
+
+    def check_move(self, move: game_pb2.Move, path: str = "move") -> tuple[bool, Any]:
+        """Decode and check a move against the rules. Returns (is_chance, native move or value);
+        raises GameOver, InvalidArgument or IllegalMove."""
+        game, decision = self.game, self.decision()
+        if decision.kind == NOBODY:
+            raise GameOver("the game is over: no more moves can be made")
+        which = move.WhichOneof("move")
+        if which is None:
+            raise bad_move(f"{path}.move", "no move given: set the game's move or a chance outcome")
+        if decision.kind == CHANCE:
+            if which != "chance":
+                raise IllegalMove("G2", f"a chance event ({decision.name}) must be resolved now")
+            value = move.chance.value
+            if value not in {v for v, _ in game.chance_outcomes(self.state)}:
+                raise IllegalMove("G2", f"{value} is not a possible outcome of {decision.name}")
+            return True, value
+        if which == "chance":
+            raise IllegalMove("G3", f"player {decision.player} must decide ({decision.name}), "
+                                    "not chance")  # fmt: skip
+        if which != game.facts.id:
+            raise bad_move(f"{path}.{which}", f"this is a {game.facts.id} game, not {which}")
+        native = game.decode_move(getattr(move, which), f"{path}.{which}")
+        if move.player != decision.player:
+            raise IllegalMove("G3", f"it is player {decision.player}'s decision ({decision.name}),"
+                                    f" not player {move.player}'s")  # fmt: skip
+        if not game.is_legal(self.state, native):
+            violation = game.explain_illegal(self.state, native)
+            raise IllegalMove(violation.rule, violation.reason)
+        return False, native
+
+    def play(self, move: game_pb2.Move, path: str = "move") -> list[Any]:
+        """Check and apply one move, then resolve chance if the mode is AUTO."""
+        is_chance, native = self.check_move(move, path)
+        if is_chance:
+            events = self.game.apply_chance(self.state, native)
+        else:
+            events = self.game.apply_move(self.state, native)
+        self.version += 1
+        events.extend(self.resolve_chance())
+        return events
+
+    def resolve_chance(self) -> list[Any]:
+        """In AUTO mode, resolve every pending chance event from the PRNG (G2)."""
+        events: list[Any] = []
+        if self.chance_mode == EXPLICIT:
+            return events
+        game, state = self.game, self.state
+        while game.next_decision(state).kind == CHANCE:
+            outcomes = game.chance_outcomes(state)
+            index = self.prng.pick_weighted([weight for _, weight in outcomes])
+            events.extend(game.apply_chance(state, outcomes[index][0]))
+            self.version += 1
+        return events
+
+
+@dataclass
+class ReplayResult:
+    ok: bool
+    state: game_pb2.GameState
+    outcome: game_pb2.Outcome | None
+    moves_applied: int
+    failed_move_index: int = 0
+    failed_rule: str = ""
+    failed_reason: str = ""
+
+
+class Engine:
+    def __init__(self, games: Iterable[Game]) -> None:
+        self.games: dict[str, Game] = {g.facts.id: g for g in games}
+
+    # ----- decode / encode -----
+
+    def decode(self, msg: game_pb2.GameState, path: str = "state") -> Match:
+        which = msg.WhichOneof("game")
+        if which is None:
+            raise bad_state(
+                f"{path}.game", "no game state: set one of kraby, crab_bucket, crab_rage"
+            )
+        game = self.games.get(which)
+        if game is None:
+            raise bad_state(f"{path}.{which}", f"this server does not serve {which}")
+        facts = game.facts
+        if msg.rules_version != facts.rules_version:
+            raise bad_state(f"{path}.rules_version", f"is {msg.rules_version!r}; this server plays "
+                                                      f"{facts.rules_version!r}")  # fmt: skip
+        if not facts.min_players <= msg.num_players <= facts.max_players:
+            raise bad_state(f"{path}.num_players", f"{facts.title} is for {facts.min_players} to "
+                                                    f"{facts.max_players} players")  # fmt: skip
+        if msg.chance_mode not in _CHANCE_MODES:
+            raise bad_state(f"{path}.chance_mode", f"unknown chance mode {msg.chance_mode}")
+        if msg.prng.seed != msg.seed:
+            raise bad_state(f"{path}.prng.seed", "does not match the game's seed")
+        state = game.decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
+        match = Match(game, msg.num_players, msg.seed, Prng(msg.prng.seed, msg.prng.counter),
+                      msg.chance_mode or AUTO, msg.version, state)  # fmt: skip
+        decision = match.decision()
+        if (msg.next.kind, msg.next.player, msg.next.decision) != decision:
+            raise bad_state(f"{path}.next", f"does not match the rest of the state, which waits "
+                                            f"for {describe(decision)}")  # fmt: skip
+        return match
+
+    def encode(self, match: Match) -> game_pb2.GameState:
+        msg = game_pb2.GameState(
+            rules_version=match.game.facts.rules_version,
+            num_players=match.num_players,
+            seed=match.seed,
+            prng=game_pb2.Prng(seed=match.prng.seed, counter=match.prng.counter),
+            chance_mode=match.chance_mode,
+            version=match.version,
+            next=next_decision_msg(match.decision()),
+        )
+        part = getattr(msg, match.game.facts.id)
+        part.SetInParent()
+        match.game.encode_state(match.state, part)
+        return msg
+
+    def encode_events(self, game: Game, events: Iterable[Any]) -> list[game_pb2.Event]:
+        out = []
+        for event in events:
+            msg = game_pb2.Event()
+            game.encode_event(event, msg)
+            out.append(msg)
+        return out
+
+    def encode_outcome(self, match: Match) -> game_pb2.Outcome | None:
+        outcome = match.game.outcome(match.state)
+        if outcome is None:
+            return None
+        msg = game_pb2.Outcome()
+        match.game.encode_outcome(outcome, msg)
+        return msg
+
+    # ----- the API -----
+
+    def new_match(self, game_id: str | None, options: Any, num_players: int, seed: int = 0,
+                  chance_mode: int = AUTO) -> tuple[Match, list[Any]]:  # fmt: skip
+        if game_id is None:
+            raise bad_request("options", "choose a game: set one of kraby, crab_bucket, crab_rage")
+        game = self.games.get(game_id)
+        if game is None:
+            raise bad_request(f"options.{game_id}", f"this server does not serve {game_id}")
+        facts = game.facts
+        if not facts.min_players <= num_players <= facts.max_players:
+            raise bad_request("num_players", f"{facts.title} is for {facts.min_players} to "
+                                             f"{facts.max_players} players, not {num_players}")  # fmt: skip
+        if chance_mode not in _CHANCE_MODES:
+            raise bad_request("chance_mode", f"unknown chance mode {chance_mode}")
+        native_options = game.decode_options(options, num_players, f"options.{game_id}")
+        seed = (seed or secrets.randbits(63) or 1) & MASK64
+        match = Match(game, num_players, seed, Prng(seed), chance_mode or AUTO, 0,
+                      game.initial_state(num_players, native_options))  # fmt: skip
+        return match, match.resolve_chance()
+
+    def new_game(self, game_id: str | None, options: Any, num_players: int, seed: int = 0,
+                 chance_mode: int = AUTO) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:  # fmt: skip
+        match, events = self.new_match(game_id, options, num_players, seed, chance_mode)
+        return self.encode(match), self.encode_events(match.game, events)
+
+    def legal_moves(
+        self, msg: game_pb2.GameState
+    ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision]:
+        match = self.decode(msg)
+        decision = match.decision()
+        return legal_move_msgs(match, decision), next_decision_msg(decision)
+
+    def apply_move(self, msg: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
+                   ) -> tuple[game_pb2.GameState, list[game_pb2.Event], game_pb2.Outcome | None]:  # fmt: skip
+        match = self.decode(msg)
+        if validate_only:
+            match.check_move(move)
+            return msg, [], self.encode_outcome(match)
+        events = match.play(move)
+        return (
+            self.encode(match),
+            self.encode_events(match.game, events),
+            self.encode_outcome(match),
+        )
+
+    def view(self, msg: game_pb2.GameState, player: int | None) -> game_pb2.View:
+        match = self.decode(msg)
+        if player is not None and not 0 <= player < match.num_players:
+            raise bad_request("player", f"must be a seat from 0 to {match.num_players - 1}")
+        decision = match.decision()
+        view = game_pb2.View(
+            player=player if player is not None else 0,
+            spectator=player is None,
+            rules_version=match.game.facts.rules_version,
+            num_players=match.num_players,
+            version=match.version,
+            next=next_decision_msg(decision),
+        )
+        if decision.kind != CHANCE and decision.kind != NOBODY and decision.player == player:
+            view.legal_moves.extend(legal_move_msgs(match, decision))
+        outcome = self.encode_outcome(match)
+        if outcome is not None:
+            view.outcome.CopyFrom(outcome)
+        part = getattr(view, match.game.facts.id)
+        part.SetInParent()
+        match.game.encode_view(match.state, player, part)
+        return view
+
+    def replay(self, game_id: str | None, options: Any, num_players: int, seed: int,
+               chance_mode: int, moves: Sequence[game_pb2.Move]) -> ReplayResult:  # fmt: skip
+        match, _ = self.new_match(game_id, options, num_players, seed, chance_mode)
+        for index, move in enumerate(moves):
+            try:
+                match.play(move, f"moves[{index}]")
+            except RulesError as error:
+                rule = getattr(error, "rule", error.reason)
+                return ReplayResult(False, self.encode(match), self.encode_outcome(match), index,
+                                    index, rule, error.message)  # fmt: skip
+        return ReplayResult(True, self.encode(match), self.encode_outcome(match), len(moves))
+
+
+def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
+    return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
+
+
+def describe(decision: Decision) -> str:
+    if decision.kind == NOBODY:
+        return "nobody (the game is over)"
+    if decision.kind == CHANCE:
+        return f"chance ({decision.name})"
+    return f"player {decision.player} ({decision.name})"
+
+
+def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
+    game, state = match.game, match.state
+    if decision.kind == NOBODY:
+        return []
+    if decision.kind == CHANCE:
+        outcomes = game.chance_outcomes(state)
+        total = sum(weight for _, weight in outcomes)
+        return [
+            game_pb2.Move(player=-1, label=game.chance_label(state, value),
+                          chance=game_pb2.ChanceOutcome(value=value, probability=weight / total))
+            for value, weight in outcomes
+        ]  # fmt: skip
+    out = []
+    for native in game.legal_moves(state):
+        msg = game_pb2.Move(player=decision.player, label=game.move_label(state, native))
+        part = getattr(msg, game.facts.id)
+        part.SetInParent()
+        game.encode_move(native, part)
+        out.append(msg)
+    return out

@@ -1,0 +1,78 @@
+"""Typed errors raised by the engine; the service maps them to gRPC status codes in one place."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# google.rpc.ErrorInfo domain for every error this engine raises.
+DOMAIN = "crabgames.v1"
+
+
+@dataclass(frozen=True)
+class FieldViolation:
+    """One problem with one field, named by its path from the request (for example
+    `state.kraby.hands[2].orange`)."""
+
+    field: str
+    description: str
+
+
+class RulesError(Exception):
+    """Base of every error a client can cause. `reason` is the google.rpc.ErrorInfo reason."""
+
+    reason = "RULES_ERROR"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        return {}
+
+
+class InvalidArgument(RulesError):
+    """Malformed input: a state, move or option that does not decode to something meaningful."""
+
+    def __init__(self, reason: str, violations: list[FieldViolation]) -> None:
+        first = violations[0]
+        super().__init__(f"{first.field}: {first.description}")
+        self.reason = reason
+        self.violations = violations
+
+
+class IllegalMove(RulesError):
+    """A well-formed move the rules do not allow now. `rule` names the rulebook section or the
+    ruling (for example "K4") that forbids it."""
+
+    reason = "ILLEGAL_MOVE"
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        return {"rule": self.rule, "reason": self.message}
+
+
+class GameOver(RulesError):
+    """A move sent after the game ended."""
+
+    reason = "GAME_OVER"
+
+
+def malformed(reason: str, field: str, description: str) -> InvalidArgument:
+    return InvalidArgument(reason, [FieldViolation(field, description)])
+
+
+def bad_state(field: str, description: str) -> InvalidArgument:
+    return malformed("MALFORMED_STATE", field, description)
+
+
+def bad_move(field: str, description: str) -> InvalidArgument:
+    return malformed("MALFORMED_MOVE", field, description)
+
+
+def bad_request(field: str, description: str) -> InvalidArgument:
+    return malformed("MALFORMED_REQUEST", field, description)

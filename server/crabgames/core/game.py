@@ -1,0 +1,162 @@
+"""The shape every game plugs into (OpenSpiel-style): facts declared once, then small hooks.
+
+A game works on its own native state (plain Python objects) and translates to and from its
+protobuf messages in its codec hooks. The generic machinery (who decides next, chance nodes and
+the PRNG, views, errors, replay) lives in `engine.py` and is written once for all games.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, NamedTuple, TypeVar
+
+from crabgames.v1 import game_pb2
+
+S = TypeVar("S")  # the game's native state
+M = TypeVar("M")  # the game's native move (hashable, comparable)
+
+PLAYER = game_pb2.DECIDER_KIND_PLAYER
+CHANCE = game_pb2.DECIDER_KIND_CHANCE
+NOBODY = game_pb2.DECIDER_KIND_NONE
+
+
+class Decision(NamedTuple):
+    """Who must decide next and what kind of decision it is (G3)."""
+
+    kind: int  # PLAYER, CHANCE or NOBODY
+    player: int
+    name: str
+
+    @staticmethod
+    def player_decides(player: int, name: str) -> Decision:
+        return Decision(PLAYER, player, name)
+
+    @staticmethod
+    def chance(name: str) -> Decision:
+        return Decision(CHANCE, -1, name)
+
+    @staticmethod
+    def game_over() -> Decision:
+        return Decision(NOBODY, -1, "game_over")
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    name: str
+    description: str
+    default: str
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    id: str  # also the name of the oneof fields that select the game
+    title: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    has_chance: bool
+    has_hidden_information: bool
+    has_simultaneous_choices: bool
+    modes: tuple[str, ...] = ()
+    options: tuple[OptionInfo, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """Why a move is illegal: the rule (section or ruling id) and a sentence a player understands."""
+
+    rule: str
+    reason: str
+
+
+class Game(ABC, Generic[S, M]):
+    facts: GameFacts
+
+    # ----- rules, on the native state -----
+
+    @abstractmethod
+    def decode_options(self, options: Any, num_players: int, path: str) -> Any:
+        """Validate the game's options message (may be an empty message) into native options."""
+
+    @abstractmethod
+    def initial_state(self, num_players: int, options: Any) -> S:
+        """The state before any chance event of the set-up is resolved."""
+
+    @abstractmethod
+    def next_decision(self, state: S) -> Decision: ...
+
+    @abstractmethod
+    def legal_moves(self, state: S) -> Sequence[M]:
+        """Every legal move of the player who must decide now."""
+
+    def is_legal(self, state: S, move: M) -> bool:
+        # One source of truth: a move is legal exactly when the generator lists it.
+        return move in self.legal_moves(state)
+
+    @abstractmethod
+    def explain_illegal(self, state: S, move: M) -> Violation:
+        """Which rule an illegal move breaks. Only called once `is_legal` said no."""
+
+    @abstractmethod
+    def apply_move(self, state: S, move: M) -> list[Any]:
+        """Apply a legal move in place; return the native events, in order."""
+
+    @abstractmethod
+    def chance_outcomes(self, state: S) -> Sequence[tuple[int, int]]:
+        """At a chance node: (value, weight) pairs in the game's documented order (G2)."""
+
+    @abstractmethod
+    def apply_chance(self, state: S, value: int) -> list[Any]: ...
+
+    @abstractmethod
+    def outcome(self, state: S) -> Any | None:
+        """The native outcome once the game is over, else None."""
+
+    @abstractmethod
+    def clone(self, state: S) -> S: ...
+
+    @abstractmethod
+    def resample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
+        """A copy of the state with everything hidden from `player` (everything hidden from
+        everyone when None) redrawn at random, consistent with what that player sees. Used to
+        prove views leak nothing and by bots that need a full state (determinization)."""
+
+    def invariant_violations(self, state: S) -> list[str]:
+        """Conservation laws that must hold after every move (tested by the conformance suite)."""
+        return []
+
+    # ----- codec: protobuf <-> native -----
+
+    @abstractmethod
+    def decode_state(self, msg: Any, num_players: int, path: str) -> S:
+        """Validate the game's state message and build the native state; raise InvalidArgument
+        naming the field path of the first problem."""
+
+    @abstractmethod
+    def encode_state(self, state: S, msg: Any) -> None: ...
+
+    @abstractmethod
+    def decode_move(self, msg: Any, path: str) -> M: ...
+
+    @abstractmethod
+    def encode_move(self, move: M, msg: Any) -> None: ...
+
+    @abstractmethod
+    def move_label(self, state: S, move: M) -> str: ...
+
+    @abstractmethod
+    def chance_label(self, state: S, value: int) -> str: ...
+
+    @abstractmethod
+    def encode_event(self, event: Any, msg: game_pb2.Event) -> None:
+        """Fill the game's event field and the one-line `text`."""
+
+    @abstractmethod
+    def encode_view(self, state: S, player: int | None, msg: Any) -> None:
+        """Fill the game's view message for `player` (None for a spectator)."""
+
+    @abstractmethod
+    def encode_outcome(self, outcome: Any, msg: game_pb2.Outcome) -> None: ...

@@ -1,0 +1,59 @@
+"""The portable PRNG behind every chance event (G2).
+
+Counter-based SplitMix64, so another language can reproduce a game from the seed alone:
+
+    value(k) = mix(seed + k * 0x9E3779B97F4A7C15 mod 2**64)      for k = 1, 2, 3, ...
+    mix(z):  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9 mod 2**64
+             z = (z ^ (z >> 27)) * 0x94D049BB133111EB mod 2**64
+             return z ^ (z >> 31)
+
+The state is just (seed, counter): `counter` is how many values were drawn. A uniform integer
+below n takes values until one is below 2**64 - (2**64 mod n) (rejection, so no bias) and returns
+it mod n. A weighted pick over outcomes listed in the game's documented order draws r below the
+total weight and returns the first outcome whose running total exceeds r.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def mix(z: int) -> int:
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+class Prng:
+    __slots__ = ("seed", "counter")
+
+    def __init__(self, seed: int, counter: int = 0) -> None:
+        self.seed = seed & MASK64
+        self.counter = counter & MASK64
+
+    def next_u64(self) -> int:
+        self.counter = (self.counter + 1) & MASK64
+        return mix(self.seed + self.counter * GAMMA)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            r = self.next_u64()
+            if r < limit:
+                return r % n
+
+    def pick_weighted(self, weights: Sequence[int]) -> int:
+        """The index of an outcome, drawn with probability weight / total."""
+        r = self.below(sum(weights))
+        for index, weight in enumerate(weights):
+            if r < weight:
+                return index
+            r -= weight
+        raise AssertionError("unreachable: r is below the total")

@@ -1,0 +1,3 @@
+"""crab_bucket: not implemented yet."""
+
+GAME = None

@@ -1,0 +1,3 @@
+"""crab_rage: not implemented yet."""
+
+GAME = None

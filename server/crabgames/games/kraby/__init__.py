@@ -1,0 +1,3 @@
+"""kraby: not implemented yet."""
+
+GAME = None

@@ -1,0 +1,3 @@
+"""Conformance cases for crab_rage: (num_players, options message) pairs."""
+
+CASES: list = []

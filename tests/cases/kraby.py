@@ -1,0 +1,3 @@
+"""Conformance cases for kraby: (num_players, options message) pairs."""
+
+CASES: list = []
