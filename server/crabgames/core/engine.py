@@ -34,8 +34,16 @@ class Match:
 
     __slots__ = ("game", "num_players", "seed", "prng", "chance_mode", "version", "state")
 
-    def __init__(self, game: Game, num_players: int, seed: int, prng: Prng, chance_mode: int,
-                 version: int, state: Any) -> None:  # fmt: skip
+    def __init__(
+        self,
+        game: Game,
+        num_players: int,
+        seed: int,
+        prng: Prng,
+        chance_mode: int,
+        version: int,
+        state: Any,
+    ) -> None:
         self.game = game
         self.num_players = num_players
         self.seed = seed
@@ -64,14 +72,18 @@ class Match:
                 raise IllegalMove("G2", f"{value} is not a possible outcome of {decision.name}")
             return True, value
         if which == "chance":
-            raise IllegalMove("G3", f"player {decision.player} must decide ({decision.name}), "
-                                    "not chance")  # fmt: skip
+            raise IllegalMove(
+                "G3", f"player {decision.player} must decide ({decision.name}), not chance"
+            )
         if which != game.facts.id:
             raise bad_move(f"{path}.{which}", f"this is a {game.facts.id} game, not {which}")
         native = game.decode_move(getattr(move, which), f"{path}.{which}")
         if move.player != decision.player:
-            raise IllegalMove("G3", f"it is player {decision.player}'s decision ({decision.name}),"
-                                    f" not player {move.player}'s")  # fmt: skip
+            raise IllegalMove(
+                "G3",
+                f"it is player {decision.player}'s decision ({decision.name}),"
+                f" not player {move.player}'s",
+            )
         if not game.is_legal(self.state, native):
             violation = game.explain_illegal(self.state, native)
             raise IllegalMove(violation.rule, violation.reason)
@@ -130,22 +142,35 @@ class Engine:
             raise bad_state(f"{path}.{which}", f"this server does not serve {which}")
         facts = game.facts
         if msg.rules_version != facts.rules_version:
-            raise bad_state(f"{path}.rules_version", f"is {msg.rules_version!r}; this server plays "
-                                                      f"{facts.rules_version!r}")  # fmt: skip
+            raise bad_state(
+                f"{path}.rules_version",
+                f"is {msg.rules_version!r}; this server plays {facts.rules_version!r}",
+            )
         if not facts.min_players <= msg.num_players <= facts.max_players:
-            raise bad_state(f"{path}.num_players", f"{facts.title} is for {facts.min_players} to "
-                                                    f"{facts.max_players} players")  # fmt: skip
+            raise bad_state(
+                f"{path}.num_players",
+                f"{facts.title} is for {facts.min_players} to {facts.max_players} players",
+            )
         if msg.chance_mode not in _CHANCE_MODES:
             raise bad_state(f"{path}.chance_mode", f"unknown chance mode {msg.chance_mode}")
         if msg.prng.seed != msg.seed:
             raise bad_state(f"{path}.prng.seed", "does not match the game's seed")
         state = game.decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
-        match = Match(game, msg.num_players, msg.seed, Prng(msg.prng.seed, msg.prng.counter),
-                      msg.chance_mode or AUTO, msg.version, state)  # fmt: skip
+        match = Match(
+            game,
+            msg.num_players,
+            msg.seed,
+            Prng(msg.prng.seed, msg.prng.counter),
+            msg.chance_mode or AUTO,
+            msg.version,
+            state,
+        )
         decision = match.decision()
         if (msg.next.kind, msg.next.player, msg.next.decision) != decision:
-            raise bad_state(f"{path}.next", f"does not match the rest of the state, which waits "
-                                            f"for {describe(decision)}")  # fmt: skip
+            raise bad_state(
+                f"{path}.next",
+                f"does not match the rest of the state, which waits for {describe(decision)}",
+            )
         return match
 
     def encode(self, match: Match) -> game_pb2.GameState:
@@ -181,8 +206,14 @@ class Engine:
 
     # ----- the API -----
 
-    def new_match(self, game_id: str | None, options: Any, num_players: int, seed: int = 0,
-                  chance_mode: int = AUTO) -> tuple[Match, list[Any]]:  # fmt: skip
+    def new_match(
+        self,
+        game_id: str | None,
+        options: Any,
+        num_players: int,
+        seed: int = 0,
+        chance_mode: int = AUTO,
+    ) -> tuple[Match, list[Any]]:
         if game_id is None:
             raise bad_request("options", "choose a game: set one of kraby, crab_bucket, crab_rage")
         game = self.games.get(game_id)
@@ -190,18 +221,34 @@ class Engine:
             raise bad_request(f"options.{game_id}", f"this server does not serve {game_id}")
         facts = game.facts
         if not facts.min_players <= num_players <= facts.max_players:
-            raise bad_request("num_players", f"{facts.title} is for {facts.min_players} to "
-                                             f"{facts.max_players} players, not {num_players}")  # fmt: skip
+            raise bad_request(
+                "num_players",
+                f"{facts.title} is for {facts.min_players} to "
+                f"{facts.max_players} players, not {num_players}",
+            )
         if chance_mode not in _CHANCE_MODES:
             raise bad_request("chance_mode", f"unknown chance mode {chance_mode}")
         native_options = game.decode_options(options, num_players, f"options.{game_id}")
         seed = (seed or secrets.randbits(63) or 1) & MASK64
-        match = Match(game, num_players, seed, Prng(seed), chance_mode or AUTO, 0,
-                      game.initial_state(num_players, native_options))  # fmt: skip
+        match = Match(
+            game,
+            num_players,
+            seed,
+            Prng(seed),
+            chance_mode or AUTO,
+            0,
+            game.initial_state(num_players, native_options),
+        )
         return match, match.resolve_chance()
 
-    def new_game(self, game_id: str | None, options: Any, num_players: int, seed: int = 0,
-                 chance_mode: int = AUTO) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:  # fmt: skip
+    def new_game(
+        self,
+        game_id: str | None,
+        options: Any,
+        num_players: int,
+        seed: int = 0,
+        chance_mode: int = AUTO,
+    ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
         match, events = self.new_match(game_id, options, num_players, seed, chance_mode)
         return self.encode(match), self.encode_events(match.game, events)
 
@@ -212,8 +259,9 @@ class Engine:
         decision = match.decision()
         return legal_move_msgs(match, decision), next_decision_msg(decision)
 
-    def apply_move(self, msg: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
-                   ) -> tuple[game_pb2.GameState, list[game_pb2.Event], game_pb2.Outcome | None]:  # fmt: skip
+    def apply_move(
+        self, msg: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
+    ) -> tuple[game_pb2.GameState, list[game_pb2.Event], game_pb2.Outcome | None]:
         match = self.decode(msg)
         if validate_only:
             match.check_move(move)
@@ -248,16 +296,30 @@ class Engine:
         match.game.encode_view(match.state, player, part)
         return view
 
-    def replay(self, game_id: str | None, options: Any, num_players: int, seed: int,
-               chance_mode: int, moves: Sequence[game_pb2.Move]) -> ReplayResult:  # fmt: skip
+    def replay(
+        self,
+        game_id: str | None,
+        options: Any,
+        num_players: int,
+        seed: int,
+        chance_mode: int,
+        moves: Sequence[game_pb2.Move],
+    ) -> ReplayResult:
         match, _ = self.new_match(game_id, options, num_players, seed, chance_mode)
         for index, move in enumerate(moves):
             try:
                 match.play(move, f"moves[{index}]")
             except RulesError as error:
                 rule = getattr(error, "rule", error.reason)
-                return ReplayResult(False, self.encode(match), self.encode_outcome(match), index,
-                                    index, rule, error.message)  # fmt: skip
+                return ReplayResult(
+                    False,
+                    self.encode(match),
+                    self.encode_outcome(match),
+                    index,
+                    index,
+                    rule,
+                    error.message,
+                )
         return ReplayResult(True, self.encode(match), self.encode_outcome(match), len(moves))
 
 
@@ -281,10 +343,13 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
         outcomes = game.chance_outcomes(state)
         total = sum(weight for _, weight in outcomes)
         return [
-            game_pb2.Move(player=-1, label=game.chance_label(state, value),
-                          chance=game_pb2.ChanceOutcome(value=value, probability=weight / total))
+            game_pb2.Move(
+                player=-1,
+                label=game.chance_label(state, value),
+                chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
+            )
             for value, weight in outcomes
-        ]  # fmt: skip
+        ]
     out = []
     for native in game.legal_moves(state):
         msg = game_pb2.Move(player=decision.player, label=game.move_label(state, native))

@@ -66,7 +66,7 @@ class GameFacts:
 
 @dataclass(frozen=True)
 class Violation:
-    """Why a move is illegal: the rule (section or ruling id) and a sentence a player understands."""
+    """Why a move is illegal: the rule (section or ruling id) and a sentence for a player."""
 
     rule: str
     reason: str
