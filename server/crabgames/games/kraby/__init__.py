@@ -1,3 +1,5 @@
-"""kraby: not implemented yet."""
+"""Kraby: tile sliding on an 11x11 board with hidden tiles."""
 
-GAME = None
+from crabgames.games.kraby.game import KrabyGame
+
+GAME = KrabyGame()

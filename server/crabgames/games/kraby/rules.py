@@ -1,0 +1,473 @@
+"""Kraby's rules on a native state: sliding entry (K3), the hole rule (K4), figures (K6), the end
+(K8) and scoring (K9).
+
+Lines of sight use ints as bit sets: `row_blocked[r]` has bit c set when cell (r, c) holds a tile
+or the island, `col_blocked[c]` has bit r set likewise. Cells outside the playing area are never
+set, so "no bit between here and the edge" means a clear line to the edge of the playing area.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from crabgames.games.kraby.data import (
+    CELLS,
+    COLORS,
+    EMPTY,
+    HAND_SIZE,
+    ISLAND,
+    ISLAND_CELL,
+    MULTIPLIERS,
+    OFF_BOARD,
+    SIZE,
+    TILE_OFFSET,
+    colors_in_play,
+    figures_per_color,
+    group_points,
+    max_figures_per_ship,
+    playing_area,
+    tiles_per_color,
+)
+from crabgames.v1 import kraby_pb2 as pb
+
+NORTH, EAST, SOUTH, WEST = (
+    pb.KRABY_EDGE_NORTH,
+    pb.KRABY_EDGE_EAST,
+    pb.KRABY_EDGE_SOUTH,
+    pb.KRABY_EDGE_WEST,
+)
+EDGES = (NORTH, EAST, SOUTH, WEST)
+
+DEAL, PLACE_TILE, DRAW, PLACE_FIGURE, GAME_OVER = (
+    pb.KRABY_STEP_DEAL,
+    pb.KRABY_STEP_PLACE_TILE,
+    pb.KRABY_STEP_DRAW,
+    pb.KRABY_STEP_PLACE_FIGURE,
+    pb.KRABY_STEP_GAME_OVER,
+)
+
+
+# ----- moves and events -----
+
+
+class PlaceTile(NamedTuple):
+    edge: int
+    lane: int
+    color: int
+
+
+class PlaceFigure(NamedTuple):
+    color: int
+    multiplier: int
+
+
+class SkipFigure(NamedTuple):
+    pass
+
+
+SKIP_FIGURE = SkipFigure()
+
+
+class TileDealt(NamedTuple):
+    player: int
+    color: int
+
+
+class TilePlaced(NamedTuple):
+    player: int
+    edge: int
+    lane: int
+    color: int
+    cell: int
+
+
+class TileDrawn(NamedTuple):
+    player: int
+    color: int
+
+
+class FigurePlaced(NamedTuple):
+    player: int
+    color: int
+    multiplier: int
+
+
+class FigureSkipped(NamedTuple):
+    player: int
+
+
+class TurnPassed(NamedTuple):
+    player: int
+
+
+class GameEnded(NamedTuple):
+    reason: str
+
+
+# ----- state -----
+
+
+@dataclass
+class KrabyState:
+    num_players: int
+    excluded_color: int
+    first_player: int
+    cells: list[int]
+    hands: list[list[int]]  # per seat, tile counts indexed by colour - 1
+    bag: list[int]  # tile counts indexed by colour - 1
+    ships: list[list[int]]  # per seat, the colour in holds x1, x2, x3 (0 = free)
+    figure_supply: list[int]  # indexed by colour - 1
+    step: int
+    turn_player: int
+    turns_taken: int
+    row_blocked: list[int] = field(default_factory=list)
+    col_blocked: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.row_blocked:
+            self.rebuild_lines()
+
+    def rebuild_lines(self) -> None:
+        self.row_blocked = [0] * SIZE
+        self.col_blocked = [0] * SIZE
+        for cell, value in enumerate(self.cells):
+            if value != EMPTY and value != OFF_BOARD:
+                self.block(cell)
+
+    def block(self, cell: int) -> None:
+        row, col = divmod(cell, SIZE)
+        self.row_blocked[row] |= 1 << col
+        self.col_blocked[col] |= 1 << row
+
+    def copy(self) -> KrabyState:
+        return KrabyState(
+            self.num_players,
+            self.excluded_color,
+            self.first_player,
+            self.cells[:],
+            [hand[:] for hand in self.hands],
+            self.bag[:],
+            [ship[:] for ship in self.ships],
+            self.figure_supply[:],
+            self.step,
+            self.turn_player,
+            self.turns_taken,
+            self.row_blocked[:],
+            self.col_blocked[:],
+        )
+
+
+def new_state(num_players: int, excluded_color: int, first_player: int) -> KrabyState:
+    low, high = playing_area(num_players)
+    cells = [OFF_BOARD] * CELLS
+    for row in range(low, high + 1):
+        for col in range(low, high + 1):
+            cells[row * SIZE + col] = EMPTY
+    cells[ISLAND] = ISLAND_CELL
+    in_play = colors_in_play(num_players, excluded_color)
+    per_color = [tiles_per_color(num_players) if c in in_play else 0 for c in COLORS]
+    figures = [figures_per_color(num_players) if c in in_play else 0 for c in COLORS]
+    return KrabyState(
+        num_players=num_players,
+        excluded_color=excluded_color,
+        first_player=first_player,
+        cells=cells,
+        hands=[[0] * 5 for _ in range(num_players)],
+        bag=per_color,
+        ships=[[0, 0, 0] for _ in range(num_players)],
+        figure_supply=figures,
+        step=DEAL,
+        turn_player=0,
+        turns_taken=0,
+    )
+
+
+# ----- sliding entry (K3) and the hole rule (K4) -----
+
+
+def slide_stop(state: KrabyState, edge: int, lane: int) -> int | None:
+    """The cell where a tile slid in at `edge` along `lane` stops, or None if that entry is not
+    allowed: the entry cell is taken, or nothing on the way stops the tile (K3)."""
+    low, high = playing_area(state.num_players)
+    if not low <= lane <= high:
+        return None
+    if edge in (WEST, EAST):
+        blocked, line_cell = state.row_blocked[lane], lambda i: lane * SIZE + i
+    else:
+        blocked, line_cell = state.col_blocked[lane], lambda i: i * SIZE + lane
+    if edge in (WEST, NORTH):
+        ahead = blocked >> low << low
+        if not ahead:
+            return None
+        stop = (ahead & -ahead).bit_length() - 2
+        return line_cell(stop) if stop >= low else None
+    ahead = blocked & ((1 << (high + 1)) - 1)
+    if not ahead:
+        return None
+    stop = ahead.bit_length()
+    return line_cell(stop) if stop <= high else None
+
+
+def has_clear_line(row_blocked: int, col_blocked: int, row: int, col: int) -> bool:
+    """A free cell can still be filled only if a straight line of free cells leads from it to
+    an edge of the playing area in at least one direction (K4)."""
+    return (
+        not row_blocked & ((1 << col) - 1)
+        or not row_blocked >> (col + 1)
+        or not col_blocked & ((1 << row) - 1)
+        or not col_blocked >> (row + 1)
+    )
+
+
+def leaves_no_hole(state: KrabyState, cell: int) -> bool:
+    """Would filling `cell` keep every free cell fillable (K4)? Only cells sharing its row or
+    column can lose their line to the edge, so only they are checked."""
+    row, col = divmod(cell, SIZE)
+    new_row = state.row_blocked[row] | (1 << col)
+    new_col = state.col_blocked[col] | (1 << row)
+    cells, row_blocked, col_blocked = state.cells, state.row_blocked, state.col_blocked
+    for c in range(SIZE):
+        if (
+            c != col
+            and cells[row * SIZE + c] == EMPTY
+            and not has_clear_line(new_row, col_blocked[c], row, c)
+        ):
+            return False
+    for r in range(SIZE):
+        if (
+            r != row
+            and cells[r * SIZE + col] == EMPTY
+            and not has_clear_line(row_blocked[r], new_col, r, col)
+        ):
+            return False
+    return True
+
+
+def unfillable_cells(state: KrabyState) -> list[int]:
+    """Free cells with no line to any edge (K4); a reachable state has none."""
+    return [
+        cell
+        for cell, value in enumerate(state.cells)
+        if value == EMPTY
+        and not has_clear_line(
+            state.row_blocked[cell // SIZE], state.col_blocked[cell % SIZE], *divmod(cell, SIZE)
+        )
+    ]
+
+
+def entry_points(state: KrabyState) -> list[tuple[int, int, int]]:
+    """Every (edge, lane, stop cell) where a tile of any colour may legally enter (K3, K4, K5)."""
+    low, high = playing_area(state.num_players)
+    points = []
+    for edge in EDGES:
+        for lane in range(low, high + 1):
+            stop = slide_stop(state, edge, lane)
+            if stop is not None and leaves_no_hole(state, stop):
+                points.append((edge, lane, stop))
+    return points
+
+
+# ----- figures (K6) -----
+
+
+def figure_placements(state: KrabyState, player: int) -> list[PlaceFigure]:
+    ship = state.ships[player]
+    if sum(1 for hold in ship if hold) >= max_figures_per_ship(state.num_players):
+        return []
+    taken = {(hold, m) for other in state.ships for m, hold in zip(MULTIPLIERS, other, strict=True)}
+    return [
+        PlaceFigure(color, m)
+        for color in COLORS
+        if state.figure_supply[color - 1] and color not in ship
+        for m in MULTIPLIERS
+        if not ship[m - 1] and (color, m) not in taken
+    ]
+
+
+# ----- legal moves -----
+
+
+def legal_moves(state: KrabyState) -> list:
+    if state.step == PLACE_TILE:
+        hand = state.hands[state.turn_player]
+        colors = [c for c in COLORS if hand[c - 1]]
+        return [PlaceTile(edge, lane, c) for edge, lane, _ in entry_points(state) for c in colors]
+    if state.step == PLACE_FIGURE:
+        return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
+    return []
+
+
+# ----- turn flow -----
+
+
+def deal(state: KrabyState, color: int) -> list:
+    player = state.turn_player
+    take_from_bag(state, player, color)
+    events: list = [TileDealt(player, color)]
+    if sum(state.hands[player]) == HAND_SIZE:
+        if player + 1 < state.num_players:
+            state.turn_player = player + 1
+        else:
+            state.turn_player = state.first_player
+            state.step = PLACE_TILE
+            events.extend(begin_turn(state))
+    return events
+
+
+def take_from_bag(state: KrabyState, player: int, color: int) -> None:
+    state.bag[color - 1] -= 1
+    state.hands[player][color - 1] += 1
+
+
+def place_tile(state: KrabyState, move: PlaceTile) -> list:
+    player = state.turn_player
+    stop = slide_stop(state, move.edge, move.lane)
+    assert stop is not None  # checked legal before
+    state.hands[player][move.color - 1] -= 1
+    state.cells[stop] = move.color + TILE_OFFSET
+    state.block(stop)
+    state.turns_taken += 1
+    events: list = [TilePlaced(player, move.edge, move.lane, move.color, stop)]
+    if sum(state.bag):
+        state.step = DRAW
+    else:
+        events.extend(offer_figure(state))
+    return events
+
+
+def draw(state: KrabyState, color: int) -> list:
+    take_from_bag(state, state.turn_player, color)
+    return [TileDrawn(state.turn_player, color), *offer_figure(state)]
+
+
+def offer_figure(state: KrabyState) -> list:
+    if figure_placements(state, state.turn_player):
+        state.step = PLACE_FIGURE
+        return []
+    return end_turn(state)  # nothing to place: the optional move is skipped (G6)
+
+
+def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list:
+    player = state.turn_player
+    if isinstance(move, SkipFigure):
+        events: list = [FigureSkipped(player)]
+    else:
+        state.ships[player][move.multiplier - 1] = move.color
+        state.figure_supply[move.color - 1] -= 1
+        events = [FigurePlaced(player, move.color, move.multiplier)]
+    return events + end_turn(state)
+
+
+def end_turn(state: KrabyState) -> list:
+    state.turn_player = (state.turn_player + 1) % state.num_players
+    state.step = PLACE_TILE
+    return begin_turn(state)
+
+
+def begin_turn(state: KrabyState) -> list:
+    """Start the turn of `turn_player`, passing for every fisher who cannot place (G6) and ending
+    the game when the tiles run out or nobody can place (K8)."""
+    if not sum(state.bag) and not any(sum(hand) for hand in state.hands):
+        return finish(state, "all tiles placed")
+    events: list = []
+    entries = entry_points(state)
+    for _ in range(state.num_players):
+        if entries and sum(state.hands[state.turn_player]):
+            return events
+        events.append(TurnPassed(state.turn_player))
+        state.turn_player = (state.turn_player + 1) % state.num_players
+    return events + finish(state, "no fisher can place a tile")
+
+
+def finish(state: KrabyState, reason: str) -> list:
+    state.step = GAME_OVER
+    return [GameEnded(reason)]
+
+
+# ----- scoring (K9) -----
+
+
+@dataclass(frozen=True)
+class SpeciesScore:
+    color: int
+    group_sizes: tuple[int, ...]
+    points: int
+
+
+@dataclass(frozen=True)
+class FisherScore:
+    player: int
+    contributions: tuple[tuple[int, int, int], ...]  # (colour, multiplier, species points)
+    total: int
+    best_contribution: int
+
+
+@dataclass(frozen=True)
+class KrabyOutcome:
+    species: tuple[SpeciesScore, ...]
+    fishers: tuple[FisherScore, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+def group_sizes(cells: list[int], color: int) -> list[int]:
+    """Sizes of the groups of one species (tiles touching by sides), in reading order."""
+    value = color + TILE_OFFSET
+    seen = [False] * CELLS
+    sizes = []
+    for start in range(CELLS):
+        if cells[start] != value or seen[start]:
+            continue
+        seen[start], stack, size = True, [start], 0
+        while stack:
+            cell = stack.pop()
+            size += 1
+            row, col = divmod(cell, SIZE)
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                n = r * SIZE + c
+                if 0 <= r < SIZE and 0 <= c < SIZE and cells[n] == value and not seen[n]:
+                    seen[n] = True
+                    stack.append(n)
+        sizes.append(size)
+    return sizes
+
+
+def score_species(cells: list[int]) -> tuple[SpeciesScore, ...]:
+    scores = []
+    for color in COLORS:
+        sizes = tuple(group_sizes(cells, color))
+        scores.append(SpeciesScore(color, sizes, sum(group_points(s) for s in sizes)))
+    return tuple(scores)
+
+
+def score_fishers(
+    ships: list[list[int]], species: tuple[SpeciesScore, ...]
+) -> tuple[FisherScore, ...]:
+    points = {s.color: s.points for s in species}
+    fishers = []
+    for player, ship in enumerate(ships):
+        contributions = tuple(
+            (color, m, points[color]) for m, color in zip(MULTIPLIERS, ship, strict=True) if color
+        )
+        values = [m * p for _, m, p in contributions]
+        # K9: with no figure at all the best single contribution counts as 0.
+        fishers.append(FisherScore(player, contributions, sum(values), max(values, default=0)))
+    return tuple(fishers)
+
+
+def rank(fishers: tuple[FisherScore, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Ranks by total, ties broken by the best single contribution (K9); a remaining tie shares
+    the place (and the victory)."""
+    keys = [(f.total, f.best_contribution) for f in fishers]
+    ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+    return ranks, tuple(p for p, r in enumerate(ranks) if r == 1)
+
+
+def outcome(state: KrabyState) -> KrabyOutcome | None:
+    if state.step != GAME_OVER:
+        return None
+    species = score_species(state.cells)
+    fishers = score_fishers(state.ships, species)
+    ranks, winners = rank(fishers)
+    return KrabyOutcome(species, fishers, ranks, winners)
