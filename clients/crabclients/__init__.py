@@ -1,0 +1,1 @@
+"""Reference clients for the crab games rules service."""

@@ -1,0 +1,3 @@
+from crabgames.service.main import main
+
+main()

@@ -1,0 +1,53 @@
+"""`crabgames-server` / `python -m crabgames.service`: flags, or CRABGAMES_* environment."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+
+from crabgames.service.server import run_until_signalled, serve
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    env = os.environ.get
+    parser = argparse.ArgumentParser(description="The crab games rules service (gRPC).")
+    parser.add_argument(
+        "--address",
+        default=env("CRABGAMES_ADDRESS", "127.0.0.1:50051"),
+        help="host:port to listen on (env CRABGAMES_ADDRESS; default 127.0.0.1:50051)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=int(env("CRABGAMES_THREADS", "8")),
+        help="worker threads per process (env CRABGAMES_THREADS; default 8)",
+    )
+    parser.add_argument(
+        "--log-level",
+        default=env("CRABGAMES_LOG_LEVEL", "INFO"),
+        help="DEBUG, INFO, WARNING or ERROR (env CRABGAMES_LOG_LEVEL; default INFO)",
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=float(env("CRABGAMES_GRACE_SECONDS", "5")),
+        help="seconds in-flight calls get on SIGTERM (env CRABGAMES_GRACE_SECONDS; default 5)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    running = serve(args.address, args.threads)
+    host = args.address.rsplit(":", 1)[0]
+    logging.getLogger("crabgames").info("listening on %s:%d", host, running.port)
+    print(f"crabgames-server listening on {host}:{running.port}", flush=True)
+    run_until_signalled(running, args.grace)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""Server start-up: the rules service, health, reflection, limits and graceful shutdown."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from concurrent import futures
+from dataclasses import dataclass
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from crabgames.core.engine import Engine
+from crabgames.games import all_games
+from crabgames.service.servicer import RulesServicer
+from crabgames.v1 import rules_service_pb2, rules_service_pb2_grpc
+
+log = logging.getLogger(__name__)
+
+SERVICE_NAME = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # a full state is a few KB; anything near this is abuse
+
+
+@dataclass
+class Running:
+    server: grpc.Server
+    port: int
+    health: health.HealthServicer
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Graceful stop: health goes NOT_SERVING, in-flight calls get `grace` seconds."""
+        self.health.enter_graceful_shutdown()
+        self.server.stop(grace).wait()
+
+
+def serve(address: str = "127.0.0.1:50051", threads: int = 8) -> Running:
+    options = [
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ]
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads), options=options)
+    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(
+        RulesServicer(Engine(all_games())), server
+    )
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
+    )
+    port = server.add_insecure_port(address)
+    if not port:
+        raise OSError(f"cannot listen on {address}")
+    server.start()
+    return Running(server, port, health_servicer)
+
+
+def run_until_signalled(running: Running, grace: float) -> None:
+    stopped = threading.Event()
+
+    def on_signal(signum, _frame):
+        log.info("signal %s: shutting down gracefully", signum)
+        running.stop(grace)
+        stopped.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    stopped.wait()

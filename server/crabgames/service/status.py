@@ -1,0 +1,45 @@
+"""Engine errors -> gRPC status with google.rpc rich details, in one place."""
+
+from __future__ import annotations
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+from grpc_status import rpc_status
+
+from crabgames.core.errors import DOMAIN, GameOver, IllegalMove, InvalidArgument, RulesError
+
+
+def _pack(message) -> any_pb2.Any:
+    packed = any_pb2.Any()
+    packed.Pack(message)
+    return packed
+
+
+def status_for(error: RulesError) -> grpc.Status:
+    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
+    details = [_pack(info)]
+    if isinstance(error, InvalidArgument):
+        code = code_pb2.INVALID_ARGUMENT
+        bad = error_details_pb2.BadRequest()
+        for v in error.violations:
+            bad.field_violations.add(field=v.field, description=v.description)
+        details.append(_pack(bad))
+    elif isinstance(error, IllegalMove):
+        code = code_pb2.FAILED_PRECONDITION
+        failure = error_details_pb2.PreconditionFailure()
+        failure.violations.add(type="ILLEGAL_MOVE", subject=error.rule, description=error.message)
+        details.append(_pack(failure))
+    elif isinstance(error, GameOver):
+        code = code_pb2.FAILED_PRECONDITION
+    else:
+        code = code_pb2.INVALID_ARGUMENT
+    return rpc_status.to_status(
+        status_pb2.Status(code=code, message=error.message, details=details)
+    )
+
+
+def internal_status(message: str) -> grpc.Status:
+    info = error_details_pb2.ErrorInfo(reason="INTERNAL", domain=DOMAIN)
+    status = status_pb2.Status(code=code_pb2.INTERNAL, message=message, details=[_pack(info)])
+    return rpc_status.to_status(status)
