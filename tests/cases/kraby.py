@@ -1,3 +1,10 @@
-"""Conformance cases for kraby: (num_players, options message) pairs."""
+"""Conformance cases for Kraby: every player count, and the two-player colour option (K2)."""
 
-CASES: list = []
+from crabgames.v1 import kraby_pb2
+
+CASES = [
+    (2, kraby_pb2.KrabyOptions()),
+    (2, kraby_pb2.KrabyOptions(excluded_color=kraby_pb2.KRABY_COLOR_GREEN, first_player=1)),
+    (3, kraby_pb2.KrabyOptions()),
+    (4, kraby_pb2.KrabyOptions(first_player=2)),
+]

@@ -1,0 +1,35 @@
+"""Shared fixtures: the in-process engine and a real server on loopback (port 0)."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+
+from crabgames.core.engine import Engine
+from crabgames.games import all_games
+from crabgames.service.server import serve
+from crabgames.v1 import rules_service_pb2_grpc
+
+
+@pytest.fixture(scope="session")
+def engine() -> Engine:
+    return Engine(all_games())
+
+
+@pytest.fixture(scope="session")
+def server_address():
+    running = serve("127.0.0.1:0", threads=4)
+    yield f"127.0.0.1:{running.port}"
+    running.stop(0)
+
+
+@pytest.fixture(scope="session")
+def channel(server_address):
+    with grpc.insecure_channel(server_address) as channel:
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield channel
+
+
+@pytest.fixture(scope="session")
+def stub(channel):
+    return rules_service_pb2_grpc.RulesServiceStub(channel)

@@ -1,0 +1,100 @@
+"""Scoring: species groups (-1/0/1/3/5), fishers' multipliers and the tie-break (K9)."""
+
+from __future__ import annotations
+
+from crabgames.core.engine import Engine, Match
+from crabgames.core.prng import Prng
+from crabgames.games.kraby import GAME, rules
+from crabgames.games.kraby.data import CELLS, EMPTY, TILE_OFFSET
+from crabgames.v1.game_pb2 import CHANCE_MODE_AUTO
+from tests.kraby.helpers import BLUE, GREEN, ORANGE, PINK, YELLOW, cell
+
+# Figure 6's orange groups, counted from top-left to bottom-right: 1, 1, 4, 6, 2, 1, 1, 4, 3, 1.
+ORANGE_GROUPS = [
+    [(0, 0)],
+    [(0, 2)],
+    [(0, 4), (0, 5), (0, 6), (1, 6)],
+    [(2, c) for c in range(6)],
+    [(3, 6), (3, 7)],  # touches the group of six only at a corner: a separate group
+    [(4, 0)],
+    [(4, 2)],
+    [(6, 0), (6, 1), (7, 0), (7, 1)],
+    [(9, 0), (9, 1), (9, 2)],
+    [(10, 10)],
+]
+
+
+def board_with(groups, color) -> list[int]:
+    cells = [EMPTY] * CELLS
+    for group in groups:
+        for row, col in group:
+            cells[cell(row, col)] = color + TILE_OFFSET
+    return cells
+
+
+def test_orange_groups_of_figure_six_score_seven():
+    species = rules.score_species(board_with(ORANGE_GROUPS, ORANGE))
+    orange = species[0]
+    assert orange.group_sizes == (1, 1, 4, 6, 2, 1, 1, 4, 3, 1)
+    assert orange.points == 7
+
+
+def test_group_points_follow_the_help_chart():
+    for size, points in [(1, -1), (2, 0), (3, 1), (4, 3), (5, 5), (9, 5)]:
+        cells = board_with([[(0, c) for c in range(size)]], GREEN)
+        assert rules.score_species(cells)[1].points == points
+
+
+# The rulebook's species totals: orange 7, green 9, blue 10, yellow 16, pink -3.
+SPECIES = tuple(
+    rules.SpeciesScore(color, (), points)
+    for color, points in [(ORANGE, 7), (GREEN, 9), (BLUE, 10), (YELLOW, 16), (PINK, -3)]
+)
+# Holds x1, x2, x3 of the four ships in the example.
+SHIPS = [[0, ORANGE, GREEN], [0, GREEN, BLUE], [0, PINK, YELLOW], [0, YELLOW, ORANGE]]
+
+
+def test_the_four_fishers_score_41_48_42_and_53_and_the_fourth_wins():
+    fishers = rules.score_fishers(SHIPS, SPECIES)
+    assert [f.total for f in fishers] == [41, 48, 42, 53]
+    assert fishers[2].contributions == ((PINK, 2, -3), (YELLOW, 3, 16))
+    ranks, winners = rules.rank(fishers)
+    assert winners == (3,)
+    assert ranks == (4, 2, 3, 1)
+
+
+def test_a_tie_goes_to_the_fisher_with_the_best_single_species():
+    species = tuple(
+        rules.SpeciesScore(c, (), p)
+        for c, p in [(ORANGE, 6), (GREEN, 10), (BLUE, 4), (YELLOW, 0), (PINK, 0)]
+    )
+    # 2x orange + 3x green = 12 + 30 = 42 against 1x blue + 2x green + 3x orange = 4 + 20 + 18.
+    fishers = rules.score_fishers([[0, ORANGE, GREEN], [BLUE, GREEN, ORANGE]], species)
+    assert fishers[0].total == fishers[1].total == 42
+    assert (fishers[0].best_contribution, fishers[1].best_contribution) == (30, 20)
+    assert rules.rank(fishers) == ((1, 2), (0,))
+
+
+def test_a_tie_on_total_and_best_species_shares_the_victory():
+    flat = tuple(
+        rules.SpeciesScore(c, (), p)
+        for c, p in [(ORANGE, 5), (GREEN, 5), (BLUE, 0), (YELLOW, 0), (PINK, 0)]
+    )
+    fishers = rules.score_fishers([[0, 0, ORANGE], [0, 0, GREEN], [0, 0, 0]], flat)
+    assert rules.rank(fishers) == ((1, 1, 3), (0, 1))
+
+
+def test_the_outcome_reports_every_species_and_fisher():
+    # Only Figure 6's orange groups are on this board: orange 7, every other species 0.
+    state = rules.new_state(4, PINK, 0)
+    state.cells = board_with(ORANGE_GROUPS, ORANGE)
+    state.ships = SHIPS
+    state.step = rules.GAME_OVER
+    match = Match(GAME, 4, 1, Prng(1), CHANCE_MODE_AUTO, 0, state)
+    outcome = Engine([GAME]).encode_outcome(match)
+    assert [s.points for s in outcome.kraby.species] == [7, 0, 0, 0, 0]
+    assert list(outcome.kraby.species[0].group_sizes) == [1, 1, 4, 6, 2, 1, 1, 4, 3, 1]
+    assert [f.total for f in outcome.kraby.fishers] == [14, 0, 0, 21]
+    assert outcome.kraby.fishers[3].contributions[1].points == 3 * 7
+    assert [p.rank for p in outcome.players] == [2, 3, 3, 1]
+    assert list(outcome.winners) == [3]

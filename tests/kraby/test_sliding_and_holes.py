@@ -1,0 +1,110 @@
+"""The crab move (K3, K5) and forbidden moves (K4): the rulebook's Figures 3 and 4."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crabgames.games.kraby import GAME, rules
+from crabgames.games.kraby.data import ISLAND
+from crabgames.games.kraby.rules import PlaceTile
+from tests.kraby.helpers import BLUE, EAST, NORTH, PINK, SOUTH, WEST, YELLOW, cell, position
+
+
+def test_a_tile_slides_until_it_stops_at_the_island():
+    # Figure 3a/3b: the pink crab walks along the island's row and stops before the island.
+    state = position()
+    assert rules.slide_stop(state, WEST, 5) == ISLAND - 1
+    assert rules.slide_stop(state, EAST, 5) == ISLAND + 1
+    assert rules.slide_stop(state, NORTH, 5) == ISLAND - 11
+    assert rules.slide_stop(state, SOUTH, 5) == ISLAND + 11
+    assert PlaceTile(WEST, 5, PINK) in GAME.legal_moves(state)
+
+
+def test_a_tile_that_nothing_would_stop_cannot_enter():
+    # Figure 3: the blue crab cannot be slid onto the board, it has nowhere to stop.
+    state = position()
+    assert rules.slide_stop(state, WEST, 3) is None
+    move = PlaceTile(WEST, 3, BLUE)
+    assert not GAME.is_legal(state, move)
+    assert move not in GAME.legal_moves(state)
+    assert GAME.explain_illegal(state, move).rule == "K3"
+
+
+def test_a_tile_stops_at_another_crab():
+    # Figure 3e/3f: the pink crab moves forward and stops at the yellow crab.
+    state = position(tiles={(2, 7): YELLOW})
+    assert rules.slide_stop(state, WEST, 2) == cell(2, 6)
+    assert rules.slide_stop(state, EAST, 2) == cell(2, 8)
+    assert rules.slide_stop(state, NORTH, 7) == cell(1, 7)
+    state = GAME.clone(state)
+    GAME.apply_move(state, PlaceTile(WEST, 2, PINK))
+    assert state.cells[cell(2, 6)] == rules.pb.KRABY_CELL_PINK
+
+
+def test_a_tile_cannot_enter_where_the_entry_cell_is_taken():
+    state = position(tiles={(2, 0): YELLOW, (3, 0): YELLOW})
+    assert rules.slide_stop(state, WEST, 2) is None
+    # ... but it can enter and stop on the entry cell when the next cell is taken.
+    assert rules.slide_stop(state, NORTH, 0) == cell(1, 0)
+
+
+def test_a_move_that_leaves_a_place_no_crab_can_reach_is_forbidden():
+    # Figure 4, place A: the last open side of a single free cell is closed.
+    state = position(tiles={(2, 1): YELLOW, (1, 2): YELLOW, (3, 2): YELLOW, (3, 3): BLUE})
+    move = PlaceTile(NORTH, 3, YELLOW)
+    assert rules.slide_stop(state, NORTH, 3) == cell(2, 3)
+    assert not GAME.is_legal(state, move)
+    assert GAME.explain_illegal(state, move).rule == "K4"
+
+
+def test_a_move_that_leaves_an_empty_hole_is_forbidden():
+    # Figure 4, hole B: an empty area of two cells is sealed off.
+    tiles = {(2, 1): BLUE, (1, 2): BLUE, (1, 3): BLUE, (3, 2): BLUE, (3, 3): BLUE, (3, 4): BLUE}
+    state = position(tiles=tiles)
+    move = PlaceTile(NORTH, 4, PINK)
+    assert rules.slide_stop(state, NORTH, 4) == cell(2, 4)
+    assert move not in GAME.legal_moves(state)
+    assert GAME.explain_illegal(state, move).rule == "K4"
+    # A tile stopping elsewhere keeps the pocket open.
+    assert rules.slide_stop(state, WEST, 2) == cell(2, 0)
+    assert PlaceTile(WEST, 2, PINK) in GAME.legal_moves(state)
+
+
+def test_two_players_play_on_the_central_nine_by_nine():
+    state = position(num_players=2)
+    assert rules.slide_stop(state, WEST, 0) is None
+    assert rules.slide_stop(state, WEST, 5) == cell(5, 4)
+    lanes = {(edge, lane) for edge, lane, _ in rules.entry_points(state)}
+    assert lanes == {(WEST, 5), (EAST, 5), (NORTH, 5), (SOUTH, 5)}
+
+
+def test_legality_does_not_depend_on_the_colour():
+    # K5: one entry, every colour in hand.
+    state = position(hand=[BLUE, BLUE, YELLOW, PINK, PINK, PINK])
+    moves = [m for m in GAME.legal_moves(state) if (m.edge, m.lane) == (WEST, 5)]
+    assert sorted(m.color for m in moves) == [BLUE, YELLOW, PINK]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_quick_hole_check_agrees_with_checking_every_cell(seed):
+    rng = random.Random(seed)
+    state = position()
+    for _ in range(90):
+        low, high = 0, 10
+        for edge in (NORTH, EAST, SOUTH, WEST):
+            for lane in range(low, high + 1):
+                stop = rules.slide_stop(state, edge, lane)
+                if stop is None:
+                    continue
+                after = state.copy()
+                after.cells[stop] = rules.pb.KRABY_CELL_BLUE
+                after.block(stop)
+                assert rules.leaves_no_hole(state, stop) == (not rules.unfillable_cells(after))
+        entries = rules.entry_points(state)
+        if not entries:
+            break
+        _, _, stop = rng.choice(entries)
+        state.cells[stop] = rules.pb.KRABY_CELL_GREEN
+        state.block(stop)
