@@ -1,0 +1,66 @@
+"""Golden playthroughs: a seeded game recorded move by move (decision, label, events and a digest
+of the state), compared on every run so an unintended rule change cannot slip through.
+
+Regenerate after an intended change with `UPDATE_GOLDEN=1 make test`, and review the diff.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+from pathlib import Path
+
+from google.protobuf import json_format
+
+from crabgames.core.engine import Engine
+from tests.playthrough import GAME_OVER, encode, pick
+
+
+def record(engine: Engine, game_id: str, num_players: int, options, seed: int) -> dict:
+    rng = random.Random(seed)
+    state, events = engine.new_game(game_id, options, num_players, seed)
+    steps = [{"setup": [e.text for e in events], "state": digest(state)}]
+    outcome = None
+    while state.next.kind != GAME_OVER:
+        moves, _ = engine.legal_moves(state)
+        move = pick(rng, moves)
+        state, events, outcome = engine.apply_move(state, move)
+        steps.append(
+            {
+                "decision": f"player {move.player}: {state_decision(move)}",
+                "move": json_format.MessageToDict(move),
+                "events": [e.text for e in events],
+                "state": digest(state),
+            }
+        )
+    return {
+        "game": game_id,
+        "num_players": num_players,
+        "options": json_format.MessageToDict(options),
+        "seed": seed,
+        "steps": steps,
+        "outcome": json_format.MessageToDict(outcome),
+    }
+
+
+def state_decision(move) -> str:
+    return move.label
+
+
+def digest(state) -> str:
+    return hashlib.sha256(encode(state)).hexdigest()[:16]
+
+
+def check(path: Path, recorded: dict) -> None:
+    """Compare with the file (or write it when UPDATE_GOLDEN=1), step by step for a readable
+    failure."""
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(recorded, indent=1) + "\n")
+    expected = json.loads(path.read_text())
+    for index, (want, got) in enumerate(zip(expected["steps"], recorded["steps"], strict=False)):
+        assert got == want, f"step {index} differs from {path.name}"
+    assert len(recorded["steps"]) == len(expected["steps"])
+    assert recorded["outcome"] == expected["outcome"]

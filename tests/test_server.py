@@ -1,0 +1,137 @@
+"""A real server on loopback: health, reflection, rich error details, full games, shutdown."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import grpc
+import pytest
+from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_status import rpc_status
+
+from crabclients.client import RulesClient, RulesServiceError
+from crabclients.play_random import play
+from crabgames.v1 import game_pb2, kraby_pb2
+from crabgames.v1 import rules_service_pb2 as api
+
+
+def details(error: grpc.RpcError) -> dict:
+    found = {}
+    for detail in rpc_status.from_call(error).details:
+        for kind in (
+            error_details_pb2.ErrorInfo,
+            error_details_pb2.BadRequest,
+            error_details_pb2.PreconditionFailure,
+        ):
+            if detail.Is(kind.DESCRIPTOR):
+                message = kind()
+                detail.Unpack(message)
+                found[kind.__name__] = message
+    return found
+
+
+def new_state(stub, players=3, seed=11):
+    request = api.NewGameRequest(num_players=players, seed=seed, kraby=kraby_pb2.KrabyOptions())
+    return stub.NewGame(request).state
+
+
+def test_health_reports_serving(channel):
+    health = health_pb2_grpc.HealthStub(channel)
+    for service in ("", "crabgames.v1.RulesService"):
+        response = health.Check(health_pb2.HealthCheckRequest(service=service))
+        assert response.status == health_pb2.HealthCheckResponse.SERVING
+
+
+def test_reflection_lists_the_rules_service(channel):
+    stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+    request = reflection_pb2.ServerReflectionRequest(list_services="")
+    response = next(stub.ServerReflectionInfo(iter([request])))
+    names = {s.name for s in response.list_services_response.service}
+    assert {"crabgames.v1.RulesService", "grpc.health.v1.Health"} <= names
+
+
+def test_a_malformed_state_names_the_field_and_reason(stub):
+    state = new_state(stub)
+    state.kraby.hands[1].orange = 40
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.LegalMoves(api.LegalMovesRequest(state=state))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    found = details(caught.value)
+    assert found["ErrorInfo"].reason == "MALFORMED_STATE"
+    violation = found["BadRequest"].field_violations[0]
+    assert violation.field == "state.kraby.hands[1]" and "at most 6" in violation.description
+
+
+def test_a_missing_game_is_invalid_argument(stub):
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.LegalMoves(api.LegalMovesRequest())
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert details(caught.value)["BadRequest"].field_violations[0].field == "state.game"
+
+
+def test_an_illegal_move_says_which_rule_it_breaks(stub):
+    state = new_state(stub)
+    move = game_pb2.Move(player=0)
+    move.kraby.place_tile.edge = kraby_pb2.KRABY_EDGE_WEST
+    move.kraby.place_tile.lane = 3  # an empty row: nothing would stop the tile
+    move.kraby.place_tile.color = next(
+        c
+        for c in (1, 2, 3, 4, 5)
+        if getattr(state.kraby.hands[0], kraby_pb2.KrabyColor.Name(c)[12:].lower())
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ApplyMove(api.ApplyMoveRequest(state=state, move=move))
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    found = details(caught.value)
+    assert found["ErrorInfo"].reason == "ILLEGAL_MOVE"
+    assert found["ErrorInfo"].metadata["rule"] == "K3"
+    assert found["PreconditionFailure"].violations[0].subject == "K3"
+
+
+def test_a_move_after_the_end_is_game_over(server_address):
+    with RulesClient.connect(server_address) as client:
+        state, outcome, _ = play(client, "kraby", 2, seed=3)
+        move = game_pb2.Move(player=0)
+        move.kraby.skip_figure.SetInParent()
+        with pytest.raises(RulesServiceError) as caught:
+            client.apply_move(state, move)
+    assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert caught.value.reason == "GAME_OVER"
+
+
+def test_a_three_player_game_plays_to_the_end_through_the_server(server_address):
+    with RulesClient.connect(server_address) as client:
+        state, outcome, moves = play(client, "kraby", 3, seed=21)
+    assert state.next.kind == game_pb2.DECIDER_KIND_NONE
+    assert len(outcome.players) == 3 and outcome.winners
+    assert sum(1 for c in state.kraby.cells if c >= kraby_pb2.KRABY_CELL_ORANGE) <= 120
+    assert moves >= 100
+
+
+def test_the_server_starts_from_the_command_line_and_stops_gracefully_on_sigterm():
+    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0", "--grace", "2"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        line = process.stdout.readline()
+        assert "listening on" in line
+        address = line.split()[-1]
+        with RulesClient.connect(address, timeout=10) as client:
+            assert {g.id for g in client.list_games()} >= {"kraby"}
+        start = time.monotonic()
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=15) == 0
+        assert time.monotonic() - start < 10
+    finally:
+        if process.poll() is None:
+            process.kill()
