@@ -1,3 +1,5 @@
-"""crab_bucket: not implemented yet."""
+"""Crab Bucket: a cooperative card game around a circle of 8 crab piles."""
 
-GAME = None
+from crabgames.games.crab_bucket.game import CrabBucketGame
+
+GAME = CrabBucketGame()

@@ -1,0 +1,334 @@
+"""Crab Bucket's protobuf codec: cards, missions, options, and the validated state decoder."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from crabgames.core.errors import InvalidArgument, bad_state
+from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.data import (
+    ABILITIES,
+    CARD_KINDS,
+    CIRCLE,
+    COLORS,
+    CRAB_CARDS,
+    DEFAULT_MISSIONS,
+    HAND_SIZE,
+    LEVELS,
+    MAX_BETWEEN,
+    OXI,
+    Adjacent,
+    Gap,
+    Mission,
+    NotAdjacent,
+    card_id,
+    card_name,
+    color_of,
+    number_of,
+)
+from crabgames.games.crab_bucket.rules import (
+    DEAL,
+    GAME_OVER,
+    LEVELED_PENDING,
+    NO_MISSION,
+    PENDING_KINDS,
+    QUICK,
+    STEPS,
+    WILD_CRAB,
+    CrabBucketState,
+    Options,
+)
+from crabgames.v1 import crab_bucket_pb2 as pb
+
+MAX_MISSIONS = 200
+Fail = Callable[[str, str], InvalidArgument]
+
+
+# ----- small codecs -----
+
+
+def card_msg(card: int) -> pb.CrabBucketCard:
+    if card == OXI:
+        return pb.CrabBucketCard(oxi=True)
+    return pb.CrabBucketCard(color=color_of(card) + 1, number=number_of(card))
+
+
+def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
+    if msg.oxi:
+        if msg.color or msg.number:
+            raise fail(path, "an Oxi! card has no colour or number")
+        return OXI
+    if msg.color - 1 not in COLORS:
+        raise fail(f"{path}.color", "must be red, green, blue or yellow (or set oxi)")
+    if not 1 <= msg.number <= 8:
+        raise fail(f"{path}.number", f"is {msg.number}; crab cards are numbered 1 to 8")
+    return card_id(msg.color - 1, msg.number)
+
+
+def decode_color(value: int, path: str, fail: Fail) -> int:
+    if value - 1 not in COLORS:
+        raise fail(path, "must be red, green, blue or yellow")
+    return value - 1
+
+
+def requirement_msg(req: Any) -> pb.CrabBucketRequirement:
+    if isinstance(req, Gap):
+        return pb.CrabBucketRequirement(
+            gap=pb.CrabBucketGap(color=req.color + 1, between=req.between)
+        )
+    pair = pb.CrabBucketColorPair(first=req.first + 1, second=req.second + 1)
+    if isinstance(req, NotAdjacent):
+        return pb.CrabBucketRequirement(not_adjacent=pair)
+    return pb.CrabBucketRequirement(adjacent=pair)
+
+
+def decode_requirement(msg: pb.CrabBucketRequirement, path: str, fail: Fail) -> Any:
+    which = msg.WhichOneof("requirement")
+    if which is None:
+        raise fail(path, "set one of gap, not_adjacent, adjacent")
+    if which == "gap":
+        color = decode_color(msg.gap.color, f"{path}.gap.color", fail)
+        if not 0 <= msg.gap.between <= MAX_BETWEEN:
+            raise fail(
+                f"{path}.gap.between",
+                f"is {msg.gap.between}; between two of 8 piles there are 0 to {MAX_BETWEEN}",
+            )
+        return Gap(color, msg.gap.between)
+    pair = getattr(msg, which)
+    first = decode_color(pair.first, f"{path}.{which}.first", fail)
+    second = decode_color(pair.second, f"{path}.{which}.second", fail)
+    return (NotAdjacent if which == "not_adjacent" else Adjacent)(first, second)
+
+
+def mission_msg(mission: Mission) -> pb.CrabBucketMission:
+    return pb.CrabBucketMission(
+        name=mission.name,
+        level=mission.level,
+        ability=mission.ability,
+        requirements=[requirement_msg(r) for r in mission.requirements],
+    )
+
+
+def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
+    if msg.level not in LEVELS:
+        raise fail(f"{path}.level", f"is {msg.level}; missions are level 1, 2 or 3")
+    if msg.ability not in ABILITIES:
+        raise fail(f"{path}.ability", "must be one of the nine abilities")
+    if not msg.requirements:
+        raise fail(f"{path}.requirements", "a mission needs at least one requirement")
+    reqs = tuple(
+        decode_requirement(r, f"{path}.requirements[{i}]", fail)
+        for i, r in enumerate(msg.requirements)
+    )
+    return Mission(msg.name, msg.level, msg.ability, reqs)
+
+
+def decode_options_msg(msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail):
+    mode = msg.mode or QUICK
+    if mode not in (QUICK, WILD_CRAB):
+        raise fail(f"{path}.mode", f"unknown mode {mode}")
+    first = msg.first_player if msg.HasField("first_player") else 0
+    if not 0 <= first < num_players:
+        raise fail(f"{path}.first_player", f"must be a seat from 0 to {num_players - 1}")
+    if len(msg.missions) > MAX_MISSIONS:
+        raise fail(f"{path}.missions", f"at most {MAX_MISSIONS} missions")
+    missions = tuple(
+        decode_mission(m, f"{path}.missions[{i}]", fail) for i, m in enumerate(msg.missions)
+    )
+    missions = missions or DEFAULT_MISSIONS
+    level = msg.first_mission_level if msg.HasField("first_mission_level") else 1
+    if level not in LEVELS:
+        raise fail(f"{path}.first_mission_level", "must be 1, 2 or 3")
+    if mode == QUICK and level != 1:
+        raise fail(f"{path}.first_mission_level", "Quick mode starts with a level 1 mission")
+    levels = {m.level for m in missions}
+    if mode == QUICK and levels != set(LEVELS):
+        raise fail(f"{path}.missions", "Quick mode needs at least one mission of each level")
+    if level not in levels:
+        raise fail(f"{path}.missions", f"there is no level {level} mission to start with")
+    return Options(mode, first, missions, level)
+
+
+def options_msg(options: Options, msg: pb.CrabBucketOptions) -> None:
+    msg.mode = options.mode
+    msg.first_player = options.first_player
+    msg.first_mission_level = options.first_mission_level
+    msg.missions.extend(mission_msg(m) for m in options.missions)
+
+
+# ----- the state -----
+
+
+def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
+    """Validate every field and build the native state; the first problem raises bad_state."""
+    options = decode_options_msg(msg.options, num_players, f"{path}.options", bad_state)
+    state = rules.new_state(num_players, options)
+    state.piles = _decode_stacks(msg.piles, CIRCLE, f"{path}.piles", "8 piles (B2)")
+    state.hands = _decode_stacks(msg.hands, num_players, f"{path}.hands", "one hand per player")
+    for seat, hand in enumerate(state.hands):
+        hand.sort()
+        if len(hand) > HAND_SIZE + 1:
+            raise bad_state(f"{path}.hands[{seat}].cards", "a hand holds at most 4 cards")
+    state.draw_pile = [0] * CARD_KINDS
+    for i, card in enumerate(msg.draw_pile):
+        state.draw_pile[decode_card(card, f"{path}.draw_pile[{i}]", bad_state)] += 1
+    state.oxi_set_aside = _count(msg.oxi_set_aside, f"{path}.oxi_set_aside")
+    state.oxi_discarded = _count(msg.oxi_discarded, f"{path}.oxi_discarded")
+    state.removed = sorted(
+        decode_card(c, f"{path}.removed[{i}]", bad_state) for i, c in enumerate(msg.removed)
+    )
+    _check_cards(state, path)
+    _decode_missions(msg, state, path)
+    _decode_turn(msg, state, path)
+    _check_at_rest(msg, state, path)
+    return state
+
+
+def _count(value: int, path: str) -> int:
+    if value < 0:
+        raise bad_state(path, "cannot be negative")
+    return value
+
+
+def _decode_stacks(msgs: Any, size: int, path: str, what: str) -> list[list[int]]:
+    if len(msgs) != size:
+        raise bad_state(path, f"has {len(msgs)} entries; there must be {what}")
+    return [
+        [decode_card(c, f"{path}[{i}].cards[{j}]", bad_state) for j, c in enumerate(s.cards)]
+        for i, s in enumerate(msgs)
+    ]
+
+
+def _check_cards(state: CrabBucketState, path: str) -> None:
+    counts = rules.card_counts(state)
+    for card in range(CRAB_CARDS):
+        if counts[card] != 1:
+            raise bad_state(
+                path, f"the {card_name(card)} is in {counts[card]} places; each crab card is in 1"
+            )
+    if counts[OXI] != state.num_players:
+        raise bad_state(
+            path, f"there are {counts[OXI]} Oxi! cards; there must be one per player (B1)"
+        )
+
+
+def _mission_id(value: int, state: CrabBucketState, path: str) -> int:
+    if not 0 <= value < len(state.options.missions):
+        raise bad_state(path, f"is {value}; there are {len(state.options.missions)} missions")
+    return value
+
+
+def _decode_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
+    if len(msg.mission_piles) != len(LEVELS):
+        raise bad_state(f"{path}.mission_piles", "there must be 3 mission piles (levels 1-3)")
+    seen: set[int] = set()
+
+    def take(value: int, where: str) -> int:
+        mission = _mission_id(value, state, where)
+        if mission in seen:
+            raise bad_state(where, f"mission {mission} is in two places")
+        seen.add(mission)
+        return mission
+
+    for level, pile in enumerate(msg.mission_piles, start=1):
+        where = f"{path}.mission_piles[{level - 1}].missions"
+        ids = [take(m, f"{where}[{i}]") for i, m in enumerate(pile.missions)]
+        if any(state.options.missions[m].level != level for m in ids):
+            raise bad_state(where, f"holds a mission that is not level {level}")
+        state.mission_piles[level - 1] = sorted(ids)
+    state.current = NO_MISSION
+    if msg.HasField("current_mission"):
+        state.current = take(msg.current_mission, f"{path}.current_mission")
+    state.completed, state.spent = [], []
+    for i, done in enumerate(msg.completed):
+        state.completed.append(take(done.mission, f"{path}.completed[{i}].mission"))
+        state.spent.append(done.ability_used)
+    state.discarded_missions = [
+        take(m, f"{path}.discarded_missions[{i}]") for i, m in enumerate(msg.discarded_missions)
+    ]
+    state.offered = [
+        take(m, f"{path}.offered_missions[{i}]") for i, m in enumerate(msg.offered_missions)
+    ]
+    if len(seen) != len(state.options.missions):
+        raise bad_state(f"{path}.mission_piles", "every mission must be somewhere")
+    if len(state.offered) > 2:
+        raise bad_state(f"{path}.offered_missions", "at most 2 missions are offered")
+
+
+def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
+    n = state.num_players
+    if msg.step not in STEPS:
+        raise bad_state(f"{path}.step", f"unknown step {msg.step}")
+    state.step = msg.step
+    if not 0 <= msg.turn_player < n:
+        raise bad_state(f"{path}.turn_player", f"must be a seat from 0 to {n - 1}")
+    state.turn_player = msg.turn_player
+    total = rules.deal_size(n)
+    if not 0 <= msg.dealt <= total:
+        raise bad_state(f"{path}.dealt", f"must be 0 to {total}")
+    state.dealt = msg.dealt
+    if (state.step == DEAL) != (state.dealt < total):
+        raise bad_state(f"{path}.dealt", "the deal goes on exactly while cards remain to deal")
+    if (state.step == DEAL) != (state.oxi_set_aside > 0):
+        raise bad_state(f"{path}.oxi_set_aside", "the Oxi! cards are aside only during the deal")
+    if state.step == DEAL:
+        _check_deal(state, path)
+    if not 0 <= msg.plays_left <= 2 or not 0 <= msg.played <= 2:
+        raise bad_state(f"{path}.plays_left", "plays_left and played are 0 to 2")
+    state.ability_used, state.plays_left, state.played = (
+        msg.ability_used,
+        msg.plays_left,
+        msg.played,
+    )
+    state.draws_over = msg.draws_over
+    if not 0 <= msg.passes <= n:
+        raise bad_state(f"{path}.passes", f"must be 0 to {n}")
+    state.passes = msg.passes
+    state.pending = []
+    for i, item in enumerate(msg.pending):
+        where = f"{path}.pending[{i}]"
+        if item.kind not in PENDING_KINDS:
+            raise bad_state(f"{where}.kind", f"unknown kind {item.kind}")
+        wanted = LEVELS if item.kind in LEVELED_PENDING else (0,)
+        if item.level not in wanted:
+            raise bad_state(f"{where}.level", f"must be one of {list(wanted)}")
+        state.pending.append((item.kind, item.level))
+    if len(state.pending) > 4:
+        raise bad_state(f"{path}.pending", "at most 4 pending decisions")
+    if state.offered and (rules.KEEP_MISSION, 0) not in state.pending:
+        raise bad_state(f"{path}.offered_missions", "missions are offered only before a keep")
+    if (state.step == GAME_OVER) != (msg.end_reason != 0):
+        raise bad_state(f"{path}.end_reason", "is set exactly when the game is over")
+    if msg.end_reason not in (0, rules.LEVEL_3_COMPLETED, rules.CARDS_RAN_OUT, rules.STALLED):
+        raise bad_state(f"{path}.end_reason", f"unknown reason {msg.end_reason}")
+    state.end_reason = msg.end_reason
+    if msg.talking_allowed != rules.talking_allowed(state):
+        raise bad_state(f"{path}.talking_allowed", "does not match the mode and missions (B9)")
+
+
+def _check_deal(state: CrabBucketState, path: str) -> None:
+    for i, stack in enumerate(state.piles):
+        if len(stack) != (1 if i < state.dealt else 0):
+            raise bad_state(f"{path}.piles[{i}]", f"does not match {state.dealt} cards dealt")
+    for seat, hand in enumerate(state.hands):
+        expected = min(max(state.dealt - CIRCLE - HAND_SIZE * seat, 0), HAND_SIZE)
+        if len(hand) != expected:
+            raise bad_state(f"{path}.hands[{seat}]", f"does not match {state.dealt} cards dealt")
+    if state.pending or state.current != NO_MISSION or state.completed:
+        raise bad_state(f"{path}.pending", "no mission is drawn before the deal ends")
+
+
+def _check_at_rest(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
+    """A valid state waits for a decision someone can make (nothing automatic is left to run)."""
+    probe = state.clone()
+    try:
+        events: list = []
+        rules.advance(probe, events)
+        waiting = state.step == GAME_OVER or bool(
+            rules.chance_outcomes(state) or rules.legal_moves(state)
+        )
+    except (ValueError, IndexError, KeyError, AttributeError) as error:
+        raise bad_state(path, f"inconsistent state ({error})") from error
+    if events or probe.step != state.step or probe.pending != state.pending or not waiting:
+        raise bad_state(path, "the state is not waiting for a decision anyone can make")

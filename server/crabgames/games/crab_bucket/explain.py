@@ -1,0 +1,83 @@
+"""Why a move is illegal: the rule (rulebook section or ruling id) and a sentence for a player.
+Only called once `legal_moves` said no."""
+
+from __future__ import annotations
+
+from crabgames.core.game import Violation
+from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.data import (
+    ABILITY_NAMES,
+    CIRCLE,
+    LEVELS,
+    OXI,
+    card_name,
+)
+from crabgames.games.crab_bucket.rules import (
+    KEEP_MISSION,
+    ChooseMissionPile,
+    CrabBucketState,
+    KeepMission,
+    Move,
+    Pass,
+    PlayCard,
+    UseAbility,
+)
+
+
+def explain(state: CrabBucketState, move: Move) -> Violation:
+    name = rules.decision_name(state)
+    if isinstance(move, ChooseMissionPile | KeepMission):
+        return _explain_mission_choice(state, move, name)
+    if name != "play":
+        return Violation("G3", f"the decision now is {name}, not a turn action")
+    if isinstance(move, PlayCard):
+        return _explain_play(state, move)
+    if isinstance(move, Pass):
+        return Violation("B6", "a player who can take a main action must take one")
+    return _explain_ability(state, move)
+
+
+def _explain_mission_choice(state: CrabBucketState, move: Move, name: str) -> Violation:
+    if isinstance(move, KeepMission):
+        if not state.pending or state.pending[-1][0] != KEEP_MISSION:
+            return Violation("G3", f"the decision now is {name}, not keeping a mission")
+        return Violation(
+            "Discard the Mission, draw 2 choose 1",
+            f"keep one of the offered missions {state.offered}",
+        )
+    if name not in ("choose_mission_pile", "choose_offer_pile"):
+        return Violation("G3", f"the decision now is {name}, not choosing a mission pile")
+    assert isinstance(move, ChooseMissionPile)
+    if move.level not in LEVELS:
+        return Violation("B5", "mission piles are levels 1, 2 and 3")
+    return Violation("B5", f"the level {move.level} mission pile is empty")
+
+
+def _explain_play(state: CrabBucketState, move: PlayCard) -> Violation:
+    if move.card not in state.hands[state.turn_player]:
+        return Violation("How to Play", f"there is no {card_name(move.card)} in your hand")
+    if not 0 <= move.pile < CIRCLE:
+        return Violation("B2", f"piles are numbered 0 to {CIRCLE - 1}")
+    top = rules.tops(state)[move.pile]
+    if move.card != OXI and not rules.can_place(move.card, top):
+        return Violation(
+            "1. Play a Crab Card",
+            f"{card_name(move.card)} cannot go on {card_name(top)}: a card of the same colour"
+            " must be higher, a card of a different colour lower or equal",
+        )
+    return Violation("B6", "the main action has already been taken this turn")
+
+
+def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
+    if move.mission not in state.completed:
+        return Violation("B5", f"mission {move.mission} has not been completed")
+    if state.ability_used or state.played:
+        return Violation("B6", "one ability per turn, used before the main action")
+    if state.spent[state.completed.index(move.mission)]:
+        return Violation("B6", "that ability was already used (its card is face down)")
+    ability = state.options.missions[move.mission].ability
+    return Violation(
+        "Mission Abilities",
+        f"these choices are not a legal use of {ABILITY_NAMES[ability]!r}"
+        " (see docs/games/crab_bucket.md for its parameters)",
+    )

@@ -1,0 +1,295 @@
+"""Crab Bucket plugged into the engine: facts, rule hooks and the protobuf codec."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from crabgames.core.errors import bad_move, bad_request
+from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
+from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.codec import (
+    card_msg,
+    decode_card,
+    decode_options_msg,
+    decode_state,
+    options_msg,
+)
+from crabgames.games.crab_bucket.data import ABILITY_NAMES, CARD_KINDS, OXI, card_name
+from crabgames.games.crab_bucket.explain import explain
+from crabgames.games.crab_bucket.rules import (
+    GAME_OVER,
+    LEVELED_PENDING,
+    NO_MISSION,
+    WILD_CRAB,
+    ChooseMissionPile,
+    CrabBucketState,
+    KeepMission,
+    Move,
+    Options,
+    Pass,
+    PlayCard,
+    UseAbility,
+)
+from crabgames.v1 import crab_bucket_pb2 as pb
+from crabgames.v1 import game_pb2
+
+RULES_VERSION = "crab_bucket-1"
+
+
+class CrabBucketGame(Game[CrabBucketState, Move]):
+    facts = GameFacts(
+        id="crab_bucket",
+        title="Crab Bucket",
+        min_players=2,
+        max_players=5,
+        rules_version=RULES_VERSION,
+        has_chance=True,
+        has_hidden_information=True,
+        has_simultaneous_choices=False,
+        modes=("quick", "wild_crab"),
+        options=(
+            OptionInfo("mode", "Quick or Wild Crab", "quick"),
+            OptionInfo("first_player", "The seat that starts", "0"),
+            OptionInfo("missions", "The mission cards (B3, B4)", "the default deck of 18"),
+            OptionInfo("first_mission_level", "Wild Crab: the first mission's level", "1"),
+        ),
+    )
+
+    # ----- rules -----
+
+    def decode_options(self, options: Any, num_players: int, path: str) -> Options:
+        return decode_options_msg(options, num_players, path, bad_request)
+
+    def initial_state(self, num_players: int, options: Options) -> CrabBucketState:
+        return rules.new_state(num_players, options)
+
+    def next_decision(self, state: CrabBucketState) -> Decision:
+        if state.step == GAME_OVER:
+            return Decision.game_over()
+        name = rules.decision_name(state)
+        if rules.is_chance(state):
+            return Decision.chance(name)
+        return Decision.player_decides(state.turn_player, name)
+
+    def legal_moves(self, state: CrabBucketState) -> Sequence[Move]:
+        return rules.legal_moves(state)
+
+    def explain_illegal(self, state: CrabBucketState, move: Move) -> Violation:
+        return explain(state, move)
+
+    def apply_move(self, state: CrabBucketState, move: Move) -> list[Any]:
+        return rules.apply_move(state, move)
+
+    def chance_outcomes(self, state: CrabBucketState) -> Sequence[tuple[int, int]]:
+        return rules.chance_outcomes(state)
+
+    def apply_chance(self, state: CrabBucketState, value: int) -> list[Any]:
+        return rules.apply_chance(state, value)
+
+    def outcome(self, state: CrabBucketState) -> rules.Outcome | None:
+        return rules.outcome(state)
+
+    def clone(self, state: CrabBucketState) -> CrabBucketState:
+        return state.clone()
+
+    def invariant_violations(self, state: CrabBucketState) -> list[str]:
+        return rules.invariant_violations(state)
+
+    def resample_hidden(
+        self, state: CrabBucketState, player: int | None, rng: random.Random
+    ) -> CrabBucketState:
+        """Hidden from `player`: other hands, the draw pile and every card under a top (B2)."""
+        new = state.clone()
+        others = [q for q in range(new.num_players) if q != player]
+        pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
+        for q in others:
+            pool += new.hands[q]
+        for stack in new.piles:
+            pool += stack[:-1]
+        rng.shuffle(pool)
+        buried = sum(max(len(s) - 1, 0) for s in new.piles)
+        if new.options.wild:
+            # An Oxi! never lies in a pile in Wild Crab mode, so only crab cards go under tops.
+            crabs = [c for c in pool if c != OXI]
+            under, rest = crabs[:buried], crabs[buried:] + [c for c in pool if c == OXI]
+            rng.shuffle(rest)
+            pool = under + rest
+        it = iter(pool)
+        for stack in new.piles:
+            stack[:-1] = [next(it) for _ in stack[:-1]]
+        for q in others:
+            new.hands[q] = sorted(next(it) for _ in new.hands[q])
+        new.draw_pile = [0] * CARD_KINDS
+        for card in it:
+            new.draw_pile[card] += 1
+        return new
+
+    # ----- codec -----
+
+    def decode_state(self, msg: pb.CrabBucketState, num_players: int, path: str):
+        return decode_state(msg, num_players, path)
+
+    def encode_state(self, state: CrabBucketState, msg: pb.CrabBucketState) -> None:
+        options_msg(state.options, msg.options)
+        for stack in state.piles:
+            msg.piles.add().cards.extend(card_msg(c) for c in stack)
+        for hand in state.hands:
+            msg.hands.add().cards.extend(card_msg(c) for c in hand)
+        msg.draw_pile.extend(card_msg(c) for c, n in enumerate(state.draw_pile) for _ in range(n))
+        msg.oxi_set_aside = state.oxi_set_aside
+        msg.oxi_discarded = state.oxi_discarded
+        msg.removed.extend(card_msg(c) for c in state.removed)
+        for pile in state.mission_piles:
+            msg.mission_piles.add().missions.extend(pile)
+        if state.current != NO_MISSION:
+            msg.current_mission = state.current
+        for m, spent in zip(state.completed, state.spent, strict=True):
+            msg.completed.add(mission=m, ability_used=spent)
+        msg.discarded_missions.extend(state.discarded_missions)
+        msg.offered_missions.extend(state.offered)
+        msg.step = state.step
+        msg.turn_player = state.turn_player
+        msg.dealt = state.dealt
+        msg.ability_used = state.ability_used
+        msg.plays_left = state.plays_left
+        msg.played = state.played
+        msg.draws_over = state.draws_over
+        msg.passes = state.passes
+        for kind, level in state.pending:
+            msg.pending.add(kind=kind, level=level)
+        msg.end_reason = state.end_reason
+        msg.talking_allowed = rules.talking_allowed(state)
+
+    def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
+        which = msg.WhichOneof("move")
+        if which is None:
+            raise bad_move(path, "set one of play_card, pass, use_ability, ...")
+        if which == "play_card":
+            card = decode_card(msg.play_card.card, f"{path}.play_card.card", bad_move)
+            return PlayCard(card, msg.play_card.pile)
+        if which == "pass":
+            return Pass()
+        if which == "choose_mission_pile":
+            return ChooseMissionPile(msg.choose_mission_pile.level)
+        if which == "keep_mission":
+            return KeepMission(msg.keep_mission.mission)
+        use = msg.use_ability
+        card = -1
+        if use.HasField("card"):
+            card = decode_card(use.card, f"{path}.use_ability.card", bad_move)
+        source = use.oxi_from_pile if use.HasField("oxi_from_pile") else -1
+        # Piles of RESCUE_TOPS and SWAP_TOPS are a set: listed in increasing order.
+        return UseAbility(use.mission, tuple(sorted(use.piles)), card, source)
+
+    def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
+        if isinstance(move, PlayCard):
+            msg.play_card.card.CopyFrom(card_msg(move.card))
+            msg.play_card.pile = move.pile
+        elif isinstance(move, Pass):
+            getattr(msg, "pass").SetInParent()
+        elif isinstance(move, UseAbility):
+            msg.use_ability.mission = move.mission
+            msg.use_ability.piles.extend(move.piles)
+            msg.use_ability.SetInParent()
+            if move.card >= 0:
+                msg.use_ability.card.CopyFrom(card_msg(move.card))
+            if move.source >= 0:
+                msg.use_ability.oxi_from_pile = move.source
+        elif isinstance(move, ChooseMissionPile):
+            msg.choose_mission_pile.level = move.level
+            msg.choose_mission_pile.SetInParent()
+        else:
+            msg.keep_mission.mission = move.mission
+            msg.keep_mission.SetInParent()
+
+    def move_label(self, state: CrabBucketState, move: Move) -> str:
+        missions = state.options.missions
+        if isinstance(move, PlayCard):
+            if move.card == OXI and state.options.wild:
+                return f"discard Oxi! and cut pile {move.pile}"
+            return f"play {card_name(move.card)} on pile {move.pile}"
+        if isinstance(move, Pass):
+            return "pass"
+        if isinstance(move, ChooseMissionPile):
+            return f"draw a mission from the level {move.level} pile"
+        if isinstance(move, KeepMission):
+            return f"keep {missions[move.mission].name}"
+        label = ABILITY_NAMES.get(missions[move.mission].ability, "?")
+        parts = [f"use {label!r}"]
+        if move.card >= 0:
+            parts.append(card_name(move.card))
+        if move.source >= 0:
+            parts.append(f"from pile {move.source}")
+        if move.piles:
+            parts.append("piles " + ", ".join(map(str, move.piles)))
+        return ": ".join([parts[0], " ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
+    def chance_label(self, state: CrabBucketState, value: int) -> str:
+        if state.pending and state.pending[-1][0] in LEVELED_PENDING:
+            return state.options.missions[value].name
+        return card_name(value)
+
+    def encode_event(self, event: rules.Event, msg: game_pb2.Event) -> None:
+        msg.text = event.text
+        part = getattr(msg.crab_bucket, event.kind)
+        part.SetInParent()
+        for key, value in event.data.items():
+            if key == "card":
+                part.card.CopyFrom(card_msg(value))
+            elif isinstance(value, list):
+                getattr(part, key).extend(value)
+            else:
+                setattr(part, key, value)
+
+    def encode_view(self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView):
+        options_msg(state.options, msg.options)
+        for stack in state.piles:
+            pile = msg.piles.add(height=len(stack))
+            if stack:
+                pile.top.CopyFrom(card_msg(stack[-1]))
+        if player is not None:
+            msg.hand.extend(card_msg(c) for c in state.hands[player])
+        msg.hand_sizes.extend(len(h) for h in state.hands)
+        msg.draw_pile_size = rules.draw_total(state)
+        msg.oxi_set_aside = state.oxi_set_aside
+        msg.oxi_discarded = state.oxi_discarded
+        msg.removed.extend(card_msg(c) for c in state.removed)
+        msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
+        if state.current != NO_MISSION:
+            msg.current_mission = state.current
+        for m, spent in zip(state.completed, state.spent, strict=True):
+            msg.completed.add(mission=m, ability_used=spent)
+        msg.discarded_missions.extend(state.discarded_missions)
+        msg.offered_missions.extend(state.offered)
+        msg.step = state.step
+        msg.turn_player = state.turn_player
+        msg.ability_used = state.ability_used
+        msg.plays_left = state.plays_left
+        msg.draws_over = state.draws_over
+        msg.points = rules.points(state)
+        msg.talking_allowed = rules.talking_allowed(state)
+        msg.end_reason = state.end_reason
+
+    def encode_outcome(self, outcome: rules.Outcome, msg: game_pb2.Outcome) -> None:
+        num_players = outcome.num_players
+        team_wins = outcome.won or outcome.mode == WILD_CRAB
+        for seat in range(num_players):
+            msg.players.add(player=seat, score=outcome.points, rank=1, winner=team_wins)
+        if team_wins:
+            msg.winners.extend(range(num_players))
+        detail = msg.crab_bucket
+        detail.mode = outcome.mode
+        detail.won = outcome.won
+        detail.points = outcome.points
+        detail.title = outcome.title
+        detail.note = outcome.note
+        detail.completed_missions.extend(outcome.completed)
+        detail.end_reason = outcome.end_reason
+        if outcome.mode == WILD_CRAB:
+            title = outcome.title or "no title (B8)"
+            msg.summary = f"Wild Crab: {outcome.points} points, {title}"
+        else:
+            result = "the team wins" if outcome.won else "the team loses"
+            msg.summary = f"Quick mode: {result} ({len(outcome.completed)} missions completed)"

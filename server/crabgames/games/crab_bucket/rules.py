@@ -1,0 +1,906 @@
+"""Crab Bucket's rules on a native state: the deal, placement, the Oxi! card in each mode, missions
+(B3-B5), the nine abilities (B6), drawing, passing and the end (B7, G6).
+
+A card is an int (data.py). The draw pile is a multiset (counts per card kind, G2): a draw is a
+chance event over what is in it. Decisions that interrupt a turn (choosing the next mission pile,
+"draw 2 choose 1", the extra draw) live on a small stack, `pending`, decided last-in first-out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from crabgames.games.crab_bucket.data import (
+    ABILITY_NAMES,
+    CIRCLE,
+    CRAB_CARDS,
+    DISCARD_ALL_TOPS,
+    DISCARD_PILE,
+    DRAW_ONE_PLAY_TWO,
+    HAND_SIZE,
+    LEVELS,
+    NEW_MISSION,
+    NO_TITLE_NOTE,
+    OXI,
+    PLAY_FREELY,
+    RESCUE_OXI,
+    RESCUE_TOPS,
+    SWAP_HAND_TOP,
+    SWAP_TOPS,
+    Adjacent,
+    Gap,
+    Mission,
+    NotAdjacent,
+    card_name,
+    color_of,
+    number_of,
+    title_for,
+)
+from crabgames.v1 import crab_bucket_pb2 as pb
+
+QUICK = pb.CRAB_BUCKET_MODE_QUICK
+WILD_CRAB = pb.CRAB_BUCKET_MODE_WILD_CRAB
+
+DEAL = pb.CRAB_BUCKET_STEP_DEAL
+PLAY = pb.CRAB_BUCKET_STEP_PLAY
+REFILL = pb.CRAB_BUCKET_STEP_REFILL
+GAME_OVER = pb.CRAB_BUCKET_STEP_GAME_OVER
+STEPS = (DEAL, PLAY, REFILL, GAME_OVER)
+
+DRAW_MISSION = pb.CRAB_BUCKET_PENDING_KIND_DRAW_MISSION
+CHOOSE_MISSION_PILE = pb.CRAB_BUCKET_PENDING_KIND_CHOOSE_MISSION_PILE
+EXTRA_DRAW = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
+OFFER_CHOOSE_PILE = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
+OFFER_DRAW = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
+KEEP_MISSION = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
+PENDING_KINDS = (
+    DRAW_MISSION,
+    CHOOSE_MISSION_PILE,
+    EXTRA_DRAW,
+    OFFER_CHOOSE_PILE,
+    OFFER_DRAW,
+    KEEP_MISSION,
+)
+LEVELED_PENDING = (DRAW_MISSION, OFFER_DRAW)
+
+LEVEL_3_COMPLETED = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
+CARDS_RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
+STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
+
+EMPTY = -1  # the "top" of an empty pile
+NO_MISSION = -1
+
+# Decision names (G3), by step or pending kind.
+DECISION_NAMES = {
+    DEAL: "deal",
+    PLAY: "play",
+    REFILL: "draw_card",
+    DRAW_MISSION: "draw_mission",
+    CHOOSE_MISSION_PILE: "choose_mission_pile",
+    EXTRA_DRAW: "draw_card",
+    OFFER_CHOOSE_PILE: "choose_offer_pile",
+    OFFER_DRAW: "draw_offer",
+    KEEP_MISSION: "keep_mission",
+}
+CHANCE_PENDING = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
+
+
+# ----- options, state, moves, events -----
+
+
+@dataclass(frozen=True)
+class Options:
+    mode: int
+    first_player: int
+    missions: tuple[Mission, ...]
+    first_mission_level: int
+
+    @property
+    def wild(self) -> bool:
+        return self.mode == WILD_CRAB
+
+
+@dataclass
+class CrabBucketState:
+    options: Options
+    num_players: int
+    piles: list[list[int]]  # 8 stacks, bottom first (B2)
+    hands: list[list[int]]  # sorted
+    draw_pile: list[int]  # count per card kind (CARD_KINDS entries)
+    oxi_set_aside: int
+    oxi_discarded: int = 0
+    removed: list[int] = field(default_factory=list)  # sorted
+    mission_piles: list[list[int]] = field(default_factory=list)  # levels 1..3, sorted ids
+    current: int = NO_MISSION
+    completed: list[int] = field(default_factory=list)
+    spent: list[bool] = field(default_factory=list)  # parallel to `completed`
+    discarded_missions: list[int] = field(default_factory=list)
+    offered: list[int] = field(default_factory=list)
+    step: int = DEAL
+    turn_player: int = 0
+    dealt: int = 0
+    ability_used: bool = False
+    plays_left: int = 1
+    played: int = 0
+    draws_over: bool = False
+    passes: int = 0
+    pending: list[tuple[int, int]] = field(default_factory=list)  # (kind, level)
+    end_reason: int = 0
+
+    def clone(self) -> CrabBucketState:
+        return CrabBucketState(
+            self.options,
+            self.num_players,
+            [list(p) for p in self.piles],
+            [list(h) for h in self.hands],
+            list(self.draw_pile),
+            self.oxi_set_aside,
+            self.oxi_discarded,
+            list(self.removed),
+            [list(p) for p in self.mission_piles],
+            self.current,
+            list(self.completed),
+            list(self.spent),
+            list(self.discarded_missions),
+            list(self.offered),
+            self.step,
+            self.turn_player,
+            self.dealt,
+            self.ability_used,
+            self.plays_left,
+            self.played,
+            self.draws_over,
+            self.passes,
+            list(self.pending),
+            self.end_reason,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Main action: a card from the hand onto a pile (Wild Crab Oxi!: discard it, cut `pile`)."""
+
+    card: int
+    pile: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """No main action is possible (B6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UseAbility:
+    """Use completed mission `mission`'s ability; parameters as in the proto's comment."""
+
+    mission: int
+    piles: tuple[int, ...] = ()
+    card: int = -1
+    source: int = -1  # RESCUE_OXI in Quick mode: the pile holding the Oxi!
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseMissionPile:
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class KeepMission:
+    mission: int
+
+
+Move = PlayCard | Pass | UseAbility | ChooseMissionPile | KeepMission
+
+
+class Event(NamedTuple):
+    """`kind` is the proto oneof field; `data` its fields (cards as ints); `text` one line."""
+
+    kind: str
+    text: str
+    data: dict[str, Any]
+
+
+# ----- set-up -----
+
+
+def deal_size(num_players: int) -> int:
+    return CIRCLE + HAND_SIZE * num_players
+
+
+def new_state(num_players: int, options: Options) -> CrabBucketState:
+    draw_pile = [1] * CRAB_CARDS + [0]  # the Oxi! cards wait until after the deal (B1)
+    mission_piles = [
+        [i for i, m in enumerate(options.missions) if m.level == level] for level in LEVELS
+    ]
+    return CrabBucketState(
+        options,
+        num_players,
+        [[] for _ in range(CIRCLE)],
+        [[] for _ in range(num_players)],
+        draw_pile,
+        num_players,
+        mission_piles=mission_piles,
+        turn_player=options.first_player,
+    )
+
+
+# ----- the circle -----
+
+
+def tops(state: CrabBucketState) -> list[int]:
+    return [pile[-1] if pile else EMPTY for pile in state.piles]
+
+
+def can_place(card: int, top: int) -> bool:
+    """1. Play a Crab Card: same colour only if higher, different colour only if lower or equal;
+    anything on an Oxi! or an empty pile (B2)."""
+    if top in (EMPTY, OXI):
+        return True
+    if color_of(card) == color_of(top):
+        return number_of(card) > number_of(top)
+    return number_of(card) <= number_of(top)
+
+
+def top_colors(state: CrabBucketState) -> list[int]:
+    # B3: empty piles and Oxi! tops have no colour.
+    return [-1 if t in (EMPTY, OXI) else color_of(t) for t in tops(state)]
+
+
+def _linked(colors: list[int], a: int, b: int) -> bool:
+    for i in range(CIRCLE):
+        x, y = colors[i], colors[(i + 1) % CIRCLE]
+        if (x == a and y == b) or (x == b and y == a):
+            return True
+    return False
+
+
+def requirement_met(req: Any, colors: list[int]) -> bool:
+    """B3, on the colours of the 8 tops in clockwise order."""
+    if isinstance(req, Gap):
+        step = req.between + 1
+        return any(
+            colors[i] == req.color and colors[(i + step) % CIRCLE] == req.color
+            for i in range(CIRCLE)
+        )
+    if isinstance(req, NotAdjacent):
+        return not _linked(colors, req.first, req.second)
+    assert isinstance(req, Adjacent)
+    return _linked(colors, req.first, req.second)
+
+
+def mission_met(mission: Mission, colors: list[int]) -> bool:
+    return all(requirement_met(req, colors) for req in mission.requirements)
+
+
+# ----- who decides -----
+
+
+def draw_total(state: CrabBucketState) -> int:
+    return sum(state.draw_pile)
+
+
+def decision_name(state: CrabBucketState) -> str:
+    if state.step == GAME_OVER:
+        return "game_over"
+    if state.pending:
+        return DECISION_NAMES[state.pending[-1][0]]
+    return DECISION_NAMES[state.step]
+
+
+def is_chance(state: CrabBucketState) -> bool:
+    if state.step == GAME_OVER:
+        return False
+    if state.pending:
+        return state.pending[-1][0] in CHANCE_PENDING
+    return state.step in (DEAL, REFILL)
+
+
+# ----- legal moves -----
+
+
+def legal_moves(state: CrabBucketState) -> list[Move]:
+    if state.step == GAME_OVER or is_chance(state):
+        return []
+    if state.pending:
+        kind = state.pending[-1][0]
+        if kind == KEEP_MISSION:
+            return [KeepMission(m) for m in state.offered]
+        return [ChooseMissionPile(level) for level in LEVELS if state.mission_piles[level - 1]]
+    return play_moves(state)
+
+
+def play_moves(state: CrabBucketState) -> list[Move]:
+    """B6: an ability first (optional), then the main action; Pass only when no main action is
+    possible but an ability is (with neither, the turn passes automatically, G6)."""
+    mains = main_moves(state)
+    abilities: list[Move] = []
+    if not state.ability_used and state.played == 0:
+        abilities = ability_moves(state)
+    if mains:
+        return abilities + mains
+    if abilities:
+        return [*abilities, Pass()]
+    return []
+
+
+def main_moves(state: CrabBucketState) -> list[Move]:
+    top = tops(state)
+    moves: list[Move] = []
+    for card in sorted(set(state.hands[state.turn_player])):
+        for pile in range(CIRCLE):
+            # Oxi!: Quick, onto any pile; Wild Crab, discarded and any pile cut.
+            if card == OXI or can_place(card, top[pile]):
+                moves.append(PlayCard(card, pile))
+    return moves
+
+
+def ready_missions(state: CrabBucketState) -> list[int]:
+    return [m for m, spent in zip(state.completed, state.spent, strict=True) if not spent]
+
+
+def ability_moves(state: CrabBucketState) -> list[Move]:
+    moves: list[Move] = []
+    seen: set[int] = set()
+    for mission in ready_missions(state):
+        ability = state.options.missions[mission].ability
+        if ability in seen:
+            continue  # two ready cards with one ability offer the same uses: list the first
+        seen.add(ability)
+        moves.extend(ABILITY_MOVES[ability](state, mission))
+    return moves
+
+
+def _full_piles(state: CrabBucketState) -> list[int]:
+    return [i for i, pile in enumerate(state.piles) if pile]
+
+
+def _rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
+    full = _full_piles(state)
+    return [UseAbility(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)]
+
+
+def _swap_tops(state: CrabBucketState, mission: int) -> list[Move]:
+    return [UseAbility(mission, pair) for pair in combinations(_full_piles(state), 2)]
+
+
+def _rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
+    if state.options.wild:
+        if not state.oxi_discarded:
+            return []
+        return [UseAbility(mission, (pile,)) for pile in range(CIRCLE)]
+    sources = [i for i, pile in enumerate(state.piles) if OXI in pile]
+    return [
+        UseAbility(mission, (pile,), source=source) for source in sources for pile in range(CIRCLE)
+    ]
+
+
+def _crab_cards_in_hand(state: CrabBucketState) -> list[int]:
+    return sorted({c for c in state.hands[state.turn_player] if c != OXI})
+
+
+def _play_freely(state: CrabBucketState, mission: int) -> list[Move]:
+    return [
+        UseAbility(mission, (pile,), card)
+        for card in _crab_cards_in_hand(state)
+        for pile in range(CIRCLE)
+    ]
+
+
+def _swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
+    hand = state.hands[state.turn_player]
+    # An Oxi! never goes onto a pile in Wild Crab mode (it is only ever discarded there).
+    cards = _crab_cards_in_hand(state) if state.options.wild else sorted(set(hand))
+    return [UseAbility(mission, (pile,), card) for pile in _full_piles(state) for card in cards]
+
+
+def _draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
+    if state.draws_over or not draw_total(state):
+        return []
+    return [UseAbility(mission)]
+
+
+def _discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
+    return [UseAbility(mission, (pile,)) for pile in _full_piles(state)]
+
+
+def _discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
+    return [UseAbility(mission)] if _full_piles(state) else []
+
+
+def _new_mission(state: CrabBucketState, mission: int) -> list[Move]:
+    if state.current == NO_MISSION:
+        return []
+    return [UseAbility(mission)] if offer_levels(state) else []
+
+
+def offer_levels(state: CrabBucketState) -> list[int]:
+    """The piles "draw 2 choose 1" may draw from: any in Wild Crab mode; in Quick mode only the
+    current mission's level, so the levels still come in order (rules notes)."""
+    if state.options.wild:
+        return [level for level in LEVELS if state.mission_piles[level - 1]]
+    level = state.options.missions[state.current].level
+    return [level] if state.mission_piles[level - 1] else []
+
+
+ABILITY_MOVES = {
+    RESCUE_TOPS: _rescue_tops,
+    SWAP_TOPS: _swap_tops,
+    RESCUE_OXI: _rescue_oxi,
+    PLAY_FREELY: _play_freely,
+    SWAP_HAND_TOP: _swap_hand_top,
+    DRAW_ONE_PLAY_TWO: _draw_one_play_two,
+    DISCARD_PILE: _discard_pile,
+    DISCARD_ALL_TOPS: _discard_all_tops,
+    NEW_MISSION: _new_mission,
+}
+
+
+# ----- chance -----
+
+
+def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
+    """Card draws: (card id, copies in the draw pile) in card-id order. Mission draws: (mission
+    index, 1) in index order (G2)."""
+    if not is_chance(state):
+        return []
+    if state.pending and state.pending[-1][0] in LEVELED_PENDING:
+        level = state.pending[-1][1]
+        return [(m, 1) for m in state.mission_piles[level - 1]]
+    return [(card, n) for card, n in enumerate(state.draw_pile) if n]
+
+
+def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
+    events: list[Event] = []
+    if state.pending:
+        kind, level = state.pending.pop()
+        if kind == EXTRA_DRAW:
+            _draw_card(state, value, events)
+        else:
+            state.mission_piles[level - 1].remove(value)
+            mission = state.options.missions[value]
+            offered = kind == OFFER_DRAW
+            verb = "offered" if offered else "is the new current mission"
+            events.append(
+                Event(
+                    "mission_drawn",
+                    f"{mission.name} (level {level}) {verb}",
+                    {"mission": value, "level": level, "offered": offered},
+                )
+            )
+            if offered:
+                state.offered.append(value)
+            else:
+                state.current = value
+                check_mission(state, events)
+    elif state.step == DEAL:
+        _deal(state, value, events)
+    else:
+        _draw_card(state, value, events)
+    advance(state, events)
+    return events
+
+
+def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
+    state.draw_pile[card] -= 1
+    if state.dealt < CIRCLE:
+        pile = state.dealt
+        state.piles[pile].append(card)
+        events.append(Event("card_dealt", f"{card_name(card)} dealt to pile {pile}", {
+            "card": card, "pile": pile}))  # fmt: skip
+    else:
+        player = (state.dealt - CIRCLE) // HAND_SIZE
+        state.hands[player].append(card)
+        state.hands[player].sort()
+        events.append(Event("card_dealt", f"a card dealt to player {player}", {
+            "card": card, "player": player}))  # fmt: skip
+    state.dealt += 1
+    if state.dealt == deal_size(state.num_players):
+        _finish_setup(state, events)
+
+
+def _finish_setup(state: CrabBucketState, events: list[Event]) -> None:
+    count = state.oxi_set_aside
+    state.draw_pile[OXI] += count  # B1: shuffled in after the deal
+    state.oxi_set_aside = 0
+    events.append(Event("oxi_shuffled_in", f"{count} Oxi! cards shuffled into the draw pile", {
+        "count": count}))  # fmt: skip
+    state.step = PLAY
+    state.turn_player = state.options.first_player
+    level = state.options.first_mission_level
+    state.pending.append((DRAW_MISSION, level))
+
+
+def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
+    player = state.turn_player
+    state.draw_pile[card] -= 1
+    state.hands[player].append(card)
+    state.hands[player].sort()
+    events.append(Event("card_drawn", f"player {player} draws a card", {
+        "player": player, "card": card}))  # fmt: skip
+
+
+# ----- missions (B5) -----
+
+
+def check_mission(state: CrabBucketState, events: list[Event]) -> None:
+    """B5: after every change to the circle, and when a new mission becomes current."""
+    if state.current == NO_MISSION or state.step == GAME_OVER:
+        return
+    mission = state.options.missions[state.current]
+    if not mission_met(mission, top_colors(state)):
+        return
+    state.completed.append(state.current)
+    state.spent.append(False)
+    events.append(Event("mission_completed", f"{mission.name} completed", {
+        "mission": state.current, "level": mission.level}))  # fmt: skip
+    state.current = NO_MISSION
+    if not state.options.wild:
+        if mission.level >= 3:
+            game_over(state, LEVEL_3_COMPLETED, events)
+        else:
+            state.pending.append((DRAW_MISSION, mission.level + 1))
+    else:
+        state.pending.append((CHOOSE_MISSION_PILE, 0))
+
+
+def keep_mission(state: CrabBucketState, mission: int, events: list[Event]) -> None:
+    returned = [m for m in state.offered if m != mission]
+    for m in returned:
+        pile = state.mission_piles[state.options.missions[m].level - 1]
+        pile.append(m)
+        pile.sort()
+    state.offered = []
+    state.current = mission
+    name = state.options.missions[mission].name
+    events.append(Event("mission_kept", f"{name} kept as the current mission", {
+        "mission": mission, "returned": returned}))  # fmt: skip
+    check_mission(state, events)
+
+
+def points(state: CrabBucketState) -> int:
+    """B8: the sum of the levels of the completed missions."""
+    return sum(state.options.missions[m].level for m in state.completed)
+
+
+def talking_allowed(state: CrabBucketState) -> bool:
+    """B9: Quick mode allows talking during the first mission only; Wild Crab never."""
+    return not state.options.wild and not state.completed
+
+
+# ----- player moves -----
+
+
+def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
+    events: list[Event] = []
+    if isinstance(move, PlayCard):
+        _play_card(state, move.card, move.pile, events)
+    elif isinstance(move, Pass):
+        events.append(Event("turn_passed", f"player {state.turn_player} passes", {
+            "player": state.turn_player, "automatic": False}))  # fmt: skip
+        end_turn(state, events, passed=not state.ability_used)
+    elif isinstance(move, UseAbility):
+        _use_ability(state, move, events)
+    elif isinstance(move, ChooseMissionPile):
+        kind, _ = state.pending.pop()
+        follow = DRAW_MISSION if kind == CHOOSE_MISSION_PILE else OFFER_DRAW
+        state.pending.append((follow, move.level))
+    else:
+        state.pending.pop()
+        keep_mission(state, move.mission, events)
+    advance(state, events)
+    return events
+
+
+def _take_from_hand(state: CrabBucketState, card: int) -> None:
+    state.hands[state.turn_player].remove(card)
+
+
+def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
+    _take_from_hand(state, card)
+    state.plays_left -= 1
+    state.played += 1
+    if card == OXI and state.options.wild:
+        state.oxi_discarded += 1
+        _cut_pile(state, pile, events)
+    else:
+        _put_on_pile(state, card, pile, events)
+    check_mission(state, events)
+
+
+def _put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
+    state.piles[pile].append(card)
+    player = state.turn_player
+    events.append(Event("card_played", f"player {player} plays {card_name(card)} on pile {pile}", {
+        "player": player, "card": card, "pile": pile}))  # fmt: skip
+
+
+def _cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
+    """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile."""
+    stack = state.piles[pile]
+    returned = stack[:-1]
+    for card in returned:
+        state.draw_pile[card] += 1
+    del stack[:-1]
+    player = state.turn_player
+    events.append(Event(
+        "pile_cut",
+        f"player {player} discards an Oxi! and cuts pile {pile}"
+        f" ({len(returned)} cards back into the draw pile)",
+        {"player": player, "pile": pile, "returned": len(returned)},
+    ))  # fmt: skip
+
+
+def _use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    index = state.completed.index(move.mission)
+    state.spent[index] = True  # turned face down (B6)
+    state.ability_used = True
+    ability = state.options.missions[move.mission].ability
+    player = state.turn_player
+    events.append(Event(
+        "ability_used",
+        f"player {player} uses {ABILITY_NAMES[ability]!r}",
+        {"player": player, "mission": move.mission, "ability": ability, "piles": list(move.piles)},
+    ))  # fmt: skip
+    EFFECTS[ability](state, move, events)
+
+
+def _effect_rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    for pile in move.piles:
+        state.draw_pile[state.piles[pile].pop()] += 1
+    check_mission(state, events)
+
+
+def _effect_swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    a, b = (state.piles[p] for p in move.piles)
+    a[-1], b[-1] = b[-1], a[-1]
+    check_mission(state, events)
+
+
+def _effect_rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    (pile,) = move.piles
+    if state.options.wild:
+        # Out of the discard and used at once: discarded again, cutting `pile`.
+        _cut_pile(state, pile, events)
+    else:
+        source = state.piles[move.source]
+        del source[len(source) - 1 - source[::-1].index(OXI)]  # the uppermost Oxi! there
+        _put_on_pile(state, OXI, pile, events)
+    check_mission(state, events)
+
+
+def _effect_play_freely(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    # B6: this is the turn's main action, without the placement rule.
+    _take_from_hand(state, move.card)
+    state.plays_left -= 1
+    state.played += 1
+    _put_on_pile(state, move.card, move.piles[0], events)
+    check_mission(state, events)
+
+
+def _effect_swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    stack = state.piles[move.piles[0]]
+    hand = state.hands[state.turn_player]
+    hand.remove(move.card)
+    hand.append(stack[-1])
+    hand.sort()
+    stack[-1] = move.card
+    check_mission(state, events)
+
+
+def _effect_draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list) -> None:
+    state.plays_left = 2
+    state.pending.append((EXTRA_DRAW, 0))
+
+
+def _effect_discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    stack = state.piles[move.piles[0]]
+    state.removed.extend(stack)  # level 3: removed from the game
+    state.removed.sort()
+    stack.clear()
+    check_mission(state, events)
+
+
+def _effect_discard_all_tops(state: CrabBucketState, move: UseAbility, events: list) -> None:
+    for stack in state.piles:
+        if stack:
+            state.removed.append(stack.pop())
+    state.removed.sort()
+    check_mission(state, events)
+
+
+def _effect_new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    state.discarded_missions.append(state.current)
+    state.current = NO_MISSION
+    state.pending.append((KEEP_MISSION, 0))
+    if state.options.wild:
+        state.pending += [(OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
+    else:
+        level = state.options.missions[state.discarded_missions[-1]].level
+        state.pending += [(OFFER_DRAW, level), (OFFER_DRAW, level)]
+
+
+EFFECTS = {
+    RESCUE_TOPS: _effect_rescue_tops,
+    SWAP_TOPS: _effect_swap_tops,
+    RESCUE_OXI: _effect_rescue_oxi,
+    PLAY_FREELY: _effect_play_freely,
+    SWAP_HAND_TOP: _effect_swap_hand_top,
+    DRAW_ONE_PLAY_TWO: _effect_draw_one_play_two,
+    DISCARD_PILE: _effect_discard_pile,
+    DISCARD_ALL_TOPS: _effect_discard_all_tops,
+    NEW_MISSION: _effect_new_mission,
+}
+
+
+# ----- the flow of turns -----
+
+
+def advance(state: CrabBucketState, events: list[Event]) -> None:
+    """Run every step that needs no decision, until someone (or chance) must decide."""
+    while True:
+        if state.step == GAME_OVER:
+            state.pending.clear()
+            return
+        if state.pending:
+            if _pending_waits(state, events):
+                return
+            continue
+        if state.step == DEAL:
+            return
+        if state.step == PLAY:
+            if _play_waits(state, events):
+                return
+            continue
+        if _refill_waits(state, events):
+            return
+
+
+def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
+    kind, level = state.pending[-1]
+    if kind in LEVELED_PENDING:
+        waits = bool(state.mission_piles[level - 1])
+    elif kind == EXTRA_DRAW:
+        waits = draw_total(state) > 0
+    elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
+        waits = any(state.mission_piles)  # B5: with every pile empty there is no next mission
+    else:
+        waits = len(state.offered) >= 2
+    if waits:
+        return True
+    state.pending.pop()
+    if kind == KEEP_MISSION and state.offered:
+        keep_mission(state, state.offered[0], events)  # only one could be drawn
+    return False
+
+
+def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
+    if state.plays_left <= 0:
+        state.step = REFILL
+        return False
+    if play_moves(state):
+        return True
+    if state.played:
+        state.plays_left = 0  # "play 2": no legal second play
+        return False
+    player = state.turn_player
+    events.append(Event("turn_passed", f"player {player} cannot act and passes", {
+        "player": player, "automatic": True}))  # fmt: skip
+    end_turn(state, events, passed=not state.ability_used)  # B6, G6
+    return False
+
+
+def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
+    if len(state.hands[state.turn_player]) >= HAND_SIZE or state.draws_over:
+        end_turn(state, events, passed=False)
+        return False
+    if not draw_total(state):
+        state.draws_over = True  # B7: nobody draws again
+        events.append(Event("draw_pile_empty", "the draw pile is empty: nobody draws again", {}))
+        end_turn(state, events, passed=False)
+        return False
+    return True
+
+
+def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
+    state.passes = state.passes + 1 if passed else 0
+    state.ability_used = False
+    state.plays_left = 1
+    state.played = 0
+    holders = [p for p in range(state.num_players) if state.hands[p]]
+    if not holders:
+        game_over(state, CARDS_RAN_OUT, events)  # B7
+        return
+    if state.passes >= len(holders):
+        game_over(state, STALLED, events)  # B7, G6: a full round of passes
+        return
+    n = state.num_players
+    state.turn_player = next(
+        p for p in ((state.turn_player + k) % n for k in range(1, n + 1)) if state.hands[p]
+    )
+    state.step = PLAY
+
+
+def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
+    state.step = GAME_OVER
+    state.end_reason = reason
+    state.pending.clear()
+    total = points(state)
+    events.append(Event("game_ended", f"the game ends with {total} points", {
+        "reason": reason, "points": total}))  # fmt: skip
+
+
+# ----- outcome -----
+
+
+class Outcome(NamedTuple):
+    num_players: int
+    mode: int
+    won: bool
+    points: int
+    title: str
+    note: str
+    completed: tuple[int, ...]
+    end_reason: int
+
+
+def outcome(state: CrabBucketState) -> Outcome | None:
+    if state.step != GAME_OVER:
+        return None
+    total = points(state)
+    title = note = ""
+    if state.options.wild:
+        title = title_for(total)
+        if not title:
+            note = NO_TITLE_NOTE  # B8
+    return Outcome(
+        state.num_players,
+        state.options.mode,
+        not state.options.wild and state.end_reason == LEVEL_3_COMPLETED,
+        total,
+        title,
+        note,
+        tuple(state.completed),
+        state.end_reason,
+    )
+
+
+# ----- conservation -----
+
+
+def card_counts(state: CrabBucketState) -> list[int]:
+    """How many of each card kind are anywhere: piles, hands, draw pile, discard, removed, aside."""
+    counts = list(state.draw_pile)
+    for stack in (*state.piles, *state.hands, state.removed):
+        for card in stack:
+            counts[card] += 1
+    counts[OXI] += state.oxi_discarded + state.oxi_set_aside
+    return counts
+
+
+def invariant_violations(state: CrabBucketState) -> list[str]:
+    problems: list[str] = []
+    counts = card_counts(state)
+    for card in range(CRAB_CARDS):
+        if counts[card] != 1:
+            problems.append(f"{card_name(card)} is in {counts[card]} places, not 1")
+    if counts[OXI] != state.num_players:
+        problems.append(f"{counts[OXI]} Oxi! cards, not {state.num_players} (B1)")
+    if any(n < 0 for n in state.draw_pile):
+        problems.append("negative count in the draw pile")
+    if len(state.piles) != CIRCLE:
+        problems.append("the circle must have 8 piles")
+    places = [
+        *(m for pile in state.mission_piles for m in pile),
+        *state.completed,
+        *state.discarded_missions,
+        *state.offered,
+    ]
+    if state.current != NO_MISSION:
+        places.append(state.current)
+    if sorted(places) != list(range(len(state.options.missions))):
+        problems.append("every mission must be in exactly one place")
+    if any(len(h) > HAND_SIZE + 1 for h in state.hands):
+        problems.append("a hand holds more than 4 cards")
+    return problems
