@@ -26,10 +26,11 @@ def record(engine: Engine, game_id: str, num_players: int, options, seed: int) -
     while state.next.kind != GAME_OVER:
         moves, _ = engine.legal_moves(state)
         move = pick(rng, moves)
+        decision = f"player {state.next.player}: {state.next.decision}"
         state, events, outcome = engine.apply_move(state, move)
         steps.append(
             {
-                "decision": f"player {move.player}: {state_decision(move)}",
+                "decision": decision,
                 "move": json_format.MessageToDict(move),
                 "events": [e.text for e in events],
                 "state": digest(state),
@@ -45,10 +46,6 @@ def record(engine: Engine, game_id: str, num_players: int, options, seed: int) -
     }
 
 
-def state_decision(move) -> str:
-    return move.label
-
-
 def digest(state) -> str:
     return hashlib.sha256(encode(state)).hexdigest()[:16]
 
@@ -56,9 +53,10 @@ def digest(state) -> str:
 def check(path: Path, recorded: dict) -> None:
     """Compare with the file (or write it when UPDATE_GOLDEN=1), step by step for a readable
     failure."""
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+    if os.environ.get("UPDATE_GOLDEN") == "1":
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(recorded, indent=1) + "\n")
+    assert path.exists(), f"{path} is missing: record it with UPDATE_GOLDEN=1"
     expected = json.loads(path.read_text())
     for index, (want, got) in enumerate(zip(expected["steps"], recorded["steps"], strict=False)):
         assert got == want, f"step {index} differs from {path.name}"

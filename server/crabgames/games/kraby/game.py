@@ -55,6 +55,11 @@ def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
     return pb.KrabyTileCounts(**dict(zip(COLOR_FIELDS, counts, strict=True)))
 
 
+def a_tile(color: int) -> str:
+    name = COLOR_NAMES[color]
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} tile"
+
+
 def cell_name(cell: int) -> str:
     row, col = divmod(cell, SIZE)
     return f"row {row}, column {col}"
@@ -276,14 +281,14 @@ class KrabyGame(Game[KrabyState, object]):
 
     def chance_label(self, state: KrabyState, value: int) -> str:
         verb = "deal" if state.step == DEAL else "draw"
-        return f"{verb} a {COLOR_NAMES[value]} tile to player {state.turn_player}"
+        return f"{verb} {a_tile(value)} to player {state.turn_player}"
 
     def encode_event(self, event: object, msg: game_pb2.Event) -> None:
         ev = msg.kraby
         match event:
             case rules.TileDealt(player, color):
                 ev.tile_dealt.player, ev.tile_dealt.color = player, color
-                msg.text = f"player {player} is dealt a {COLOR_NAMES[color]} tile"
+                msg.text = f"player {player} is dealt {a_tile(color)}"
             case rules.TilePlaced(player, edge, lane, color, cell):
                 p = ev.tile_placed
                 p.player, p.edge, p.lane, p.color, p.cell = player, edge, lane, color, cell
@@ -293,7 +298,7 @@ class KrabyGame(Game[KrabyState, object]):
                 )
             case rules.TileDrawn(player, color):
                 ev.tile_drawn.player, ev.tile_drawn.color = player, color
-                msg.text = f"player {player} draws a {COLOR_NAMES[color]} tile"
+                msg.text = f"player {player} draws {a_tile(color)}"
             case rules.FigurePlaced(player, color, m):
                 f = ev.figure_placed
                 f.player, f.color, f.multiplier = player, color, m
