@@ -1,3 +1,5 @@
-"""crab_rage: not implemented yet."""
+"""CRAB RAGE! (rulebooks/crab_rage.txt, rulings R1-R21): four rounds of brawling for fans."""
 
-GAME = None
+from crabgames.games.crab_rage.game import CrabRageGame
+
+GAME = CrabRageGame()

@@ -1,0 +1,348 @@
+"""The Action Phase (R7): act or pass in turn order; the four board actions, the six action cards
+(R8, R9), the style bonus (R12) and the signature moves (R13)."""
+
+from __future__ import annotations
+
+from crabgames.core.game import Decision
+from crabgames.games.crab_rage.data import (
+    ACTION_COST,
+    ACTION_NAMES,
+    ARENA_ONLY,
+    BOARD_ACTIONS,
+    CLAW_SNAP_HIT,
+    FRENZY_HIT,
+    GO_CLAM_MUSCLE,
+    HYPE_UP_BOOST,
+    MAX_MUSCLE,
+    SHELL_UP_BOOST,
+    SIGNATURE_FANS,
+    SIGNATURE_RAGE_COST,
+    SIGNATURES,
+    WITH_X,
+    Action,
+    Signature,
+)
+from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
+from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.movement import (
+    change_muscle,
+    place_fans,
+    send,
+    style_bonus,
+)
+from crabgames.games.crab_rage.state import (
+    BACKSTAGE,
+    CrabRef,
+    Move,
+    MoveKind,
+    State,
+    Step,
+    Task,
+    crab,
+    crabs_in,
+    own_crabs_in,
+    push,
+    turn_order,
+    units_in,
+)
+
+# ----- legal actions -----
+
+
+def available_actions(state: State) -> list[Action]:
+    return [*BOARD_ACTIONS, *(Action(a) for a in state.action_cards)]
+
+
+def rivals_in(state: State, player: int, arena: int) -> list[CrabRef]:
+    """Rival crabs: crabs of any other team, regardless of alliances."""
+    return [ref for ref in crabs_in(state, arena) if ref[0] != player]
+
+
+def alliances_in(state: State, arena: int) -> list[int]:
+    """Each alliance in the arena, named by its lowest seat."""
+    return [min(s for s in range(8) if u >> s & 1) for u in units_in(state, arena) if u & (u - 1)]
+
+
+def action_moves(state: State, player: int, action: Action, index: int) -> list[Move]:
+    """Every way `player` can perform `action` with crab `index` (the same code validates)."""
+    me = state.players[player]
+    c = me.crabs[index]
+    where = c.arena
+    if action in ARENA_ONLY and where < 0:
+        return []  # R7
+    cost = ACTION_COST[action]
+    if me.rage < cost + (1 if action in WITH_X else 0):
+        return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
+    act = Move(MoveKind.ACT, action=action, crab=index)
+    others = [a for a in range(len(state.arenas)) if a != where]
+    if action in (Action.MOVE, Action.GO_CLAM):
+        return [act._replace(arena=a) for a in others]
+    if action == Action.SPLIT:
+        return [act._replace(partner=s) for s in alliances_in(state, where)]
+    if action == Action.SMASH:
+        xs = range(1, me.rage - cost + 1)
+        return [
+            act._replace(target=t, amount=x) for t in rivals_in(state, player, where) for x in xs
+        ]
+    if action == Action.PSYCH_OUT:
+        return [act._replace(target=t) for t in rivals_in(state, player, where)]
+    if action == Action.SWAP:
+        return [act._replace(target=t) for a in others for t in rivals_in(state, player, a)]
+    if action == Action.RAGE:
+        top = min(me.rage - cost, MAX_MUSCLE - c.muscle)  # R8
+        return [act._replace(amount=x) for x in range(1, top + 1)]
+    return [act]  # Rush, Scatter, Charm
+
+
+def signature_moves(state: State, player: int) -> list[Move]:
+    me = state.players[player]
+    if me.signature_used or me.rage < SIGNATURE_RAGE_COST:
+        return []
+    arenas = sorted({c.arena for c in me.crabs if c.arena >= 0})
+    return [Move(MoveKind.SIGNATURE, arena=a) for a in arenas]
+
+
+def turn_moves(state: State, player: int) -> list[Move]:
+    moves = [Move(MoveKind.PASS)]
+    for action in available_actions(state):
+        for index in range(len(state.players[player].crabs)):
+            moves.extend(action_moves(state, player, action, index))
+    moves.extend(signature_moves(state, player))
+    return moves
+
+
+# ----- performing an action -----
+
+
+def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
+    """R9: every crab tied for the most (Rush) or least (Scatter) muscle leaves, in turn order
+    starting with the active player."""
+    refs = crabs_in(state, arena)
+    muscles = [crab(state, r).muscle for r in refs]
+    edge = max(muscles) if most else min(muscles)
+    order = turn_order(state, state.active)
+    chosen = [r for r, m in zip(refs, muscles, strict=True) if m == edge]
+    return sorted(chosen, key=lambda r: (order.index(r[0]), r[1]))
+
+
+def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Event], list[Task]]:
+    """Resolve the action's own effect; return its events and the follow-up steps."""
+    ref = (player, move.crab)
+    c = crab(state, ref)
+    where, action = c.arena, move.action
+    events: list[Event] = []
+    tasks: list[Task] = []
+    touched = [where]
+    if action in (Action.MOVE, Action.GO_CLAM):
+        if action == Action.GO_CLAM:
+            c.muscle = GO_CLAM_MUSCLE
+            events.append(
+                Event(
+                    EventKind.MUSCLE,
+                    f"{crab_name(state, *ref)} goes clam: muscle 5",
+                    player,
+                    where,
+                    5,
+                )
+            )
+        tasks = send(state, [(ref, move.arena)])
+        touched = [where, move.arena]
+    elif action == Action.SPLIT:
+        partners = state.arenas[where].partner
+        other = partners[move.partner]
+        partners[move.partner] = partners[other] = -1
+    elif action == Action.SMASH:
+        events.append(change_muscle(state, move.target, -move.amount, "Smash"))
+    elif action in (Action.RUSH, Action.SCATTER):
+        leaving = leaving_crabs(state, where, action == Action.RUSH)
+        tasks = [Task(Step.DESTINATIONS, player, where, leaving, [-1] * len(leaving), style)]
+        return events, tasks  # the style bonus follows the destinations
+    elif action == Action.PSYCH_OUT:
+        other = crab(state, move.target)
+        c.muscle, other.muscle = other.muscle, c.muscle
+    elif action == Action.SWAP:
+        there = crab(state, move.target).arena
+        tasks = send(state, [(ref, there), (move.target, where)])
+        touched = [where, there]
+    elif action == Action.CHARM:
+        events.extend(place_fans(state, player, where, 1, "Charm"))
+    elif action == Action.RAGE:
+        events.append(change_muscle(state, ref, move.amount, "Rage"))
+    if style:
+        events.extend(style_bonus_now(state, player, ref, touched, tasks))
+    return events, tasks
+
+
+def style_bonus_now(
+    state: State, player: int, ref: CrabRef, touched: list[int], tasks: list[Task]
+) -> list[Event]:
+    """R12: backstage only, the fan rides on the crab; otherwise a step after the action."""
+    if all(a == BACKSTAGE for a in touched):
+        me = state.players[player]
+        if me.supply > 0:
+            me.supply -= 1
+            crab(state, ref).riding_fans += 1
+            return [
+                Event(
+                    EventKind.FANS,
+                    f"style bonus: a fan rides on {crab_name(state, *ref)}",
+                    player,
+                    -1,
+                    1,
+                )
+            ]
+        return []
+    tasks.append(style_bonus(player, touched))
+    return []
+
+
+def describe(state: State, player: int, move: Move) -> str:
+    if move.kind == MoveKind.PASS:
+        return f"{team(state, player)} passes"
+    if move.kind == MoveKind.SIGNATURE:
+        name = SIGNATURES[Signature(state.players[player].signature)].name
+        return (
+            f"{team(state, player)} performs signature move {name} in "
+            f"{arena_name(state, move.arena)}"
+        )
+    text = f"{team(state, player)}: {ACTION_NAMES[Action(move.action)]} with crab {move.crab + 1}"
+    if move.action in (Action.MOVE, Action.GO_CLAM):
+        text += f" to {arena_name(state, move.arena)}"
+    if move.target[0] >= 0:
+        text += f" on {crab_name(state, *move.target)}"
+    if move.action in WITH_X:
+        text += f", X={move.amount}"
+    if move.action == Action.SPLIT:
+        text += f" (the alliance of {team(state, move.partner)})"
+    return text
+
+
+@handles(Step.ACTION_TURN)
+class ActionTurn(Handler):
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.player_decides(task.player, "choose_action")
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return turn_moves(state, task.player)
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        player = task.player
+        state.pending.pop()
+        push(state, Task(Step.AFTER_ACTION, player))
+        events = [
+            Event(
+                EventKind.PASSED if move.kind == MoveKind.PASS else EventKind.ACTED,
+                describe(state, player, move),
+                player,
+            )
+        ]
+        if move.kind == MoveKind.PASS:
+            state.players[player].passed = True
+            return events
+        state.active = player
+        if move.kind == MoveKind.SIGNATURE:
+            return events + signature(state, player, move.arena)
+        me = state.players[player]
+        me.rage -= ACTION_COST[Action(move.action)] + move.amount
+        style = move.action not in state.used_actions
+        if style:
+            state.used_actions.append(move.action)
+        effect, tasks = perform(state, player, move, style)
+        push(state, *tasks)
+        return events + effect
+
+
+@handles(Step.AFTER_ACTION)
+class AfterAction(Handler):
+    """R7: the next manager clockwise who has not passed acts, until all have passed."""
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        state.active = -1
+        for seat in turn_order(state, task.player)[1:] + [task.player]:
+            if not state.players[seat].passed:
+                push(state, Task(Step.ACTION_TURN, seat))
+                break
+        return []
+
+
+# ----- signature moves (R13) -----
+
+
+def signature(state: State, player: int, arena: int) -> list[Event]:
+    me = state.players[player]
+    me.rage -= SIGNATURE_RAGE_COST
+    me.signature_used = True
+    kind = Signature(me.signature)
+    events: list[Event] = []
+    mine = [(player, i) for i in own_crabs_in(state, player, arena)]
+    if kind == Signature.FRENZY:
+        push(state, Task(Step.FRENZY, player, arena, values=[len(mine)]))
+    elif kind == Signature.CLAW_SNAP:
+        for ref in rivals_in(state, player, arena):
+            events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, "Claw Snap"))
+    elif kind == Signature.SHELL_UP:
+        push(state, Task(Step.SHELL_UP, player, arena))
+    elif kind == Signature.RIPTIDE:
+        push(state, Task(Step.RIPTIDE, player, arena))
+    elif kind == Signature.HYPE_UP:
+        for ref in mine:
+            events.append(change_muscle(state, ref, HYPE_UP_BOOST, "Hype Up"))
+    events.extend(place_fans(state, player, arena, SIGNATURE_FANS, "signature move"))
+    return events
+
+
+@handles(Step.FRENZY)
+class Frenzy(Handler):
+    """Printed: for each of your crabs in the arena, -2 muscle to any rival crab there."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        if task.values[0] > 0 and rivals_in(state, task.player, task.arena):
+            return Decision.player_decides(task.player, "choose_frenzy_target")
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        refs = rivals_in(state, task.player, task.arena)
+        return [Move(MoveKind.SIGNATURE_TARGET, target=r) for r in refs]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        task.values[0] -= 1
+        if task.values[0] == 0:
+            state.pending.pop()
+        return [change_muscle(state, move.target, -FRENZY_HIT, "Frenzy")]
+
+
+@handles(Step.SHELL_UP)
+class ShellUp(Handler):
+    def decision(self, state: State, task: Task) -> Decision | None:
+        if own_crabs_in(state, task.player, task.arena):
+            return Decision.player_decides(task.player, "choose_shell_up_crab")
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        mine = own_crabs_in(state, task.player, task.arena)
+        return [Move(MoveKind.SIGNATURE_TARGET, crab=i) for i in mine]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        state.pending.pop()
+        return [change_muscle(state, (task.player, move.crab), SHELL_UP_BOOST, "Shell Up")]
+
+
+@handles(Step.RIPTIDE)
+class Riptide(Handler):
+    def decision(self, state: State, task: Task) -> Decision | None:
+        if rivals_in(state, task.player, task.arena):
+            return Decision.player_decides(task.player, "choose_riptide_target")
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        others = [a for a in range(len(state.arenas)) if a != task.arena]
+        return [
+            Move(MoveKind.SIGNATURE_TARGET, target=r, arena=a)
+            for r in rivals_in(state, task.player, task.arena)
+            for a in others
+        ]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        state.pending.pop()
+        push(state, *send(state, [(move.target, move.arena)]))
+        return []

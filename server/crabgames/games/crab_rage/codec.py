@@ -1,0 +1,384 @@
+"""Protobuf <-> native for CRAB RAGE!: options, state (validated), moves, views, events,
+outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crabgames.core.errors import bad_move, bad_request, bad_state
+from crabgames.games.crab_rage.data import (
+    ACTION_CARDS,
+    FANS_PER_PLAYER,
+    ROUNDS,
+    SETUP,
+    Action,
+    Billboard,
+    Reward,
+    Signature,
+    Team,
+)
+from crabgames.games.crab_rage.setup import Options, default_options
+from crabgames.games.crab_rage.state import (
+    BACKSTAGE,
+    IN_TRANSIT,
+    Arena,
+    Crab,
+    Duel,
+    Move,
+    MoveKind,
+    Phase,
+    Player,
+    RollOff,
+    State,
+    Step,
+    Task,
+    normalized,
+)
+
+PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
+
+# ----- options -----
+
+
+def decode_options(msg: Any, n: int, path: str) -> Options:
+    teams = tuple(msg.teams)
+    if teams and (len(set(teams)) != n or any(t not in set(Team) for t in teams)):
+        raise bad_request(f"{path}.teams", f"needs {n} distinct team colours, one per seat")
+    base = default_options(n, teams)
+    microphone = msg.microphone if msg.HasField("microphone") else None
+    if microphone is not None and not 0 <= microphone < n:
+        raise bad_request(f"{path}.microphone", f"must be a seat from 0 to {n - 1}")
+    billboards = tuple(msg.billboards)
+    if billboards and (
+        SETUP[n].arenas != 3
+        or len(set(billboards)) != 3
+        or any(b not in set(Billboard) for b in billboards)
+    ):
+        raise bad_request(f"{path}.billboards", "only with 3 arenas: 3 distinct billboards")
+    signatures = tuple(msg.signature_moves) or base.signatures
+    if len(signatures) != n or any(s not in set(Signature) for s in signatures):
+        raise bad_request(f"{path}.signature_moves", f"needs {n} signature moves, one per seat")
+    fanbases = base.fanbases
+    if msg.fanbase_cards:
+        if len(msg.fanbase_cards) != n:
+            raise bad_request(f"{path}.fanbase_cards", f"needs {n} cards, one per seat")
+        fanbases = tuple(
+            decode_fanbase(card, f"{path}.fanbase_cards[{i}]", bad_request)
+            for i, card in enumerate(msg.fanbase_cards)
+        )
+    return Options(base.teams, signatures, fanbases, microphone, billboards)
+
+
+def decode_fanbase(card: Any, path: str, error: Any) -> tuple[Reward, ...]:
+    if len(card.rewards) != len(Billboard):
+        raise error(f"{path}.rewards", "needs 4 rewards, one per billboard")
+    for i, r in enumerate(card.rewards):
+        if r.rage < 0 or r.fans < 0:
+            raise error(f"{path}.rewards[{i}]", "rewards cannot be negative")
+    return tuple(Reward(r.rage, r.fans) for r in card.rewards)
+
+
+def encode_options(options: Options, msg: Any) -> None:
+    msg.teams.extend(options.teams)
+    if options.microphone is not None:
+        msg.microphone = options.microphone
+    msg.billboards.extend(options.billboards)
+    msg.signature_moves.extend(options.signatures)
+    for card in options.fanbases:
+        encode_fanbase(card, msg.fanbase_cards.add())
+
+
+def encode_fanbase(card: tuple[Reward, ...], msg: Any) -> None:
+    for reward in card:
+        msg.rewards.add(rage=reward.rage, fans=reward.fans)
+
+
+# ----- state: encode -----
+
+
+def encode_crab(c: Crab, msg: Any) -> None:
+    msg.muscle = c.muscle
+    msg.riding_fans = c.riding_fans
+    if c.arena == BACKSTAGE:
+        msg.place, msg.arena = PLACE_BACKSTAGE, -1
+    elif c.arena == IN_TRANSIT:
+        msg.place, msg.arena = PLACE_TRANSIT, c.destination
+    else:
+        msg.place, msg.arena = PLACE_ARENA, c.arena
+
+
+def encode_player(p: Player, msg: Any, hide_commitment: bool) -> None:
+    msg.team, msg.rage, msg.supply, msg.hardcore_fans = p.team, p.rage, p.supply, p.hardcore
+    for c in p.crabs:
+        encode_crab(c, msg.crabs.add())
+    msg.passed, msg.signature_move, msg.signature_used = p.passed, p.signature, p.signature_used
+    encode_fanbase(p.fanbase, msg.fanbase_card)
+    msg.committed = p.committed
+    msg.commitment = 0 if hide_commitment else p.commitment
+
+
+def encode_state(state: State, msg: Any, viewer: int | None = -2) -> None:
+    """`viewer` -2 encodes the full state; a seat or None (spectator) hides the hardcore fan
+    commitments of everyone else (G4)."""
+    for seat, p in enumerate(state.players):
+        encode_player(p, msg.players.add(), viewer != -2 and viewer != seat)
+    for a in state.arenas:
+        msg.arenas.add(billboard=a.billboard, fans=a.fans, partner=a.partner, glory=a.glory)
+    msg.action_cards.extend(state.action_cards)
+    msg.round, msg.phase, msg.microphone = state.round, state.phase, state.microphone
+    msg.active_player = state.active
+    msg.used_actions.extend(state.used_actions)
+    msg.billboards_to_deal.extend(state.billboards_to_deal)
+    for t in state.pending:
+        m = msg.pending.add(
+            kind=t.kind, player=t.player, arena=t.arena, values=t.values, flag=t.flag
+        )
+        for p, i in t.crabs:
+            m.crabs.add(player=p, crab=i)
+    if state.roll_off is not None:
+        ro = state.roll_off
+        msg.roll_off.SetInParent()
+        msg.roll_off.standing.extend(ro.standing)
+        msg.roll_off.rolling.extend(ro.rolling)
+        msg.roll_off.dice.extend(ro.dice)
+    if state.duel is not None:
+        encode_duel(state.duel, msg.duel)
+
+
+def encode_duel(duel: Duel, msg: Any) -> None:
+    msg.SetInParent()
+    msg.duelists.extend(duel.duelists)
+    for rolls in duel.rolls:
+        msg.rolls.add(values=rolls)
+    msg.turn, msg.awaiting_keep = duel.turn, duel.awaiting_keep
+    msg.rerolls.extend(duel.rerolls)
+    msg.winners.extend(duel.winners)
+
+
+# ----- state: decode (validates everything; the first problem is reported) -----
+
+
+def need(ok: bool, path: str, why: str) -> None:
+    if not ok:
+        raise bad_state(path, why)
+
+
+def decode_crab(msg: Any, arenas: int, path: str) -> Crab:
+    need(1 <= msg.muscle <= 6, f"{path}.muscle", "muscle is a die face from 1 to 6 (R3)")
+    need(msg.riding_fans >= 0, f"{path}.riding_fans", "cannot be negative")
+    if msg.place == PLACE_BACKSTAGE:
+        return Crab(msg.muscle, BACKSTAGE, msg.riding_fans)
+    need(msg.place in (PLACE_ARENA, PLACE_TRANSIT), f"{path}.place", "unknown place")
+    need(0 <= msg.arena < arenas, f"{path}.arena", f"must be an arena from 0 to {arenas - 1}")
+    if msg.place == PLACE_TRANSIT:
+        return Crab(msg.muscle, IN_TRANSIT, msg.riding_fans, msg.arena)
+    return Crab(msg.muscle, msg.arena, msg.riding_fans)
+
+
+def decode_player(msg: Any, n: int, arenas: int, path: str) -> Player:
+    need(msg.team in set(Team), f"{path}.team", "unknown team colour")
+    need(msg.rage >= 0, f"{path}.rage", "rage is never negative")
+    need(0 <= msg.supply <= FANS_PER_PLAYER, f"{path}.supply", "must be 0 to 32 fans")
+    need(msg.hardcore_fans >= 0, f"{path}.hardcore_fans", "cannot be negative")
+    need(
+        len(msg.crabs) == SETUP[n].crabs,
+        f"{path}.crabs",
+        f"{n} players have {SETUP[n].crabs} crabs each (R1)",
+    )
+    crabs = [decode_crab(c, arenas, f"{path}.crabs[{i}]") for i, c in enumerate(msg.crabs)]
+    need(msg.signature_move in set(Signature), f"{path}.signature_move", "unknown signature move")
+    fanbase = decode_fanbase(msg.fanbase_card, f"{path}.fanbase_card", bad_state)
+    need(
+        0 <= msg.commitment <= msg.hardcore_fans,
+        f"{path}.commitment",
+        "must be 0 to the hardcore fans held",
+    )
+    need(msg.committed or msg.commitment == 0, f"{path}.commitment", "set without committed")
+    return Player(
+        msg.team,
+        msg.rage,
+        crabs,
+        msg.signature_move,
+        fanbase,
+        msg.supply,
+        msg.hardcore_fans,
+        msg.passed,
+        msg.signature_used,
+        msg.committed,
+        msg.commitment,
+    )
+
+
+def decode_arena(msg: Any, n: int, path: str) -> Arena:
+    need(
+        msg.billboard == 0 or msg.billboard in set(Billboard),
+        f"{path}.billboard",
+        "unknown billboard",
+    )
+    for name in ("fans", "partner", "glory"):
+        need(len(getattr(msg, name)) == n, f"{path}.{name}", f"needs one entry per seat ({n})")
+    need(all(f >= 0 for f in msg.fans), f"{path}.fans", "cannot be negative")
+    need(all(g >= 0 for g in msg.glory), f"{path}.glory", "cannot be negative")
+    need(all(-1 <= p < n for p in msg.partner), f"{path}.partner", "must be -1 or a seat")
+    return Arena(msg.billboard, list(msg.fans), list(msg.partner), list(msg.glory))
+
+
+def check_alliances(state: State, path: str) -> None:
+    """R10: alliances are symmetric pairs of two teams that both have crabs in the arena."""
+    for index, arena in enumerate(state.arenas):
+        present = {p for p, pl in enumerate(state.players) for c in pl.crabs if c.arena == index}
+        for seat, other in enumerate(arena.partner):
+            if other < 0:
+                continue
+            where = f"{path}.arenas[{index}].partner[{seat}]"
+            need(other != seat, where, "a team cannot ally with itself")
+            need(arena.partner[other] == seat, where, "alliances must be mutual")
+            need(
+                seat in present and other in present,
+                where,
+                "both allies must have crabs in the arena",
+            )
+
+
+def check_fans(state: State, path: str) -> None:
+    for seat, p in enumerate(state.players):
+        total = p.supply + p.hardcore + sum(a.fans[seat] for a in state.arenas)
+        total += sum(c.riding_fans for c in p.crabs)
+        need(
+            total == FANS_PER_PLAYER,
+            f"{path}.players[{seat}]",
+            f"fans add up to {total}, not 32 (R21)",
+        )
+
+
+def decode_task(msg: Any, n: int, arenas: int, crabs: int, path: str) -> Task:
+    need(msg.kind in set(Step), f"{path}.kind", "unknown pending kind")
+    need(-1 <= msg.player < n, f"{path}.player", "must be -1 or a seat")
+    need(-1 <= msg.arena < arenas, f"{path}.arena", "must be -1 or an arena")
+    refs = []
+    for i, ref in enumerate(msg.crabs):
+        ok = 0 <= ref.player < n and 0 <= ref.crab < crabs
+        need(ok, f"{path}.crabs[{i}]", "no such crab")
+        refs.append((ref.player, ref.crab))
+    need(all(-1 <= v < 64 for v in msg.values), f"{path}.values", "out of range")
+    return Task(Step(msg.kind), msg.player, msg.arena, refs, list(msg.values), msg.flag)
+
+
+def decode_state(msg: Any, n: int, path: str) -> State:
+    setup = SETUP[n]
+    need(len(msg.players) == n, f"{path}.players", f"needs one entry per seat ({n})")
+    need(len(msg.arenas) == setup.arenas, f"{path}.arenas", f"{n} players use {setup.arenas}")
+    players = [
+        decode_player(p, n, setup.arenas, f"{path}.players[{i}]") for i, p in enumerate(msg.players)
+    ]
+    need(len({p.team for p in players}) == n, f"{path}.players", "teams must differ")
+    arenas = [decode_arena(a, n, f"{path}.arenas[{i}]") for i, a in enumerate(msg.arenas)]
+    boards = [a.billboard for a in arenas if a.billboard] + list(msg.billboards_to_deal)
+    need(
+        len(boards) == len(set(boards)) and all(b in set(Billboard) for b in boards),
+        f"{path}.billboards_to_deal",
+        "billboards must be distinct",
+    )
+    cards = list(msg.action_cards)
+    need(
+        len(cards) == len(set(cards))
+        and all(c in ACTION_CARDS for c in cards)
+        and len(cards) <= ROUNDS,
+        f"{path}.action_cards",
+        "at most 4 distinct action cards",
+    )
+    need(0 <= msg.round <= ROUNDS, f"{path}.round", "must be 0 to 4")
+    need(msg.phase in set(Phase), f"{path}.phase", "unknown phase")
+    need(-1 <= msg.microphone < n, f"{path}.microphone", "must be -1 or a seat")
+    need(-1 <= msg.active_player < n, f"{path}.active_player", "must be -1 or a seat")
+    used = list(msg.used_actions)
+    need(
+        len(used) == len(set(used)) and all(a in set(Action) for a in used),
+        f"{path}.used_actions",
+        "distinct actions",
+    )
+    state = State(
+        players,
+        arenas,
+        cards,
+        msg.round,
+        Phase(msg.phase),
+        msg.microphone,
+        msg.active_player,
+        used,
+        list(msg.billboards_to_deal),
+    )
+    check_alliances(state, path)
+    check_fans(state, path)
+    state.pending = [
+        decode_task(t, n, setup.arenas, setup.crabs, f"{path}.pending[{i}]")
+        for i, t in enumerate(msg.pending)
+    ]
+    if msg.HasField("roll_off"):
+        state.roll_off = decode_roll_off(msg.roll_off, n, f"{path}.roll_off")
+    if msg.HasField("duel"):
+        state.duel = decode_duel(msg.duel, n, setup.crabs, f"{path}.duel")
+    return state
+
+
+def decode_roll_off(msg: Any, n: int, path: str) -> RollOff:
+    units = list(msg.standing) + list(msg.rolling)
+    need(
+        all(0 < u < (1 << n) and bin(u).count("1") <= 2 for u in units),
+        path,
+        "units are bit sets of one or two seats",
+    )
+    need(set(msg.rolling) <= set(msg.standing), f"{path}.rolling", "must be standing")
+    need(
+        len(msg.dice) <= len(msg.rolling) and all(1 <= d <= 6 for d in msg.dice),
+        f"{path}.dice",
+        "one die face (1-6) per rolling unit at most",
+    )
+    return RollOff(list(msg.standing), list(msg.rolling), list(msg.dice))
+
+
+def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
+    duelists = list(msg.duelists)
+    k = len(duelists)
+    need(
+        k >= 2 and len(set(duelists)) == k and all(0 <= d < n for d in duelists),
+        f"{path}.duelists",
+        "two or more distinct seats",
+    )
+    need(len(msg.rolls) == k and len(msg.rerolls) == k, path, "one entry per duelist")
+    rolls = [list(r.values) for r in msg.rolls]
+    need(
+        all(len(r) <= crabs and all(1 <= v <= 6 for v in r) for r in rolls),
+        f"{path}.rolls",
+        "die faces, at most one per crab",
+    )
+    need(0 <= msg.turn < k, f"{path}.turn", "must index a duelist")
+    need(all(w in duelists for w in msg.winners), f"{path}.winners", "must be duelists")
+    return Duel(duelists, rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), list(msg.winners))
+
+
+# ----- moves -----
+
+
+def decode_move(msg: Any, path: str) -> Move:
+    if msg.kind not in set(MoveKind):
+        raise bad_move(f"{path}.kind", "unknown move kind")
+    target = (msg.target.player, msg.target.crab) if msg.HasField("target") else (-1, -1)
+    move = Move(
+        MoveKind(msg.kind),
+        msg.action,
+        msg.crab,
+        msg.arena,
+        target,
+        msg.amount,
+        msg.partner,
+        msg.alliance,
+    )
+    return normalized(move)
+
+
+def encode_move(move: Move, msg: Any) -> None:
+    msg.kind, msg.action, msg.crab, msg.arena = move.kind, move.action, move.crab, move.arena
+    msg.amount, msg.partner, msg.alliance = move.amount, move.partner, move.alliance
+    if move.target[0] >= 0:
+        msg.target.player, msg.target.crab = move.target

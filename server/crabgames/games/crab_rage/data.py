@@ -1,0 +1,187 @@
+"""CRAB RAGE! components as data: teams, billboards, actions, team boards, fanbase cards and
+signature moves. Printed contents are marked printed; the rest are house defaults (R2, R13, R14).
+
+The integer values match the enums of protos/crabgames/v1/crab_rage.proto.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Team(IntEnum):
+    BLUE = 1
+    YELLOW = 2
+    GREEN = 3
+    BLACK = 4
+    PURPLE = 5
+
+
+class Billboard(IntEnum):
+    MEGA_MUSCLE = 1
+    ATTACK_OF_THE_FANS = 2
+    PRESSURE_COOKER = 3
+    BARNACLE_BRAWL = 4
+
+
+class Action(IntEnum):
+    MOVE = 1
+    GO_CLAM = 2
+    SPLIT = 3
+    SMASH = 4
+    RUSH = 5
+    SCATTER = 6
+    PSYCH_OUT = 7
+    SWAP = 8
+    CHARM = 9
+    RAGE = 10
+
+
+class Signature(IntEnum):
+    FRENZY = 1
+    CLAW_SNAP = 2
+    SHELL_UP = 3
+    RIPTIDE = 4
+    HYPE_UP = 5
+
+
+BILLBOARD_NAMES = {
+    Billboard.MEGA_MUSCLE: "Mega Muscle",
+    Billboard.ATTACK_OF_THE_FANS: "Attack of the Fans",
+    Billboard.PRESSURE_COOKER: "Pressure Cooker",
+    Billboard.BARNACLE_BRAWL: "Barnacle Brawl",
+}
+# R5: the rumble starts, and the end game runs, in alphabetical billboard order.
+ALPHABETICAL_RANK = {b: i for i, b in enumerate(sorted(Billboard, key=BILLBOARD_NAMES.get))}
+
+ACTION_NAMES = {
+    Action.MOVE: "Move",
+    Action.GO_CLAM: "Go Clam",
+    Action.SPLIT: "Split",
+    Action.SMASH: "Smash",
+    Action.RUSH: "Rush",
+    Action.SCATTER: "Scatter",
+    Action.PSYCH_OUT: "Psych Out",
+    Action.SWAP: "Swap",
+    Action.CHARM: "Charm",
+    Action.RAGE: "Rage",
+}
+BOARD_ACTIONS = (Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH)
+ACTION_CARDS = (
+    Action.PSYCH_OUT,
+    Action.SCATTER,
+    Action.RUSH,
+    Action.CHARM,
+    Action.SWAP,
+    Action.RAGE,
+)
+# Printed rage costs (Smash and Rage: 1 plus X, R8).
+ACTION_COST = {
+    Action.MOVE: 2,
+    Action.GO_CLAM: 3,
+    Action.SPLIT: 2,
+    Action.SMASH: 1,
+    Action.RUSH: 3,
+    Action.SCATTER: 2,
+    Action.PSYCH_OUT: 2,
+    Action.SWAP: 2,
+    Action.CHARM: 2,
+    Action.RAGE: 1,
+}
+WITH_X = frozenset({Action.SMASH, Action.RAGE})
+# R7: "arena only" actions need the chosen crab in an arena.
+ARENA_ONLY = frozenset(
+    {
+        Action.SPLIT,
+        Action.SMASH,
+        Action.RUSH,
+        Action.SCATTER,
+        Action.PSYCH_OUT,
+        Action.SWAP,
+        Action.CHARM,
+    }
+)
+GO_CLAM_MUSCLE = 5
+
+TEAM_NAMES = {t: t.name.capitalize() for t in Team}
+DEFAULT_TEAMS = (Team.BLUE, Team.YELLOW, Team.GREEN, Team.BLACK, Team.PURPLE)  # R1, by seat
+
+
+# Set-up by player count (R1): crabs per team, starting rage, arenas, rage built per Rage Phase.
+class Setup(NamedTuple):
+    crabs: int
+    rage: int
+    arenas: int
+    rage_phase_build: int
+
+
+SETUP = {3: Setup(4, 8, 3, 4), 4: Setup(3, 6, 3, 3), 5: Setup(3, 6, 4, 3)}
+FANS_PER_PLAYER = 32  # R21
+ROUNDS = 4
+MUTATION_ABOVE = 6  # R4: rage above 6 after a build triggers mutation
+MIN_MUSCLE, MAX_MUSCLE = 1, 6  # R3
+# R2 (house default, every team alike): team board slots show muscle 1, 2, 3 (and 4).
+TEAM_BOARD_MUSCLE = (1, 2, 3, 4)
+
+
+class Reward(NamedTuple):
+    rage: int
+    fans: int
+
+
+def _card(*rewards: tuple[int, int]) -> tuple[Reward, ...]:
+    return tuple(Reward(*r) for r in rewards)
+
+
+R, F = (2, 0), (0, 1)  # "2 rage", "1 fan"
+# R14 (house default), rewards in Billboard order: Mega Muscle, Attack of the Fans, Pressure
+# Cooker, Barnacle Brawl. Blue matches the rulebook's Fan Phase example.
+DEFAULT_FANBASE = {
+    Team.BLUE: _card(R, F, R, F),
+    Team.YELLOW: _card(F, R, F, R),
+    Team.GREEN: _card(R, R, F, F),
+    Team.BLACK: _card(F, F, R, R),
+    Team.PURPLE: _card(F, R, R, F),
+}
+
+
+class SignatureCard(NamedTuple):
+    name: str
+    effect: str
+    printed: bool
+
+
+SIGNATURE_RAGE_COST = 2  # printed
+SIGNATURE_FANS = 2  # printed
+SIGNATURES = {
+    Signature.FRENZY: SignatureCard(
+        "Frenzy",
+        "For each of your crabs in a single arena, inflict -2 muscle to any rival crab there.",
+        True,
+    ),
+    Signature.CLAW_SNAP: SignatureCard(
+        "Claw Snap", "-1 muscle to every rival crab in the chosen arena.", False
+    ),
+    Signature.SHELL_UP: SignatureCard(
+        "Shell Up", "+2 muscle to one of your crabs in the chosen arena.", False
+    ),
+    Signature.RIPTIDE: SignatureCard(
+        "Riptide",
+        "One rival crab in the chosen arena must leave to an arena of your choice.",
+        False,
+    ),
+    Signature.HYPE_UP: SignatureCard(
+        "Hype Up", "+1 muscle to each of your crabs in the chosen arena.", False
+    ),
+}
+FRENZY_HIT, CLAW_SNAP_HIT, SHELL_UP_BOOST, HYPE_UP_BOOST = 2, 1, 2, 1
+# R13 default assignment.
+DEFAULT_SIGNATURE = {
+    Team.BLUE: Signature.RIPTIDE,
+    Team.YELLOW: Signature.HYPE_UP,
+    Team.GREEN: Signature.SHELL_UP,
+    Team.BLACK: Signature.CLAW_SNAP,
+    Team.PURPLE: Signature.FRENZY,
+}
+ARENA_LETTERS = "ABCD"

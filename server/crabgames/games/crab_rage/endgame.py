@@ -1,0 +1,254 @@
+"""End of Game: hardcore fans (R17, G4), scoring (R18), winning and the spotlight duel (R19)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from crabgames.core.game import Decision
+from crabgames.games.crab_rage.events import Event, EventKind, arena_name, team
+from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.state import (
+    Duel,
+    Move,
+    MoveKind,
+    State,
+    Step,
+    Task,
+    arenas_alphabetical,
+    push,
+    turn_order,
+)
+
+# ----- 1. Hardcore fans -----
+
+
+def shouters(state: State, arena: int) -> list[int]:
+    """R17: players with at least 1 fan in the arena take part, in turn order."""
+    fans = state.arenas[arena].fans
+    return [p for p in turn_order(state, state.microphone) if fans[p] > 0]
+
+
+def next_to_commit(state: State, arena: int) -> int:
+    """The next player who must commit; one with no hardcore fans left commits 0 unasked."""
+    for p in shouters(state, arena):
+        if not state.players[p].committed and state.players[p].hardcore > 0:
+            return p
+    return -1
+
+
+@handles(Step.HARDCORE)
+class HardcoreFans(Handler):
+    def decision(self, state: State, task: Task) -> Decision | None:
+        player = next_to_commit(state, task.arena)
+        if player < 0:
+            return None
+        return Decision.player_decides(player, "commit_hardcore_fans")
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        held = state.players[next_to_commit(state, task.arena)].hardcore
+        return [Move(MoveKind.HARDCORE_FANS, amount=n) for n in range(held + 1)]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        player = next_to_commit(state, task.arena)
+        me = state.players[player]
+        me.committed, me.commitment = True, move.amount  # secret until all are in (G4)
+        return [
+            Event(
+                EventKind.HARDCORE_FANS,
+                f"{team(state, player)} commits hardcore fans in a closed hand",
+                player,
+                task.arena,
+            )
+        ]
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        """All are in: reveal together and add to the arena."""
+        events = []
+        for p in shouters(state, task.arena):
+            me = state.players[p]
+            shout = me.commitment if me.committed else 0
+            me.hardcore -= shout
+            state.arenas[task.arena].fans[p] += shout
+            me.committed, me.commitment = False, 0
+            events.append(
+                Event(
+                    EventKind.HARDCORE_FANS,
+                    f"{team(state, p)} shouts out {shout} "
+                    f"hardcore fan(s) in {arena_name(state, task.arena)}",
+                    p,
+                    task.arena,
+                    shout,
+                )
+            )
+        return events
+
+
+# ----- 2. Scoring -----
+
+
+def arena_glory(fans: list[int]) -> list[int]:
+    """R18: dense ranking; the most fans gain N glory, the next distinct count N-1, ...; no fans,
+    no glory."""
+    n = len(fans)
+    counts = sorted({f for f in fans if f > 0}, reverse=True)
+    return [n - counts.index(f) if f > 0 else 0 for f in fans]
+
+
+def total_glory(state: State) -> list[int]:
+    return [sum(a.glory[p] for a in state.arenas) for p in range(state.num_players)]
+
+
+@handles(Step.SCORING)
+class Scoring(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        events = []
+        for index in arenas_alphabetical(state):
+            arena = state.arenas[index]
+            arena.glory = arena_glory(arena.fans)
+            for p, glory in enumerate(arena.glory):
+                if glory:
+                    events.append(
+                        Event(
+                            EventKind.GLORY,
+                            f"{team(state, p)} gains {glory} glory in {arena_name(state, index)}",
+                            p,
+                            index,
+                            glory,
+                        )
+                    )
+        totals = total_glory(state)
+        best = max(totals)
+        tied = [p for p in turn_order(state, state.microphone) if totals[p] == best]
+        if len(tied) > 1:  # R19
+            state.duel = Duel(tied, [[] for _ in tied], rerolls=[0] * len(tied))
+            push(state, Task(Step.DUEL))
+            events.append(Event(EventKind.DUEL, "a spotlight duel is triggered", -1, -1, best))
+        return events
+
+
+# ----- 3. The spotlight duel (R19) -----
+
+
+def duel_done(state: State) -> bool:
+    duel = state.duel
+    crabs = len(state.players[0].crabs)
+    return not duel.awaiting_keep and all(len(r) == crabs for r in duel.rolls)
+
+
+@handles(Step.DUEL)
+class SpotlightDuel(Handler):
+    """Duelists roll one crab per turn in turn order; after each roll the roller may unleash 1
+    rage to re-roll it, as often as they have rage."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        duel = state.duel
+        player = duel.duelists[duel.turn]
+        if duel.awaiting_keep:
+            if state.players[player].rage > 0:
+                return Decision.player_decides(player, "spotlight_reroll")
+            return None
+        if duel_done(state):
+            return None
+        return Decision.chance("spotlight_roll")
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return [Move(MoveKind.DUEL_KEEP), Move(MoveKind.DUEL_REROLL)]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        duel = state.duel
+        player = duel.duelists[duel.turn]
+        if move.kind == MoveKind.DUEL_KEEP:
+            self.keep(state)
+            return []
+        state.players[player].rage -= 1
+        duel.rerolls[duel.turn] += 1
+        duel.rolls[duel.turn].pop()
+        duel.awaiting_keep = False
+        return [
+            Event(
+                EventKind.DUEL, f"{team(state, player)} unleashes 1 rage to re-roll", player, -1, 1
+            )
+        ]
+
+    def keep(self, state: State) -> None:
+        duel = state.duel
+        duel.awaiting_keep = False
+        duel.turn = (duel.turn + 1) % len(duel.duelists)
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return [(face, 1) for face in range(1, 7)]
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        duel = state.duel
+        player = duel.duelists[duel.turn]
+        duel.rolls[duel.turn].append(value)
+        duel.awaiting_keep = True
+        return [
+            Event(
+                EventKind.DIE_ROLLED,
+                f"{team(state, player)} rolls crab {len(duel.rolls[duel.turn])}: {value}",
+                player,
+                -1,
+                value,
+            )
+        ]
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        duel = state.duel
+        if duel.awaiting_keep:  # no rage to re-roll with
+            self.keep(state)
+        if not duel_done(state):
+            push(state, task)
+            return []
+        sums = [sum(r) for r in duel.rolls]
+        duel.winners = [p for p, s in zip(duel.duelists, sums, strict=True) if s == max(sums)]
+        names = " and ".join(team(state, p) for p in duel.winners)
+        return [
+            Event(
+                EventKind.DUEL,
+                f"{names} win(s) the spotlight duel with {max(sums)}",
+                duel.winners[0],
+                -1,
+                max(sums),
+            )
+        ]
+
+
+# ----- the outcome -----
+
+
+class ArenaGlory(NamedTuple):
+    arena: int
+    billboard: int
+    fans: list[int]
+    glory: list[int]
+
+
+class Result(NamedTuple):
+    glory: list[int]
+    ranks: list[int]
+    winners: list[int]
+    arenas: list[ArenaGlory]  # in alphabetical billboard order (the scoring order)
+    duel: Duel | None
+    teams: list[str]
+
+
+def result(state: State) -> Result:
+    """Winners: the most glory, or the spotlight duel's winners. Ranks: 1 + the number of players
+    with more glory (duel totals break ties among the duelists)."""
+    glory = total_glory(state)
+    duel_total = [0] * state.num_players
+    if state.duel is not None:
+        for p, rolls in zip(state.duel.duelists, state.duel.rolls, strict=True):
+            duel_total[p] = sum(rolls)
+    keys = list(zip(glory, duel_total, strict=True))
+    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    winners = [p for p in range(state.num_players) if ranks[p] == 1]
+    arenas = [
+        ArenaGlory(
+            a, state.arenas[a].billboard, list(state.arenas[a].fans), list(state.arenas[a].glory)
+        )
+        for a in arenas_alphabetical(state)
+    ]
+    teams = [team(state, p) for p in range(state.num_players)]
+    return Result(glory, ranks, winners, arenas, state.duel, teams)

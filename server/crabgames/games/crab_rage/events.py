@@ -1,0 +1,54 @@
+"""Native events: what happened, with a sentence in the rulebook's words."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+from crabgames.games.crab_rage.data import ARENA_LETTERS, BILLBOARD_NAMES, TEAM_NAMES
+from crabgames.games.crab_rage.state import State
+
+
+class EventKind(IntEnum):
+    BILLBOARD_DEALT = 1
+    MICROPHONE = 2
+    ROUND_STARTED = 3
+    ACTION_REVEALED = 4
+    BILLBOARDS_ROTATED = 5
+    PASSED = 6
+    ACTED = 7
+    MUSCLE = 8
+    CRAB_ENTERED = 9
+    ALLIANCE = 10
+    FANS = 11
+    RAGE = 12
+    MUTATION = 13
+    RUMBLE = 14
+    DIE_ROLLED = 15
+    HARDCORE_FANS = 16
+    GLORY = 17
+    DUEL = 18
+    GAME_OVER = 19
+
+
+class Event(NamedTuple):
+    kind: EventKind
+    text: str
+    player: int = -1
+    arena: int = -1
+    amount: int = 0
+
+
+def team(state: State, player: int) -> str:
+    return TEAM_NAMES.get(state.players[player].team, f"seat {player}")
+
+
+def arena_name(state: State, arena: int) -> str:
+    if not 0 <= arena < len(state.arenas):
+        return "backstage"
+    billboard = BILLBOARD_NAMES.get(state.arenas[arena].billboard, "no billboard")
+    return f"arena {ARENA_LETTERS[arena]} ({billboard})"
+
+
+def crab_name(state: State, player: int, index: int) -> str:
+    return f"{team(state, player)} crab {index + 1}"

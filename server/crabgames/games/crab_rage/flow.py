@@ -1,0 +1,72 @@
+"""The pending-step machinery (G3): each step kind has a handler that says who decides, lists the
+legal moves, applies a move or a chance outcome, or runs on its own when nobody decides."""
+
+from __future__ import annotations
+
+from crabgames.core.game import Decision
+from crabgames.games.crab_rage.events import Event
+from crabgames.games.crab_rage.state import Move, Phase, State, Step, Task
+
+
+class Handler:
+    """Default: an automatic step (nobody decides)."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return []
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        raise AssertionError("not a player decision")
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return []
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        raise AssertionError("not a chance event")
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        """Run an automatic step; the task has already been popped."""
+        return []
+
+
+HANDLERS: dict[Step, Handler] = {}
+
+
+def handles(*kinds: Step):
+    def register(cls: type[Handler]) -> type[Handler]:
+        for kind in kinds:
+            HANDLERS[kind] = cls()
+        return cls
+
+    return register
+
+
+def top(state: State) -> Task | None:
+    return state.pending[-1] if state.pending else None
+
+
+def current_decision(state: State) -> Decision:
+    task = top(state)
+    if task is None:
+        return Decision.game_over()
+    decision = HANDLERS[task.kind].decision(state, task)
+    if decision is None:
+        raise AssertionError("the state was left at an automatic step")
+    return decision
+
+
+def advance(state: State) -> list[Event]:
+    """Run automatic steps until someone (a player or chance) must decide or the game is over."""
+    events: list[Event] = []
+    while state.pending:
+        task = state.pending[-1]
+        handler = HANDLERS[task.kind]
+        if handler.decision(state, task) is not None:
+            break
+        state.pending.pop()
+        events.extend(handler.step(state, task))
+    if not state.pending:
+        state.phase = Phase.GAME_OVER
+    return events

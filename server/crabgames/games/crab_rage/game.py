@@ -1,0 +1,336 @@
+"""CRAB RAGE! plugged into the generic engine: facts, then small hooks (style: OpenSpiel)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from crabgames.core.errors import bad_state
+from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
+from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handlers)
+    actions,
+    codec,
+    endgame,
+    movement,
+    phases,
+)
+from crabgames.games.crab_rage.data import (
+    ACTION_COST,
+    ACTION_NAMES,
+    ARENA_ONLY,
+    FANS_PER_PLAYER,
+    WITH_X,
+    Action,
+)
+from crabgames.games.crab_rage.events import Event, arena_name, crab_name, team
+from crabgames.games.crab_rage.flow import HANDLERS, advance, current_decision, top
+from crabgames.games.crab_rage.setup import Options, initial_state
+from crabgames.games.crab_rage.state import (
+    BACKSTAGE,
+    IN_TRANSIT,
+    AllianceChoice,
+    Move,
+    MoveKind,
+    Phase,
+    State,
+    Step,
+)
+from crabgames.v1 import game_pb2
+
+FACTS = GameFacts(
+    id="crab_rage",
+    title="CRAB RAGE!",
+    min_players=3,
+    max_players=5,
+    rules_version="crab_rage/1",
+    has_chance=True,
+    has_hidden_information=True,  # hardcore fan commitments until all are in (G4)
+    has_simultaneous_choices=True,
+    options=(
+        OptionInfo("teams", "team colour by seat", "blue, yellow, green, black, purple (R1)"),
+        OptionInfo("microphone", "round-1 microphone holder", "chance (R6)"),
+        OptionInfo("billboards", "the 3 billboards used with 3 arenas", "chance (R5)"),
+        OptionInfo("signature_moves", "signature move by seat", "by team (R13)"),
+        OptionInfo("fanbase_cards", "fanbase card by seat", "by team (R14)"),
+    ),
+)
+
+# Which rule each kind of decision comes from, for explain_illegal.
+DECISION_RULES = {
+    "choose_action": "Action Phase (R7)",
+    "choose_destination": "R9",
+    "choose_alliance": "Movement Rules (R10)",
+    "choose_billboard_crab": "Billboards (R11)",
+    "choose_style_bonus_arena": "Style Bonus (R12)",
+    "choose_mutation_crab": "Mutation (R4)",
+    "choose_rumble_opponent": "Rumble Phase (R15)",
+    "choose_frenzy_target": "Signature Moves (R13)",
+    "choose_shell_up_crab": "Signature Moves (R13)",
+    "choose_riptide_target": "Signature Moves (R13)",
+    "commit_hardcore_fans": "Hardcore Fans (R17)",
+    "spotlight_reroll": "Spotlight Duel (R19)",
+}
+DECISION_MOVES = {
+    "choose_action": {MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE},
+    "choose_destination": {MoveKind.DESTINATION},
+    "choose_alliance": {MoveKind.ALLIANCE},
+    "choose_billboard_crab": {MoveKind.BILLBOARD_CRAB},
+    "choose_style_bonus_arena": {MoveKind.STYLE_BONUS},
+    "choose_mutation_crab": {MoveKind.MUTATION_CRAB},
+    "choose_rumble_opponent": {MoveKind.RUMBLE_OPPONENT},
+    "choose_frenzy_target": {MoveKind.SIGNATURE_TARGET},
+    "choose_shell_up_crab": {MoveKind.SIGNATURE_TARGET},
+    "choose_riptide_target": {MoveKind.SIGNATURE_TARGET},
+    "commit_hardcore_fans": {MoveKind.HARDCORE_FANS},
+    "spotlight_reroll": {MoveKind.DUEL_KEEP, MoveKind.DUEL_REROLL},
+}
+
+
+class CrabRageGame(Game[State, Move]):
+    facts = FACTS
+
+    # ----- rules -----
+
+    def decode_options(self, options: Any, num_players: int, path: str) -> Options:
+        return codec.decode_options(options, num_players, path)
+
+    def initial_state(self, num_players: int, options: Options) -> State:
+        return initial_state(num_players, options)
+
+    def next_decision(self, state: State) -> Decision:
+        return current_decision(state)
+
+    def legal_moves(self, state: State) -> Sequence[Move]:
+        task = top(state)
+        if task is None or current_decision(state).kind != game_pb2.DECIDER_KIND_PLAYER:
+            return []
+        return HANDLERS[task.kind].moves(state, task)
+
+    def explain_illegal(self, state: State, move: Move) -> Violation:
+        return explain(state, move)
+
+    def apply_move(self, state: State, move: Move) -> list[Event]:
+        task = top(state)
+        events = HANDLERS[task.kind].play(state, task, move)
+        return events + advance(state)
+
+    def chance_outcomes(self, state: State) -> Sequence[tuple[int, int]]:
+        task = top(state)
+        return HANDLERS[task.kind].outcomes(state, task) if task else []
+
+    def apply_chance(self, state: State, value: int) -> list[Event]:
+        task = top(state)
+        events = HANDLERS[task.kind].resolve(state, task, value)
+        return events + advance(state)
+
+    def outcome(self, state: State) -> endgame.Result | None:
+        if state.pending or state.phase != Phase.GAME_OVER:
+            return None
+        return endgame.result(state)
+
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    def resample_hidden(self, state: State, player: int | None, rng: random.Random) -> State:
+        """Only other players' pending hardcore fan commitments are hidden (G4): redraw them
+        within what each holds. The action deck has no stored order (G2)."""
+        copy = state.clone()
+        for seat, p in enumerate(copy.players):
+            if p.committed and seat != player:
+                p.commitment = rng.randint(0, p.hardcore)
+        return copy
+
+    def invariant_violations(self, state: State) -> list[str]:
+        return invariants(state)
+
+    # ----- codec -----
+
+    def decode_state(self, msg: Any, num_players: int, path: str) -> State:
+        state = codec.decode_state(msg, num_players, path)
+        try:  # the pending stack must lead to a decision the rest of the state supports
+            decision = current_decision(state)
+            if decision.kind == game_pb2.DECIDER_KIND_PLAYER and not self.legal_moves(state):
+                raise ValueError("no legal move")
+            if decision.kind == game_pb2.DECIDER_KIND_CHANCE and not self.chance_outcomes(state):
+                raise ValueError("no chance outcome")
+        except (
+            AssertionError,
+            AttributeError,
+            IndexError,
+            KeyError,
+            TypeError,
+            ValueError,
+        ) as error:
+            raise bad_state(
+                f"{path}.pending", f"is inconsistent with the state ({error})"
+            ) from None
+        return state
+
+    def encode_state(self, state: State, msg: Any) -> None:
+        codec.encode_state(state, msg)
+
+    def decode_move(self, msg: Any, path: str) -> Move:
+        return codec.decode_move(msg, path)
+
+    def encode_move(self, move: Move, msg: Any) -> None:
+        codec.encode_move(move, msg)
+
+    def move_label(self, state: State, move: Move) -> str:
+        return label(state, move)
+
+    def chance_label(self, state: State, value: int) -> str:
+        name = current_decision(state).name
+        if name == "deal_billboard":
+            from crabgames.games.crab_rage.data import BILLBOARD_NAMES
+
+            return f"deal {BILLBOARD_NAMES.get(value, value)}"
+        if name == "microphone":
+            return f"{team(state, value)} holds the microphone"
+        if name == "flip_action_card":
+            return f"reveal {ACTION_NAMES.get(value, value)}"
+        return f"roll {value}"
+
+    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
+        msg.text = event.text
+        part = msg.crab_rage
+        part.kind, part.player, part.arena, part.amount = (
+            event.kind,
+            event.player,
+            event.arena,
+            event.amount,
+        )
+
+    def encode_view(self, state: State, player: int | None, msg: Any) -> None:
+        codec.encode_state(state, msg.state, player)
+        msg.action_deck_count = 6 - len(state.action_cards)
+
+    def encode_outcome(self, outcome: endgame.Result, msg: game_pb2.Outcome) -> None:
+        encode_outcome(outcome, msg)
+
+
+# ----- explanations, labels, invariants -----
+
+
+def explain(state: State, move: Move) -> Violation:
+    decision = current_decision(state)
+    rule = DECISION_RULES.get(decision.name, "G3")
+    if move.kind not in DECISION_MOVES.get(decision.name, set()):
+        return Violation("G3", f"the decision now is {decision.name}, not a {move.kind.name}")
+    if move.kind == MoveKind.ACT:
+        return explain_action(state, decision.player, move)
+    if move.kind == MoveKind.SIGNATURE:
+        me = state.players[decision.player]
+        if me.signature_used:
+            return Violation("R13", "the signature move can be used once per game")
+        if me.rage < 2:
+            return Violation("R13", "a signature move costs 2 rage")
+        return Violation("R13", "choose an arena with at least 1 of your crabs in it")
+    if move.kind == MoveKind.HARDCORE_FANS:
+        return Violation("R17", "commit 0 up to the hardcore fans you hold")
+    return Violation(rule, f"not one of the choices for {decision.name}")
+
+
+def explain_action(state: State, player: int, move: Move) -> Violation:
+    me = state.players[player]
+    if move.action not in (1, 2, 3, 4) and move.action not in state.action_cards:
+        return Violation("Referee Phase", "that action card has not been revealed")
+    if not 0 <= move.crab < len(me.crabs):
+        return Violation("R7", "select one of your own crabs")
+    action = Action(move.action)
+    if action in ARENA_ONLY and me.crabs[move.crab].arena < 0:
+        return Violation("R7", f"{ACTION_NAMES[action]} can only be performed in an arena")
+    if action in WITH_X and move.amount < 1:
+        return Violation("R8", "X is at least 1")
+    cost = ACTION_COST[action] + (move.amount if action in WITH_X else 0)
+    if me.rage < cost:
+        return Violation("R3", f"that costs {cost} rage and you have {me.rage}")
+    if action == Action.RAGE:
+        return Violation("R8", "Rage cannot take muscle above 6")
+    if action in (Action.MOVE, Action.GO_CLAM):
+        return Violation("R7", "move to another arena")
+    if action == Action.SPLIT:
+        return Violation("Split", "name an alliance in your crab's arena")
+    if action == Action.SWAP:
+        return Violation("R9", "swap with a rival crab in another arena")
+    return Violation("Actions", "choose a rival crab in your crab's arena")
+
+
+def label(state: State, move: Move) -> str:
+    decision = current_decision(state)
+    who = team(state, decision.player)
+    kind = move.kind
+    if kind in (MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE):
+        return actions.describe(state, decision.player, move)
+    if kind in (MoveKind.DESTINATION, MoveKind.STYLE_BONUS):
+        return f"{who}: {kind.name.lower().replace('_', ' ')} {arena_name(state, move.arena)}"
+    if kind == MoveKind.ALLIANCE:
+        choice = AllianceChoice(move.alliance).name.lower()
+        with_whom = (
+            ""
+            if move.alliance == AllianceChoice.INDEPENDENT
+            else f" with {team(state, move.partner)}"
+        )
+        return f"{who}: {choice}{with_whom}"
+    if kind in (MoveKind.BILLBOARD_CRAB, MoveKind.MUTATION_CRAB):
+        return (
+            f"{who}: {kind.name.lower().replace('_', ' ')} "
+            f"{crab_name(state, decision.player, move.crab)}"
+        )
+    if kind == MoveKind.RUMBLE_OPPONENT:
+        return f"{who}: roll against {team(state, move.partner)}"
+    if kind == MoveKind.SIGNATURE_TARGET:
+        if move.target[0] >= 0:
+            where = (
+                f" to {arena_name(state, move.arena)}"
+                if decision.name.endswith("riptide_target")
+                else ""
+            )
+            return f"{who}: target {crab_name(state, *move.target)}{where}"
+        return f"{who}: {crab_name(state, decision.player, move.crab)}"
+    if kind == MoveKind.HARDCORE_FANS:
+        return f"{who}: commit {move.amount} hardcore fan(s)"
+    return f"{who}: {'re-roll' if kind == MoveKind.DUEL_REROLL else 'keep'}"
+
+
+def invariants(state: State) -> list[str]:
+    """R21 fans conserved, R3 muscle 1-6, every crab in one place, rage never negative, R10
+    alliances of exactly two colours."""
+    problems = []
+    transit_ok = any(t.kind in (Step.ENTER, Step.DESTINATIONS) for t in state.pending)
+    for seat, p in enumerate(state.players):
+        total = p.supply + p.hardcore + sum(a.fans[seat] for a in state.arenas)
+        total += sum(c.riding_fans for c in p.crabs)
+        if total != FANS_PER_PLAYER or min(p.supply, p.hardcore) < 0:
+            problems.append(f"{team(state, seat)}: fans add up to {total}, not 32 (R21)")
+        if p.rage < 0:
+            problems.append(f"{team(state, seat)}: negative rage")
+        for i, c in enumerate(p.crabs):
+            if not 1 <= c.muscle <= 6:
+                problems.append(f"{crab_name(state, seat, i)}: muscle {c.muscle} (R3)")
+            in_place = c.arena == BACKSTAGE or 0 <= c.arena < len(state.arenas)
+            if not in_place and not (c.arena == IN_TRANSIT and transit_ok):
+                problems.append(f"{crab_name(state, seat, i)}: not in exactly one place")
+            if c.riding_fans and c.arena >= 0:
+                problems.append(f"{crab_name(state, seat, i)}: a riding fan in an arena")
+    for index, arena in enumerate(state.arenas):
+        for seat, other in enumerate(arena.partner):
+            if other >= 0 and (other == seat or arena.partner[other] != seat):
+                problems.append(f"arena {index}: alliance {seat}/{other} is not a pair (R10)")
+    return problems
+
+
+def encode_outcome(result: endgame.Result, msg: game_pb2.Outcome) -> None:
+    for seat, (glory, rank) in enumerate(zip(result.glory, result.ranks, strict=True)):
+        msg.players.add(player=seat, score=glory, rank=rank, winner=seat in result.winners)
+    msg.winners.extend(result.winners)
+    names = " and ".join(result.teams[w] for w in result.winners)
+    best = max(result.glory)
+    duel = " after a spotlight duel" if result.duel is not None else ""
+    msg.summary = f"{names} win(s) with {best} glory{duel}"
+    part = msg.crab_rage
+    for a in result.arenas:
+        part.arenas.add(arena=a.arena, billboard=a.billboard, fans=a.fans, glory=a.glory)
+    part.glory.extend(result.glory)
+    if result.duel is not None:
+        codec.encode_duel(result.duel, part.duel)

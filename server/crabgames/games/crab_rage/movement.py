@@ -1,0 +1,249 @@
+"""Movement rules: leaving and entering arenas, alliances (R10), billboards (R11), the style bonus
+(R12) and destinations picked by the actor (R9)."""
+
+from __future__ import annotations
+
+from crabgames.core.game import Decision
+from crabgames.games.crab_rage.data import Billboard
+from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
+from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.state import (
+    IN_TRANSIT,
+    AllianceChoice,
+    CrabRef,
+    Move,
+    MoveKind,
+    State,
+    Step,
+    Task,
+    clamp_muscle,
+    crab,
+    managers_in,
+    own_crabs_in,
+    push,
+    turn_order,
+)
+
+
+def end_alliance(state: State, player: int, arena: int) -> None:
+    partners = state.arenas[arena].partner
+    other = partners[player]
+    if other >= 0:
+        partners[other] = -1
+    partners[player] = -1
+
+
+def leave(state: State, ref: CrabRef, destination: int) -> None:
+    """The crab leaves its place for `destination`; a manager's last crab leaving an arena ends
+    their alliance there (R10)."""
+    player, index = ref
+    c = state.players[player].crabs[index]
+    origin = c.arena
+    c.arena, c.destination = IN_TRANSIT, destination
+    if origin >= 0 and not own_crabs_in(state, player, origin):
+        end_alliance(state, player, origin)
+
+
+def send(state: State, moves: list[tuple[CrabRef, int]]) -> list[Task]:
+    """All the crabs leave at once, then enter in turn order starting with the active player
+    (R9); one manager's crabs entering the same arena together enter as one team (R11)."""
+    for ref, destination in moves:
+        leave(state, ref, destination)
+    order = turn_order(state, max(state.active, 0))
+    groups: dict[tuple[int, int], list[CrabRef]] = {}
+    for ref, destination in sorted(moves, key=lambda m: (order.index(m[0][0]), m[1], m[0][1])):
+        groups.setdefault((ref[0], destination), []).append(ref)
+    return [Task(Step.ENTER, player, arena, refs) for (player, arena), refs in groups.items()]
+
+
+@handles(Step.ENTER)
+class EnterArena(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        arena = state.arenas[task.arena]
+        events = []
+        for ref in task.crabs:
+            c = crab(state, ref)
+            c.arena, c.destination = task.arena, -1
+            events.append(
+                Event(
+                    EventKind.CRAB_ENTERED,
+                    f"{crab_name(state, *ref)} ({c.muscle} muscle) enters "
+                    f"{arena_name(state, task.arena)}",
+                    task.player,
+                    task.arena,
+                    c.muscle,
+                )
+            )
+            if c.riding_fans:  # R12: the riding fan drops into the first arena entered
+                arena.fans[task.player] += c.riding_fans
+                c.riding_fans = 0
+        rivals = [p for p in managers_in(state, task.arena) if p != task.player]
+        follow = [Task(Step.BILLBOARD, task.player, task.arena, list(task.crabs))]
+        if rivals:
+            follow.insert(0, Task(Step.ALLIANCE, task.player, task.arena))
+        push(state, *follow)
+        return events
+
+
+def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
+    """R10: boost the alliance already joined, or form one with an independent team, or go
+    independent."""
+    partners = state.arenas[arena].partner
+    moves = [Move(MoveKind.ALLIANCE, alliance=AllianceChoice.INDEPENDENT)]
+    if partners[player] >= 0:
+        moves.append(
+            Move(MoveKind.ALLIANCE, alliance=AllianceChoice.BOOST, partner=partners[player])
+        )
+        return moves
+    for other in managers_in(state, arena):
+        if other != player and partners[other] < 0:
+            moves.append(Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=other))
+    return moves
+
+
+@handles(Step.ALLIANCE)
+class ChooseAlliance(Handler):
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.player_decides(task.player, "choose_alliance")
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return alliance_moves(state, task.player, task.arena)
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        state.pending.pop()
+        partners = state.arenas[task.arena].partner
+        where = arena_name(state, task.arena)
+        if move.alliance == AllianceChoice.INDEPENDENT:
+            end_alliance(state, task.player, task.arena)
+            text = f"{team(state, task.player)} goes independent in {where}"
+        elif move.alliance == AllianceChoice.FORM:
+            partners[task.player], partners[move.partner] = move.partner, task.player
+            text = (
+                f"{team(state, task.player)} forms an alliance with "
+                f"{team(state, move.partner)} in {where}"
+            )
+        else:
+            text = (
+                f"{team(state, task.player)} boosts its alliance with "
+                f"{team(state, move.partner)} in {where}"
+            )
+        return [Event(EventKind.ALLIANCE, text, task.player, task.arena, move.alliance)]
+
+
+def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
+    c = crab(state, ref)
+    c.muscle = clamp_muscle(c.muscle + delta)  # R3
+    return Event(
+        EventKind.MUSCLE,
+        f"{crab_name(state, *ref)}: {delta:+d} muscle ({why}), now {c.muscle}",
+        ref[0],
+        c.arena,
+        c.muscle,
+    )
+
+
+def place_fans(state: State, player: int, arena: int, count: int, why: str) -> list[Event]:
+    """Fans from the supply into an arena; a player whose supply runs out places what they have
+    (R15, R21)."""
+    placed = min(count, state.players[player].supply)
+    if placed <= 0:
+        return []
+    state.players[player].supply -= placed
+    state.arenas[arena].fans[player] += placed
+    return [
+        Event(
+            EventKind.FANS,
+            f"{team(state, player)} places {placed} fan(s) in {arena_name(state, arena)} ({why})",
+            player,
+            arena,
+            placed,
+        )
+    ]
+
+
+MUSCLE_BILLBOARDS = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
+
+
+@handles(Step.BILLBOARD)
+class BillboardOnEntering(Handler):
+    """R11: the billboard affects the entering team."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        billboard = state.arenas[task.arena].billboard
+        if billboard in MUSCLE_BILLBOARDS and len(task.crabs) > 1:
+            return Decision.player_decides(task.player, "choose_billboard_crab")
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return [Move(MoveKind.BILLBOARD_CRAB, crab=index) for _, index in task.crabs]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        state.pending.pop()
+        return self.affect(state, task, (task.player, move.crab))
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        return self.affect(state, task, task.crabs[0])
+
+    def affect(self, state: State, task: Task, ref: CrabRef) -> list[Event]:
+        billboard = state.arenas[task.arena].billboard
+        if billboard in MUSCLE_BILLBOARDS:
+            return [change_muscle(state, ref, MUSCLE_BILLBOARDS[billboard], "billboard")]
+        if billboard == Billboard.ATTACK_OF_THE_FANS:
+            return place_fans(state, task.player, task.arena, 1, "Attack of the Fans")
+        push(state, Task(Step.BUILD_RAGE, task.player, values=[1]))  # Pressure Cooker, R4
+        return []
+
+
+@handles(Step.STYLE_BONUS)
+class StyleBonus(Handler):
+    """R12: the first user of an action this round places 1 fan where it was performed."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        if len(task.values) > 1 and state.players[task.player].supply > 0:
+            return Decision.player_decides(task.player, "choose_style_bonus_arena")
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return [Move(MoveKind.STYLE_BONUS, arena=arena) for arena in task.values]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        state.pending.pop()
+        return place_fans(state, task.player, move.arena, 1, "style bonus")
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        if not task.values:
+            return []
+        return place_fans(state, task.player, task.values[0], 1, "style bonus")
+
+
+def style_bonus(player: int, arenas: list[int]) -> Task:
+    return Task(Step.STYLE_BONUS, player, values=sorted({a for a in arenas if a >= 0}))
+
+
+@handles(Step.DESTINATIONS)
+class ChooseDestinations(Handler):
+    """R9: the actor picks each leaving crab's destination (any other arena)."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        if -1 in task.values:
+            return Decision.player_decides(task.player, "choose_destination")
+        return None
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        return [
+            Move(MoveKind.DESTINATION, arena=a) for a in range(len(state.arenas)) if a != task.arena
+        ]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        task.values[task.values.index(-1)] = move.arena
+        return []
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        enters = send(state, list(zip(task.crabs, task.values, strict=True)))
+        follow = [style_bonus(task.player, [task.arena, *task.values])] if task.flag else []
+        push(state, *enters, *follow)
+        return []
+
+
+def next_leaving_crab(task: Task) -> CrabRef:
+    return task.crabs[task.values.index(-1)]

@@ -1,0 +1,445 @@
+"""Set-up chance, the Referee, Rumble, Fan and Rage phases, rage builds and mutation (R4-R6,
+R14-R16)."""
+
+from __future__ import annotations
+
+from crabgames.core.game import Decision
+from crabgames.games.crab_rage.data import (
+    ACTION_CARDS,
+    ACTION_NAMES,
+    MUTATION_ABOVE,
+    ROUNDS,
+    SETUP,
+    Action,
+    Billboard,
+)
+from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
+from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.movement import place_fans
+from crabgames.games.crab_rage.state import (
+    Move,
+    MoveKind,
+    Phase,
+    RollOff,
+    State,
+    Step,
+    Task,
+    arenas_alphabetical,
+    crabs_in,
+    earliest,
+    muscle_of,
+    own_crabs_in,
+    push,
+    rumble_order,
+    seats_of,
+    turn_order,
+    units_in,
+)
+
+DIE = [(face, 1) for face in range(1, 7)]
+
+# ----- set-up -----
+
+
+@handles(Step.DEAL_BILLBOARD)
+class DealBillboard(Handler):
+    """R5: billboards are dealt onto the arenas (chance; value = the billboard)."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.chance("deal_billboard")
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return [(b, 1) for b in sorted(state.billboards_to_deal)]
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        state.pending.pop()
+        state.billboards_to_deal.remove(value)
+        state.arenas[task.arena].billboard = value
+        return [
+            Event(
+                EventKind.BILLBOARD_DEALT,
+                f"{arena_name(state, task.arena)} is dealt",
+                -1,
+                task.arena,
+                value,
+            )
+        ]
+
+
+@handles(Step.MICROPHONE)
+class FirstMicrophone(Handler):
+    """R6: the round-1 microphone holder (chance; value = the seat)."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.chance("microphone")
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return [(seat, 1) for seat in range(state.num_players)]
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        state.pending.pop()
+        return [give_microphone(state, value)]
+
+
+def give_microphone(state: State, seat: int) -> Event:
+    state.microphone = seat
+    return Event(EventKind.MICROPHONE, f"{team(state, seat)} holds the microphone", seat)
+
+
+# ----- the round -----
+
+
+@handles(Step.ROUND_START)
+class RoundStart(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        state.round += 1
+        state.phase = Phase.REFEREE
+        state.used_actions = []
+        for player in state.players:
+            player.passed = False
+        events = [Event(EventKind.ROUND_STARTED, f"round {state.round}", -1, -1, state.round)]
+        if state.round > 1:  # R5: billboards move one arena clockwise from round 2
+            boards = [a.billboard for a in state.arenas]
+            for index, arena in enumerate(state.arenas):
+                arena.billboard = boards[index - 1]
+            events.append(Event(EventKind.BILLBOARDS_ROTATED, "billboards rotate clockwise"))
+        push(
+            state,
+            Task(Step.FLIP_ACTION),
+            Task(Step.ACTION_TURN, state.microphone),
+            Task(Step.RUMBLE_PHASE),
+            Task(Step.FAN_PHASE),
+            Task(Step.RAGE_PHASE),
+            Task(Step.ROUND_END),
+        )
+        return events
+
+
+def unrevealed_cards(state: State) -> list[int]:
+    return [a for a in sorted(ACTION_CARDS) if a not in state.action_cards]
+
+
+@handles(Step.FLIP_ACTION)
+class FlipAction(Handler):
+    """New Rules: a card from the unrevealed ones (G2: no stored order; value = the action)."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.chance("flip_action_card")
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return [(a, 1) for a in unrevealed_cards(state)]
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        state.pending.pop()
+        state.action_cards.append(value)
+        state.phase = Phase.ACTION
+        return [
+            Event(
+                EventKind.ACTION_REVEALED,
+                f"the referee reveals {ACTION_NAMES[Action(value)]}",
+                -1,
+                -1,
+                value,
+            )
+        ]
+
+
+# ----- rage and mutation (R4) -----
+
+
+@handles(Step.BUILD_RAGE)
+class BuildRage(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        amount = task.values[0]
+        if amount <= 0:
+            return []
+        me = state.players[task.player]
+        me.rage += amount
+        if me.rage > MUTATION_ABOVE:  # R4: one build event, however many tokens
+            push(state, Task(Step.MUTATION_CHOICE, task.player))
+        return [
+            Event(
+                EventKind.RAGE,
+                f"{team(state, task.player)} builds {amount} rage ({me.rage})",
+                task.player,
+                -1,
+                amount,
+            )
+        ]
+
+
+@handles(Step.MUTATION_CHOICE)
+class ChooseMutationCrab(Handler):
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.player_decides(task.player, "choose_mutation_crab")
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        crabs = state.players[task.player].crabs
+        return [Move(MoveKind.MUTATION_CRAB, crab=i) for i in range(len(crabs))]
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        state.pending.pop()
+        push(state, Task(Step.MUTATION_ROLL, task.player, crabs=[(task.player, move.crab)]))
+        return []
+
+
+@handles(Step.MUTATION_ROLL)
+class MutationRoll(Handler):
+    """Chance; value = the die face, the crab's new muscle."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        return Decision.chance("mutation_roll")
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return DIE
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        state.pending.pop()
+        player, index = task.crabs[0]
+        state.players[player].crabs[index].muscle = value
+        return [
+            Event(
+                EventKind.MUTATION,
+                f"{crab_name(state, player, index)} mutates: rolls {value}",
+                player,
+                -1,
+                value,
+            )
+        ]
+
+
+# ----- Rumble Phase (R15) -----
+
+
+@handles(Step.RUMBLE_PHASE)
+class RumblePhase(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        state.phase = Phase.RUMBLE
+        push(state, *(Task(Step.RUMBLE, arena=a) for a in rumble_order(state)))
+        return []
+
+
+@handles(Step.RUMBLE)
+class Rumble(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        units = units_in(state, task.arena)
+        if not units:
+            return []
+        best = max(muscle_of(state, u, task.arena) for u in units)
+        tied = [u for u in units if muscle_of(state, u, task.arena) == best]
+        if len(tied) == 1:
+            push(state, Task(Step.RUMBLE_RESULT, arena=task.arena, values=tied))
+            return []
+        state.roll_off = RollOff(standing=tied, rolling=tied if len(tied) == 2 else [])
+        push(state, Task(Step.TIE_BREAK, arena=task.arena))
+        return []
+
+
+def unit_name(state: State, unit: int) -> str:
+    return "/".join(team(state, s) for s in seats_of(unit))
+
+
+@handles(Step.TIE_BREAK)
+class TieBreak(Handler):
+    """R15 rumble ties (two units roll off; with three or more the earliest tied manager picks an
+    opponent) and R16 microphone ties (all tied roll; the tied highest roll again)."""
+
+    def decision(self, state: State, task: Task) -> Decision | None:
+        ro = state.roll_off
+        if ro.rolling and len(ro.dice) < len(ro.rolling):
+            return Decision.chance("rumble_die" if task.arena >= 0 else "microphone_die")
+        if not ro.rolling:
+            return Decision.player_decides(self.picker(state), "choose_rumble_opponent")
+        return None
+
+    def picker(self, state: State) -> int:
+        return earliest(state, [s for u in state.roll_off.standing for s in seats_of(u)])
+
+    def moves(self, state: State, task: Task) -> list[Move]:
+        mine = self.picker_unit(state)
+        return [
+            Move(MoveKind.RUMBLE_OPPONENT, partner=seats_of(u)[0])
+            for u in state.roll_off.standing
+            if u != mine
+        ]
+
+    def picker_unit(self, state: State) -> int:
+        picker = self.picker(state)
+        return next(u for u in state.roll_off.standing if u >> picker & 1)
+
+    def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        ro = state.roll_off
+        opponent = next(u for u in ro.standing if u >> move.partner & 1)
+        ro.rolling = [self.picker_unit(state), opponent]
+        return [
+            Event(
+                EventKind.RUMBLE,
+                f"{unit_name(state, ro.rolling[0])} picks "
+                f"{unit_name(state, opponent)} to roll against",
+                self.picker(state),
+                task.arena,
+            )
+        ]
+
+    def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
+        return DIE
+
+    def resolve(self, state: State, task: Task, value: int) -> list[Event]:
+        ro = state.roll_off
+        unit = ro.rolling[len(ro.dice)]
+        ro.dice.append(value)
+        return [
+            Event(
+                EventKind.DIE_ROLLED,
+                f"{unit_name(state, unit)} rolls {value}",
+                seats_of(unit)[0],
+                task.arena,
+                value,
+            )
+        ]
+
+    def step(self, state: State, task: Task) -> list[Event]:
+        ro = state.roll_off
+        high = max(ro.dice)
+        top = [u for u, d in zip(ro.rolling, ro.dice, strict=True) if d == high]
+        ro.standing = [u for u in ro.standing if u in top or u not in ro.rolling]
+        ro.dice = []
+        if len(top) > 1:
+            ro.rolling = top
+        elif len(ro.standing) == 1:
+            state.roll_off = None
+            return self.finish(state, task, top[0])
+        else:
+            ro.rolling = ro.standing if len(ro.standing) == 2 else []
+        push(state, task)
+        return []
+
+    def finish(self, state: State, task: Task, winner: int) -> list[Event]:
+        if task.arena >= 0:
+            push(state, Task(Step.RUMBLE_RESULT, arena=task.arena, values=[winner]))
+            return []
+        return [give_microphone(state, seats_of(winner)[0])]
+
+
+def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> list[int]:
+    """R15: an alliance splits the fans; on an odd number the partner with more muscle there
+    places the extra one, and on equal muscle nobody does."""
+    if len(seats) == 1:
+        return [fans]
+    shares = [fans // 2, fans // 2]
+    first, second = (muscle_of(state, [s], arena) for s in seats)
+    if fans % 2 and first != second:
+        shares[0 if first > second else 1] += 1
+    return shares
+
+
+@handles(Step.RUMBLE_RESULT)
+class RumbleResult(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        arena, winner = task.arena, task.values[0]
+        seats = seats_of(winner)
+        total = muscle_of(state, winner, arena)
+        fans = len(crabs_in(state, arena))
+        events = [
+            Event(
+                EventKind.RUMBLE,
+                f"{unit_name(state, winner)} wins the rumble in "
+                f"{arena_name(state, arena)} with {total} muscle",
+                seats[0],
+                arena,
+                total,
+            )
+        ]
+        for seat, share in zip(seats, alliance_shares(state, seats, arena, fans), strict=True):
+            events.extend(place_fans(state, seat, arena, share, "rumble"))
+        losers = [p for p in turn_order(state, state.microphone) if not winner >> p & 1]
+        builds = [
+            Task(Step.BUILD_RAGE, p, values=[len(own_crabs_in(state, p, arena))])
+            for p in losers
+            if own_crabs_in(state, p, arena)
+        ]
+        push(state, *builds)
+        return events
+
+
+# ----- Fan Phase (R14) -----
+
+
+@handles(Step.FAN_PHASE)
+class FanPhase(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        state.phase = Phase.FAN
+        events: list[Event] = []
+        builds = []
+        for seat in turn_order(state, state.microphone):
+            rage, fans = fanbase_rewards(state, seat)
+            me = state.players[seat]
+            gained = min(fans, me.supply)
+            me.supply -= gained
+            me.hardcore += gained
+            if gained:
+                events.append(
+                    Event(
+                        EventKind.HARDCORE_FANS,
+                        f"{team(state, seat)} gains {gained} hardcore fan(s)",
+                        seat,
+                        -1,
+                        gained,
+                    )
+                )
+            builds.append(Task(Step.BUILD_RAGE, seat, values=[rage]))
+        push(state, *builds)
+        return events
+
+
+def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:
+    """The rage and hardcore fans a player earns for each arena holding 1+ of their crabs."""
+    me = state.players[seat]
+    rage = fans = 0
+    for index, arena in enumerate(state.arenas):
+        if own_crabs_in(state, seat, index):
+            reward = me.fanbase[Billboard(arena.billboard) - 1]
+            rage, fans = rage + reward.rage, fans + reward.fans
+    return rage, fans
+
+
+# ----- Rage Phase (R16) -----
+
+
+@handles(Step.RAGE_PHASE)
+class RagePhase(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        state.phase = Phase.RAGE
+        build = SETUP[state.num_players].rage_phase_build
+        order = turn_order(state, state.microphone)
+        push(
+            state,
+            *(Task(Step.BUILD_RAGE, p, values=[build]) for p in order),
+            Task(Step.MICROPHONE_CHECK),
+        )
+        return []
+
+
+@handles(Step.MICROPHONE_CHECK)
+class MicrophoneCheck(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        most = max(p.rage for p in state.players)
+        tied = [s for s, p in enumerate(state.players) if p.rage == most]
+        if len(tied) == 1:
+            return [give_microphone(state, tied[0])]
+        units = [1 << s for s in tied]
+        state.roll_off = RollOff(standing=units, rolling=list(units))
+        push(state, Task(Step.TIE_BREAK, arena=-1))
+        return []
+
+
+@handles(Step.ROUND_END)
+class RoundEnd(Handler):
+    def step(self, state: State, task: Task) -> list[Event]:
+        if state.round < ROUNDS:
+            push(state, Task(Step.ROUND_START))
+            return []
+        state.phase = Phase.END_OF_GAME
+        arenas = arenas_alphabetical(state)  # R5, R17
+        push(state, *(Task(Step.HARDCORE, arena=a) for a in arenas), Task(Step.SCORING))
+        return []

@@ -1,0 +1,305 @@
+"""The native state of CRAB RAGE!: plain dataclasses, a pending-step stack (G3) and moves."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import NamedTuple
+
+from crabgames.games.crab_rage.data import (
+    ALPHABETICAL_RANK,
+    FANS_PER_PLAYER,
+    MAX_MUSCLE,
+    MIN_MUSCLE,
+    Reward,
+)
+
+BACKSTAGE = -1
+IN_TRANSIT = -2  # a crab between leaving an arena and entering its destination
+
+CrabRef = tuple[int, int]  # (seat, crab index)
+NO_CRAB: CrabRef = (-1, -1)
+
+
+class Phase(IntEnum):
+    SETUP = 1
+    REFEREE = 2
+    ACTION = 3
+    RUMBLE = 4
+    FAN = 5
+    RAGE = 6
+    END_OF_GAME = 7
+    GAME_OVER = 8
+
+
+class Step(IntEnum):
+    """Kinds of pending steps (CrabRagePendingKind)."""
+
+    DEAL_BILLBOARD = 1
+    MICROPHONE = 2
+    ROUND_START = 3
+    FLIP_ACTION = 4
+    ACTION_TURN = 5
+    AFTER_ACTION = 6
+    DESTINATIONS = 7
+    ENTER = 8
+    ALLIANCE = 9
+    BILLBOARD = 10
+    STYLE_BONUS = 11
+    BUILD_RAGE = 12
+    MUTATION_CHOICE = 13
+    MUTATION_ROLL = 14
+    FRENZY = 15
+    SHELL_UP = 16
+    RIPTIDE = 17
+    RUMBLE_PHASE = 18
+    RUMBLE = 19
+    TIE_BREAK = 20
+    RUMBLE_RESULT = 21
+    FAN_PHASE = 22
+    RAGE_PHASE = 23
+    MICROPHONE_CHECK = 24
+    ROUND_END = 25
+    HARDCORE = 26
+    SCORING = 27
+    DUEL = 28
+
+
+@dataclass
+class Task:
+    """One pending step. Field use depends on `kind` (documented in the proto)."""
+
+    kind: Step
+    player: int = -1
+    arena: int = -1
+    crabs: list[CrabRef] = field(default_factory=list)
+    values: list[int] = field(default_factory=list)
+    flag: bool = False
+
+
+class MoveKind(IntEnum):
+    PASS = 1
+    ACT = 2
+    SIGNATURE = 3
+    DESTINATION = 4
+    ALLIANCE = 5
+    BILLBOARD_CRAB = 6
+    STYLE_BONUS = 7
+    MUTATION_CRAB = 8
+    RUMBLE_OPPONENT = 9
+    SIGNATURE_TARGET = 10
+    HARDCORE_FANS = 11
+    DUEL_REROLL = 12
+    DUEL_KEEP = 13
+
+
+class AllianceChoice(IntEnum):
+    FORM = 1
+    BOOST = 2
+    INDEPENDENT = 3
+
+
+class Move(NamedTuple):
+    """One decision (G3). Fields a kind does not use keep their defaults (the proto's zero
+    values, `normalized` clears them on decoding) so equal moves compare equal."""
+
+    kind: MoveKind
+    action: int = 0
+    crab: int = 0
+    arena: int = 0
+    target: CrabRef = NO_CRAB
+    amount: int = 0
+    partner: int = 0
+    alliance: int = 0
+
+
+@dataclass
+class Crab:
+    muscle: int
+    arena: int = BACKSTAGE  # an arena index, BACKSTAGE or IN_TRANSIT
+    riding_fans: int = 0  # R12: a style bonus fan riding on a backstage crab
+    destination: int = -1  # while IN_TRANSIT: the arena it is entering
+
+
+@dataclass
+class Player:
+    team: int
+    rage: int
+    crabs: list[Crab]
+    signature: int
+    fanbase: tuple[Reward, ...]
+    supply: int = FANS_PER_PLAYER
+    hardcore: int = 0
+    passed: bool = False
+    signature_used: bool = False
+    committed: bool = False
+    commitment: int = 0
+
+
+@dataclass
+class Arena:
+    billboard: int  # 0 until dealt
+    fans: list[int]
+    partner: list[int]  # R10: alliance partner by seat, -1 independent or absent
+    glory: list[int]
+
+
+@dataclass
+class RollOff:
+    """A roll-off among units (bit sets of seats): R15 rumble ties, R16 microphone ties."""
+
+    standing: list[int]
+    rolling: list[int]
+    dice: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Duel:
+    """The spotlight duel (R19)."""
+
+    duelists: list[int]
+    rolls: list[list[int]]
+    turn: int = 0
+    awaiting_keep: bool = False
+    rerolls: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    players: list[Player]
+    arenas: list[Arena]
+    action_cards: list[int] = field(default_factory=list)
+    round: int = 0
+    phase: Phase = Phase.SETUP
+    microphone: int = -1
+    active: int = -1
+    used_actions: list[int] = field(default_factory=list)
+    billboards_to_deal: list[int] = field(default_factory=list)
+    pending: list[Task] = field(default_factory=list)
+    roll_off: RollOff | None = None
+    duel: Duel | None = None
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+
+# ----- small queries used everywhere -----
+
+
+def turn_order(state: State, start: int) -> list[int]:
+    """Seats clockwise from `start` (G1, R6)."""
+    n = state.num_players
+    return [(start + i) % n for i in range(n)]
+
+
+def crab(state: State, ref: CrabRef) -> Crab:
+    return state.players[ref[0]].crabs[ref[1]]
+
+
+def crabs_in(state: State, arena: int) -> list[CrabRef]:
+    return [
+        (p, i)
+        for p, player in enumerate(state.players)
+        for i, c in enumerate(player.crabs)
+        if c.arena == arena
+    ]
+
+
+def own_crabs_in(state: State, player: int, arena: int) -> list[int]:
+    return [i for i, c in enumerate(state.players[player].crabs) if c.arena == arena]
+
+
+def managers_in(state: State, arena: int) -> list[int]:
+    return sorted({p for p, _ in crabs_in(state, arena)})
+
+
+def unit_of(state: State, player: int, arena: int) -> int:
+    """The unit (bit set of seats) the player's crabs in `arena` belong to (R10)."""
+    partner = state.arenas[arena].partner[player]
+    return (1 << player) | (1 << partner if partner >= 0 else 0)
+
+
+def units_in(state: State, arena: int) -> list[int]:
+    return sorted({unit_of(state, p, arena) for p in managers_in(state, arena)})
+
+
+def seats_of(unit: int) -> list[int]:
+    return [p for p in range(unit.bit_length()) if unit >> p & 1]
+
+
+def muscle_of(state: State, seats: list[int] | int, arena: int) -> int:
+    if isinstance(seats, int):
+        seats = seats_of(seats)
+    return sum(c.muscle for p in seats for c in state.players[p].crabs if c.arena == arena)
+
+
+def clamp_muscle(value: int) -> int:
+    return max(MIN_MUSCLE, min(MAX_MUSCLE, value))  # R3
+
+
+def arenas_alphabetical(state: State) -> list[int]:
+    """Arena indices in alphabetical billboard order (R5)."""
+    return sorted(
+        range(len(state.arenas)), key=lambda a: ALPHABETICAL_RANK.get(state.arenas[a].billboard, 9)
+    )
+
+
+def rumble_order(state: State) -> list[int]:
+    """R5: start at the arena whose billboard comes first alphabetically, then clockwise."""
+    first = arenas_alphabetical(state)[0]
+    count = len(state.arenas)
+    return [(first + i) % count for i in range(count)]
+
+
+def earliest(state: State, seats: list[int]) -> int:
+    """The first of `seats` in turn order from the microphone holder (R6)."""
+    order = turn_order(state, max(state.microphone, 0))
+    return min(seats, key=order.index)
+
+
+def push(state: State, *tasks: Task) -> None:
+    """Push steps so that the first given runs first."""
+    state.pending.extend(reversed(tasks))
+
+
+# Which Move fields each kind (and each action) uses; the rest are cleared by `normalized`.
+_ACT_FIELDS = {
+    1: ("arena",),  # Move
+    2: ("arena",),  # Go Clam
+    3: ("partner",),  # Split
+    4: ("target", "amount"),  # Smash
+    7: ("target",),  # Psych Out
+    8: ("target",),  # Swap
+    10: ("amount",),  # Rage
+}
+_KIND_FIELDS = {
+    MoveKind.PASS: (),
+    MoveKind.SIGNATURE: ("arena",),
+    MoveKind.DESTINATION: ("arena",),
+    MoveKind.ALLIANCE: ("alliance", "partner"),
+    MoveKind.BILLBOARD_CRAB: ("crab",),
+    MoveKind.STYLE_BONUS: ("arena",),
+    MoveKind.MUTATION_CRAB: ("crab",),
+    MoveKind.RUMBLE_OPPONENT: ("partner",),
+    MoveKind.SIGNATURE_TARGET: ("crab", "arena", "target"),
+    MoveKind.HARDCORE_FANS: ("amount",),
+    MoveKind.DUEL_REROLL: (),
+    MoveKind.DUEL_KEEP: (),
+}
+
+
+def normalized(move: Move) -> Move:
+    if move.kind == MoveKind.ACT:
+        used = ("action", "crab", *_ACT_FIELDS.get(move.action, ()))
+    else:
+        used = _KIND_FIELDS.get(move.kind, ())
+    if move.kind == MoveKind.ALLIANCE and move.alliance == AllianceChoice.INDEPENDENT:
+        used = ("alliance",)
+    clean = Move(move.kind)
+    return clean._replace(**{name: getattr(move, name) for name in used})
