@@ -100,25 +100,24 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     def resample_hidden(
         self, state: CrabBucketState, player: int | None, rng: random.Random
     ) -> CrabBucketState:
-        """Hidden from `player`: other hands, the draw pile and every card under a top (B2)."""
+        """Hidden from `player`: other hands, the draw pile and every crab card under a top (B2).
+        Where each Oxi! lies in a pile stays put: it was played face up, and "Rescue an Oxi!"
+        searches the piles for it (rules notes)."""
         new = state.clone()
         others = [q for q in range(new.num_players) if q != player]
         pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
         for q in others:
             pool += new.hands[q]
-        for stack in new.piles:
-            pool += stack[:-1]
+        slots = [(p, i) for p, s in enumerate(new.piles) for i in range(len(s) - 1)]
+        slots = [(p, i) for p, i in slots if new.piles[p][i] != OXI]
+        pool += [new.piles[p][i] for p, i in slots]
         rng.shuffle(pool)
-        buried = sum(max(len(s) - 1, 0) for s in new.piles)
-        if new.options.wild:
-            # An Oxi! never lies in a pile in Wild Crab mode, so only crab cards go under tops.
-            crabs = [c for c in pool if c != OXI]
-            under, rest = crabs[:buried], crabs[buried:] + [c for c in pool if c == OXI]
-            rng.shuffle(rest)
-            pool = under + rest
-        it = iter(pool)
-        for stack in new.piles:
-            stack[:-1] = [next(it) for _ in stack[:-1]]
+        crabs = [c for c in pool if c != OXI]
+        rest = crabs[len(slots) :] + [c for c in pool if c == OXI]
+        rng.shuffle(rest)
+        for (p, i), card in zip(slots, crabs, strict=False):
+            new.piles[p][i] = card
+        it = iter(rest)
         for q in others:
             new.hands[q] = sorted(next(it) for _ in new.hands[q])
         new.draw_pile = [0] * CARD_KINDS
@@ -246,7 +245,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     def encode_view(self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView):
         options_msg(state.options, msg.options)
         for stack in state.piles:
-            pile = msg.piles.add(height=len(stack))
+            pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
             if stack:
                 pile.top.CopyFrom(card_msg(stack[-1]))
         if player is not None:
