@@ -169,3 +169,35 @@ def test_explicit_chance_mode_lists_outcomes_with_probabilities(
     assert record.states[-1].next.kind == GAME_OVER
     result = engine.replay(game_id, options, num_players, 10, explicit, record.moves)
     assert result.ok and encode(result.state) == encode(record.states[-1])
+
+
+@pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
+def test_move_ids_are_stable_and_the_mask_matches_the_legal_moves(
+    engine, game_id, num_players, options
+):
+    record = play_random(engine, game_id, num_players, options, seed=11)
+    for state in record.states[:: max(1, len(record.states) // 30)]:
+        moves, next_decision, size, mask = engine.legal_moves_with_mask(state)
+        if next_decision.kind != game_pb2.DECIDER_KIND_PLAYER:
+            continue
+        ids = [m.move_id for m in moves]
+        assert len(set(ids)) == len(ids), "two legal moves share an id"
+        assert all(0 <= i < size for i in ids)
+        assert [i for i, legal in enumerate(mask) if legal] == sorted(ids)
+
+
+@pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
+def test_a_state_sampled_from_a_view_agrees_with_the_view_and_plays_on(
+    engine, game_id, num_players, options
+):
+    record = play_random(engine, game_id, num_players, options, seed=12)
+    for state in record.states[:: max(1, len(record.states) // 10)]:
+        if state.next.kind == GAME_OVER:
+            continue
+        for player in range(num_players):
+            view = engine.view(state, player)
+            sampled = engine.sample_state(view, seed=player + 1)
+            assert encode(engine.view(sampled, player)) == encode(view)
+            moves, _ = engine.legal_moves(sampled)
+            if sampled.next.kind == game_pb2.DECIDER_KIND_PLAYER:
+                engine.apply_move(sampled, moves[0])

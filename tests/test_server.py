@@ -135,3 +135,33 @@ def test_the_server_starts_from_the_command_line_and_stops_gracefully_on_sigterm
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_a_move_against_an_older_version_is_refused_as_stale(stub):
+    state = new_state(stub)
+    move = stub.LegalMoves(api.LegalMovesRequest(state=state)).moves[0]
+    request = api.ApplyMoveRequest(state=state, move=move, expected_version=state.version - 1)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ApplyMove(request)
+    assert caught.value.code() == grpc.StatusCode.ABORTED
+    assert details(caught.value)["ErrorInfo"].reason == "STALE_STATE"
+    request.expected_version = state.version
+    assert stub.ApplyMove(request).state.version > state.version
+
+
+def test_legal_moves_carry_ids_and_a_mask(stub):
+    response = stub.LegalMoves(api.LegalMovesRequest(state=new_state(stub)))
+    assert response.move_id_count == len(response.legal_mask) > 0
+    assert sorted(m.move_id for m in response.moves) == [
+        i for i, legal in enumerate(response.legal_mask) if legal
+    ]
+
+
+def test_a_bot_samples_a_full_state_from_its_view(stub):
+    state = new_state(stub)
+    view = stub.GetView(api.GetViewRequest(state=state, player=1)).view
+    sampled = stub.SampleState(api.SampleStateRequest(view=view, seed=4)).state
+    assert sampled.kraby.hands[1] == state.kraby.hands[1]
+    assert sampled.prng.seed != state.prng.seed
+    again = stub.GetView(api.GetViewRequest(state=sampled, player=1)).view
+    assert again == view

@@ -7,6 +7,7 @@ views (G5), legality, replay. The service layer only translates requests to thes
 
 from __future__ import annotations
 
+import random
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,11 +17,12 @@ from crabgames.core.errors import (
     GameOver,
     IllegalMove,
     RulesError,
+    StaleState,
     bad_move,
     bad_request,
     bad_state,
 )
-from crabgames.core.game import CHANCE, NOBODY, Decision, Game
+from crabgames.core.game import CHANCE, NOBODY, PLAYER, Decision, Game
 from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
 
@@ -259,10 +261,64 @@ class Engine:
         decision = match.decision()
         return legal_move_msgs(match, decision), next_decision_msg(decision)
 
+    def legal_moves_with_mask(self, msg: game_pb2.GameState):
+        """Legal moves, the next decision, the move-id space size and the legal-move mask."""
+        match = self.decode(msg)
+        decision = match.decision()
+        size, mask = self.move_space(match)
+        return legal_move_msgs(match, decision), next_decision_msg(decision), size, mask
+
+    def move_space(self, match: Match) -> tuple[int, list[bool]]:
+        """The move-id space size and the legal-move mask (for learning agents)."""
+        if not has_move_ids(match.game):
+            return 0, []
+        size = match.game.move_id_count(match.num_players)
+        mask = [False] * size
+        if match.decision().kind == PLAYER:
+            for move in match.game.legal_moves(match.state):
+                mask[match.game.move_id(match.state, move)] = True
+        return size, mask
+
+    def sample_state(self, view: game_pb2.View, seed: int = 0) -> game_pb2.GameState:
+        """A full state consistent with a player's view: hidden information drawn at random,
+        and a fresh PRNG so the real one stays secret."""
+        which = view.WhichOneof("game")
+        if which is None:
+            raise bad_request("view.game", "no game view: set one of kraby, crab_bucket, crab_rage")
+        game = self.games.get(which)
+        if game is None:
+            raise bad_request(f"view.{which}", f"this server does not serve {which}")
+        facts = game.facts
+        if view.rules_version != facts.rules_version:
+            raise bad_request("view.rules_version", f"this server plays {facts.rules_version!r}")
+        if not facts.min_players <= view.num_players <= facts.max_players:
+            raise bad_request(
+                "view.num_players",
+                f"{facts.title} is for {facts.min_players} to {facts.max_players} players",
+            )
+        if view.spectator or not 0 <= view.player < view.num_players:
+            raise bad_request("view.player", "must be a player's view, not a spectator's")
+        seed = (seed or secrets.randbits(63) or 1) & MASK64
+        rng = random.Random(seed)
+        state = game.state_from_view(getattr(view, which), view.player, view.num_players, rng)
+        match = Match(game, view.num_players, seed, Prng(seed), AUTO, view.version, state)
+        if next_decision_msg(match.decision()) != view.next:
+            raise bad_request("view.next", "does not match the rest of the view")
+        return self.encode(match)
+
     def apply_move(
-        self, msg: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
+        self,
+        msg: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool = False,
+        expected_version: int | None = None,
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event], game_pb2.Outcome | None]:
         match = self.decode(msg)
+        if expected_version is not None and expected_version != match.version:
+            raise StaleState(
+                f"the move was made against version {expected_version} of the state, "
+                f"but this state is at version {match.version}"
+            )
         if validate_only:
             match.check_move(move)
             return msg, [], self.encode_outcome(match)
@@ -323,6 +379,10 @@ class Engine:
         return ReplayResult(True, self.encode(match), self.encode_outcome(match), len(moves))
 
 
+def has_move_ids(game: Game) -> bool:
+    return type(game).move_id is not Game.move_id
+
+
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
     return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
 
@@ -345,14 +405,20 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
         return [
             game_pb2.Move(
                 player=-1,
+                move_id=-1,
                 label=game.chance_label(state, value),
                 chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
             )
             for value, weight in outcomes
         ]
     out = []
+    has_ids = has_move_ids(game)
     for native in game.legal_moves(state):
-        msg = game_pb2.Move(player=decision.player, label=game.move_label(state, native))
+        msg = game_pb2.Move(
+            player=decision.player,
+            label=game.move_label(state, native),
+            move_id=game.move_id(state, native) if has_ids else -1,
+        )
         part = getattr(msg, game.facts.id)
         part.SetInParent()
         game.encode_move(native, part)

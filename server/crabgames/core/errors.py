@@ -56,6 +56,12 @@ class IllegalMove(RulesError):
         return {"rule": self.rule, "reason": self.message}
 
 
+class StaleState(RulesError):
+    """A move decided on an older version of the state than the one sent."""
+
+    reason = "STALE_STATE"
+
+
 class GameOver(RulesError):
     """A move sent after the game ended."""
 

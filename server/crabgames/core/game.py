@@ -124,6 +124,21 @@ class Game(ABC, Generic[S, M]):
         everyone when None) redrawn at random, consistent with what that player sees. Used to
         prove views leak nothing and by bots that need a full state (determinization)."""
 
+    # ----- for learning agents and bots -----
+
+    def move_id_count(self, num_players: int) -> int:
+        """The size of the move-id space: every move a player could ever make maps to one id."""
+        raise NotImplementedError(f"{self.facts.id} has no move ids yet")
+
+    def move_id(self, state: S, move: M) -> int:
+        """The stable integer id of a move (0 <= id < move_id_count)."""
+        raise NotImplementedError(f"{self.facts.id} has no move ids yet")
+
+    def state_from_view(self, view: Any, player: int, num_players: int, rng: random.Random) -> S:
+        """A full native state consistent with `player`'s view message, hidden information drawn
+        at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
+        raise NotImplementedError(f"{self.facts.id} cannot sample states yet")
+
     def invariant_violations(self, state: S) -> list[str]:
         """Conservation laws that must hold after every move (tested by the conformance suite)."""
         return []

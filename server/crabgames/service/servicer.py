@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from crabgames.core.engine import Engine
+from crabgames.core.engine import Engine, has_move_ids
 from crabgames.core.errors import RulesError
 from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import rules_service_pb2 as api
@@ -50,6 +50,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 has_hidden_information=f.has_hidden_information,
                 has_simultaneous_choices=f.has_simultaneous_choices,
                 rules_version=f.rules_version,
+                move_id_count=move_id_count(game),
             )
             for option in f.options:
                 info.options.add(
@@ -68,13 +69,16 @@ class RulesServicer(api_grpc.RulesServiceServicer):
 
     @translate_errors
     def LegalMoves(self, request, context):
-        moves, next_decision = self.engine.legal_moves(request.state)
-        return api.LegalMovesResponse(moves=moves, next=next_decision)
+        moves, next_decision, size, mask = self.engine.legal_moves_with_mask(request.state)
+        return api.LegalMovesResponse(
+            moves=moves, next=next_decision, move_id_count=size, legal_mask=mask
+        )
 
     @translate_errors
     def ApplyMove(self, request, context):
+        expected = request.expected_version if request.HasField("expected_version") else None
         state, events, outcome = self.engine.apply_move(
-            request.state, request.move, request.validate_only
+            request.state, request.move, request.validate_only, expected
         )
         return api.ApplyMoveResponse(state=state, events=events, outcome=outcome)
 
@@ -106,3 +110,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             failed_rule=result.failed_rule,
             failed_reason=result.failed_reason,
         )
+
+    @translate_errors
+    def SampleState(self, request, context):
+        return api.SampleStateResponse(state=self.engine.sample_state(request.view, request.seed))
+
+
+def move_id_count(game) -> int:
+    if not has_move_ids(game):
+        return 0
+    return game.move_id_count(game.facts.max_players)

@@ -7,7 +7,14 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from crabgames.core.errors import DOMAIN, GameOver, IllegalMove, InvalidArgument, RulesError
+from crabgames.core.errors import (
+    DOMAIN,
+    GameOver,
+    IllegalMove,
+    InvalidArgument,
+    RulesError,
+    StaleState,
+)
 
 
 def _pack(message) -> any_pb2.Any:
@@ -32,6 +39,8 @@ def status_for(error: RulesError) -> grpc.Status:
         details.append(_pack(failure))
     elif isinstance(error, GameOver):
         code = code_pb2.FAILED_PRECONDITION
+    elif isinstance(error, StaleState):
+        code = code_pb2.ABORTED
     else:
         code = code_pb2.INVALID_ARGUMENT
     return rpc_status.to_status(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from crabgames.core.errors import bad_move, bad_request, bad_state
+from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.kraby import rules
 from crabgames.games.kraby.data import (
@@ -49,6 +49,10 @@ STEP_NAMES = {
     PLACE_FIGURE: "place_figure",
     GAME_OVER: "game_over",
 }
+
+
+TILE_IDS = 4 * SIZE * len(COLORS)  # edge x lane x colour
+FIGURE_IDS = len(COLORS) * len(MULTIPLIERS)
 
 
 def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
@@ -199,6 +203,61 @@ class KrabyGame(Game[KrabyState, object]):
             del pool[:size]
         new.bag = [pool.count(c) for c in COLORS]
         return new
+
+    # ----- for learning agents and bots -----
+
+    def move_id_count(self, num_players: int) -> int:
+        return TILE_IDS + FIGURE_IDS + 1
+
+    def move_id(self, state: KrabyState, move: object) -> int:
+        # Tiles: (edge, lane, colour); then figures: (colour, multiplier); then "no figure".
+        if isinstance(move, PlaceTile):
+            return ((move.edge - 1) * SIZE + move.lane) * len(COLORS) + move.color - 1
+        if isinstance(move, PlaceFigure):
+            return TILE_IDS + (move.color - 1) * len(MULTIPLIERS) + move.multiplier - 1
+        return TILE_IDS + FIGURE_IDS
+
+    def state_from_view(
+        self, view: pb.KrabyView, player: int, num_players: int, rng: random.Random
+    ) -> KrabyState:
+        """Deal the tiles the viewer cannot see (total minus board minus own hand) at random
+        into the other hands, by their sizes, and the bag."""
+        if len(view.hand_sizes) != num_players:
+            raise bad_request("view.kraby.hand_sizes", f"needs {num_players} entries")
+        excluded = view.options.excluded_color or pb.KRABY_COLOR_PINK
+        own = decode_counts(view.own_hand, "view.kraby.own_hand")
+        in_play = colors_in_play(num_players, excluded) if excluded in COLORS else ()
+        pool = []
+        for color in COLORS:
+            total = tiles_per_color(num_players) if color in in_play else 0
+            unseen = total - list(view.cells).count(color + TILE_OFFSET) - own[color - 1]
+            if unseen < 0:
+                raise bad_request("view.kraby.cells", f"too many {COLOR_NAMES[color]} tiles seen")
+            pool += [color] * unseen
+        rng.shuffle(pool)
+        msg = pb.KrabyState(
+            options=view.options,
+            cells=view.cells,
+            ships=view.ships,
+            figure_supply=view.figure_supply,
+            step=view.step,
+            turn_player=view.turn_player,
+            turns_taken=view.turns_taken,
+        )
+        for seat, size in enumerate(view.hand_sizes):
+            hand = own if seat == player else [0] * 5
+            if seat != player:
+                for color in pool[:size]:
+                    hand[color - 1] += 1
+                del pool[:size]
+            msg.hands.append(counts_msg(hand))
+        if len(pool) != view.bag_size:
+            raise bad_request("view.kraby.bag_size", "does not match the tiles left unseen")
+        msg.bag.CopyFrom(counts_msg([pool.count(c) for c in COLORS]))
+        try:
+            return decode_kraby_state(msg, num_players, "view.kraby")
+        except InvalidArgument as error:
+            raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
 
     def invariant_violations(self, state: KrabyState) -> list[str]:
         problems = []
