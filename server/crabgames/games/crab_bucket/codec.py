@@ -325,9 +325,7 @@ def _check_at_rest(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -
     try:
         events: list = []
         rules.advance(probe, events)
-        waiting = state.step == GAME_OVER or bool(
-            rules.chance_outcomes(state) or rules.legal_moves(state)
-        )
+        waiting = rules.waits_for_decision(state)
     except (ValueError, IndexError, KeyError, AttributeError) as error:
         raise bad_state(path, f"inconsistent state ({error})") from error
     if events or probe.step != state.step or probe.pending != state.pending or not waiting:

@@ -36,6 +36,7 @@ from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
 RULES_VERSION = "crab_bucket-1"
+RESAMPLE_TRIES = 100
 
 
 class CrabBucketGame(Game[CrabBucketState, Move]):
@@ -102,7 +103,17 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     ) -> CrabBucketState:
         """Hidden from `player`: other hands, the draw pile and every crab card under a top (B2).
         Where each Oxi! lies in a pile stays put: it was played face up, and "Rescue an Oxi!"
-        searches the piles for it (rules notes)."""
+        searches the piles for it (rules notes). A redraw that would leave the turn player without
+        the decision their view shows is drawn again (the view shows who decides, G3)."""
+        for _ in range(RESAMPLE_TRIES):
+            new = self._redraw_hidden(state, player, rng)
+            if rules.waits_for_decision(new):
+                return new
+        return state.clone()  # the real state is always consistent with the view
+
+    def _redraw_hidden(
+        self, state: CrabBucketState, player: int | None, rng: random.Random
+    ) -> CrabBucketState:
         new = state.clone()
         others = [q for q in range(new.num_players) if q != player]
         pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]

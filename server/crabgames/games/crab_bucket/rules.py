@@ -297,6 +297,15 @@ def is_chance(state: CrabBucketState) -> bool:
     return state.step in (DEAL, REFILL)
 
 
+def waits_for_decision(state: CrabBucketState) -> bool:
+    """Chance, or a player with at least one legal move, or the end: nothing automatic pending."""
+    if state.step == GAME_OVER:
+        return True
+    if is_chance(state):
+        return bool(chance_outcomes(state))
+    return bool(legal_moves(state))
+
+
 # ----- legal moves -----
 
 
