@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
-from crabgames.core.game import CHANCE, NOBODY, PLAYER
+from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.data import Action, Billboard
 from crabgames.games.crab_rage.flow import advance
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import Move, State
+from crabgames.games.crab_rage.state import Move, MoveKind, State, Task
+
+BLUE, YELLOW, GREEN, BLACK, PURPLE = range(5)  # seats with the default colours (R1)
+MM = Billboard.MEGA_MUSCLE
+AOTF = Billboard.ATTACK_OF_THE_FANS
+PC = Billboard.PRESSURE_COOKER
+BB = Billboard.BARNACLE_BRAWL
 
 
 def random_game(num_players: int, seed: int, check=None, max_steps: int = 20000) -> State:
@@ -31,9 +39,51 @@ def random_game(num_players: int, seed: int, check=None, max_steps: int = 20000)
     raise AssertionError("the game did not end")
 
 
+def action_phase(
+    num_players: int,
+    billboards: tuple[int, ...],
+    microphone: int = 0,
+    card: int = Action.RUSH,
+    rage: int | None = None,
+) -> State:
+    """Round 1, Action Phase, with the billboards dealt in arena order and `card` revealed."""
+    options = replace(default_options(num_players), microphone=microphone)
+    if len(billboards) == 3:
+        options = replace(options, billboards=tuple(billboards))
+    state = initial_state(num_players, options)
+    chance(state, *billboards, card)
+    if rage is not None:
+        for player in state.players:
+            player.rage = rage
+    return state
+
+
+def put(state: State, player: int, crab: int, arena: int, muscle: int | None = None) -> None:
+    """Place a crab as at set-up (no movement rules, no billboard)."""
+    c = state.players[player].crabs[crab]
+    c.arena = arena
+    if muscle is not None:
+        c.muscle = muscle
+
+
+def ally(state: State, arena: int, a: int, b: int) -> None:
+    state.arenas[arena].partner[a] = b
+    state.arenas[arena].partner[b] = a
+
+
+def run(state: State, *tasks: Task) -> list:
+    """Replace the pending stack with `tasks` (first runs first) and run to a decision."""
+    state.pending = list(reversed(tasks))
+    return advance(state)
+
+
 def play(state: State, move: Move) -> list:
     assert GAME.is_legal(state, move), (move, GAME.legal_moves(state))
     return GAME.apply_move(state, move)
+
+
+def act(state: State, action: int, crab: int, **fields) -> list:
+    return play(state, Move(MoveKind.ACT, action=action, crab=crab, **fields))
 
 
 def chance(state: State, *values: int) -> list:
@@ -41,13 +91,15 @@ def chance(state: State, *values: int) -> list:
     for value in values:
         decision = GAME.next_decision(state)
         assert decision.kind == CHANCE, decision
+        assert value in [v for v, _ in GAME.chance_outcomes(state)], (value, decision)
         events += GAME.apply_chance(state, value)
     return events
 
 
-def decider(state: State) -> tuple[int, int, str]:
+def decision(state: State) -> tuple[int, str]:
     d = GAME.next_decision(state)
-    return d.kind, d.player, d.name
+    return d.player, d.name
 
 
-__all__ = ["PLAYER", "advance"]
+def muscles(state: State, player: int) -> list[int]:
+    return [c.muscle for c in state.players[player].crabs]

@@ -1,0 +1,136 @@
+"""The rulebook's worked examples for the Rumble, Fan and Rage phases and Mutation."""
+
+from __future__ import annotations
+
+from crabgames.games.crab_rage.state import Move, MoveKind, Step, Task, rumble_order
+from tests.crab_rage.helpers import (
+    AOTF,
+    BB,
+    BLACK,
+    BLUE,
+    GREEN,
+    MM,
+    PC,
+    PURPLE,
+    YELLOW,
+    action_phase,
+    ally,
+    chance,
+    decision,
+    muscles,
+    play,
+    put,
+    run,
+)
+
+
+def test_blue_wins_with_10_muscle_places_5_fans_and_each_loser_builds_rage_per_crab():
+    state = action_phase(4, (MM, PC, BB), rage=0)
+    put(state, BLUE, 0, 0, 6)
+    put(state, BLUE, 1, 0, 4)
+    put(state, YELLOW, 0, 0, 3)
+    put(state, GREEN, 0, 0, 5)
+    put(state, BLACK, 2, 0, 2)
+    rage = [p.rage for p in state.players]
+    run(state, Task(Step.RUMBLE, arena=0))
+    assert state.arenas[0].fans == [5, 0, 0, 0]
+    assert [p.rage - r for p, r in zip(state.players, rage, strict=True)] == [0, 1, 1, 1]
+
+
+def test_blue_black_alliance_splits_5_fans_3_2_as_blue_adds_more_muscle():
+    state = action_phase(4, (MM, PC, BB), rage=0)
+    put(state, BLUE, 0, 0, 6)
+    put(state, BLACK, 0, 0, 3)
+    ally(state, 0, BLUE, BLACK)
+    put(state, GREEN, 0, 0, 4)
+    put(state, YELLOW, 0, 0, 2)
+    put(state, YELLOW, 1, 0, 2)
+    rage = [p.rage for p in state.players]
+    run(state, Task(Step.RUMBLE, arena=0))
+    assert state.arenas[0].fans == [3, 0, 0, 2]
+    assert [p.rage - r for p, r in zip(state.players, rage, strict=True)] == [0, 2, 1, 0]
+
+
+def test_three_way_tie_green_picks_blue_wins_then_loses_to_purple_black_who_place_3_each():
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=GREEN, rage=0)
+    put(state, GREEN, 0, 0, 6)
+    put(state, BLUE, 0, 0, 3)
+    put(state, BLUE, 1, 0, 3)
+    put(state, PURPLE, 0, 0, 3)
+    put(state, BLACK, 0, 0, 3)
+    ally(state, 0, PURPLE, BLACK)
+    put(state, YELLOW, 0, 0, 1)
+    put(state, YELLOW, 1, 0, 1)
+    rage = [p.rage for p in state.players]
+    run(state, Task(Step.RUMBLE, arena=0))
+    assert decision(state) == (GREEN, "choose_rumble_opponent")
+    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    chance(state, 5, 2)  # Green beats Blue
+    chance(state, 2, 2, 1, 6)  # a tie is rolled again; Purple/Black win
+    assert [state.arenas[0].fans[p] for p in (PURPLE, BLACK)] == [3, 3]
+    assert sum(state.arenas[0].fans) == 6  # the odd seventh fan is not placed
+    assert [p.rage - r for p, r in zip(state.players, rage, strict=True)] == [2, 2, 1, 0, 0]
+
+
+def test_a_lone_unit_wins_its_arena_unopposed():
+    state = action_phase(4, (MM, PC, BB))
+    put(state, GREEN, 0, 1, 1)
+    put(state, GREEN, 1, 1, 1)
+    run(state, Task(Step.RUMBLE, arena=1))
+    assert state.arenas[1].fans[GREEN] == 2
+
+
+def test_rumble_checks_arenas_from_the_first_billboard_alphabetically_then_clockwise():
+    state = action_phase(4, (PC, BB, MM))
+    assert rumble_order(state) == [1, 2, 0]  # Barnacle Brawl, then clockwise
+
+
+def test_blue_fan_phase_gains_4_rage_and_1_hardcore_fan_without_attack_of_the_fans():
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 2)
+    put(state, BLUE, 2, 3)
+    state.players[BLUE].rage = 0
+    run(state, Task(Step.FAN_PHASE))
+    assert state.players[BLUE].rage == 4
+    assert state.players[BLUE].hardcore == 1
+    assert state.players[BLUE].supply == 31
+
+
+def test_yellow_rage_builds_to_7_and_mutates_the_chosen_crab_with_a_roll_of_3():
+    state = action_phase(4, (MM, PC, BB))
+    state.players[YELLOW].rage = 6
+    run(state, Task(Step.BUILD_RAGE, YELLOW, values=[1]))
+    assert decision(state) == (YELLOW, "choose_mutation_crab")
+    play(state, Move(MoveKind.MUTATION_CRAB, crab=0))  # the lowest die (muscle 1)
+    chance(state, 3)
+    assert muscles(state, YELLOW) == [3, 2, 3]
+    assert state.players[YELLOW].rage == 7  # rage remains on the ladder
+
+
+def test_spending_rage_and_building_to_exactly_6_never_mutate():
+    state = action_phase(4, (MM, PC, BB))
+    state.players[YELLOW].rage = 4
+    run(state, Task(Step.BUILD_RAGE, YELLOW, values=[2]))
+    assert state.pending == []
+
+
+def test_rage_phase_builds_3_each_and_4_with_3_players_and_gives_the_microphone_to_most_rage():
+    for n, build in ((3, 4), (4, 3)):
+        billboards = (MM, PC, BB)
+        state = action_phase(n, billboards)
+        for seat, player in enumerate(state.players):
+            player.rage = seat  # at most 2 + 4: no mutation
+        run(state, Task(Step.RAGE_PHASE))
+        assert [p.rage for p in state.players] == [s + build for s in range(n)]
+        assert state.microphone == n - 1
+
+
+def test_microphone_tie_is_rolled_off_among_the_tied_and_ties_roll_again():
+    state = action_phase(4, (MM, PC, BB))
+    for player, rage in zip(state.players, (0, 2, 2, 1), strict=True):
+        player.rage = rage
+    run(state, Task(Step.RAGE_PHASE))
+    assert decision(state) == (-1, "microphone_die")
+    chance(state, 4, 4, 2, 5)
+    assert state.microphone == GREEN
