@@ -59,9 +59,9 @@ def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
     return pb.KrabyTileCounts(**dict(zip(COLOR_FIELDS, counts, strict=True)))
 
 
-def a_tile(color: int) -> str:
+def a_tile(color: int, thing: str = "tile") -> str:
     name = COLOR_NAMES[color]
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} tile"
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} {thing}"
 
 
 def cell_name(cell: int) -> str:
@@ -335,7 +335,7 @@ class KrabyGame(Game[KrabyState, object]):
                 f"{lane} {move.lane}{where}"
             )
         if isinstance(move, PlaceFigure):
-            return f"put a {COLOR_NAMES[move.color]} figure in hold x{move.multiplier}"
+            return f"put {a_tile(move.color, 'figure')} in hold x{move.multiplier}"
         return "place no figure"
 
     def chance_label(self, state: KrabyState, value: int) -> str:
@@ -352,7 +352,7 @@ class KrabyGame(Game[KrabyState, object]):
                 p = ev.tile_placed
                 p.player, p.edge, p.lane, p.color, p.cell = player, edge, lane, color, cell
                 msg.text = (
-                    f"player {player} slides a {COLOR_NAMES[color]} crab in from the "
+                    f"player {player} slides {a_tile(color, 'crab')} in from the "
                     f"{EDGE_NAMES[edge]}; it stops at {cell_name(cell)}"
                 )
             case rules.TileDrawn(player, color):
@@ -361,7 +361,7 @@ class KrabyGame(Game[KrabyState, object]):
             case rules.FigurePlaced(player, color, m):
                 f = ev.figure_placed
                 f.player, f.color, f.multiplier = player, color, m
-                msg.text = f"player {player} puts a {COLOR_NAMES[color]} figure in hold x{m}"
+                msg.text = f"player {player} puts {a_tile(color, 'figure')} in hold x{m}"
             case rules.FigureSkipped(player):
                 ev.figure_skipped.player = player
                 msg.text = f"player {player} places no figure"
