@@ -8,6 +8,7 @@ import logging
 
 from crabgames.core.engine import Engine, has_move_ids
 from crabgames.core.errors import RulesError
+from crabgames.core.playouts import playouts
 from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
@@ -114,6 +115,18 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     @translate_errors
     def SampleState(self, request, context):
         return api.SampleStateResponse(state=self.engine.sample_state(request.view, request.seed))
+
+    @translate_errors
+    def Playouts(self, request, context):
+        stats = playouts(self.engine, request.state, request.count, request.seed)
+        response = api.PlayoutsResponse(
+            games=stats.games, truncated=stats.truncated, decisions=stats.decisions, seed=stats.seed
+        )
+        for player, (score, rate) in enumerate(
+            zip(stats.mean_scores(), stats.win_rates(), strict=True)
+        ):
+            response.players.add(player=player, mean_score=score, win_rate=rate)
+        return response
 
 
 def move_id_count(game) -> int:
