@@ -261,7 +261,51 @@ def decode_task(msg: Any, n: int, arenas: int, crabs: int, path: str) -> Task:
         need(ok, f"{path}.crabs[{i}]", "no such crab")
         refs.append((ref.player, ref.crab))
     need(all(-1 <= v < 64 for v in msg.values), f"{path}.values", "out of range")
-    return Task(Step(msg.kind), msg.player, msg.arena, refs, list(msg.values), msg.flag)
+    task = Task(Step(msg.kind), msg.player, msg.arena, refs, list(msg.values), msg.flag)
+    check_task_shape(task, arenas, path)
+    return task
+
+
+NEEDS_PLAYER = {
+    Step.ACTION_TURN, Step.AFTER_ACTION, Step.DESTINATIONS, Step.ENTER, Step.ALLIANCE,
+    Step.BILLBOARD, Step.STYLE_BONUS, Step.BUILD_RAGE, Step.MUTATION_CHOICE, Step.MUTATION_ROLL,
+    Step.FRENZY, Step.SHELL_UP, Step.RIPTIDE,
+}  # fmt: skip
+NEEDS_ARENA = {
+    Step.DEAL_BILLBOARD, Step.DESTINATIONS, Step.ENTER, Step.ALLIANCE, Step.BILLBOARD,
+    Step.FRENZY, Step.SHELL_UP, Step.RIPTIDE, Step.RUMBLE, Step.RUMBLE_RESULT, Step.HARDCORE,
+}  # fmt: skip
+ONE_VALUE = {Step.BUILD_RAGE, Step.FRENZY, Step.RUMBLE_RESULT}
+OWN_CRABS = {Step.ENTER, Step.BILLBOARD, Step.MUTATION_ROLL}
+
+
+def check_task_shape(task: Task, arenas: int, path: str) -> None:
+    """Each kind's fields must be present and in range (see CrabRagePendingKind)."""
+    kind = task.kind
+    need(kind not in NEEDS_PLAYER or task.player >= 0, f"{path}.player", "a seat is needed")
+    need(kind not in NEEDS_ARENA or task.arena >= 0, f"{path}.arena", "an arena is needed")
+    if kind in ONE_VALUE:
+        need(len(task.values) == 1 and task.values[0] >= 0, f"{path}.values", "one value")
+    if kind in OWN_CRABS:
+        ok = bool(task.crabs) and all(p == task.player for p, _ in task.crabs)
+        need(
+            ok and (kind != Step.MUTATION_ROLL or len(task.crabs) == 1),
+            f"{path}.crabs",
+            "the player's own crabs are needed",
+        )
+    if kind == Step.DESTINATIONS:
+        need(
+            bool(task.crabs) and len(task.values) == len(task.crabs),
+            f"{path}.values",
+            "one destination (or -1) per leaving crab",
+        )
+        need(
+            all(v == -1 or (0 <= v < arenas and v != task.arena) for v in task.values),
+            f"{path}.values",
+            "destinations are other arenas",
+        )
+    if kind == Step.STYLE_BONUS:
+        need(all(0 <= v < arenas for v in task.values), f"{path}.values", "arenas only")
 
 
 def decode_state(msg: Any, n: int, path: str) -> State:
@@ -318,7 +362,44 @@ def decode_state(msg: Any, n: int, path: str) -> State:
         state.roll_off = decode_roll_off(msg.roll_off, n, f"{path}.roll_off")
     if msg.HasField("duel"):
         state.duel = decode_duel(msg.duel, n, setup.crabs, f"{path}.duel")
+    check_pending_refs(state, path)
     return state
+
+
+def check_pending_refs(state: State, path: str) -> None:
+    """Steps must refer to things that exist: crabs in transit for ENTER, the roll-off and the
+    duel for their steps, units with crabs for a rumble result."""
+    for index, task in enumerate(state.pending):
+        where = f"{path}.pending[{index}]"
+        if task.kind == Step.ENTER:
+            for p, i in task.crabs:
+                c = state.players[p].crabs[i]
+                need(
+                    c.arena == IN_TRANSIT and c.destination == task.arena,
+                    f"{where}.crabs",
+                    "entering crabs must be in transit to the arena",
+                )
+        if task.kind == Step.DESTINATIONS:
+            for p, i in task.crabs:
+                need(
+                    state.players[p].crabs[i].arena == task.arena,
+                    f"{where}.crabs",
+                    "leaving crabs must be in the arena",
+                )
+        if task.kind == Step.RUMBLE_RESULT:
+            unit = task.values[0]
+            ok = 0 < unit < (1 << state.num_players) and bin(unit).count("1") <= 2
+            need(ok, f"{where}.values", "a unit of one or two seats")
+        need(
+            task.kind != Step.TIE_BREAK or state.roll_off is not None,
+            f"{path}.roll_off",
+            "a tie break needs the roll-off",
+        )
+        need(
+            task.kind != Step.DUEL or state.duel is not None,
+            f"{path}.duel",
+            "the duel step needs the duel",
+        )
 
 
 def decode_roll_off(msg: Any, n: int, path: str) -> RollOff:

@@ -1,0 +1,188 @@
+"""End of Game: hardcore fans (R17, G4), scoring (R18), winning and the spotlight duel (R19)."""
+
+from __future__ import annotations
+
+from crabgames.core.engine import AUTO, Engine, Match
+from crabgames.core.errors import IllegalMove
+from crabgames.core.prng import Prng
+from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.endgame import arena_glory
+from crabgames.games.crab_rage.state import Move, MoveKind, Phase, Step, Task
+from crabgames.v1 import game_pb2
+from tests.crab_rage.helpers import (
+    AOTF,
+    BB,
+    BLACK,
+    BLUE,
+    GREEN,
+    MM,
+    PC,
+    PURPLE,
+    YELLOW,
+    action_phase,
+    chance,
+    decision,
+    play,
+    run,
+)
+
+ENGINE = Engine([GAME])
+
+
+def set_fans(state, arena: int, fans: dict[int, int]) -> None:
+    for seat, count in fans.items():
+        state.arenas[arena].fans[seat] = count
+        state.players[seat].supply -= count
+
+
+def set_hardcore(state, hardcore: dict[int, int]) -> None:
+    for seat, count in hardcore.items():
+        state.players[seat].hardcore = count
+        state.players[seat].supply -= count
+
+
+def mega_muscle_shout_out():
+    """Green, Black and Purple have fans in Mega Muscle; Blue has none there."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {GREEN: 5, BLACK: 4, PURPLE: 5})
+    set_fans(state, 1, {BLUE: 3})
+    set_hardcore(state, {GREEN: 3, BLACK: 4, PURPLE: 5, BLUE: 2})
+    run(state, Task(Step.HARDCORE, arena=0))
+    return state
+
+
+def commit(state, amount: int) -> None:
+    play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+
+
+def test_mega_muscle_shout_out_green_black_purple_reveal_1_4_2_and_end_with_6_8_7():
+    state = mega_muscle_shout_out()
+    assert decision(state) == (GREEN, "commit_hardcore_fans")  # Blue takes no part
+    commit(state, 1)
+    assert decision(state) == (BLACK, "commit_hardcore_fans")
+    commit(state, 4)
+    commit(state, 2)
+    fans = state.arenas[0].fans
+    assert (fans[GREEN], fans[BLACK], fans[PURPLE], fans[BLUE]) == (6, 8, 7, 0)
+    hardcore = [state.players[p].hardcore for p in (GREEN, BLACK, PURPLE, BLUE)]
+    assert hardcore == [2, 0, 3, 2]
+    assert GAME.invariant_violations(state) == []
+
+
+def game_state(state) -> game_pb2.GameState:
+    return ENGINE.encode(Match(GAME, state.num_players, 7, Prng(7), AUTO, 0, state))
+
+
+def views(state) -> dict:
+    msg = game_state(state)
+    return {
+        viewer: ENGINE.view(msg, viewer).SerializeToString(deterministic=True)
+        for viewer in (BLUE, YELLOW, BLACK, PURPLE, None)
+    }
+
+
+def test_a_commitment_is_hidden_from_every_other_player_until_all_are_in():
+    one, three = mega_muscle_shout_out(), mega_muscle_shout_out()
+    commit(one, 1)
+    commit(three, 3)
+    assert views(one) == views(three)  # nobody else can tell 1 from 3 (G4)
+    mine = ENGINE.view(game_state(one), GREEN).crab_rage.state.players[GREEN]
+    assert (mine.committed, mine.commitment) == (True, 1)
+    theirs = ENGINE.view(game_state(one), BLACK).crab_rage.state.players[GREEN]
+    assert (theirs.committed, theirs.commitment) == (True, 0)
+    assert [m.amount for m in GAME.legal_moves(one)] == [0, 1, 2, 3, 4]  # Black's own
+
+
+def test_a_player_cannot_commit_twice_or_more_than_they_hold():
+    state = mega_muscle_shout_out()
+    too_many = Move(MoveKind.HARDCORE_FANS, amount=4)
+    assert not GAME.is_legal(state, too_many)
+    assert GAME.explain_illegal(state, too_many).rule == "R17"
+    msg = game_state(state)
+    move = game_pb2.Move(player=GREEN)
+    move.crab_rage.kind = MoveKind.HARDCORE_FANS
+    move.crab_rage.amount = 1
+    msg, _, _ = ENGINE.apply_move(msg, move)
+    try:
+        ENGINE.apply_move(msg, move)
+        raise AssertionError("a second commitment was accepted")
+    except IllegalMove as error:
+        assert error.rule == "G3"
+
+
+def test_resampling_hidden_commitments_keeps_them_within_the_hardcore_fans_held():
+    import random
+
+    state = mega_muscle_shout_out()
+    commit(state, 3)
+    for seed in range(20):
+        other = GAME.resample_hidden(state, BLACK, random.Random(seed))
+        assert 0 <= other.players[GREEN].commitment <= 3
+    assert GAME.resample_hidden(state, GREEN, random.Random(1)).players[GREEN].commitment == 3
+
+
+def test_glory_is_dense_ranked_purple_4_black_and_green_3_blue_2():
+    # seats: Blue, Green, Black, Purple in a 4-player game
+    assert arena_glory([4, 6, 6, 8]) == [2, 3, 3, 4]
+
+
+def test_a_player_without_fans_in_an_arena_gains_no_glory_there():
+    assert arena_glory([0, 2, 2, 1]) == [0, 4, 4, 3]
+
+
+def duel_state():
+    """Purple and Black tie with 12 glory each."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLACK)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})  # Purple 5, Black 4
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})  # Black 5, Purple 4
+    set_fans(state, 2, {BLUE: 9, YELLOW: 8, PURPLE: 5, BLACK: 5})  # Purple and Black 3 each
+    set_fans(state, 3, {GREEN: 1})
+    state.players[BLACK].rage, state.players[PURPLE].rage = 1, 0
+    run(state, Task(Step.SCORING))
+    return state
+
+
+def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
+    state = duel_state()
+    assert state.duel.duelists == [BLACK, PURPLE]
+    chance(state, 3)
+    assert decision(state) == (BLACK, "spotlight_reroll")
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 4, 2)  # Purple has no rage: no re-roll to decide
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 3, 1)
+    play(state, Move(MoveKind.DUEL_REROLL))  # Black unleashes 1 rage
+    chance(state, 5, 2)
+    assert state.duel.rolls == [[3, 2, 5], [4, 3, 2]]
+    assert state.players[BLACK].rage == 0
+    result = GAME.outcome(state)
+    assert result.glory[BLACK] == result.glory[PURPLE] == 12
+    assert result.winners == [BLACK]
+    assert (result.ranks[BLACK], result.ranks[PURPLE]) == (1, 2)
+    outcome = game_pb2.Outcome()
+    GAME.encode_outcome(result, outcome)
+    assert list(outcome.winners) == [BLACK] and outcome.crab_rage.duel.winners == [BLACK]
+
+
+def test_a_tied_spotlight_duel_shares_the_victory():
+    state = duel_state()
+    chance(state, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 3, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 3, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 3)
+    assert GAME.outcome(state).winners == [BLACK, PURPLE]
+
+
+def test_the_most_glory_wins_without_a_duel():
+    state = action_phase(4, (MM, PC, BB))
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {BLUE: 3, GREEN: 1})
+    run(state, Task(Step.SCORING))
+    result = GAME.outcome(state)
+    assert result.winners == [BLUE] and result.glory == [4, 0, 3, 0]
+    assert result.ranks == [1, 3, 2, 3]

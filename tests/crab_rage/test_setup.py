@@ -1,0 +1,109 @@
+"""Set-up by player count (R1, R2, R5, R6), chance events (G2) and state validation."""
+
+from __future__ import annotations
+
+import pytest
+
+from crabgames.core.engine import Engine
+from crabgames.core.errors import InvalidArgument
+from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.data import ACTION_CARDS, Billboard
+from crabgames.games.crab_rage.setup import default_options, initial_state
+from crabgames.games.crab_rage.state import BACKSTAGE
+from crabgames.v1 import crab_rage_pb2 as pb
+from tests.crab_rage.helpers import BB, MM, PC, YELLOW, chance, decision
+
+ENGINE = Engine([GAME])
+
+
+@pytest.mark.parametrize(
+    ("n", "crabs", "rage", "arenas"), [(3, 4, 8, 3), (4, 3, 6, 3), (5, 3, 6, 4)]
+)
+def test_setup_by_player_count(n, crabs, rage, arenas):
+    state = initial_state(n, default_options(n))
+    assert len(state.arenas) == arenas
+    for player in state.players:
+        assert [c.muscle for c in player.crabs] == [1, 2, 3, 4][:crabs]  # R2
+        assert all(c.arena == BACKSTAGE for c in player.crabs)
+        assert (player.rage, player.supply, player.hardcore) == (rage, 32, 0)
+    assert [p.team for p in state.players] == [1, 2, 3, 4, 5][:n]  # blue, yellow, ... (R1)
+    assert decision(state) == (-1, "deal_billboard")
+
+
+def test_three_player_setup_with_8_rage_does_not_mutate():
+    state = initial_state(3, default_options(3))
+    assert all(t.kind.name != "MUTATION_CHOICE" for t in state.pending)
+
+
+def test_billboards_are_dealt_by_chance_and_three_of_four_are_used_with_three_arenas():
+    state = initial_state(4, default_options(4))
+    assert [v for v, _ in GAME.chance_outcomes(state)] == [1, 2, 3, 4]
+    chance(state, Billboard.PRESSURE_COOKER, Billboard.MEGA_MUSCLE, Billboard.BARNACLE_BRAWL)
+    assert [a.billboard for a in state.arenas] == [PC, MM, BB]
+    assert decision(state) == (-1, "microphone")  # R6 default: chance
+    assert [v for v, _ in GAME.chance_outcomes(state)] == [0, 1, 2, 3]
+    chance(state, YELLOW)
+    assert decision(state) == (-1, "flip_action_card")
+    assert [v for v, _ in GAME.chance_outcomes(state)] == sorted(ACTION_CARDS)
+
+
+def test_the_action_deck_flip_draws_only_from_unrevealed_cards():
+    state = initial_state(4, default_options(4))
+    chance(state, 1, 2, 3, 0, ACTION_CARDS[0])
+    state.round = 1
+    state.action_cards.append(ACTION_CARDS[1])
+    from crabgames.games.crab_rage.phases import unrevealed_cards
+
+    assert unrevealed_cards(state) == sorted(ACTION_CARDS[2:])
+
+
+def new_game(n=4, **options):
+    state, _ = ENGINE.new_game("crab_rage", pb.CrabRageOptions(**options), n, seed=11)
+    return state
+
+
+def test_options_fix_the_microphone_and_the_billboards():
+    state = new_game(3, microphone=2, billboards=[1, 3, 4])
+    assert state.crab_rage.microphone == 2
+    assert sorted(a.billboard for a in state.crab_rage.arenas) == [1, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"microphone": 7}, "microphone"),
+        ({"teams": [1, 1, 2, 3]}, "teams"),
+        ({"billboards": [1, 2]}, "billboards"),
+        ({"signature_moves": [1]}, "signature_moves"),
+    ],
+)
+def test_bad_options_name_their_field(options, field):
+    with pytest.raises(InvalidArgument) as error:
+        new_game(4, **options)
+    assert error.value.violations[0].field == f"options.crab_rage.{field}"
+
+
+def tampered(change):
+    state = new_game()
+    change(state.crab_rage)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda s: s.players[0].crabs[0].__setattr__("muscle", 7), "players[0].crabs[0].muscle"),
+        (lambda s: s.players[1].__setattr__("rage", -1), "players[1].rage"),
+        (lambda s: s.players[2].__setattr__("supply", 31), "players[2]"),
+        (lambda s: s.arenas[0].partner.__setitem__(0, 1), "arenas[0].partner[0]"),
+        (lambda s: s.players[0].crabs.pop(), "players[0].crabs"),
+        (lambda s: s.action_cards.append(1), "action_cards"),
+        (lambda s: s.pending.pop(), "pending"),
+        (lambda s: s.pending[-1].__setattr__("player", 9), "pending["),
+    ],
+)
+def test_malformed_states_are_rejected_naming_the_field(change, field):
+    state = tampered(change)
+    with pytest.raises(InvalidArgument) as error:
+        ENGINE.legal_moves(state)
+    assert error.value.violations[0].field.startswith(f"state.crab_rage.{field}")
