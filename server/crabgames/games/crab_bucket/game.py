@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from crabgames.core.errors import bad_move, bad_request
+from crabgames.core.errors import InvalidArgument, bad_move, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.codec import (
@@ -16,8 +16,9 @@ from crabgames.games.crab_bucket.codec import (
     decode_state,
     options_msg,
 )
-from crabgames.games.crab_bucket.data import ABILITY_NAMES, CARD_KINDS, OXI, card_name
+from crabgames.games.crab_bucket.data import ABILITY_NAMES, OXI, card_name
 from crabgames.games.crab_bucket.explain import explain
+from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_bucket.rules import (
     GAME_OVER,
     LEVELED_PENDING,
@@ -32,6 +33,7 @@ from crabgames.games.crab_bucket.rules import (
     PlayCard,
     UseAbility,
 )
+from crabgames.games.crab_bucket.sampling import redraw_hidden, state_from_view
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
@@ -106,35 +108,33 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         searches the piles for it (rules notes). A redraw that would leave the turn player without
         the decision their view shows is drawn again (the view shows who decides, G3)."""
         for _ in range(RESAMPLE_TRIES):
-            new = self._redraw_hidden(state, player, rng)
+            new = redraw_hidden(state, player, rng)
             if rules.waits_for_decision(new):
                 return new
         return state.clone()  # the real state is always consistent with the view
 
-    def _redraw_hidden(
-        self, state: CrabBucketState, player: int | None, rng: random.Random
+    # ----- for learning agents and bots -----
+
+    def move_id_count(self, num_players: int) -> int:
+        return MOVE_ID_COUNT
+
+    def move_id(self, state: CrabBucketState, move: Move) -> int:
+        return move_id(state, move)
+
+    def state_from_view(
+        self, view: pb.CrabBucketView, player: int, num_players: int, rng: random.Random
     ) -> CrabBucketState:
-        new = state.clone()
-        others = [q for q in range(new.num_players) if q != player]
-        pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
-        for q in others:
-            pool += new.hands[q]
-        slots = [(p, i) for p, s in enumerate(new.piles) for i in range(len(s) - 1)]
-        slots = [(p, i) for p, i in slots if new.piles[p][i] != OXI]
-        pool += [new.piles[p][i] for p, i in slots]
-        rng.shuffle(pool)
-        crabs = [c for c in pool if c != OXI]
-        rest = crabs[len(slots) :] + [c for c in pool if c == OXI]
-        rng.shuffle(rest)
-        for (p, i), card in zip(slots, crabs, strict=False):
-            new.piles[p][i] = card
-        it = iter(rest)
-        for q in others:
-            new.hands[q] = sorted(next(it) for _ in new.hands[q])
-        new.draw_pile = [0] * CARD_KINDS
-        for card in it:
-            new.draw_pile[card] += 1
-        return new
+        """Hidden cards drawn at random until the turn player's decision matches the view."""
+        for _ in range(RESAMPLE_TRIES):
+            state = state_from_view(view, player, num_players, rng)
+            msg = pb.CrabBucketState()
+            self.encode_state(state, msg)
+            try:
+                return decode_state(msg, num_players, "view.crab_bucket")
+            except InvalidArgument as error:
+                if error.violations[0].field != "view.crab_bucket":
+                    raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
+        raise bad_request("view.crab_bucket", "no hidden cards fit this view")
 
     # ----- codec -----
 
@@ -281,6 +281,10 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         msg.points = rules.points(state)
         msg.talking_allowed = rules.talking_allowed(state)
         msg.end_reason = state.end_reason
+        msg.played = state.played
+        msg.passes = state.passes
+        for kind, level in state.pending:
+            msg.pending.add(kind=kind, level=level)
 
     def encode_outcome(self, outcome: rules.Outcome, msg: game_pb2.Outcome) -> None:
         num_players = outcome.num_players

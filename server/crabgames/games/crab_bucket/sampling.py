@@ -1,0 +1,159 @@
+"""Drawing hidden information at random (for views that leak nothing, and bots): what a player
+cannot see is the other hands, the draw pile and the crab cards under each top (B2). Where each
+Oxi! lies in a pile is public (it was played face up; "Rescue an Oxi!" searches for it)."""
+
+from __future__ import annotations
+
+import random
+
+from crabgames.core.errors import bad_request
+from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.codec import decode_card, decode_options_msg
+from crabgames.games.crab_bucket.data import CARD_KINDS, CIRCLE, CRAB_CARDS, LEVELS, OXI
+from crabgames.games.crab_bucket.rules import EMPTY, NO_MISSION, CrabBucketState
+from crabgames.v1 import crab_bucket_pb2 as pb
+
+
+def redraw_hidden(
+    state: CrabBucketState, player: int | None, rng: random.Random
+) -> CrabBucketState:
+    """Pool every card hidden from `player` and deal it back into the same places at random:
+    crab cards only under the tops (Oxi! positions stay), the rest into hands and draw pile."""
+    new = state.clone()
+    others = [q for q in range(new.num_players) if q != player]
+    pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
+    for q in others:
+        pool += new.hands[q]
+    slots = [(p, i) for p, s in enumerate(new.piles) for i in range(len(s) - 1) if s[i] != OXI]
+    pool += [new.piles[p][i] for p, i in slots]
+    _deal_pool(new, pool, slots, others, rng)
+    return new
+
+
+def _deal_pool(
+    state: CrabBucketState,
+    pool: list[int],
+    slots: list[tuple[int, int]],
+    others: list[int],
+    rng: random.Random,
+) -> None:
+    rng.shuffle(pool)
+    crabs = [c for c in pool if c != OXI]
+    rest = crabs[len(slots) :] + [c for c in pool if c == OXI]
+    rng.shuffle(rest)
+    for (p, i), card in zip(slots, crabs, strict=False):
+        state.piles[p][i] = card
+    cards = iter(rest)
+    for q in others:
+        state.hands[q] = sorted(next(cards) for _ in state.hands[q])
+    state.draw_pile = [0] * CARD_KINDS
+    for card in cards:
+        state.draw_pile[card] += 1
+
+
+def state_from_view(
+    view: pb.CrabBucketView, player: int, num_players: int, rng: random.Random
+) -> CrabBucketState:
+    """A native state matching `player`'s view; hidden cards drawn at random. The caller checks
+    it (decode_state) and draws again if the turn player's decision does not match."""
+    path = "view.crab_bucket"
+    options = decode_options_msg(view.options, num_players, f"{path}.options", bad_request)
+    state = rules.new_state(num_players, options)
+    if len(view.piles) != CIRCLE:
+        raise bad_request(f"{path}.piles", "there must be 8 piles (B2)")
+    if len(view.hand_sizes) != num_players:
+        raise bad_request(f"{path}.hand_sizes", f"needs {num_players} entries")
+    own = [decode_card(c, f"{path}.hand[{i}]", bad_request) for i, c in enumerate(view.hand)]
+    if len(own) != view.hand_sizes[player]:
+        raise bad_request(f"{path}.hand", "does not match the viewer's hand size")
+    seen = [0] * CARD_KINDS
+    for card in own:
+        seen[card] += 1
+    slots = _piles_from_view(view, state, seen, path, rng)
+    state.removed = sorted(
+        decode_card(c, f"{path}.removed[{i}]", bad_request) for i, c in enumerate(view.removed)
+    )
+    for card in state.removed:
+        seen[card] += 1
+    seen[OXI] += view.oxi_discarded + view.oxi_set_aside
+    state.oxi_discarded, state.oxi_set_aside = view.oxi_discarded, view.oxi_set_aside
+    pool = _unseen(seen, num_players, path)
+    for seat, size in enumerate(view.hand_sizes):
+        state.hands[seat] = list(own) if seat == player else [EMPTY] * max(size, 0)
+    if len(pool) != len(slots) + sum(view.hand_sizes) - len(own) + view.draw_pile_size:
+        raise bad_request(f"{path}.draw_pile_size", "does not match the cards left unseen")
+    _missions_from_view(view, state, path)
+    _turn_from_view(view, state)
+    others = [q for q in range(num_players) if q != player]
+    _deal_pool(state, pool, slots, others, rng)
+    return state
+
+
+def _piles_from_view(
+    view: pb.CrabBucketView,
+    state: CrabBucketState,
+    seen: list[int],
+    path: str,
+    rng: random.Random,
+) -> list[tuple[int, int]]:
+    slots: list[tuple[int, int]] = []
+    for p, pile in enumerate(view.piles):
+        where = f"{path}.piles[{p}]"
+        top = decode_card(pile.top, f"{where}.top", bad_request) if pile.HasField("top") else EMPTY
+        if (top == EMPTY) != (pile.height == 0) or pile.height < 0:
+            raise bad_request(f"{where}.height", "a pile has a top card exactly when not empty")
+        buried_oxi = pile.oxi_count - (top == OXI)
+        if not 0 <= buried_oxi <= max(pile.height - 1, 0):
+            raise bad_request(f"{where}.oxi_count", "does not fit the pile")
+        stack = [EMPTY] * (pile.height - 1 - buried_oxi) + [OXI] * buried_oxi
+        rng.shuffle(stack)  # where buried Oxi! lie does not matter to any rule
+        if top != EMPTY:
+            stack.append(top)
+            seen[top] += 1
+        seen[OXI] += buried_oxi
+        state.piles[p] = stack
+        slots += [(p, i) for i, card in enumerate(stack[:-1]) if card == EMPTY]
+    return slots
+
+
+def _unseen(seen: list[int], num_players: int, path: str) -> list[int]:
+    for card in range(CRAB_CARDS):
+        if seen[card] > 1:
+            raise bad_request(path, f"card id {card} is seen in {seen[card]} places")
+    if seen[OXI] > num_players:
+        raise bad_request(path, f"{seen[OXI]} Oxi! cards seen; there are {num_players}")
+    return [c for c in range(CRAB_CARDS) if not seen[c]] + [OXI] * (num_players - seen[OXI])
+
+
+def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState, path: str) -> None:
+    missions = state.options.missions
+    for ids in (view.completed, view.discarded_missions, view.offered_missions):
+        if any(not 0 <= (m if isinstance(m, int) else m.mission) < len(missions) for m in ids):
+            raise bad_request(path, "a mission id is out of range")
+    state.completed = [c.mission for c in view.completed]
+    state.spent = [c.ability_used for c in view.completed]
+    state.discarded_missions = list(view.discarded_missions)
+    state.offered = list(view.offered_missions)
+    state.current = view.current_mission if view.HasField("current_mission") else NO_MISSION
+    seen = {*state.completed, *state.discarded_missions, *state.offered, state.current}
+    for level in LEVELS:
+        rest = [i for i, m in enumerate(missions) if m.level == level and i not in seen]
+        state.mission_piles[level - 1] = rest
+        sizes = list(view.mission_pile_sizes)
+        if len(sizes) != len(LEVELS) or sizes[level - 1] != len(rest):
+            raise bad_request(f"{path}.mission_pile_sizes", "does not match the missions seen")
+
+
+def _turn_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None:
+    state.step = view.step
+    state.turn_player = view.turn_player
+    state.dealt = rules.deal_size(state.num_players)
+    if view.step == rules.DEAL:
+        state.dealt = sum(p.height for p in view.piles) + sum(view.hand_sizes)
+    state.ability_used = view.ability_used
+    state.plays_left = view.plays_left
+    state.played = view.played
+    state.draws_over = view.draws_over
+    state.passes = view.passes
+    state.pending = [(p.kind, p.level) for p in view.pending]
+    state.end_reason = view.end_reason
