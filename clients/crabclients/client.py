@@ -1,18 +1,39 @@
 """A thin, typed client for crabgames.v1.RulesService that turns rich error details into
-readable exceptions."""
+readable exceptions.
+
+    with RulesClient.connect("127.0.0.1:50051", timeout=5) as client:
+        state = client.new_game("kraby", num_players=3, seed=7).state
+        moves = client.legal_moves(state)
+        state = client.apply_move(state, moves[0]).state
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import grpc
+from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from crabgames.v1 import game_pb2
+from crabgames.v1 import crab_bucket_pb2, crab_rage_pb2, game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+
+# The options message of each game, by game id (the name of the oneof fields selecting it).
+OPTIONS: dict[str, type[Message]] = {
+    "kraby": kraby_pb2.KrabyOptions,
+    "crab_bucket": crab_bucket_pb2.CrabBucketOptions,
+    "crab_rage": crab_rage_pb2.CrabRageOptions,
+}
+
+GAME_OVER = game_pb2.DECIDER_KIND_NONE
+CHANCE = game_pb2.DECIDER_KIND_CHANCE
+PLAYER = game_pb2.DECIDER_KIND_PLAYER
+
+Response = TypeVar("Response")
 
 
 @dataclass
@@ -25,33 +46,90 @@ class RulesServiceError(Exception):
     metadata: dict[str, str] = field(default_factory=dict)
     field_violations: list[tuple[str, str]] = field(default_factory=list)
 
+    @property
+    def rule(self) -> str:
+        """For an illegal move: the rulebook section or ruling id it breaks."""
+        return self.metadata.get("rule", "")
+
     def __str__(self) -> str:
         text = f"{self.code.name}: {self.message}"
         if self.reason:
             text += f" [{self.reason}]"
+        if self.rule:
+            text += f" (rule {self.rule})"
         for path, why in self.field_violations:
             text += f"\n  {path}: {why}"
         return text
 
 
+class MalformedError(RulesServiceError):
+    """INVALID_ARGUMENT: a request, state or move that does not decode (see field_violations)."""
+
+
+class IllegalMoveError(RulesServiceError):
+    """FAILED_PRECONDITION / ILLEGAL_MOVE: a well-formed move the rules forbid now (see rule)."""
+
+
+class GameOverError(RulesServiceError):
+    """FAILED_PRECONDITION / GAME_OVER: a move sent after the game ended."""
+
+
+class StaleStateError(RulesServiceError):
+    """ABORTED / STALE_STATE: the state moved on since the move was decided."""
+
+
+class ServiceUnavailableError(RulesServiceError):
+    """UNAVAILABLE or DEADLINE_EXCEEDED: the server could not be reached in time."""
+
+
+_BY_REASON: dict[str, type[RulesServiceError]] = {
+    "ILLEGAL_MOVE": IllegalMoveError,
+    "GAME_OVER": GameOverError,
+    "STALE_STATE": StaleStateError,
+}
+_BY_CODE: dict[grpc.StatusCode, type[RulesServiceError]] = {
+    grpc.StatusCode.INVALID_ARGUMENT: MalformedError,
+    grpc.StatusCode.UNAVAILABLE: ServiceUnavailableError,
+    grpc.StatusCode.DEADLINE_EXCEEDED: ServiceUnavailableError,
+}
+
+
 def decode_error(error: grpc.RpcError) -> RulesServiceError:
-    result = RulesServiceError(error.code(), error.details() or "")
-    status = rpc_status.from_call(error)
+    """The most specific RulesServiceError for a failed call, rich details decoded."""
+    code = error.code() if isinstance(error, grpc.Call) else grpc.StatusCode.UNKNOWN
+    message = (error.details() if isinstance(error, grpc.Call) else str(error)) or ""
+    reason, metadata, violations = "", {}, []
+    status = rpc_status.from_call(error) if isinstance(error, grpc.Call) else None
     for detail in status.details if status else []:
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
             detail.Unpack(info)
-            result.reason, result.metadata = info.reason, dict(info.metadata)
+            reason, metadata = info.reason, dict(info.metadata)
         elif detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
             bad = error_details_pb2.BadRequest()
             detail.Unpack(bad)
-            result.field_violations = [(v.field, v.description) for v in bad.field_violations]
-    return result
+            violations = [(v.field, v.description) for v in bad.field_violations]
+        elif detail.Is(error_details_pb2.PreconditionFailure.DESCRIPTOR):
+            failure = error_details_pb2.PreconditionFailure()
+            detail.Unpack(failure)
+            for v in failure.violations:
+                metadata.setdefault("rule", v.subject)
+                metadata.setdefault("reason", v.description)
+    kind = _BY_REASON.get(reason) or _BY_CODE.get(code, RulesServiceError)
+    return kind(code, message, reason, metadata, violations)
+
+
+def options_for(game: str, options: Message | None = None) -> dict[str, Message]:
+    """The `NewGameRequest` keyword selecting `game`, with default options if none are given."""
+    if game not in OPTIONS:
+        raise ValueError(f"unknown game {game!r}: choose one of {', '.join(sorted(OPTIONS))}")
+    return {game: options if options is not None else OPTIONS[game]()}
 
 
 class RulesClient:
-    """Connect with `RulesClient.connect("127.0.0.1:50051")`; every call raises
-    RulesServiceError on a refusal."""
+    """Connect with `RulesClient.connect("127.0.0.1:50051")`; every call raises a
+    RulesServiceError (or one of its subclasses) on a refusal, and gives up after `timeout`
+    seconds."""
 
     def __init__(self, channel: grpc.Channel, timeout: float = 10.0) -> None:
         self.channel = channel
@@ -60,8 +138,15 @@ class RulesClient:
 
     @classmethod
     def connect(cls, address: str, timeout: float = 10.0) -> RulesClient:
+        """Open a channel and wait up to `timeout` seconds for the server to be reachable."""
         channel = grpc.insecure_channel(address)
-        grpc.channel_ready_future(channel).result(timeout=timeout)
+        try:
+            grpc.channel_ready_future(channel).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            channel.close()
+            raise ServiceUnavailableError(
+                grpc.StatusCode.UNAVAILABLE, f"no rules server at {address} after {timeout}s"
+            ) from None
         return cls(channel, timeout)
 
     def close(self) -> None:
@@ -70,10 +155,10 @@ class RulesClient:
     def __enter__(self) -> RulesClient:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, method, request):
+    def _call(self, method: Callable[..., Response], request: Any) -> Response:
         try:
             return method(request, timeout=self.timeout)
         except grpc.RpcError as error:
@@ -82,23 +167,49 @@ class RulesClient:
     def list_games(self) -> list[api.GameInfo]:
         return list(self._call(self.stub.ListGames, api.ListGamesRequest()).games)
 
-    def new_game(self, num_players: int, seed: int = 0, **options) -> api.NewGameResponse:
-        """`options` is one keyword naming the game: kraby=KrabyOptions(), ..."""
+    def new_game(
+        self,
+        game: str,
+        num_players: int,
+        seed: int = 0,
+        options: Message | None = None,
+        chance_mode: game_pb2.ChanceMode.ValueType = game_pb2.CHANCE_MODE_AUTO,
+    ) -> api.NewGameResponse:
+        """Start `game` ("kraby", "crab_bucket", "crab_rage"); default options when none."""
         return self._call(
-            self.stub.NewGame, api.NewGameRequest(num_players=num_players, seed=seed, **options)
+            self.stub.NewGame, new_game_request(game, num_players, seed, options, chance_mode)
         )
 
-    def legal_moves(self, state: game_pb2.GameState) -> list[game_pb2.Move]:
-        return list(self._call(self.stub.LegalMoves, api.LegalMovesRequest(state=state)).moves)
+    def legal_moves(self, state: game_pb2.GameState, player_token: str = "") -> list[game_pb2.Move]:
+        return self.legal_moves_response(state, player_token).moves[:]
+
+    def legal_moves_response(
+        self, state: game_pb2.GameState, player_token: str = ""
+    ) -> api.LegalMovesResponse:
+        """The legal moves with the next decision, the move-id space size and the legal mask."""
+        request = api.LegalMovesRequest(state=state, player_token=player_token)
+        return self._call(self.stub.LegalMoves, request)
 
     def apply_move(
-        self, state: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
+        self,
+        state: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool = False,
+        expected_version: int | None = None,
+        player_token: str = "",
     ) -> api.ApplyMoveResponse:
-        request = api.ApplyMoveRequest(state=state, move=move, validate_only=validate_only)
+        request = api.ApplyMoveRequest(
+            state=state, move=move, validate_only=validate_only, player_token=player_token
+        )
+        if expected_version is not None:
+            request.expected_version = expected_version
         return self._call(self.stub.ApplyMove, request)
 
-    def view(self, state: game_pb2.GameState, player: int | None = None) -> game_pb2.View:
-        request = api.GetViewRequest(state=state)
+    def view(
+        self, state: game_pb2.GameState, player: int | None = None, player_token: str = ""
+    ) -> game_pb2.View:
+        """`player`'s view, or a spectator's when `player` is None."""
+        request = api.GetViewRequest(state=state, player_token=player_token)
         if player is None:
             request.spectator = True
         else:
@@ -109,3 +220,22 @@ class RulesClient:
         self, new_game: api.NewGameRequest, moves: Iterable[game_pb2.Move]
     ) -> api.ReplayResponse:
         return self._call(self.stub.Replay, api.ReplayRequest(new_game=new_game, moves=moves))
+
+    def sample_state(self, view: game_pb2.View, seed: int = 0) -> game_pb2.GameState:
+        """A full state consistent with a player's view (hidden information drawn at random)."""
+        return self._call(self.stub.SampleState, api.SampleStateRequest(view=view, seed=seed)).state
+
+
+def new_game_request(
+    game: str,
+    num_players: int,
+    seed: int = 0,
+    options: Message | None = None,
+    chance_mode: game_pb2.ChanceMode.ValueType = game_pb2.CHANCE_MODE_AUTO,
+) -> api.NewGameRequest:
+    return api.NewGameRequest(
+        num_players=num_players,
+        seed=seed,
+        chance_mode=chance_mode,
+        **options_for(game, options),  # type: ignore[arg-type]
+    )

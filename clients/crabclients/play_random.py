@@ -6,31 +6,24 @@ python -m crabclients.play_random --address 127.0.0.1:50051 --game kraby --playe
 from __future__ import annotations
 
 import argparse
-import random
 
-from crabclients.client import RulesClient
-from crabgames.v1 import crab_bucket_pb2, crab_rage_pb2, game_pb2, kraby_pb2
-
-OPTIONS = {
-    "kraby": kraby_pb2.KrabyOptions,
-    "crab_bucket": crab_bucket_pb2.CrabBucketOptions,
-    "crab_rage": crab_rage_pb2.CrabRageOptions,
-}
+from crabclients.bots import RandomBot, play_game
+from crabclients.client import OPTIONS, RulesClient
+from crabgames.v1 import game_pb2
 
 
-def play(client: RulesClient, game: str, players: int, seed: int, verbose: bool = False):
+def play(
+    client: RulesClient, game: str, players: int, seed: int, verbose: bool = False
+) -> tuple[game_pb2.GameState, game_pb2.Outcome, int]:
     """Returns (final state, outcome, number of moves played)."""
-    rng = random.Random(seed)
-    state = client.new_game(players, seed=seed, **{game: OPTIONS[game]()}).state
-    moves_played = 0
-    while state.next.kind != game_pb2.DECIDER_KIND_NONE:
-        move = rng.choice(client.legal_moves(state))
-        response = client.apply_move(state, move)
-        state, moves_played = response.state, moves_played + 1
-        if verbose:
-            for event in response.events:
-                print(event.text)
-    return state, response.outcome, moves_played
+    bots = [RandomBot(seed * 31 + seat) for seat in range(players)]
+
+    def show(seat, move, response) -> None:
+        for event in response.events:
+            print(event.text)
+
+    record = play_game(client, game, bots, seed, on_step=show if verbose else None)
+    return record.state, record.outcome, len(record.moves)
 
 
 def main() -> None:
