@@ -72,11 +72,9 @@ STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
 EMPTY = -1  # the "top" of an empty pile
 NO_MISSION = -1
 
-# Decision names (G3), by step or pending kind.
-DECISION_NAMES = {
-    DEAL: "deal",
-    PLAY: "play",
-    REFILL: "draw_card",
+# Decision names (G3), by step and by pending kind (two enums: their values overlap).
+STEP_DECISIONS = {DEAL: "deal", PLAY: "play", REFILL: "draw_card"}
+PENDING_DECISIONS = {
     DRAW_MISSION: "draw_mission",
     CHOOSE_MISSION_PILE: "choose_mission_pile",
     EXTRA_DRAW: "draw_card",
@@ -285,8 +283,8 @@ def decision_name(state: CrabBucketState) -> str:
     if state.step == GAME_OVER:
         return "game_over"
     if state.pending:
-        return DECISION_NAMES[state.pending[-1][0]]
-    return DECISION_NAMES[state.step]
+        return PENDING_DECISIONS[state.pending[-1][0]]
+    return STEP_DECISIONS[state.step]
 
 
 def is_chance(state: CrabBucketState) -> bool:

@@ -1,0 +1,100 @@
+"""Rulebook "1. Play a Crab Card": same colour only if higher, different colour only if lower or
+equal; anything on an Oxi! or an empty pile (B2). The worked example is the rulebook's."""
+
+from __future__ import annotations
+
+from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.rules import PlayCard
+from tests.crab_bucket.helpers import card, position
+
+# The example circle: every top the rulebook names (green 7, green 8, yellow 6, red 7, yellow 4)
+# plus three (blue 3, blue 4, red 6) on which neither the red 5 nor the yellow 7 may go.
+EXAMPLE_TOPS = [
+    "green 7",
+    "green 8",
+    "yellow 6",
+    "red 7",
+    "yellow 4",
+    "blue 3",
+    "blue 4",
+    "red 6",
+]
+
+
+def piles_for(state, name: str) -> set[int]:
+    c = card(name)
+    return {m.pile for m in rules.legal_moves(state) if isinstance(m, PlayCard) and m.card == c}
+
+
+def example():
+    return position(EXAMPLE_TOPS, {0: ["green 2", "red 5", "yellow 7"]})
+
+
+def names(state, piles: set[int]) -> set[str]:
+    return {EXAMPLE_TOPS[p] for p in piles}
+
+
+def test_green_2_goes_on_every_card_that_is_not_green():
+    state = example()
+    assert names(state, piles_for(state, "green 2")) == set(EXAMPLE_TOPS) - {"green 7", "green 8"}
+
+
+def test_red_5_goes_on_green_7_green_8_and_yellow_6_but_not_on_red_7():
+    state = example()
+    assert names(state, piles_for(state, "red 5")) == {"green 7", "green 8", "yellow 6"}
+
+
+def test_yellow_7_goes_on_red_7_green_7_green_8_and_on_yellow_4_and_yellow_6():
+    state = example()
+    assert names(state, piles_for(state, "yellow 7")) == {
+        "red 7",
+        "green 7",
+        "green 8",
+        "yellow 4",
+        "yellow 6",
+    }
+
+
+def test_a_card_of_a_different_colour_may_be_equal():
+    assert rules.can_place(card("blue 5"), card("red 5"))
+    assert not rules.can_place(card("blue 6"), card("red 5"))
+
+
+def test_a_card_of_the_same_colour_must_be_strictly_higher():
+    assert rules.can_place(card("red 6"), card("red 5"))
+    assert not rules.can_place(card("red 5"), card("red 5"))
+    assert not rules.can_place(card("red 4"), card("red 5"))
+
+
+def test_any_card_goes_on_an_oxi_or_on_an_empty_pile():
+    tops = ["oxi", "", "red 1", "red 2", "red 3", "red 4", "red 5", "red 6"]
+    state = position(tops, {0: ["blue 8", "yellow 8", "green 8"]})
+    for name in ("blue 8", "yellow 8", "green 8"):
+        assert piles_for(state, name) == {0, 1}
+
+
+def test_playing_a_card_that_breaks_the_placement_rule_is_illegal_and_names_the_rule():
+    state = example()
+    move = PlayCard(card("red 5"), EXAMPLE_TOPS.index("red 7"))
+    from crabgames.games.crab_bucket import GAME
+
+    assert not GAME.is_legal(state, move)
+    assert GAME.explain_illegal(state, move).rule == "1. Play a Crab Card"
+
+
+def test_a_card_not_in_hand_cannot_be_played():
+    from crabgames.games.crab_bucket import GAME
+
+    state = example()
+    move = PlayCard(card("blue 1"), 0)
+    assert not GAME.is_legal(state, move)
+    assert "not" in GAME.explain_illegal(state, move).reason or "no" in (
+        GAME.explain_illegal(state, move).reason
+    )
+
+
+def test_a_played_card_goes_on_top_and_the_pile_grows():
+    state = example()
+    rules.apply_move(state, PlayCard(card("red 5"), 0))
+    assert state.piles[0] == [card("green 7"), card("red 5")]
+    assert card("red 5") not in state.hands[0]
