@@ -24,6 +24,7 @@ from crabgames.games.crab_rage.data import (
 )
 from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
 from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.moveids import MAX_X
 from crabgames.games.crab_rage.movement import (
     change_muscle,
     place_fans,
@@ -80,7 +81,7 @@ def action_moves(state: State, player: int, action: Action, index: int) -> list[
     if action == Action.SPLIT:
         return [act._replace(partner=s) for s in alliances_in(state, where)]
     if action == Action.SMASH:
-        xs = range(1, me.rage - cost + 1)
+        xs = range(1, min(me.rage - cost, MAX_X) + 1)  # MAX_X: an id-space limit, never reached
         return [
             act._replace(target=t, amount=x) for t in rivals_in(state, player, where) for x in xs
         ]

@@ -12,6 +12,7 @@ from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handl
     actions,
     codec,
     endgame,
+    moveids,
     movement,
     phases,
 )
@@ -143,6 +144,22 @@ class CrabRageGame(Game[State, Move]):
 
     def invariant_violations(self, state: State) -> list[str]:
         return invariants(state)
+
+    # ----- for learning agents and bots -----
+
+    def move_id_count(self, num_players: int) -> int:
+        return moveids.MOVE_ID_COUNT
+
+    def move_id(self, state: State, move: Move) -> int:
+        return moveids.move_id(move)
+
+    def state_from_view(
+        self, view: Any, player: int, num_players: int, rng: random.Random
+    ) -> State:
+        """The view is the whole state but for other players' pending commitments (G4): draw
+        those at random within the hardcore fans each holds."""
+        state = self.decode_state(view.state, num_players, "view.crab_rage.state")
+        return self.resample_hidden(state, player, rng)
 
     # ----- codec -----
 
