@@ -369,6 +369,14 @@ def decode_state(msg: Any, n: int, path: str) -> State:
 def check_pending_refs(state: State, path: str) -> None:
     """Steps must refer to things that exist: crabs in transit for ENTER, the roll-off and the
     duel for their steps, units with crabs for a rumble result."""
+    entering = {ref for t in state.pending if t.kind == Step.ENTER for ref in t.crabs}
+    for seat, player in enumerate(state.players):
+        for index, c in enumerate(player.crabs):
+            need(
+                c.arena != IN_TRANSIT or (seat, index) in entering,
+                f"{path}.players[{seat}].crabs[{index}].place",
+                "a crab in transit needs a pending ENTER step",
+            )
     for index, task in enumerate(state.pending):
         where = f"{path}.pending[{index}]"
         if task.kind == Step.ENTER:
