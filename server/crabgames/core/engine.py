@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -360,9 +360,14 @@ class Engine:
         seed: int,
         chance_mode: int,
         moves: Sequence[game_pb2.Move],
+        check: Callable[[], None] | None = None,
     ) -> ReplayResult:
+        """`check`, when given, is called before each move and may raise to stop the replay
+        (the service stops when the call's deadline passes)."""
         match, _ = self.new_match(game_id, options, num_players, seed, chance_mode)
         for index, move in enumerate(moves):
+            if check is not None:
+                check()
             try:
                 match.play(move, f"moves[{index}]")
             except RulesError as error:

@@ -6,10 +6,13 @@ from __future__ import annotations
 import functools
 import logging
 
-from crabgames.core.engine import Engine, has_move_ids
-from crabgames.core.errors import RulesError
+from crabgames.core.engine import EXPLICIT, Engine, has_move_ids
+from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
+from crabgames.service.limits import check_replay, time_check
+from crabgames.service.sealing import PermissionDenied, Sealer
 from crabgames.service.status import internal_status, status_for
+from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
 
@@ -33,8 +36,32 @@ def translate_errors(method):
 
 
 class RulesServicer(api_grpc.RulesServiceServicer):
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, sealer: Sealer | None = None) -> None:
         self.engine = engine
+        self.sealer = sealer  # None: sealing off (docs/security.md)
+
+    # ----- sealing at the edge: the engine only ever sees full states -----
+
+    def opened(self, state: game_pb2.GameState) -> game_pb2.GameState:
+        """The full state behind a request's state (BAD_SEAL when sealing is on and the seal is
+        missing or altered)."""
+        if self.sealer is None:
+            if state.sealed:
+                raise bad_request("state.sealed", "this server does not seal states")
+            return state
+        return self.sealer.open(state)
+
+    def check_seat(self, state: game_pb2.GameState, seat: int, token: str, what: str) -> None:
+        if self.sealer is not None:
+            self.sealer.check_token(state, seat, token, what)
+
+    def sealed(self, state: game_pb2.GameState) -> game_pb2.GameState:
+        return state if self.sealer is None else self.sealer.seal(state)
+
+    def refuse_explicit_chance(self, chance_mode: int, path: str) -> None:
+        if self.sealer is not None and chance_mode == EXPLICIT:
+            # The caller would choose hidden draws and see the unseen multiset.
+            raise bad_request(path, "sealed games resolve chance on the server (AUTO only)")
 
     @translate_errors
     def ListGames(self, request, context):
@@ -63,14 +90,20 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     def NewGame(self, request, context):
         game_id = request.WhichOneof("options")
         options = getattr(request, game_id) if game_id else None
+        self.refuse_explicit_chance(request.chance_mode, "chance_mode")
         state, events = self.engine.new_game(
             game_id, options, request.num_players, request.seed, request.chance_mode
         )
-        return api.NewGameResponse(state=state, events=events)
+        # The caller of NewGame is the host: it gets every seat's token and the set-up events.
+        tokens = self.sealer.tokens(state) if self.sealer else []
+        return api.NewGameResponse(state=self.sealed(state), events=events, player_tokens=tokens)
 
     @translate_errors
     def LegalMoves(self, request, context):
-        moves, next_decision, size, mask = self.engine.legal_moves_with_mask(request.state)
+        state = self.opened(request.state)
+        if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:  # the moves show the player's hand
+            self.check_seat(state, state.next.player, request.player_token, "the legal moves")
+        moves, next_decision, size, mask = self.engine.legal_moves_with_mask(state)
         return api.LegalMovesResponse(
             moves=moves, next=next_decision, move_id_count=size, legal_mask=mask
         )
@@ -78,22 +111,35 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     @translate_errors
     def ApplyMove(self, request, context):
         expected = request.expected_version if request.HasField("expected_version") else None
-        state, events, outcome = self.engine.apply_move(
-            request.state, request.move, request.validate_only, expected
+        state = self.opened(request.state)
+        if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
+            self.check_seat(state, state.next.player, request.player_token, "a move")
+        new_state, events, outcome = self.engine.apply_move(
+            state, request.move, request.validate_only, expected
         )
-        return api.ApplyMoveResponse(state=state, events=events, outcome=outcome)
+        if self.sealer is None:
+            return api.ApplyMoveResponse(state=new_state, events=events, outcome=outcome)
+        # Events can carry other players' secrets (their draws): sealed, a client learns what
+        # happened from its view instead (docs/security.md).
+        new_state = request.state if request.validate_only else self.sealer.seal(new_state)
+        return api.ApplyMoveResponse(state=new_state, outcome=outcome)
 
     @translate_errors
     def GetView(self, request, context):
         player = request.player if request.WhichOneof("viewer") == "player" else None
         if request.WhichOneof("viewer") is None:
             player = None  # no viewer given: a spectator
-        return api.GetViewResponse(view=self.engine.view(request.state, player))
+        state = self.opened(request.state)
+        if player is not None and 0 <= player < state.num_players:
+            self.check_seat(state, player, request.player_token, "a player's view")
+        return api.GetViewResponse(view=self.engine.view(state, player))
 
     @translate_errors
     def Replay(self, request, context):
         new_game = request.new_game
         game_id = new_game.WhichOneof("options")
+        check_replay(request)
+        self.refuse_explicit_chance(new_game.chance_mode, "new_game.chance_mode")
         result = self.engine.replay(
             game_id,
             getattr(new_game, game_id) if game_id else None,
@@ -101,10 +147,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             new_game.seed,
             new_game.chance_mode,
             request.moves,
+            time_check(context),
         )
+        # Sealed like every state the server returns: the caller chose the seed and every move,
+        # so it learns nothing it did not know, and it gets no player token.
         return api.ReplayResponse(
             ok=result.ok,
-            state=result.state,
+            state=self.sealed(result.state),
             outcome=result.outcome,
             moves_applied=result.moves_applied,
             failed_move_index=result.failed_move_index,
@@ -114,10 +163,22 @@ class RulesServicer(api_grpc.RulesServiceServicer):
 
     @translate_errors
     def SampleState(self, request, context):
+        # Never sealed: its hidden information is invented, so it reveals no secret, and a
+        # sealing server refuses it as a move's state (it is a sandbox for bots, see Playouts).
         return api.SampleStateResponse(state=self.engine.sample_state(request.view, request.seed))
 
     @translate_errors
     def Playouts(self, request, context):
+        if self.sealer is not None and request.state.sealed:
+            # Playouts from the real hidden state would reveal it; a bot plays out a state
+            # sampled from its own view instead (SampleState), which needs no seal.
+            raise PermissionDenied(
+                "playouts would read the sealed hidden information: send a state sampled from"
+                " your view (SampleState)",
+                "SEALED_STATE",
+            )
+        if request.state.sealed:
+            raise bad_request("state.sealed", "this server does not seal states")
         stats = playouts(self.engine, request.state, request.count, request.seed)
         response = api.PlayoutsResponse(
             games=stats.games, truncated=stats.truncated, decisions=stats.decisions, seed=stats.seed

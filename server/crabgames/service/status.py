@@ -41,6 +41,8 @@ def status_for(error: RulesError) -> grpc.Status:
         code = code_pb2.FAILED_PRECONDITION
     elif isinstance(error, StaleState):
         code = code_pb2.ABORTED
+    elif hasattr(error, "status_code"):  # service-edge errors: sealing.py, limits.py
+        code = error.status_code
     else:
         code = code_pb2.INVALID_ARGUMENT
     return rpc_status.to_status(

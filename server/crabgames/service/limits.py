@@ -1,0 +1,115 @@
+"""Limits at the service edge (docs/security.md): requests that do not parse become
+INVALID_ARGUMENT, repeated fields a client could inflate are capped, and long loops stop when
+the call's deadline passes or the client goes away.
+
+The rules service is registered through `add_rules_service`, which wraps every method handler:
+the generated code would let a request that fails to deserialize end as INTERNAL.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import grpc
+
+from crabgames.core.errors import RulesError, bad_request
+from crabgames.service.status import status_for
+from crabgames.v1 import rules_service_pb2 as api
+
+SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
+
+# The longest random games in the conformance suite take under 200 decisions; a record ten
+# times longer is not a game. Replay's work is bounded by this (and by the end of the game).
+MAX_REPLAY_MOVES = 2000
+# The whole request and response size (server.py passes it to gRPC).
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+# Calls beyond this many in flight are refused at once with RESOURCE_EXHAUSTED, not queued.
+MAX_CONCURRENT_RPCS = 256
+
+
+class Interrupted(RulesError):
+    """The call's deadline passed or the client cancelled it while the server was working."""
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status_code = code.value[0]
+        self.reason = code.name
+
+
+class Undecodable:
+    """Stands in for a request whose bytes do not parse, so the handler can refuse it."""
+
+    __slots__ = ("type_name", "error")
+
+    def __init__(self, type_name: str, error: str) -> None:
+        self.type_name = type_name
+        self.error = error
+
+
+def safe_deserializer(message_class) -> Callable[[bytes], object]:
+    def deserialize(data: bytes):
+        try:
+            return message_class.FromString(data)
+        except Exception as error:  # DecodeError, recursion limit, bad UTF-8, ...
+            return Undecodable(
+                message_class.DESCRIPTOR.full_name, str(error) or type(error).__name__
+            )
+
+    return deserialize
+
+
+def guarded(behavior):
+    """Refuse undecodable requests and calls already out of time before doing any work."""
+
+    @functools.wraps(behavior)
+    def handle(request, context):
+        if isinstance(request, Undecodable):
+            why = f"does not parse as {request.type_name}: {request.error}"
+            context.abort_with_status(status_for(bad_request("request", why)))
+        try:
+            check_time(context)
+        except Interrupted as error:
+            context.abort(error.code, error.message)
+        return behavior(request, context)
+
+    return handle
+
+
+def check_time(context) -> None:
+    """Raise Interrupted when the client is gone or the call's deadline has passed."""
+    if not context.is_active():
+        raise Interrupted(grpc.StatusCode.CANCELLED, "the call was cancelled")
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        raise Interrupted(grpc.StatusCode.DEADLINE_EXCEEDED, "the call's deadline passed")
+
+
+def time_check(context) -> Callable[[], None]:
+    """A callback for the engine's long loops (Replay)."""
+    return functools.partial(check_time, context)
+
+
+def check_replay(request: api.ReplayRequest) -> None:
+    if len(request.moves) > MAX_REPLAY_MOVES:
+        raise bad_request(
+            "moves", f"{len(request.moves)} moves; a record holds at most {MAX_REPLAY_MOVES}"
+        )
+
+
+def add_rules_service(servicer, server: grpc.Server) -> None:
+    """Register the rules service with every handler guarded (instead of the generated
+    add_RulesServiceServicer_to_server)."""
+    handlers = {}
+    for method in SERVICE.methods:
+        request_class = getattr(api, method.input_type.name)
+        response_class = getattr(api, method.output_type.name)
+        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+            guarded(getattr(servicer, method.name)),
+            request_deserializer=safe_deserializer(request_class),
+            response_serializer=response_class.SerializeToString,
+        )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
+    )
