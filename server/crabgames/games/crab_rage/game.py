@@ -334,6 +334,9 @@ def invariants(state: State) -> list[str]:
         for seat, other in enumerate(arena.partner):
             if other >= 0 and (other == seat or arena.partner[other] != seat):
                 problems.append(f"arena {index}: alliance {seat}/{other} is not a pair (R10)")
+            present = any(c.arena == index for c in state.players[seat].crabs)
+            if other >= 0 and not present:
+                problems.append(f"arena {index}: {team(state, seat)} is allied without crabs")
     return problems
 
 
