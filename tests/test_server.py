@@ -17,7 +17,7 @@ from grpc_status import rpc_status
 
 from crabclients.client import RulesClient, RulesServiceError
 from crabclients.play_random import play
-from crabgames.v1 import game_pb2, kraby_pb2
+from crabgames.v1 import crab_rage_pb2, game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
 
@@ -165,3 +165,20 @@ def test_a_bot_samples_a_full_state_from_its_view(stub):
     assert sampled.prng.seed != state.prng.seed
     again = stub.GetView(api.GetViewRequest(state=sampled, player=1)).view
     assert again == view
+
+
+def test_a_crab_rage_season_is_scored_from_finishing_places(stub):
+    games = [crab_rage_pb2.CrabRageSeasonGame(places=p) for p in ([1, 2, 3], [2, 1, 3], [1, 1, 3])]
+    response = stub.ScoreCrabRageSeason(api.ScoreCrabRageSeasonRequest(games=games))
+    # 5+4+5 = 14, 4+5+5 = 14, 3+3+4 = 10: the first two share the season.
+    assert [s.total for s in response.standings] == [14, 14, 10]
+    assert list(response.winners) == [0, 1]
+    assert list(response.standings[2].game_scores) == [3, 3, 4]
+
+
+def test_a_season_of_six_games_is_refused(stub):
+    games = [crab_rage_pb2.CrabRageSeasonGame(places=[1, 2, 3])] * 6
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ScoreCrabRageSeason(api.ScoreCrabRageSeasonRequest(games=games))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert details(caught.value)["BadRequest"].field_violations[0].field == "games"

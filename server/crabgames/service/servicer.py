@@ -9,6 +9,7 @@ import logging
 from crabgames.core.engine import EXPLICIT, Engine, has_move_ids
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
+from crabgames.games.crab_rage import season
 from crabgames.service.limits import check_replay, time_check
 from crabgames.service.sealing import PermissionDenied, Sealer
 from crabgames.service.status import internal_status, status_for
@@ -187,6 +188,22 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             zip(stats.mean_scores(), stats.win_rates(), strict=True)
         ):
             response.players.add(player=player, mean_score=score, win_rate=rate)
+        return response
+
+    @translate_errors
+    def ScoreCrabRageSeason(self, request, context):
+        if request.outcomes and request.games:
+            raise bad_request("games", "give either outcomes or games, not both")
+        if request.outcomes:
+            games = [season.places_from_outcome(o) for o in request.outcomes]
+            path = "outcomes"
+        else:
+            games, path = season.decode_games(request.games), "games"
+        response = api.ScoreCrabRageSeasonResponse()
+        for standing in season.season_standings(games, path):
+            season.encode_standing(standing, response.standings.add())
+            if standing.winner:
+                response.winners.append(standing.manager)
         return response
 
 
