@@ -7,8 +7,11 @@ PROTOS := $(wildcard protos/crabgames/v1/*.proto)
 INSTALLED := $(VENV)/.installed
 GENERATED := server/crabgames/v1/.generated
 PYTEST_ARGS ?=
+GAME ?= kraby
+PLAY_ARGS ?=
+NODE_DEPS := clients/node/node_modules/.installed
 
-.PHONY: setup run test protos lint format bench clean
+.PHONY: setup run test protos lint format bench clean play demo typecheck
 
 setup: $(GENERATED)
 
@@ -29,10 +32,26 @@ protos:
 	rm -f $(GENERATED)
 	$(MAKE) $(GENERATED)
 
+# The Node.js reference client's packages, from the npm registry (exact versions: package-lock).
+$(NODE_DEPS): clients/node/package.json clients/node/package-lock.json
+	npm ci --prefix clients/node --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+# Play in the terminal against bots: make play GAME=crab_rage PLAY_ARGS="--players 3"
+play: setup
+	$(VENV)/bin/crabgames-play --game $(GAME) $(PLAY_ARGS)
+
+# Start a server, play one game of each title with bots through it, print a summary.
+demo: setup
+	$(VENV)/bin/crabgames-demo
+
+typecheck: setup
+	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
+
 run: setup
 	$(VENV)/bin/crabgames-server --address $(ADDRESS)
 
-test: setup
+test: setup $(NODE_DEPS)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 lint: setup

@@ -100,7 +100,8 @@ def decode_error(error: grpc.RpcError) -> RulesServiceError:
     message = (error.details() if isinstance(error, grpc.Call) else str(error)) or ""
     reason, metadata, violations = "", {}, []
     status = rpc_status.from_call(error) if isinstance(error, grpc.Call) else None
-    for detail in status.details if status else []:
+    details: list[Any] = list(status.details) if status else []
+    for detail in details:
         if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
             info = error_details_pb2.ErrorInfo()
             detail.Unpack(info)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from crabgames.v1 import crab_rage_pb2 as cr
 from crabgames.v1 import game_pb2, kraby_pb2
 
 Evaluator = Callable[[game_pb2.GameState, int], float]
@@ -94,7 +95,29 @@ def evaluate_kraby(state: game_pb2.GameState, player: int) -> float:
     return mine - max(others)
 
 
-EVALUATORS: dict[str, Evaluator] = {"kraby": evaluate_kraby}
+def rage_arena_glory(fans: list[int]) -> list[int]:
+    """Glory by seat if the arena were scored now: most fans N, next most N-1, ties share,
+    no fans no glory (rulebook "Scoring")."""
+    n = len(fans)
+    return [n - len({f for f in fans if f > mine}) if mine else 0 for mine in fans]
+
+
+def evaluate_crab_rage(state: game_pb2.GameState, player: int) -> float:
+    """Provisional glory margin over the best rival, plus a little for what wins later fans:
+    hardcore fans, rage and muscle in the arenas."""
+    rage = state.crab_rage
+    glory = [0.0] * len(rage.players)
+    for arena in rage.arenas:
+        for seat, points in enumerate(rage_arena_glory(list(arena.fans))):
+            glory[seat] += points
+    for seat, manager in enumerate(rage.players):
+        in_arenas = sum(c.muscle for c in manager.crabs if c.place == cr.CRAB_RAGE_PLACE_ARENA)
+        glory[seat] += 0.3 * manager.hardcore_fans + 0.1 * manager.rage + 0.1 * in_arenas
+    rivals = [g for seat, g in enumerate(glory) if seat != player]
+    return glory[player] - max(rivals)
+
+
+EVALUATORS: dict[str, Evaluator] = {"kraby": evaluate_kraby, "crab_rage": evaluate_crab_rage}
 
 
 def outcome_value(outcome: game_pb2.Outcome, player: int) -> float:

@@ -52,7 +52,7 @@ def enum_word(enum, value: int) -> str:
 
 # ----- Kraby -----
 
-KRABY_COLOURS = {  # species -> (letter, 256-colour background)
+KRABY_COLOURS: dict[int, tuple[str, int]] = {  # species -> (letter, 256-colour background)
     kb.KRABY_COLOR_ORANGE: ("O", 208),
     kb.KRABY_COLOR_GREEN: ("G", 34),
     kb.KRABY_COLOR_BLUE: ("B", 27),
@@ -116,7 +116,7 @@ def render_kraby(view: game_pb2.View, paint: Paint) -> str:
 
 # ----- Crab Bucket -----
 
-CRAB_BUCKET_COLOURS = {
+CRAB_BUCKET_COLOURS: dict[int, tuple[str, int]] = {
     cb.CRAB_BUCKET_COLOR_RED: ("R", 196),
     cb.CRAB_BUCKET_COLOR_GREEN: ("G", 34),
     cb.CRAB_BUCKET_COLOR_BLUE: ("B", 27),
@@ -195,7 +195,7 @@ def render_crab_bucket(view: game_pb2.View, paint: Paint) -> str:
 
 # ----- CRAB RAGE! -----
 
-TEAM_SHADES = {
+TEAM_SHADES: dict[int, int] = {
     cr.CRAB_RAGE_TEAM_BLUE: 33,
     cr.CRAB_RAGE_TEAM_YELLOW: 220,
     cr.CRAB_RAGE_TEAM_GREEN: 40,
