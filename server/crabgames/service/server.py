@@ -14,8 +14,10 @@ from grpc_reflection.v1alpha import reflection
 
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
+from crabgames.service.limits import add_rules_service
+from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
-from crabgames.v1 import rules_service_pb2, rules_service_pb2_grpc
+from crabgames.v1 import rules_service_pb2
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +43,13 @@ def serve(address: str = "127.0.0.1:50051", threads: int = 8) -> Running:
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
     ]
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads), options=options)
-    rules_service_pb2_grpc.add_RulesServiceServicer_to_server(
-        RulesServicer(Engine(all_games())), server
-    )
+    # Every handler guarded (limits.py); states sealed when CRABGAMES_SEAL_KEYS is set.
+    sealer = Sealer.from_env()
+    add_rules_service(RulesServicer(Engine(all_games()), sealer), server)
+    if sealer is not None:
+        log.info(
+            "sealing states with key %s (%d keys accepted)", sealer.primary.key_id, len(sealer.keys)
+        )
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
