@@ -18,7 +18,10 @@ from crabgames.core.engine import Engine
 from crabgames.core.errors import RulesError
 from crabgames.games import all_games
 from crabgames.service.sealing import Sealer
+from crabgames.v1 import rules_service_pb2 as api
 from tests.playthrough import Record, play_random
+
+SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 
 # CRABGAMES_FUZZ=large (make fuzz-large) multiplies every example count by LARGE_SCALE and draws
 # fresh examples each run; the default `ci` size is derandomized so CI is reproducible.
@@ -65,7 +68,7 @@ def cases() -> list[tuple[str, int, object]]:
 CASES = cases()
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def recorded(case_index: int, seed: int) -> Record:
     game_id, players, options = CASES[case_index]
     return play_random(ENGINE, game_id, players, options, seed)
@@ -84,6 +87,20 @@ def recorded_states(draw, seeds: int = 2):
     """A state some legal game reached: Picked(record, index)."""
     record = recorded(draw(st.integers(0, len(CASES) - 1)), draw(st.integers(1, seeds)))
     return Picked((record, draw(st.integers(0, len(record.states) - 1))))
+
+
+def raw_call(channel: grpc.Channel, method: str, data: bytes) -> grpc.StatusCode:
+    """Send raw request bytes to a RulesService method; the status code it ends with."""
+    call = channel.unary_unary(
+        f"/{SERVICE.full_name}/{method}",
+        request_serializer=lambda raw: raw,
+        response_deserializer=lambda raw: raw,
+    )
+    try:
+        call(data, timeout=CALL_TIMEOUT)
+    except grpc.RpcError as error:
+        return error.code()
+    return grpc.StatusCode.OK
 
 
 def crash_report(call, *args) -> str | None:

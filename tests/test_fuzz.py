@@ -27,14 +27,14 @@ from tests.fuzzing import (
     CASES,
     CLIENT_ERRORS,
     ENGINE,
+    SERVICE,
     crash_report,
     fuzz_settings,
+    raw_call,
     recorded_states,
 )
 from tests.mutate import flipped_bytes, mutated
 from tests.playthrough import GAME_OVER, encode, play_random
-
-SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 
 
 def check_invariants(state: game_pb2.GameState) -> None:
@@ -107,19 +107,6 @@ def test_mutated_options_never_crash_new_game_or_replay(picked, data):
     assert crash is None, f"{record.game_id} options {changes}\n{crash}"
     crash = crash_report(ENGINE.replay, *args, record.moves[:30])
     assert crash is None, f"{record.game_id} options {changes} (replay)\n{crash}"
-
-
-def raw_call(channel: grpc.Channel, method: str, data: bytes) -> grpc.StatusCode:
-    call = channel.unary_unary(
-        f"/{SERVICE.full_name}/{method}",
-        request_serializer=lambda raw: raw,
-        response_deserializer=lambda raw: raw,
-    )
-    try:
-        call(data, timeout=CALL_TIMEOUT)
-    except grpc.RpcError as error:
-        return error.code()
-    return grpc.StatusCode.OK
 
 
 @fuzz_settings(40)

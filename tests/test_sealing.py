@@ -1,0 +1,411 @@
+"""Sealed states and player tokens (docs/security.md): the secret part of every state is
+encrypted and authenticated, any change to a sealed state is refused, keys rotate, and a
+player's hand, moves and view need that seat's token."""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import os
+import random
+import signal
+import subprocess
+import sys
+
+import grpc
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crabgames.core.errors import InvalidArgument
+from crabgames.service.sealing import ENV_VAR, PermissionDenied, Sealer
+from crabgames.service.server import serve
+from crabgames.v1 import game_pb2
+from crabgames.v1 import rules_service_pb2 as api
+from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.fuzzing import (
+    CALL_TIMEOUT,
+    CASES,
+    CLIENT_ERRORS,
+    fuzz_settings,
+    raw_call,
+    recorded,
+    recorded_states,
+    sealer_for_tests,
+)
+from tests.mutate import flipped_bytes, mutated
+from tests.playthrough import encode, pick
+from tests.test_server import details
+
+PLAYER = game_pb2.DECIDER_KIND_PLAYER
+GAME_OVER = game_pb2.DECIDER_KIND_NONE
+
+
+@contextlib.contextmanager
+def environment(**values: str):
+    saved = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def sealed_server(*key_ids: str):
+    keys = sealer_for_tests(*key_ids)
+    text = ",".join(f"{k}:{base64.b64encode(b).decode()}" for k, b in raw_keys(*key_ids))
+    with environment(**{ENV_VAR: text}):
+        running = serve("127.0.0.1:0", threads=4)
+    return running, keys
+
+
+def raw_keys(*key_ids: str):
+    return [(f"key-{i}", bytes([n + 1]) * 32) for n, i in enumerate("abcdefgh") if i in key_ids]
+
+
+@pytest.fixture(scope="module")
+def sealed():
+    """A stub to a server sealing with key a (and accepting key b), its Sealer, the channel."""
+    running, keys = sealed_server("a", "b")
+    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield api_grpc.RulesServiceStub(channel), keys, channel
+    running.stop(0)
+
+
+def new_game(stub, case: int = 0, seed: int = 0) -> api.NewGameResponse:
+    game_id, players, options = CASES[case]
+    request = api.NewGameRequest(num_players=players, seed=seed)
+    getattr(request, game_id).CopyFrom(options)
+    return stub.NewGame(request, timeout=CALL_TIMEOUT)
+
+
+def refused(call, request) -> tuple[grpc.StatusCode, str]:
+    with pytest.raises(grpc.RpcError) as caught:
+        call(request, timeout=CALL_TIMEOUT)
+    return caught.value.code(), details(caught.value)["ErrorInfo"].reason
+
+
+# ----- the seal itself -----
+
+
+def full_state(case: int = 0) -> game_pb2.GameState:
+    return recorded(case, 1).states[3]
+
+
+def test_a_sealed_state_shows_only_its_header_and_opens_to_the_full_state():
+    sealer, state = sealer_for_tests("a"), full_state()
+    sealed = sealer.seal(state)
+    assert sealed.seed == 0 and not sealed.HasField("prng") and sealed.sealed
+    which = state.WhichOneof("game")
+    assert sealed.WhichOneof("game") == which and getattr(sealed, which).ByteSize() == 0
+    assert (sealed.version, sealed.next, sealed.num_players) == (
+        state.version,
+        state.next,
+        state.num_players,
+    )
+    assert encode(getattr(state, which)) not in sealed.sealed  # encrypted, not just wrapped
+    assert encode(sealer.open(sealed)) == encode(state)
+    assert sealer.seal(state).sealed != sealed.sealed  # a fresh nonce every time
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda s: setattr(s, "version", s.version + 1),
+        lambda s: setattr(s, "num_players", s.num_players + 1),
+        lambda s: setattr(s, "chance_mode", game_pb2.CHANCE_MODE_EXPLICIT),
+        lambda s: setattr(s.next, "player", s.next.player + 1),
+        lambda s: setattr(s.next, "decision", "game_over"),
+        lambda s: setattr(s, "rules_version", s.rules_version + "x"),
+        lambda s: setattr(s, "sealed", s.sealed[:-1] + bytes([s.sealed[-1] ^ 1])),
+        lambda s: setattr(s, "sealed", s.sealed[:40]),
+        lambda s: setattr(s, "sealed", b""),
+        lambda s: setattr(s, "seed", 7),
+        lambda s: s.prng.SetInParent(),
+    ],
+    ids=[
+        "version",
+        "num_players",
+        "chance_mode",
+        "next.player",
+        "next.decision",
+        "rules_version",
+        "a bit of the seal",
+        "a cut seal",
+        "no seal",
+        "a seed beside the seal",
+        "a prng beside the seal",
+    ],
+)
+def test_any_change_to_a_sealed_state_is_refused_as_a_bad_seal(change):
+    sealer = sealer_for_tests("a")
+    sealed = sealer.seal(full_state())
+    change(sealed)
+    with pytest.raises(InvalidArgument) as caught:
+        sealer.open(sealed)
+    assert caught.value.reason == "BAD_SEAL"
+    assert caught.value.violations[0].field == "state.sealed"
+
+
+def test_a_seal_cannot_be_moved_to_another_game():
+    sealer = sealer_for_tests("a")
+    kraby = sealer.seal(full_state(0))
+    other_case = next(i for i, (g, _, _) in enumerate(CASES) if g != CASES[0][0])
+    other = sealer.seal(full_state(other_case))
+    other.sealed = kraby.sealed
+    with pytest.raises(InvalidArgument):
+        sealer.open(other)
+
+
+def test_keys_rotate_by_key_id():
+    old, state = sealer_for_tests("a"), full_state()
+    sealed_with_old = old.seal(state)
+    rotated = sealer_for_tests("b", "a")  # b seals now, a still opens
+    assert encode(rotated.open(sealed_with_old)) == encode(state)
+    assert rotated.seal(state).sealed.startswith(b"CGS1\x05key-b")
+    assert rotated.token(state, 1, rotated.keys["key-a"]) == old.token(state, 1)
+    rotated.check_token(state, 1, old.token(state, 1), "a view")  # an old token still works
+    retired = sealer_for_tests("b")
+    with pytest.raises(InvalidArgument, match="key 'key-a'"):
+        retired.open(sealed_with_old)
+    with pytest.raises(PermissionDenied):
+        retired.check_token(state, 1, old.token(state, 1), "a view")
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("k1", "id:base64key"),
+        ("k1:not base64!", "not base64"),
+        ("k1:" + base64.b64encode(b"short").decode(), "16, 24 or 32 bytes"),
+        ("bad id:" + base64.b64encode(bytes(32)).decode(), "key id"),
+        ("k:{0},k:{0}".format(base64.b64encode(bytes(32)).decode()), "twice"),
+    ],
+)
+def test_bad_key_settings_stop_the_server_from_starting(text, problem):
+    with pytest.raises(ValueError, match=problem):
+        Sealer.parse(text)
+
+
+def test_sealing_is_off_without_keys():
+    assert Sealer.from_env({}) is None and Sealer.from_env({ENV_VAR: " "}) is None
+
+
+def test_tokens_differ_by_seat_game_and_key():
+    a, b = sealer_for_tests("a"), sealer_for_tests("b")
+    state = full_state()
+    tokens = a.tokens(state)
+    assert len(set(tokens)) == state.num_players
+    assert b.tokens(state) != tokens
+    other = game_pb2.GameState()
+    other.CopyFrom(state)
+    other.seed += 1
+    assert a.tokens(other)[0] != tokens[0]
+
+
+# ----- through a sealing server -----
+
+
+def test_new_game_gives_a_sealed_state_and_one_token_per_seat(sealed):
+    stub = sealed[0]
+    for case, (_, players, _) in enumerate(CASES):
+        response = new_game(stub, case)
+        assert len(set(response.player_tokens)) == players
+        assert response.state.sealed and response.state.seed == 0
+
+
+def test_legal_moves_need_the_deciding_players_token(sealed):
+    stub = sealed[0]
+    response = new_game(stub)
+    state, tokens = response.state, response.player_tokens
+    assert state.next.kind == PLAYER
+    decider = state.next.player
+    request = api.LegalMovesRequest(state=state)
+    assert refused(stub.LegalMoves, request) == (
+        grpc.StatusCode.PERMISSION_DENIED,
+        "BAD_PLAYER_TOKEN",
+    )
+    request.player_token = tokens[(decider + 1) % len(tokens)]
+    assert refused(stub.LegalMoves, request)[0] == grpc.StatusCode.PERMISSION_DENIED
+    request.player_token = tokens[decider]
+    assert stub.LegalMoves(request, timeout=CALL_TIMEOUT).moves
+
+
+def test_a_players_view_needs_that_players_token_and_a_spectators_none(sealed):
+    stub = sealed[0]
+    response = new_game(stub)
+    state, tokens = response.state, response.player_tokens
+    request = api.GetViewRequest(state=state, player=1, player_token=tokens[0])
+    assert refused(stub.GetView, request)[0] == grpc.StatusCode.PERMISSION_DENIED
+    request.player_token = ""
+    assert refused(stub.GetView, request)[0] == grpc.StatusCode.PERMISSION_DENIED
+    request.player_token = tokens[1]
+    assert stub.GetView(request, timeout=CALL_TIMEOUT).view.player == 1
+    spectator = stub.GetView(api.GetViewRequest(state=state, spectator=True), timeout=CALL_TIMEOUT)
+    assert spectator.view.spectator
+
+
+def test_a_move_needs_the_moving_players_token(sealed):
+    stub = sealed[0]
+    response = new_game(stub)
+    state, tokens = response.state, response.player_tokens
+    decider = state.next.player
+    move = stub.LegalMoves(
+        api.LegalMovesRequest(state=state, player_token=tokens[decider]), timeout=CALL_TIMEOUT
+    ).moves[0]
+    request = api.ApplyMoveRequest(state=state, move=move, player_token=tokens[decider - 1])
+    assert refused(stub.ApplyMove, request)[0] == grpc.StatusCode.PERMISSION_DENIED
+    request.player_token = tokens[decider]
+    after = stub.ApplyMove(request, timeout=CALL_TIMEOUT)
+    assert after.state.sealed and after.state.version > state.version
+    assert not after.events  # events may show other players' draws: see the views instead
+
+
+def test_an_unsealed_state_is_refused_by_a_sealing_server_and_the_other_way_round(sealed, stub):
+    sealed_stub = sealed[0]
+    plain = new_game(stub, seed=3).state
+    assert refused(sealed_stub.GetView, api.GetViewRequest(state=plain, spectator=True)) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "BAD_SEAL",
+    )
+    closed = new_game(sealed_stub, seed=3).state
+    code, _ = refused(stub.GetView, api.GetViewRequest(state=closed, spectator=True))
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_a_sealing_server_refuses_explicit_chance(sealed):
+    stub = sealed[0]
+    game_id, players, options = CASES[0]
+    request = api.NewGameRequest(num_players=players, chance_mode=game_pb2.CHANCE_MODE_EXPLICIT)
+    getattr(request, game_id).CopyFrom(options)
+    assert refused(stub.NewGame, request)[0] == grpc.StatusCode.INVALID_ARGUMENT
+    replay = api.ReplayRequest(new_game=request)
+    assert refused(stub.Replay, replay)[0] == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_replay_returns_a_sealed_state_and_playouts_refuse_one(sealed):
+    stub, keys, _ = sealed
+    game_id, players, options = CASES[0]
+    request = api.NewGameRequest(num_players=players, seed=5)
+    getattr(request, game_id).CopyFrom(options)
+    replayed = stub.Replay(api.ReplayRequest(new_game=request), timeout=CALL_TIMEOUT).state
+    assert replayed.sealed and replayed.seed == 0
+    fresh = stub.NewGame(request, timeout=CALL_TIMEOUT)
+    assert encode(keys.open(replayed)) == encode(keys.open(fresh.state))
+    playouts = api.PlayoutsRequest(state=fresh.state, count=1)
+    assert refused(stub.Playouts, playouts) == (grpc.StatusCode.PERMISSION_DENIED, "SEALED_STATE")
+
+
+def test_a_sampled_state_is_a_sandbox_for_playouts_not_for_moves(sealed):
+    stub = sealed[0]
+    response = new_game(stub, seed=8)
+    view = stub.GetView(
+        api.GetViewRequest(state=response.state, player=0, player_token=response.player_tokens[0]),
+        timeout=CALL_TIMEOUT,
+    ).view
+    sampled = stub.SampleState(api.SampleStateRequest(view=view, seed=2), timeout=CALL_TIMEOUT)
+    assert not sampled.state.sealed
+    playouts = stub.Playouts(api.PlayoutsRequest(state=sampled.state, count=2), timeout=30)
+    assert playouts.games == 2
+    request = api.LegalMovesRequest(state=sampled.state, player_token=response.player_tokens[0])
+    assert refused(stub.LegalMoves, request) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAL")
+
+
+FIRST_CASE_OF_EACH_GAME = sorted(
+    {game_id: i for i, (game_id, _, _) in reversed(list(enumerate(CASES)))}.values()
+)
+
+
+@pytest.mark.parametrize("case", FIRST_CASE_OF_EACH_GAME)
+def test_a_sealed_game_plays_to_the_end_exactly_like_an_unsealed_one(sealed, stub, case):
+    """Same seed, same decisions: every seat's view is the same with sealing on or off."""
+    sealed_stub = sealed[0]
+    opened = new_game(sealed_stub, case, seed=40 + case)
+    closed_state, tokens = opened.state, opened.player_tokens
+    plain_state = new_game(stub, case, seed=40 + case).state
+    rng = random.Random(case)
+    while plain_state.next.kind != GAME_OVER:
+        seat = plain_state.next.player
+        moves = sealed_stub.LegalMoves(
+            api.LegalMovesRequest(state=closed_state, player_token=tokens[seat]),
+            timeout=CALL_TIMEOUT,
+        ).moves
+        assert list(moves) == list(stub.LegalMoves(api.LegalMovesRequest(state=plain_state)).moves)
+        move = pick(rng, list(moves))
+        closed_state = sealed_stub.ApplyMove(
+            api.ApplyMoveRequest(state=closed_state, move=move, player_token=tokens[seat]),
+            timeout=CALL_TIMEOUT,
+        ).state
+        plain_state = stub.ApplyMove(api.ApplyMoveRequest(state=plain_state, move=move)).state
+    assert closed_state.next == plain_state.next and closed_state.version == plain_state.version
+    for seat, token in enumerate(tokens):
+        sealed_view = sealed_stub.GetView(
+            api.GetViewRequest(state=closed_state, player=seat, player_token=token)
+        ).view
+        assert sealed_view == stub.GetView(api.GetViewRequest(state=plain_state, player=seat)).view
+
+
+@fuzz_settings(25)
+@given(picked=recorded_states(), data=st.data())
+def test_an_altered_sealed_state_is_always_refused_and_never_crashes(sealed, picked, data):
+    stub, keys, channel = sealed
+    record, index = picked
+    original = keys.seal(record.states[index])
+    state, changes = data.draw(mutated(original))
+    if encode(state) == encode(original):
+        return
+    tokens = keys.tokens(record.states[index])
+    seat = max(0, original.next.player)
+    for call, request in (
+        (stub.GetView, api.GetViewRequest(state=state, player=seat, player_token=tokens[seat])),
+        (stub.LegalMoves, api.LegalMovesRequest(state=state, player_token=tokens[seat])),
+    ):
+        code, reason = refused(call, request)
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAL"), changes
+    flipped = data.draw(flipped_bytes(original.SerializeToString()))
+    request = b"\x0a" + varint(len(flipped)) + flipped + b"\x18\x01"  # state, spectator
+    code = raw_call(channel, "GetView", request)
+    assert code in CLIENT_ERRORS
+    try:
+        parsed = game_pb2.GameState.FromString(flipped)
+    except Exception:
+        return
+    parsed.DiscardUnknownFields()
+    if encode(parsed) != encode(original):
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def test_the_command_line_server_seals_when_keys_are_in_the_environment():
+    key = base64.b64encode(os.urandom(32)).decode()
+    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING", ENV_VAR: f"live:{key}"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        address = process.stdout.readline().split()[-1]
+        with grpc.insecure_channel(address) as channel:
+            grpc.channel_ready_future(channel).result(timeout=10)
+            response = new_game(api_grpc.RulesServiceStub(channel))
+        assert response.state.sealed.startswith(b"CGS1\x04live") and response.player_tokens
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=15) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
