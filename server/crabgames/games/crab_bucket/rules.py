@@ -200,6 +200,10 @@ class Event(NamedTuple):
     data: dict[str, Any]
 
 
+def _say(events: list[Event], kind: str, text: str, **data: Any) -> None:
+    events.append(Event(kind, text, data))
+
+
 # ----- set-up -----
 
 
@@ -465,22 +469,7 @@ def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
         if kind == EXTRA_DRAW:
             _draw_card(state, value, events)
         else:
-            state.mission_piles[level - 1].remove(value)
-            mission = state.options.missions[value]
-            offered = kind == OFFER_DRAW
-            verb = "offered" if offered else "is the new current mission"
-            events.append(
-                Event(
-                    "mission_drawn",
-                    f"{mission.name} (level {level}) {verb}",
-                    {"mission": value, "level": level, "offered": offered},
-                )
-            )
-            if offered:
-                state.offered.append(value)
-            else:
-                state.current = value
-                check_mission(state, events)
+            _draw_mission(state, value, level, kind == OFFER_DRAW, events)
     elif state.step == DEAL:
         _deal(state, value, events)
     else:
@@ -489,19 +478,33 @@ def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
     return events
 
 
+def _draw_mission(
+    state: CrabBucketState, mission: int, level: int, offered: bool, events: list[Event]
+) -> None:
+    """A mission drawn as the current one (B5) or into a "draw 2 choose 1" offer."""
+    state.mission_piles[level - 1].remove(mission)
+    name = state.options.missions[mission].name
+    verb = "offered" if offered else "is the new current mission"
+    text = f"{name} (level {level}) {verb}"
+    _say(events, "mission_drawn", text, mission=mission, level=level, offered=offered)
+    if offered:
+        state.offered.append(mission)
+    else:
+        state.current = mission
+        check_mission(state, events)
+
+
 def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
     state.draw_pile[card] -= 1
     if state.dealt < CIRCLE:
         pile = state.dealt
         state.piles[pile].append(card)
-        events.append(Event("card_dealt", f"{card_name(card)} dealt to pile {pile}", {
-            "card": card, "pile": pile}))  # fmt: skip
+        _say(events, "card_dealt", f"{card_name(card)} dealt to pile {pile}", card=card, pile=pile)
     else:
         player = (state.dealt - CIRCLE) // HAND_SIZE
         state.hands[player].append(card)
         state.hands[player].sort()
-        events.append(Event("card_dealt", f"a card dealt to player {player}", {
-            "card": card, "player": player}))  # fmt: skip
+        _say(events, "card_dealt", f"a card dealt to player {player}", card=card, player=player)
     state.dealt += 1
     if state.dealt == deal_size(state.num_players):
         _finish_setup(state, events)
@@ -511,8 +514,7 @@ def _finish_setup(state: CrabBucketState, events: list[Event]) -> None:
     count = state.oxi_set_aside
     state.draw_pile[OXI] += count  # B1: shuffled in after the deal
     state.oxi_set_aside = 0
-    events.append(Event("oxi_shuffled_in", f"{count} Oxi! cards shuffled into the draw pile", {
-        "count": count}))  # fmt: skip
+    _say(events, "oxi_shuffled_in", f"{count} Oxi! cards shuffled into the draw pile", count=count)
     state.step = PLAY
     state.turn_player = state.options.first_player
     level = state.options.first_mission_level
@@ -524,8 +526,7 @@ def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
     state.draw_pile[card] -= 1
     state.hands[player].append(card)
     state.hands[player].sort()
-    events.append(Event("card_drawn", f"player {player} draws a card", {
-        "player": player, "card": card}))  # fmt: skip
+    _say(events, "card_drawn", f"player {player} draws a card", player=player, card=card)
 
 
 # ----- missions (B5) -----
@@ -540,8 +541,13 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
         return
     state.completed.append(state.current)
     state.spent.append(False)
-    events.append(Event("mission_completed", f"{mission.name} completed", {
-        "mission": state.current, "level": mission.level}))  # fmt: skip
+    _say(
+        events,
+        "mission_completed",
+        f"{mission.name} completed",
+        mission=state.current,
+        level=mission.level,
+    )
     state.current = NO_MISSION
     if not state.options.wild:
         if mission.level >= 3:
@@ -561,8 +567,13 @@ def keep_mission(state: CrabBucketState, mission: int, events: list[Event]) -> N
     state.offered = []
     state.current = mission
     name = state.options.missions[mission].name
-    events.append(Event("mission_kept", f"{name} kept as the current mission", {
-        "mission": mission, "returned": returned}))  # fmt: skip
+    _say(
+        events,
+        "mission_kept",
+        f"{name} kept as the current mission",
+        mission=mission,
+        returned=returned,
+    )
     check_mission(state, events)
 
 
@@ -584,8 +595,13 @@ def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
     if isinstance(move, PlayCard):
         _play_card(state, move.card, move.pile, events)
     elif isinstance(move, Pass):
-        events.append(Event("turn_passed", f"player {state.turn_player} passes", {
-            "player": state.turn_player, "automatic": False}))  # fmt: skip
+        _say(
+            events,
+            "turn_passed",
+            f"player {state.turn_player} passes",
+            player=state.turn_player,
+            automatic=False,
+        )
         end_turn(state, events, passed=not state.ability_used)
     elif isinstance(move, UseAbility):
         _use_ability(state, move, events)
@@ -619,8 +635,14 @@ def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]
 def _put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
     state.piles[pile].append(card)
     player = state.turn_player
-    events.append(Event("card_played", f"player {player} plays {card_name(card)} on pile {pile}", {
-        "player": player, "card": card, "pile": pile}))  # fmt: skip
+    _say(
+        events,
+        "card_played",
+        f"player {player} plays {card_name(card)} on pile {pile}",
+        player=player,
+        card=card,
+        pile=pile,
+    )
 
 
 def _cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
@@ -631,12 +653,15 @@ def _cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
         state.draw_pile[card] += 1
     del stack[:-1]
     player = state.turn_player
-    events.append(Event(
+    _say(
+        events,
         "pile_cut",
         f"player {player} discards an Oxi! and cuts pile {pile}"
         f" ({len(returned)} cards back into the draw pile)",
-        {"player": player, "pile": pile, "returned": len(returned)},
-    ))  # fmt: skip
+        player=player,
+        pile=pile,
+        returned=len(returned),
+    )
 
 
 def _use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -645,11 +670,15 @@ def _use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) 
     state.ability_used = True
     ability = state.options.missions[move.mission].ability
     player = state.turn_player
-    events.append(Event(
+    _say(
+        events,
         "ability_used",
         f"player {player} uses {ABILITY_NAMES[ability]!r}",
-        {"player": player, "mission": move.mission, "ability": ability, "piles": list(move.piles)},
-    ))  # fmt: skip
+        player=player,
+        mission=move.mission,
+        ability=ability,
+        piles=list(move.piles),
+    )
     EFFECTS[ability](state, move, events)
 
 
@@ -792,8 +821,13 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
         state.plays_left = 0  # "play 2": no legal second play
         return False
     player = state.turn_player
-    events.append(Event("turn_passed", f"player {player} cannot act and passes", {
-        "player": player, "automatic": True}))  # fmt: skip
+    _say(
+        events,
+        "turn_passed",
+        f"player {player} cannot act and passes",
+        player=player,
+        automatic=True,
+    )
     end_turn(state, events, passed=not state.ability_used)  # B6, G6
     return False
 
@@ -804,7 +838,11 @@ def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
         return False
     if not draw_total(state):
         state.draws_over = True  # B7: nobody draws again
-        events.append(Event("draw_pile_empty", "the draw pile is empty: nobody draws again", {}))
+        _say(
+            events,
+            "draw_pile_empty",
+            "the draw pile is empty: nobody draws again",
+        )
         end_turn(state, events, passed=False)
         return False
     return True
@@ -834,8 +872,7 @@ def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
     state.end_reason = reason
     state.pending.clear()
     total = points(state)
-    events.append(Event("game_ended", f"the game ends with {total} points", {
-        "reason": reason, "points": total}))  # fmt: skip
+    _say(events, "game_ended", f"the game ends with {total} points", reason=reason, points=total)
 
 
 # ----- outcome -----
