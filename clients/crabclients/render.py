@@ -6,6 +6,7 @@ printed as protobuf text, so a new game is playable before it gets its own drawi
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 
 from google.protobuf import text_format
@@ -21,10 +22,12 @@ DIM = "\033[2m"
 
 
 class Paint:
-    """ANSI colouring that can be switched off (NO_COLOR, or a pipe)."""
+    """ANSI colouring, off when NO_COLOR is set or the output is not a terminal."""
 
     def __init__(self, enabled: bool | None = None) -> None:
-        self.enabled = enabled if enabled is not None else "NO_COLOR" not in os.environ
+        if enabled is None:
+            enabled = "NO_COLOR" not in os.environ and sys.stdout.isatty()
+        self.enabled = enabled
 
     def __call__(self, text: str, *codes: str) -> str:
         if not self.enabled or not codes:
@@ -48,6 +51,10 @@ def enum_word(enum, value: int) -> str:
         return str(value)
     prefix = os.path.commonprefix(list(enum.keys()))
     return name[len(prefix) :].lower().replace("_", " ") if prefix else name.lower()
+
+
+def playing(view: game_pb2.View) -> bool:
+    return view.next.kind != game_pb2.DECIDER_KIND_NONE
 
 
 # ----- Kraby -----
@@ -104,7 +111,7 @@ def render_kraby(view: game_pb2.View, paint: Paint) -> str:
     lines.append("")
     for seat, size in enumerate(k.hand_sizes):
         you = " (you)" if seat == view.player and not view.spectator else ""
-        turn = paint(" <- turn", BOLD) if seat == k.turn_player else ""
+        turn = paint(" <- turn", BOLD) if seat == k.turn_player and playing(view) else ""
         ship = kraby_ship(paint, k.ships[seat]) if seat < len(k.ships) else ""
         lines.append(f" player {seat}{you}: {size} tiles in hand  ship: {ship}{turn}")
     if not view.spectator:
@@ -185,7 +192,7 @@ def render_crab_bucket(view: game_pb2.View, paint: Paint) -> str:
     lines.append(f" draw pile: {b.draw_pile_size} cards   talking allowed: {b.talking_allowed}")
     for seat, size in enumerate(b.hand_sizes):
         you = " (you)" if seat == view.player and not view.spectator else ""
-        turn = paint(" <- turn", BOLD) if seat == b.turn_player else ""
+        turn = paint(" <- turn", BOLD) if seat == b.turn_player and playing(view) else ""
         lines.append(f" player {seat}{you}: {size} cards{turn}")
     if not view.spectator:
         hand = "  ".join(bucket_card(paint, card) for card in b.hand) or "empty"

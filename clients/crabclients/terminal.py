@@ -73,9 +73,13 @@ def game_log(
     return on_step
 
 
-def play(args: argparse.Namespace, write: Callable[[str], None] = print) -> int:
+def play(
+    args: argparse.Namespace,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
     paint = Paint(False if args.no_color else None)
-    human = HumanPlayer(paint, write=write)
+    human = HumanPlayer(paint, read, write)
     bots: list[Bot] = [BOTS[args.bots](args.seed * 7 + seat) for seat in range(args.players)]
     bots[args.seat] = human
     with server_address(args.address) as address, RulesClient.connect(address) as client:
