@@ -22,10 +22,7 @@ SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 # The longest random games in the conformance suite take under 200 decisions; a record ten
 # times longer is not a game. Replay's work is bounded by this (and by the end of the game).
 MAX_REPLAY_MOVES = 2000
-# The whole request and response size (server.py passes it to gRPC).
-MAX_MESSAGE_BYTES = 4 * 1024 * 1024
-# Calls beyond this many in flight are refused at once with RESOURCE_EXHAUSTED, not queued.
-MAX_CONCURRENT_RPCS = 256
+# Message size: MAX_MESSAGE_BYTES in server.py, enforced by gRPC (RESOURCE_EXHAUSTED).
 
 
 class Interrupted(RulesError):
