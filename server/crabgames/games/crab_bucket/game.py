@@ -226,15 +226,17 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
             return f"draw a mission from the level {move.level} pile"
         if isinstance(move, KeepMission):
             return f"keep {missions[move.mission].name}"
-        label = ABILITY_NAMES.get(missions[move.mission].ability, "?")
-        parts = [f"use {label!r}"]
+        label = f"use {ABILITY_NAMES[missions[move.mission].ability]!r}"
+        details = []
         if move.card >= 0:
-            parts.append(card_name(move.card))
+            details.append(card_name(move.card))
         if move.source >= 0:
-            parts.append(f"from pile {move.source}")
+            details.append(f"the Oxi! from pile {move.source}")
         if move.piles:
-            parts.append("piles " + ", ".join(map(str, move.piles)))
-        return ": ".join([parts[0], " ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+            details.append(
+                "pile" + "s" * (len(move.piles) > 1) + " " + ", ".join(map(str, move.piles))
+            )
+        return f"{label}: {', '.join(details)}" if details else label
 
     def chance_label(self, state: CrabBucketState, value: int) -> str:
         if state.pending and state.pending[-1][0] in LEVELED_PENDING:
