@@ -11,7 +11,7 @@ GAME ?= kraby
 PLAY_ARGS ?=
 NODE_DEPS := clients/node/node_modules/.installed
 
-.PHONY: setup run test protos lint format bench clean play demo typecheck
+.PHONY: setup run test protos lint format bench clean play demo typecheck fuzz-large load-large
 
 setup: $(GENERATED)
 
@@ -53,6 +53,15 @@ run: setup
 
 test: setup $(NODE_DEPS)
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Property-based fuzzing of every game at 25 times the CI size, fresh examples every run
+# (CRABGAMES_FUZZ_SCALE=N for another size). docs/security.md
+fuzz-large: setup
+	CRABGAMES_FUZZ=large $(PY) -m pytest tests/test_fuzz.py tests/test_sealing.py $(PYTEST_ARGS)
+
+# The loopback load test with 64 clients for 60 s (CRABGAMES_LOAD_CLIENTS, _SECONDS to change).
+load-large: setup
+	CRABGAMES_LOAD=large $(PY) -m pytest tests/test_load.py $(PYTEST_ARGS)
 
 lint: setup
 	$(VENV)/bin/ruff check server clients tests
