@@ -199,3 +199,21 @@ def test_discard_the_mission_in_quick_mode_draws_from_the_current_level():
     rules.apply_chance(state, 9)
     rules.apply_move(state, KeepMission(9))
     assert state.current == 9 and 7 in state.mission_piles[1]
+
+
+def test_an_illegal_ability_use_says_which_rule_it_breaks():
+    state = ready("Mission 1-A")
+    m = mission_index("Mission 1-A")
+    assert GAME.explain_illegal(state, UseAbility(m, (0, 1, 2, 3))).rule == "Mission Abilities"
+    not_done = UseAbility(mission_index("Mission 1-B"), (0, 1))
+    assert GAME.explain_illegal(state, not_done).rule == "B5"
+    use(state, UseAbility(m, (0,)))
+    assert GAME.explain_illegal(state, UseAbility(m, (1,))).rule == "B6"
+
+
+def test_two_ready_cards_with_one_ability_are_offered_once():
+    both = ("Mission 1-A", "Mission 1-D")  # both "Rescue up to 3 cards from the top"
+    state = position(PILES, {0: HAND}, current="Mission 1-B", completed=both)
+    assert {u.mission for u in uses(state)} == {mission_index("Mission 1-A")}
+    second = UseAbility(mission_index("Mission 1-D"), (0,))
+    assert "mission 0" in GAME.explain_illegal(state, second).reason

@@ -75,7 +75,15 @@ def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
         return Violation("B6", "one ability per turn, used before the main action")
     if state.spent[state.completed.index(move.mission)]:
         return Violation("B6", "that ability was already used (its card is face down)")
-    ability = state.options.missions[move.mission].ability
+    missions = state.options.missions
+    ability = missions[move.mission].ability
+    first = next(m for m in rules.ready_missions(state) if missions[m].ability == ability)
+    if first != move.mission:
+        return Violation(
+            "Mission Abilities",
+            f"two ready missions share {ABILITY_NAMES[ability]!r}: use it through mission"
+            f" {first} (either card is turned face down alike)",
+        )
     return Violation(
         "Mission Abilities",
         f"these choices are not a legal use of {ABILITY_NAMES[ability]!r}"
