@@ -7,6 +7,7 @@ import logging
 import os
 
 from crabgames.service.server import run_until_signalled, serve
+from crabgames.service.workers import start_workers, supervise
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -22,6 +23,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=int,
         default=int(env("CRABGAMES_THREADS", "8")),
         help="worker threads per process (env CRABGAMES_THREADS; default 8)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=int(env("CRABGAMES_WORKERS", "1")),
+        help="server processes sharing the port with SO_REUSEPORT, each serving every game"
+        " (env CRABGAMES_WORKERS; default 1; about one per core)",
     )
     parser.add_argument(
         "--log-level",
@@ -42,8 +50,17 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    running = serve(args.address, args.threads)
+    if args.workers < 1:
+        raise SystemExit("--workers must be at least 1")
     host = args.address.rsplit(":", 1)[0]
+    if args.workers > 1:  # fork before any gRPC object exists
+        processes, port, _reserved = start_workers(
+            args.address, args.workers, args.threads, args.grace
+        )
+        print(f"crabgames-server listening on {host}:{port}", flush=True)
+        logging.getLogger("crabgames").info("%d workers on %s:%d", args.workers, host, port)
+        raise SystemExit(supervise(processes))
+    running = serve(args.address, args.threads)
     logging.getLogger("crabgames").info("listening on %s:%d", host, running.port)
     print(f"crabgames-server listening on {host}:{running.port}", flush=True)
     run_until_signalled(running, args.grace)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+from collections.abc import Sequence
 from concurrent import futures
 from dataclasses import dataclass
 
@@ -37,12 +38,27 @@ class Running:
         self.server.stop(grace).wait()
 
 
-def serve(address: str = "127.0.0.1:50051", threads: int = 8) -> Running:
+def serve(
+    address: str = "127.0.0.1:50051",
+    threads: int = 8,
+    reuse_port: bool = False,
+    handlers: Sequence[grpc.GenericRpcHandler] = (),
+    interceptors: Sequence[grpc.ServerInterceptor] = (),
+) -> Running:
+    """Start the server. `reuse_port` lets several worker processes share the port (--workers);
+    off, binding a port already in use fails instead of silently sharing it. `handlers` and
+    `interceptors` are for tests and the benchmark (its no-op RPC), never the production server."""
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
     ]
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=threads), options=options)
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=threads),
+        handlers=list(handlers) or None,
+        interceptors=list(interceptors) or None,
+        options=options,
+    )
     # Every handler guarded (limits.py); states sealed when CRABGAMES_SEAL_KEYS is set.
     sealer = Sealer.from_env()
     add_rules_service(RulesServicer(Engine(all_games()), sealer), server)

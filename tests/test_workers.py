@@ -1,0 +1,109 @@
+"""`--workers N`: N processes share the port (SO_REUSEPORT), every one serves every game, and
+SIGTERM to the parent stops them all gracefully. Loopback only, a few seconds."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+
+from crabgames.v1 import kraby_pb2
+from crabgames.v1 import rules_service_pb2 as api
+from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+
+pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")
+CONNECTIONS = 16
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def socket_inodes(pid: int) -> set[str]:
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def established_on_port(port: int) -> set[str]:
+    """Inodes of the server side of established TCP connections to `port`."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            local_port = int(fields[1].rsplit(":", 1)[1], 16)
+            if local_port == port and fields[3] == "01":  # 01: ESTABLISHED
+                inodes.add(fields[9])
+    return inodes
+
+
+@pytest.fixture
+def two_workers():
+    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING"}
+    command = [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0"]
+    process = subprocess.Popen(
+        [*command, "--workers", "2", "--grace", "1"], stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        line = process.stdout.readline()
+        assert "listening on" in line, line
+        yield process, line.split()[-1]
+    finally:
+        if process.poll() is None:
+            for child in children(process.pid):
+                os.kill(child, signal.SIGKILL)
+            process.kill()
+            process.wait(timeout=10)
+
+
+def test_two_workers_share_the_port_and_both_serve_every_game(two_workers):
+    process, address = two_workers
+    workers = children(process.pid)
+    assert len(workers) == 2
+    # A local subchannel pool: otherwise channels to the same target share one connection.
+    options = [("grpc.use_local_subchannel_pool", 1)]
+    channels = [grpc.insecure_channel(address, options) for _ in range(CONNECTIONS)]
+    try:
+        for channel in channels:  # one TCP connection per channel: the kernel picks a worker
+            games = api_grpc.RulesServiceStub(channel).ListGames(api.ListGamesRequest(), timeout=10)
+            assert "kraby" in {game.id for game in games.games}
+            request = api.NewGameRequest(num_players=2, seed=1, kraby=kraby_pb2.KrabyOptions())
+            assert api_grpc.RulesServiceStub(channel).NewGame(request, timeout=10).state.kraby
+        server_side = established_on_port(int(address.rsplit(":", 1)[1]))
+        per_worker = [len(socket_inodes(pid) & server_side) for pid in workers]
+        # 16 connections all hashed to one worker would happen once in 2**15 runs.
+        assert sum(per_worker) == CONNECTIONS and min(per_worker) > 0, per_worker
+    finally:
+        for channel in channels:
+            channel.close()
+
+
+def test_sigterm_to_the_parent_stops_every_worker_gracefully(two_workers):
+    process, _ = two_workers
+    workers = children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=15) == 0
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
+
+
+def test_a_worker_that_dies_stops_the_set_with_a_failure(two_workers):
+    process, _ = two_workers
+    first, second = children(process.pid)
+    os.kill(first, signal.SIGKILL)
+    assert process.wait(timeout=15) == 1
+    assert not Path(f"/proc/{second}").exists()
