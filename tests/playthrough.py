@@ -44,7 +44,7 @@ def play_random(
     record = Record(game_id, num_players, options, seed, chance_mode)
     state, _ = engine.new_game(game_id, options, num_players, seed, chance_mode)
     record.states.append(state)
-    outcome = None
+    outcome = engine.outcome(state)
     while state.next.kind != GAME_OVER:
         assert len(record.moves) < max_moves, "the game does not end"
         moves, _ = engine.legal_moves(state)

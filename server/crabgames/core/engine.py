@@ -254,6 +254,10 @@ class Engine:
         match, events = self.new_match(game_id, options, num_players, seed, chance_mode)
         return self.encode(match), self.encode_events(match.game, events)
 
+    def outcome(self, msg: game_pb2.GameState) -> game_pb2.Outcome | None:
+        """The outcome of a state, once its game is over (a game may even end during set-up)."""
+        return self.encode_outcome(self.decode(msg))
+
     def legal_moves(
         self, msg: game_pb2.GameState
     ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision]:

@@ -97,7 +97,12 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         )
         # The caller of NewGame is the host: it gets every seat's token and the set-up events.
         tokens = self.sealer.tokens(state) if self.sealer else []
-        return api.NewGameResponse(state=self.sealed(state), events=events, player_tokens=tokens)
+        return api.NewGameResponse(
+            state=self.sealed(state),
+            events=events,
+            player_tokens=tokens,
+            outcome=self.engine.outcome(state),
+        )
 
     @translate_errors
     def LegalMoves(self, request, context):
