@@ -23,6 +23,9 @@ SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 # times longer is not a game. Replay's work is bounded by this (and by the end of the game).
 MAX_REPLAY_MOVES = 2000
 # Message size: MAX_MESSAGE_BYTES in server.py, enforced by gRPC (RESOURCE_EXHAUSTED).
+# Calls in flight per server process beyond this are refused at once (RESOURCE_EXHAUSTED) rather
+# than queued without bound (each may hold a 4 MiB request).
+MAX_CONCURRENT_RPCS = 256
 
 
 class Interrupted(RulesError):

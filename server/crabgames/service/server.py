@@ -15,7 +15,7 @@ from grpc_reflection.v1alpha import reflection
 
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
-from crabgames.service.limits import add_rules_service
+from crabgames.service.limits import MAX_CONCURRENT_RPCS, add_rules_service
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
 from crabgames.v1 import rules_service_pb2
@@ -58,6 +58,7 @@ def serve(
         handlers=list(handlers) or None,
         interceptors=list(interceptors) or None,
         options=options,
+        maximum_concurrent_rpcs=MAX_CONCURRENT_RPCS,
     )
     # Every handler guarded (limits.py); states sealed when CRABGAMES_SEAL_KEYS is set.
     sealer = Sealer.from_env()
