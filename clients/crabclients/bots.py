@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import grpc
+
 from crabclients.client import (
     GAME_OVER,
     PLAYER,
@@ -51,9 +53,10 @@ class LookaheadBot:
     For each of `samples` full states drawn consistent with its view (SampleState), it applies
     every candidate legal move (ApplyMove) and values the result: the outcome if the game ended,
     else the game's heuristic evaluation (crabclients.heuristics) if it has one, else the mean of
-    `playouts` random games played to the end (LegalMoves/ApplyMove loops). It plays the move
-    with the best mean value. A game whose engine cannot sample states yet gets random moves
-    (counted in `fallbacks`)."""
+    `playouts` random games played to the end (the Playouts RPC, or LegalMoves/ApplyMove loops
+    on a server without it). It plays the move with the best mean value. When the server
+    refuses the search (a game that cannot sample states yet; a sealing server, which refuses
+    moves on sampled states), it plays a random move and counts it in `fallbacks`."""
 
     name = "lookahead"
 
@@ -61,7 +64,7 @@ class LookaheadBot:
         self,
         seed: int = 0,
         samples: int = 2,
-        playouts: int = 1,
+        playouts: int = 4,
         max_candidates: int = 16,
         max_playout_moves: int = 2000,
     ) -> None:
@@ -71,23 +74,34 @@ class LookaheadBot:
         self.max_candidates = max_candidates
         self.max_playout_moves = max_playout_moves
         self.fallbacks = 0
+        self.last_refusal: RulesServiceError | None = None
+        self.server_playouts = True  # until the server says it has no Playouts RPC
 
     def choose(self, client: RulesClient, view: game_pb2.View) -> game_pb2.Move:
         moves = list(view.legal_moves)
         if len(moves) == 1:
             return moves[0]
         candidates = self.rng.sample(moves, min(len(moves), self.max_candidates))
-        totals = [0.0] * len(candidates)
-        for _ in range(self.samples):
-            try:
-                state = client.sample_state(view, seed=self.rng.getrandbits(62) + 1)
-            except RulesServiceError:
-                self.fallbacks += 1
-                return self.rng.choice(moves)
-            for index, move in enumerate(candidates):
-                totals[index] += self.value_after(client, state, move, view.player)
+        try:
+            totals = self.search(client, view, candidates)
+        except RulesServiceError as error:
+            # The engine cannot sample this game's states yet, or a sealing server refuses
+            # moves on sampled states (docs/security.md): play at random instead.
+            self.fallbacks, self.last_refusal = self.fallbacks + 1, error
+            return self.rng.choice(moves)
         best = max(totals)
         return self.rng.choice([m for m, t in zip(candidates, totals, strict=True) if t == best])
+
+    def search(
+        self, client: RulesClient, view: game_pb2.View, candidates: list[game_pb2.Move]
+    ) -> list[float]:
+        """Each candidate's total value over `samples` states consistent with the view."""
+        totals = [0.0] * len(candidates)
+        for _ in range(self.samples):
+            state = client.sample_state(view, seed=self.rng.getrandbits(62) + 1)
+            for index, move in enumerate(candidates):
+                totals[index] += self.value_after(client, state, move, view.player)
+        return totals
 
     def value_after(
         self, client: RulesClient, state: game_pb2.GameState, move: game_pb2.Move, player: int
@@ -98,7 +112,20 @@ class LookaheadBot:
         evaluate = EVALUATORS.get(response.state.WhichOneof("game") or "")
         if evaluate is not None:
             return evaluate(response.state, player)
-        runs = [self.playout(client, response.state, player) for _ in range(self.playouts)]
+        return self.playouts_value(client, response.state, player)
+
+    def playouts_value(self, client: RulesClient, state: game_pb2.GameState, player: int) -> float:
+        """The mean value of `playouts` random games from `state`: played inside the server by
+        the Playouts RPC when it has one, else by LegalMoves/ApplyMove loops."""
+        if self.server_playouts:
+            try:
+                stats = client.playouts(state, self.playouts, seed=self.rng.getrandbits(62) + 1)
+                return playout_stats_value(stats, player)
+            except RulesServiceError as error:
+                if error.code != grpc.StatusCode.UNIMPLEMENTED:
+                    raise
+                self.server_playouts = False
+        runs = [self.playout(client, state, player) for _ in range(self.playouts)]
         return sum(runs) / len(runs)
 
     def playout(self, client: RulesClient, state: game_pb2.GameState, player: int) -> float:
@@ -110,6 +137,16 @@ class LookaheadBot:
             if state.next.kind == GAME_OVER:
                 return outcome_value(response.outcome, player)
         return 0.0
+
+
+def playout_stats_value(stats: api.PlayoutsResponse, player: int) -> float:
+    """outcome_value's measure, averaged over the server's playouts."""
+    means = {p.player: p.mean_score for p in stats.players}
+    rates = {p.player: p.win_rate for p in stats.players}
+    mine = means.get(player, 0.0)
+    rivals = [m for seat, m in means.items() if seat != player]
+    margin = mine - max(rivals) if rivals and len(set(means.values())) > 1 else mine
+    return 1000.0 * rates.get(player, 0.0) + margin
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "lookahead": LookaheadBot}
@@ -138,12 +175,17 @@ def play_game(
     seed: int = 0,
     options=None,
     on_step: StepCallback | None = None,
+    on_start: Callable[[list[game_pb2.Event]], None] | None = None,
     max_moves: int = 20_000,
 ) -> GameRecord:
-    """Play one game with `bots[seat]` deciding for each seat, each from its own view."""
+    """Play one game with `bots[seat]` deciding for each seat, each from its own view. With a
+    sealing server, each seat's calls carry that seat's player token."""
     request = new_game_request(game, len(bots), seed, options)
     started = client.new_game(game, len(bots), seed, options)
-    record = GameRecord(game, request, started.state, events=list(started.events))
+    record = GameRecord(game, request, started.state, started.outcome, events=list(started.events))
+    tokens = list(started.player_tokens) or [""] * len(bots)
+    if on_start is not None:
+        on_start(list(started.events))
     state = started.state
     while state.next.kind != GAME_OVER:
         if len(record.moves) >= max_moves:
@@ -151,8 +193,10 @@ def play_game(
         if state.next.kind != PLAYER:
             raise RuntimeError(f"unexpected decision {state.next} in an AUTO-chance game")
         seat = state.next.player
-        move = bots[seat].choose(client, client.view(state, seat))
-        response = client.apply_move(state, move, expected_version=state.version)
+        move = bots[seat].choose(client, client.view(state, seat, tokens[seat]))
+        response = client.apply_move(
+            state, move, expected_version=state.version, player_token=tokens[seat]
+        )
         state = response.state
         record.moves.append(move)
         record.events.extend(response.events)

@@ -222,6 +222,15 @@ class RulesClient:
     ) -> api.ReplayResponse:
         return self._call(self.stub.Replay, api.ReplayRequest(new_game=new_game, moves=moves))
 
+    def playouts(
+        self, state: game_pb2.GameState, count: int, seed: int = 0
+    ) -> api.PlayoutsResponse:
+        """`count` random games played to the end inside the server from `state` (a sampled
+        state when the game has hidden information): each seat's mean score and win rate."""
+        return self._call(
+            self.stub.Playouts, api.PlayoutsRequest(state=state, count=count, seed=seed)
+        )
+
     def sample_state(self, view: game_pb2.View, seed: int = 0) -> game_pb2.GameState:
         """A full state consistent with a player's view (hidden information drawn at random)."""
         return self._call(self.stub.SampleState, api.SampleStateRequest(view=view, seed=seed)).state

@@ -73,6 +73,16 @@ def game_log(
     return on_step
 
 
+def set_up_log(human: int, write: Callable[[str], None]) -> Callable[[list[game_pb2.Event]], None]:
+    """The set-up events (deals), as the human may see them."""
+
+    def on_start(events: list[game_pb2.Event]) -> None:
+        for event in events:
+            write(f"   {visible_text(event, human)}")
+
+    return on_start
+
+
 def play(
     args: argparse.Namespace,
     read: Callable[[str], str] = input,
@@ -85,8 +95,14 @@ def play(
     with server_address(args.address) as address, RulesClient.connect(address) as client:
         write(paint(f"{args.game}: you are player {args.seat}; bots: {args.bots}", BOLD))
         try:
+            on_step = game_log(args.seat, bots, paint, write)
             record = play_game(
-                client, args.game, bots, args.seed, on_step=game_log(args.seat, bots, paint, write)
+                client,
+                args.game,
+                bots,
+                args.seed,
+                on_step=on_step,
+                on_start=set_up_log(args.seat, write),
             )
         except Quit:
             write("\n you left the game")

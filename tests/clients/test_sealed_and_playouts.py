@@ -1,0 +1,77 @@
+"""The clients against a sealing server (player tokens), and the look-ahead bot's playouts with
+and without the server's Playouts RPC."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import grpc
+import pytest
+
+from crabclients.bots import LookaheadBot, RandomBot, play_game
+from crabclients.client import RulesClient, RulesServiceError
+from crabgames.service.sealing import ENV_VAR
+from crabgames.service.server import serve
+from crabgames.v1 import game_pb2
+
+from .conftest import PLAYERS, require_served
+
+
+@pytest.fixture(scope="module")
+def sealed_client():
+    saved = os.environ.get(ENV_VAR)
+    os.environ[ENV_VAR] = "clients:" + base64.b64encode(bytes(range(32))).decode()
+    try:
+        running = serve("127.0.0.1:0", threads=4)
+    finally:
+        if saved is None:
+            os.environ.pop(ENV_VAR, None)
+        else:
+            os.environ[ENV_VAR] = saved
+    with RulesClient.connect(f"127.0.0.1:{running.port}") as client:
+        yield client
+    running.stop(0)
+
+
+def test_bots_play_a_sealed_game_with_each_seats_token(sealed_client):
+    lookahead = LookaheadBot(seed=3, samples=1)
+    record = play_game(sealed_client, "kraby", [lookahead, RandomBot(4)], seed=0)
+    assert record.state.sealed and not record.state.kraby.cells  # only the header is readable
+    assert record.state.next.kind == game_pb2.DECIDER_KIND_NONE and record.outcome.winners
+    # A sealing server refuses moves on sampled states, so the look-ahead bot cannot search.
+    assert lookahead.fallbacks > 0
+    assert lookahead.last_refusal.reason == "BAD_SEAL"
+
+
+class NoPlayoutsClient:
+    """A client for a server without the Playouts RPC."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.applied = 0
+
+    def playouts(self, state, count, seed=0):
+        raise RulesServiceError(grpc.StatusCode.UNIMPLEMENTED, "Method not found!")
+
+    def apply_move(self, *args, **kwargs):
+        self.applied += 1
+        return self.client.apply_move(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.client, name)
+
+
+def test_the_lookahead_bot_plays_out_by_move_loops_when_the_server_has_no_playouts(
+    client, game_infos
+):
+    require_served(game_infos, "crab_bucket")  # no evaluation: it values moves by playouts
+    state = client.new_game("crab_bucket", PLAYERS["crab_bucket"], seed=21).state
+    view = client.view(state, state.next.player)
+    assert len(view.legal_moves) > 1
+    old_server = NoPlayoutsClient(client)
+    bot = LookaheadBot(seed=2, samples=1, playouts=1, max_candidates=3)
+    move = bot.choose(old_server, view)
+    assert move in list(view.legal_moves) and bot.fallbacks == 0
+    assert not bot.server_playouts
+    assert old_server.applied > 3, "played out with ApplyMove loops"
