@@ -269,8 +269,18 @@ class Engine:
         """Legal moves, the next decision, the move-id space size and the legal-move mask."""
         match = self.decode(msg)
         decision = match.decision()
-        size, mask = self.move_space(match)
-        return legal_move_msgs(match, decision), next_decision_msg(decision), size, mask
+        game = match.game
+        if decision.kind != PLAYER or not has_move_ids(game):
+            size, mask = self.move_space(match)
+            return legal_move_msgs(match, decision), next_decision_msg(decision), size, mask
+        # One pass: the moves are generated and their ids computed once, for the list and mask.
+        natives = game.legal_moves(match.state)
+        ids = [game.move_id(match.state, native) for native in natives]
+        mask = [False] * game.move_id_count(match.num_players)
+        for move_id in ids:
+            mask[move_id] = True
+        moves = legal_move_msgs(match, decision, natives, ids)
+        return moves, next_decision_msg(decision), len(mask), mask
 
     def move_space(self, match: Match) -> tuple[int, list[bool]]:
         """The move-id space size and the legal-move mask (for learning agents)."""
@@ -404,7 +414,13 @@ def describe(decision: Decision) -> str:
     return f"player {decision.player} ({decision.name})"
 
 
-def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
+def legal_move_msgs(
+    match: Match,
+    decision: Decision,
+    natives: Sequence[Any] | None = None,
+    ids: Sequence[int] | None = None,
+) -> list[game_pb2.Move]:
+    """The moves as messages; `natives` and `ids` when the caller already has them."""
     game, state = match.game, match.state
     if decision.kind == NOBODY:
         return []
@@ -420,16 +436,40 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
             )
             for value, weight in outcomes
         ]
+    if natives is None:
+        natives = game.legal_moves(state)
+    if ids is None:
+        has_ids = has_move_ids(game)
+        ids = [game.move_id(state, native) if has_ids else -1 for native in natives]
     out = []
-    has_ids = has_move_ids(game)
-    for native in game.legal_moves(state):
-        msg = game_pb2.Move(
-            player=decision.player,
-            label=game.move_label(state, native),
-            move_id=game.move_id(state, native) if has_ids else -1,
-        )
-        part = getattr(msg, game.facts.id)
-        part.SetInParent()
-        game.encode_move(native, part)
-        out.append(msg)
+    game_id, player = game.facts.id, decision.player
+    encoded = _encoded_moves(game)
+    for native, move_id in zip(natives, ids, strict=True):
+        part = encoded.get(native)
+        if part is None:
+            part = encoded[native] = encode_move_part(game, native)
+        label = game.move_label(state, native)
+        out.append(game_pb2.Move(player=player, label=label, move_id=move_id, **{game_id: part}))
     return out
+
+
+# Each game's moves encoded once (a native move is hashable and encodes the same every time);
+# bounded, as a game's move space may be large.
+_ENCODED_MOVES: dict[str, dict[Any, Any]] = {}
+_ENCODED_MOVES_LIMIT = 20_000
+
+
+def _encoded_moves(game: Game) -> dict[Any, Any]:
+    cache = _ENCODED_MOVES.setdefault(game.facts.id, {})
+    if len(cache) > _ENCODED_MOVES_LIMIT:
+        cache.clear()
+    return cache
+
+
+def encode_move_part(game: Game, native: Any):
+    """The game's own move message (the `Move` oneof field) for a native move."""
+    holder = game_pb2.Move()
+    part = getattr(holder, game.facts.id)
+    part.SetInParent()
+    game.encode_move(native, part)
+    return part

@@ -44,27 +44,30 @@ def reserve_port(address: str) -> tuple[socket.socket, int]:
     return sock, sock.getsockname()[1]
 
 
-def _worker(address: str, threads: int, grace: float, ready) -> None:
+def _worker(address: str, threads: int, grace: float, ready, handlers=()) -> None:
     # Ctrl-C reaches the whole process group: the parent forwards it as SIGTERM, once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda _signum, _frame: stop.set())
-    running = serve(address, threads, reuse_port=True)
+    running = serve(address, threads, reuse_port=True, handlers=handlers)
     ready.put(os.getpid())
     stop.wait()
     log.info("worker %d: shutting down gracefully", os.getpid())
     running.stop(grace)
 
 
-def start_workers(address: str, workers: int, threads: int, grace: float):
-    """Fork the workers and wait until every one is listening. Returns (processes, port, socket)."""
+def start_workers(address: str, workers: int, threads: int, grace: float, handlers=()):
+    """Fork the workers and wait until every one is listening. Returns (processes, port, socket).
+    `handlers` (extra generic RPC handlers) are for the benchmark only."""
     sock, port = reserve_port(address)
     host, _ = split_address(address)
     bound = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     context = multiprocessing.get_context("fork")
     ready = context.Queue()
     processes = [
-        context.Process(target=_worker, args=(bound, threads, grace, ready), name=f"worker-{i}")
+        context.Process(
+            target=_worker, args=(bound, threads, grace, ready, handlers), name=f"worker-{i}"
+        )
         for i in range(workers)
     ]
     for process in processes:

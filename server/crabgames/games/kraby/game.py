@@ -117,7 +117,7 @@ class KrabyGame(Game[KrabyState, object]):
             return (
                 stop is not None
                 and state.hands[state.turn_player][move.color - 1] > 0
-                and (move.edge, move.lane, stop) in rules.entry_points(state)
+                and rules.leaves_no_hole(state, stop)  # what entry_points checks
             )
         return move in rules.legal_moves(state)
 
@@ -549,7 +549,7 @@ def check_step(state: KrabyState, path: str) -> None:
         ok = True
     else:
         ok = not (bag and any(s != HAND_SIZE for p, s in enumerate(sizes) if p != turn))
-        ok = ok and (step != PLACE_TILE or bool(sizes[turn] and rules.entry_points(state)))
+        ok = ok and (step != PLACE_TILE or bool(sizes[turn] and rules.has_entry_point(state)))
         ok = ok and (step != PLACE_FIGURE or bool(rules.figure_placements(state, turn)))
     if not ok:
         raise bad_state(

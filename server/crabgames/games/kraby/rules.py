@@ -8,6 +8,7 @@ set, so "no bit between here and the edge" means a clear line to the edge of the
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -222,25 +223,33 @@ def has_clear_line(row_blocked: int, col_blocked: int, row: int, col: int) -> bo
 
 def leaves_no_hole(state: KrabyState, cell: int) -> bool:
     """Would filling `cell` keep every free cell fillable (K4)? Only cells sharing its row or
-    column can lose their line to the edge, so only they are checked."""
+    column can lose their line to the edge, so only they are checked: along the row, the free
+    cells strictly between its first and last blocked cell have no line along the row, so each
+    needs one along its column (and likewise down the column)."""
     row, col = divmod(cell, SIZE)
-    new_row = state.row_blocked[row] | (1 << col)
-    new_col = state.col_blocked[col] | (1 << row)
-    cells, row_blocked, col_blocked = state.cells, state.row_blocked, state.col_blocked
-    for c in range(SIZE):
-        if (
-            c != col
-            and cells[row * SIZE + c] == EMPTY
-            and not has_clear_line(new_row, col_blocked[c], row, c)
-        ):
-            return False
-    for r in range(SIZE):
-        if (
-            r != row
-            and cells[r * SIZE + col] == EMPTY
-            and not has_clear_line(row_blocked[r], new_col, r, col)
-        ):
-            return False
+    row_blocked, col_blocked = state.row_blocked, state.col_blocked
+    low, high = playing_area(state.num_players)
+    area = ((1 << (high + 1)) - 1) >> low << low
+    if low <= row <= high:  # inside the area, a cell that is not blocked is free
+        new_row = row_blocked[row] | (1 << col)
+        inner = ((1 << (new_row.bit_length() - 1)) - 1) & -((new_row & -new_row) << 1)
+        trapped = inner & area & ~new_row
+        while trapped:
+            c = (trapped & -trapped).bit_length() - 1
+            trapped &= trapped - 1
+            along = col_blocked[c]
+            if along & ((1 << row) - 1) and along >> (row + 1):
+                return False
+    if low <= col <= high:
+        new_col = col_blocked[col] | (1 << row)
+        inner = ((1 << (new_col.bit_length() - 1)) - 1) & -((new_col & -new_col) << 1)
+        trapped = inner & area & ~new_col
+        while trapped:
+            r = (trapped & -trapped).bit_length() - 1
+            trapped &= trapped - 1
+            along = row_blocked[r]
+            if along & ((1 << col) - 1) and along >> (col + 1):
+                return False
     return True
 
 
@@ -258,14 +267,35 @@ def unfillable_cells(state: KrabyState) -> list[int]:
 
 def entry_points(state: KrabyState) -> list[tuple[int, int, int]]:
     """Every (edge, lane, stop cell) where a tile of any colour may legally enter (K3, K4, K5)."""
+    return list(iter_entry_points(state))
+
+
+def has_entry_point(state: KrabyState) -> bool:
+    return next(iter_entry_points(state), None) is not None
+
+
+def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
+    """The entry points in order, found lazily; the same stops as `slide_stop` (K3)."""
     low, high = playing_area(state.num_players)
-    points = []
+    up_to_high = (1 << (high + 1)) - 1
     for edge in EDGES:
+        along_row = edge in (WEST, EAST)
+        lines = state.row_blocked if along_row else state.col_blocked
+        from_low = edge in (WEST, NORTH)
         for lane in range(low, high + 1):
-            stop = slide_stop(state, edge, lane)
-            if stop is not None and leaves_no_hole(state, stop):
-                points.append((edge, lane, stop))
-    return points
+            if from_low:
+                ahead = lines[lane] >> low << low
+                stop = (ahead & -ahead).bit_length() - 2
+                if not ahead or stop < low:
+                    continue
+            else:
+                ahead = lines[lane] & up_to_high
+                stop = ahead.bit_length()
+                if not ahead or stop > high:
+                    continue
+            cell = lane * SIZE + stop if along_row else stop * SIZE + lane
+            if leaves_no_hole(state, cell):
+                yield edge, lane, cell
 
 
 # ----- figures (K6) -----
@@ -288,11 +318,23 @@ def figure_placements(state: KrabyState, player: int) -> list[PlaceFigure]:
 # ----- legal moves -----
 
 
+# Every tile placement, built once: PLACE_TILES[edge, lane][color] (index 0 unused).
+PLACE_TILES = {
+    (edge, lane): (None, *(PlaceTile(edge, lane, color) for color in COLORS))
+    for edge in EDGES
+    for lane in range(SIZE)
+}
+
+
 def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_TILE:
         hand = state.hands[state.turn_player]
         colors = [c for c in COLORS if hand[c - 1]]
-        return [PlaceTile(edge, lane, c) for edge, lane, _ in entry_points(state) for c in colors]
+        moves: list = []
+        for edge, lane, _ in iter_entry_points(state):
+            tiles = PLACE_TILES[edge, lane]
+            moves += [tiles[c] for c in colors]
+        return moves
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
     return []
@@ -371,7 +413,7 @@ def begin_turn(state: KrabyState) -> list:
     if not sum(state.bag) and not any(sum(hand) for hand in state.hands):
         return finish(state, "all tiles placed")
     events: list = []
-    entries = entry_points(state)
+    entries = has_entry_point(state)
     for _ in range(state.num_players):
         if entries and sum(state.hands[state.turn_player]):
             return events

@@ -1,0 +1,462 @@
+"""`make bench`: the engine against the floor gRPC sets, on loopback, in one run.
+
+For every served game, at a mid-game state and at the heaviest state found (the one whose legal
+move list is largest), it measures LegalMoves and ApplyMove beside a no-op RPC that carries the
+same state bytes through the same server (bench/noop.py); in-process random games per second; a
+full game driven move by move over gRPC beside the same game played inside the server
+(Playouts); a stream of moves beside unary calls; and throughput with 1 and 2 worker processes.
+Results: printed, and written to bench/results.md and bench/results.json.
+
+python -m bench.bench [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import platform
+import queue
+import random
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import grpc
+
+from bench.noop import APPLY_MOVE_STREAM, NOOP
+from crabgames.core.engine import Engine
+from crabgames.core.playouts import run_playouts
+from crabgames.games import all_games
+from crabgames.v1 import game_pb2
+from crabgames.v1 import rules_service_pb2 as api
+from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+
+HERE = Path(__file__).parent
+GAME_OVER = game_pb2.DECIDER_KIND_NONE
+CHANNEL_OPTIONS = [("grpc.use_local_subchannel_pool", 1)]
+
+
+# ----- states -----
+
+
+def options_for(game_id: str):
+    return getattr(api.NewGameRequest(), game_id).__class__()
+
+
+def random_game(engine: Engine, game_id: str, players: int, seed: int) -> list[game_pb2.GameState]:
+    rng = random.Random(seed)
+    state, _ = engine.new_game(game_id, options_for(game_id), players, seed)
+    states = [state]
+    while state.next.kind != GAME_OVER:
+        moves, _ = engine.legal_moves(state)
+        state, _, _ = engine.apply_move(state, rng.choice(moves))
+        states.append(state)
+    return states
+
+
+def bench_states(engine: Engine, game_id: str) -> dict[str, game_pb2.GameState]:
+    """A 3-player mid-game state, and the state with the most legal moves seen in a few games at
+    the largest player count (the heaviest LegalMoves response)."""
+    facts = engine.games[game_id].facts
+    players = max(facts.min_players, min(3, facts.max_players))
+    states = random_game(engine, game_id, players, seed=1)
+    mid = states[len(states) // 2]
+    candidates = []
+    for seed in (1, 2, 3):
+        candidates += random_game(engine, game_id, facts.max_players, seed)[:-1]
+    heaviest = max(candidates, key=lambda s: len(engine.legal_moves(s)[0]) * 10_000 + s.ByteSize())
+    return {f"mid-game {players}p": mid, f"heaviest {facts.max_players}p": heaviest}
+
+
+# ----- measuring -----
+
+
+@dataclass
+class Timing:
+    calls_per_second: float
+    p50_us: float
+    p99_us: float
+    calls: int
+
+
+def timed(call, seconds: float, rounds: int = 3) -> Timing:
+    """Sequential calls for `seconds` per round; the best round's rate, every latency pooled."""
+    latencies: list[int] = []
+    best = 0.0
+    for _ in range(rounds):
+        start = time.perf_counter_ns()
+        end = start + int(seconds * 1e9 / rounds)
+        count = 0
+        now = start
+        while now < end or count < 20:
+            call()
+            after = time.perf_counter_ns()
+            latencies.append(after - now)
+            now = after
+            count += 1
+        best = max(best, count / ((now - start) / 1e9))
+    latencies.sort()
+    return Timing(
+        best,
+        latencies[len(latencies) // 2] / 1e3,
+        latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1e3,
+        len(latencies),
+    )
+
+
+class BenchServer:
+    """`python -m bench.server` in its own process group, stopped with SIGTERM."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.server", "--workers", str(workers)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=HERE.parent,
+        )
+        line = self.process.stdout.readline()
+        if "listening on" not in line:
+            self.process.kill()
+            raise RuntimeError(f"bench server did not start: {line!r}")
+        self.address = line.split()[-1]
+
+    def channel(self) -> grpc.Channel:
+        channel = grpc.insecure_channel(self.address, CHANNEL_OPTIONS)
+        grpc.channel_ready_future(channel).result(timeout=20)
+        return channel
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def noop_stub(channel: grpc.Channel):
+    return channel.unary_unary(
+        NOOP,
+        request_serializer=lambda message: message.SerializeToString(),
+        response_deserializer=api.ApplyMoveResponse.FromString,
+    )
+
+
+def rpc_rows(engine, channel, seconds: float) -> list[dict]:
+    stub, noop = api_grpc.RulesServiceStub(channel), noop_stub(channel)
+    rows = []
+    for game_id in engine.games:
+        for label, state in bench_states(engine, game_id).items():
+            moves, _ = engine.legal_moves(state)
+            legal = api.LegalMovesRequest(state=state)
+            apply = api.ApplyMoveRequest(state=state, move=random.Random(0).choice(moves))
+            row = {
+                "game": game_id,
+                "state": label,
+                "state_bytes": state.ByteSize(),
+                "legal_moves": len(moves),
+            }
+            for name, call, floor in (
+                ("LegalMoves", lambda r=legal: stub.LegalMoves(r), lambda r=legal: noop(r)),
+                ("ApplyMove", lambda r=apply: stub.ApplyMove(r), lambda r=apply: noop(r)),
+            ):
+                floor_timing = timed(floor, seconds)
+                timing = timed(call, seconds)
+                row[name] = asdict(timing)
+                row[f"{name}_noop"] = asdict(floor_timing)
+                row[f"{name}_ratio"] = timing.calls_per_second / floor_timing.calls_per_second
+            rows.append(row)
+            print_row(row)
+    return rows
+
+
+def print_row(row: dict) -> None:
+    parts = [f"{row['game']:<12} {row['state']:<15}"]
+    for name in ("LegalMoves", "ApplyMove"):
+        t, f = row[name], row[f"{name}_noop"]
+        parts.append(
+            f"{name} {t['calls_per_second']:7.0f}/s p50 {t['p50_us']:6.0f}us p99 {t['p99_us']:6.0f}us"
+            f" (noop {f['calls_per_second']:6.0f}/s) ratio {row[f'{name}_ratio']:.2f}"
+        )
+    print("  ".join(parts), flush=True)
+
+
+# ----- whole games -----
+
+
+def in_process_games(engine: Engine, game_id: str, seconds: float) -> dict:
+    """Random full games per second on one core: native (what Playouts runs) and through the
+    Engine's protobuf API (decode -> rules -> encode per move, no gRPC)."""
+    facts = engine.games[game_id].facts
+    players = max(facts.min_players, min(3, facts.max_players))
+    state, _ = engine.new_game(game_id, options_for(game_id), players, seed=1)
+    match = engine.decode(state)
+    games, start, seed = 0, time.perf_counter(), 1
+    while time.perf_counter() - start < seconds or games < 3:
+        run_playouts(match, 1, seed, 1_000_000)
+        games, seed = games + 1, seed + 1
+    native = games / (time.perf_counter() - start)
+    games, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds or games < 2:
+        random_game(engine, game_id, players, seed=games + 1)
+        games += 1
+    return {
+        "native_games_per_second": native,
+        "engine_api_games_per_second": games / (time.perf_counter() - start),
+    }
+
+
+def grpc_game(stub, game_id: str, players: int, seed: int) -> int:
+    """One random full game driven move by move over gRPC (LegalMoves + ApplyMove per move)."""
+    rng = random.Random(seed)
+    request = api.NewGameRequest(num_players=players, seed=seed, **{game_id: options_for(game_id)})
+    state = stub.NewGame(request).state
+    moves = 0
+    while state.next.kind != GAME_OVER:
+        legal = stub.LegalMoves(api.LegalMovesRequest(state=state)).moves
+        state = stub.ApplyMove(api.ApplyMoveRequest(state=state, move=rng.choice(legal))).state
+        moves += 1
+    return moves
+
+
+def game_rows(engine, channel, seconds: float) -> list[dict]:
+    stub = api_grpc.RulesServiceStub(channel)
+    rows = []
+    for game_id in engine.games:
+        facts = engine.games[game_id].facts
+        players = max(facts.min_players, min(3, facts.max_players))
+        row = {"game": game_id, "players": players, **in_process_games(engine, game_id, seconds)}
+        games, moves, start = 0, 0, time.perf_counter()
+        while time.perf_counter() - start < seconds or games < 2:
+            moves += grpc_game(stub, game_id, players, seed=games + 1)
+            games += 1
+        row["grpc_move_by_move_ms_per_game"] = (time.perf_counter() - start) * 1e3 / games
+        row["moves_per_game"] = moves / games
+        initial = stub.NewGame(
+            api.NewGameRequest(num_players=players, seed=1, **{game_id: options_for(game_id)})
+        ).state
+        count = 100
+        start = time.perf_counter()
+        response = stub.Playouts(api.PlayoutsRequest(state=initial, count=count, seed=1))
+        row["playouts_ms_per_game"] = (time.perf_counter() - start) * 1e3 / response.games
+        row["playouts_speedup"] = row["grpc_move_by_move_ms_per_game"] / row["playouts_ms_per_game"]
+        rows.append(row)
+        print(
+            f"{game_id:<12} native {row['native_games_per_second']:6.1f} games/s/core,"
+            f" engine API {row['engine_api_games_per_second']:6.1f} games/s;"
+            f" over gRPC {row['grpc_move_by_move_ms_per_game']:7.1f} ms/game"
+            f" ({row['moves_per_game']:.0f} moves), Playouts {row['playouts_ms_per_game']:6.2f}"
+            f" ms/game: {row['playouts_speedup']:.0f}x",
+            flush=True,
+        )
+    return rows
+
+
+# ----- a stream of moves against unary calls -----
+
+
+def stream_row(engine, channel, seconds: float) -> dict:
+    state = bench_states(engine, "kraby")["mid-game 3p"]
+    moves, _ = engine.legal_moves(state)
+    request = api.ApplyMoveRequest(state=state, move=moves[0])
+    stub = api_grpc.RulesServiceStub(channel)
+    unary = timed(lambda: stub.ApplyMove(request), seconds)
+    outbox: queue.SimpleQueue = queue.SimpleQueue()
+
+    def requests():
+        while (item := outbox.get()) is not None:
+            yield item
+
+    stream = channel.stream_stream(
+        APPLY_MOVE_STREAM,
+        request_serializer=lambda message: message.SerializeToString(),
+        response_deserializer=api.ApplyMoveResponse.FromString,
+    )
+    responses = stream(requests())
+
+    def one():
+        outbox.put(request)
+        next(responses)
+
+    streamed = timed(one, seconds)
+    outbox.put(None)
+    row = {"unary": asdict(unary), "stream": asdict(streamed)}
+    row["stream_over_unary"] = streamed.calls_per_second / unary.calls_per_second
+    print(
+        f"ApplyMove kraby mid-game: unary {unary.calls_per_second:.0f}/s p50 {unary.p50_us:.0f}us,"
+        f" one bidi stream {streamed.calls_per_second:.0f}/s p50 {streamed.p50_us:.0f}us:"
+        f" x{row['stream_over_unary']:.2f}",
+        flush=True,
+    )
+    return row
+
+
+# ----- worker processes -----
+
+
+def _load(address: str, kind: str, payload: bytes, seconds: float, results) -> None:
+    channel = grpc.insecure_channel(address, CHANNEL_OPTIONS)
+    grpc.channel_ready_future(channel).result(timeout=20)
+    stub = api_grpc.RulesServiceStub(channel)
+    if kind == "ApplyMove":
+        request = api.ApplyMoveRequest.FromString(payload)
+        call = lambda: stub.ApplyMove(request)  # noqa: E731
+    else:
+        request = api.PlayoutsRequest.FromString(payload)
+        call = lambda: stub.Playouts(request)  # noqa: E731
+    call()
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        call()
+        count += 1
+    results.put(count / (time.perf_counter() - start))
+    channel.close()
+
+
+def throughput(address: str, kind: str, payload: bytes, clients: int, seconds: float) -> float:
+    """Total calls per second from `clients` load processes, each on its own connection."""
+    context = multiprocessing.get_context("spawn")
+    results = context.Queue()
+    processes = [
+        context.Process(target=_load, args=(address, kind, payload, seconds, results))
+        for _ in range(clients)
+    ]
+    for process in processes:
+        process.start()
+    total = sum(results.get(timeout=seconds + 60) for _ in processes)
+    for process in processes:
+        process.join()
+    return total
+
+
+def worker_rows(engine, seconds: float, clients: int) -> list[dict]:
+    state = bench_states(engine, "kraby")["mid-game 3p"]
+    moves, _ = engine.legal_moves(state)
+    workloads = {
+        "ApplyMove": api.ApplyMoveRequest(state=state, move=moves[0]).SerializeToString(),
+        "Playouts": api.PlayoutsRequest(state=state, count=4, seed=1).SerializeToString(),
+    }
+    rows = []
+    for kind, payload in workloads.items():
+        row = {
+            "workload": f"kraby {kind}" + (" (4 playouts)" if kind == "Playouts" else ""),
+            "clients": clients,
+        }
+        for workers in (1, 2):
+            server = BenchServer(workers)
+            try:
+                row[f"workers_{workers}"] = throughput(
+                    server.address, kind, payload, clients, seconds
+                )
+            finally:
+                server.stop()
+        row["speedup"] = row["workers_2"] / row["workers_1"]
+        rows.append(row)
+        print(
+            f"{row['workload']:<26} {clients} client processes: 1 worker {row['workers_1']:6.0f}/s,"
+            f" 2 workers {row['workers_2']:6.0f}/s: x{row['speedup']:.2f}",
+            flush=True,
+        )
+    return rows
+
+
+# ----- report -----
+
+
+def markdown(results: dict) -> str:
+    out = [
+        f"Measured {results['when']} on {results['machine']} ({results['cores']} cores),"
+        f" Python {results['python']}, grpcio {results['grpcio']}; loopback, one client"
+        " connection, sequential calls. ratio = calls/s of the RPC / calls/s of the no-op RPC"
+        " carrying the same request through the same server (goal: at least 0.8).",
+        "",
+        "| game | state | bytes | moves | LegalMoves /s (p50, p99 µs) | ratio |"
+        " ApplyMove /s (p50, p99 µs) | ratio | no-op /s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in results["rpc"]:
+        lm, am = r["LegalMoves"], r["ApplyMove"]
+        out.append(
+            f"| {r['game']} | {r['state']} | {r['state_bytes']} | {r['legal_moves']} |"
+            f" {lm['calls_per_second']:.0f} ({lm['p50_us']:.0f}, {lm['p99_us']:.0f}) |"
+            f" {r['LegalMoves_ratio']:.2f} |"
+            f" {am['calls_per_second']:.0f} ({am['p50_us']:.0f}, {am['p99_us']:.0f}) |"
+            f" {r['ApplyMove_ratio']:.2f} | {r['ApplyMove_noop']['calls_per_second']:.0f} |"
+        )
+    out += [
+        "",
+        "| game | players | random games/s/core in-process (native; Engine API) |"
+        " one game move by move over gRPC | one game inside the server (Playouts) | speed-up |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results["games"]:
+        out.append(
+            f"| {r['game']} | {r['players']} | {r['native_games_per_second']:.1f};"
+            f" {r['engine_api_games_per_second']:.1f} |"
+            f" {r['grpc_move_by_move_ms_per_game']:.1f} ms ({r['moves_per_game']:.0f} moves) |"
+            f" {r['playouts_ms_per_game']:.2f} ms | {r['playouts_speedup']:.0f}x |"
+        )
+    s = results["stream"]
+    out += [
+        "",
+        f"ApplyMove over one bidirectional stream: {s['stream']['calls_per_second']:.0f}/s"
+        f" against {s['unary']['calls_per_second']:.0f}/s unary (x{s['stream_over_unary']:.2f}).",
+    ]
+    if results["workers"]:
+        out += [
+            "",
+            "| workload | client processes | 1 worker /s | 2 workers /s | speed-up |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for r in results["workers"]:
+            out.append(
+                f"| {r['workload']} | {r['clients']} | {r['workers_1']:.0f} |"
+                f" {r['workers_2']:.0f} | {r['speedup']:.2f}x |"
+            )
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="short timings (a smoke run)")
+    parser.add_argument("--seconds", type=float, default=None, help="seconds per measurement")
+    parser.add_argument("--clients", type=int, default=4, help="load processes for workers")
+    parser.add_argument("--out", default=str(HERE), help="where results.md/.json go")
+    args = parser.parse_args()
+    seconds = args.seconds or (0.3 if args.quick else 1.5)
+    engine = Engine(all_games())
+    results = {
+        "when": time.strftime("%Y-%m-%d"),
+        "machine": platform.processor() or platform.machine(),
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "grpcio": grpc.__version__,
+        "seconds": seconds,
+    }
+    server = BenchServer(1)
+    try:
+        channel = server.channel()
+        print("== unary RPCs against the no-op floor", flush=True)
+        results["rpc"] = rpc_rows(engine, channel, seconds)
+        print("== whole games", flush=True)
+        results["games"] = game_rows(engine, channel, seconds)
+        print("== a stream of moves", flush=True)
+        results["stream"] = stream_row(engine, channel, seconds)
+        channel.close()
+    finally:
+        server.stop()
+    print("== worker processes", flush=True)
+    results["workers"] = worker_rows(engine, seconds * 2, args.clients)
+    out = Path(args.out)
+    (out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
+    (out / "results.md").write_text(markdown(results))
+    print(f"\nwritten {out / 'results.md'} and {out / 'results.json'}")
+
+
+if __name__ == "__main__":
+    threading.current_thread().name = "bench"
+    main()
