@@ -100,6 +100,8 @@ def tampered(change):
         (lambda s: s.action_cards.append(1), "action_cards"),
         (lambda s: s.pending.pop(), "pending"),
         (lambda s: s.pending[-1].__setattr__("player", 9), "pending["),
+        # A crab backstage is in no arena; found by fuzzing (accepted, then silently re-encoded).
+        (lambda s: s.players[0].crabs[1].__setattr__("arena", 4), "players[0].crabs[1].arena"),
     ],
 )
 def test_malformed_states_are_rejected_naming_the_field(change, field):

@@ -167,11 +167,14 @@ def decode_crab(msg: Any, arenas: int, path: str) -> Crab:
     need(1 <= msg.muscle <= 6, f"{path}.muscle", "muscle is a die face from 1 to 6 (R3)")
     need(msg.riding_fans >= 0, f"{path}.riding_fans", "cannot be negative")
     if msg.place == PLACE_BACKSTAGE:
+        need(msg.arena == -1, f"{path}.arena", "a crab backstage is in no arena: must be -1")
         return Crab(msg.muscle, BACKSTAGE, msg.riding_fans)
     need(msg.place in (PLACE_ARENA, PLACE_TRANSIT), f"{path}.place", "unknown place")
     need(0 <= msg.arena < arenas, f"{path}.arena", f"must be an arena from 0 to {arenas - 1}")
     if msg.place == PLACE_TRANSIT:
         return Crab(msg.muscle, IN_TRANSIT, msg.riding_fans, msg.arena)
+    # R12: riding fans drop into the first arena the crab enters.
+    need(msg.riding_fans == 0, f"{path}.riding_fans", "a crab in an arena has no riding fans")
     return Crab(msg.muscle, msg.arena, msg.riding_fans)
 
 
