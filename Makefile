@@ -11,7 +11,7 @@ GAME ?= kraby
 PLAY_ARGS ?=
 NODE_DEPS := clients/node/node_modules/.installed
 
-.PHONY: setup run test protos lint format bench clean play demo typecheck fuzz-large load-large
+.PHONY: setup run test protos lint format bench bench-quick clean play demo typecheck fuzz-large load-large
 
 setup: $(GENERATED)
 
@@ -71,6 +71,14 @@ lint: setup
 format: setup
 	$(VENV)/bin/ruff format server clients tests
 	$(VENV)/bin/ruff check --fix server clients tests
+
+# Performance against the floor gRPC sets, on loopback (docs/performance.md); a few minutes.
+bench: setup
+	$(PY) -m bench.bench
+
+# The same, with short timings: a smoke run in well under a minute.
+bench-quick: setup
+	$(PY) -m bench.bench --quick --out /tmp
 
 clean:
 	rm -rf $(VENV) server/crabgames/v1
