@@ -107,3 +107,12 @@ def test_a_worker_that_dies_stops_the_set_with_a_failure(two_workers):
     os.kill(first, signal.SIGKILL)
     assert process.wait(timeout=15) == 1
     assert not Path(f"/proc/{second}").exists()
+
+
+def test_max_connection_age_comes_from_the_environment(monkeypatch):
+    from crabgames.service.server import connection_age_options
+
+    monkeypatch.delenv("CRABGAMES_MAX_CONNECTION_AGE_SECONDS", raising=False)
+    assert connection_age_options() == []
+    monkeypatch.setenv("CRABGAMES_MAX_CONNECTION_AGE_SECONDS", "300")
+    assert ("grpc.max_connection_age_ms", 300_000) in connection_age_options()

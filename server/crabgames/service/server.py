@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from collections.abc import Sequence
@@ -52,6 +53,7 @@ def serve(
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
+        *connection_age_options(),
     ]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=threads),
@@ -79,6 +81,19 @@ def serve(
         raise OSError(f"cannot listen on {address}")
     server.start()
     return Running(server, port, health_servicer)
+
+
+def connection_age_options() -> list[tuple[str, int]]:
+    """CRABGAMES_MAX_CONNECTION_AGE_SECONDS (unset or 0: no limit): close each client connection
+    after that long (GOAWAY, then a 10 s grace for calls in flight), so clients reconnect and a
+    round_robin client spreads over servers added since (docs/deploy.md)."""
+    seconds = float(os.environ.get("CRABGAMES_MAX_CONNECTION_AGE_SECONDS", "0") or 0)
+    if seconds <= 0:
+        return []
+    return [
+        ("grpc.max_connection_age_ms", int(seconds * 1000)),
+        ("grpc.max_connection_age_grace_ms", 10_000),
+    ]
 
 
 def run_until_signalled(running: Running, grace: float) -> None:
