@@ -117,6 +117,16 @@ class Match:
 
 
 @dataclass
+class Happened:
+    """What a call did: every event (secrets included, for the host), and the same events as a
+    spectator and as each seat may see them (G5)."""
+
+    events: list[game_pb2.Event]
+    public_events: list[game_pb2.Event]
+    seat_events: list[list[game_pb2.Event]]
+
+
+@dataclass
 class ReplayResult:
     ok: bool
     state: game_pb2.GameState
@@ -190,6 +200,17 @@ class Engine:
         match.game.encode_state(match.state, part)
         return msg
 
+    def happened(self, match: Match, events: list[Any]) -> Happened:
+        game = match.game
+        return Happened(
+            self.encode_events(game, events),
+            self.encode_events(game, redacted(game, events, None)),
+            [
+                self.encode_events(game, redacted(game, events, seat))
+                for seat in range(match.num_players)
+            ],
+        )
+
     def encode_events(self, game: Game, events: Iterable[Any]) -> list[game_pb2.Event]:
         out = []
         for event in events:
@@ -251,8 +272,20 @@ class Engine:
         seed: int = 0,
         chance_mode: int = AUTO,
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
+        state, happened = self.new_game_to_seats(game_id, options, num_players, seed, chance_mode)
+        return state, happened.events
+
+    def new_game_to_seats(
+        self,
+        game_id: str | None,
+        options: Any,
+        num_players: int,
+        seed: int = 0,
+        chance_mode: int = AUTO,
+    ) -> tuple[game_pb2.GameState, Happened]:
+        """`new_game`, with the set-up events also as a spectator and each seat may see them."""
         match, events = self.new_match(game_id, options, num_players, seed, chance_mode)
-        return self.encode(match), self.encode_events(match.game, events)
+        return self.encode(match), self.happened(match, events)
 
     def outcome(self, msg: game_pb2.GameState) -> game_pb2.Outcome | None:
         """The outcome of a state, once its game is over (a game may even end during set-up)."""
@@ -263,10 +296,13 @@ class Engine:
     ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision]:
         match = self.decode(msg)
         decision = match.decision()
-        return legal_move_msgs(match, decision), next_decision_msg(decision)
+        moves = [copy_message(m) for m in legal_move_msgs(match, decision)]  # the caller's own
+        return moves, next_decision_msg(decision)
 
     def legal_moves_with_mask(self, msg: game_pb2.GameState):
-        """Legal moves, the next decision, the move-id space size and the legal-move mask."""
+        """Legal moves, the next decision, the move-id space size and the legal-move mask. The
+        move messages may be shared (built once): copy them (as a response does), never change
+        them."""
         match = self.decode(msg)
         decision = match.decision()
         game = match.game
@@ -327,6 +363,19 @@ class Engine:
         validate_only: bool = False,
         expected_version: int | None = None,
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event], game_pb2.Outcome | None]:
+        state, happened, outcome = self.apply_move_to_seats(
+            msg, move, validate_only, expected_version
+        )
+        return state, happened.events, outcome
+
+    def apply_move_to_seats(
+        self,
+        msg: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool = False,
+        expected_version: int | None = None,
+    ) -> tuple[game_pb2.GameState, Happened, game_pb2.Outcome | None]:
+        """`apply_move`, with the events also as a spectator and each seat may see them."""
         match = self.decode(msg)
         if expected_version is not None and expected_version != match.version:
             raise StaleState(
@@ -335,13 +384,9 @@ class Engine:
             )
         if validate_only:
             match.check_move(move)
-            return msg, [], self.encode_outcome(match)
+            return msg, self.happened(match, []), self.encode_outcome(match)
         events = match.play(move)
-        return (
-            self.encode(match),
-            self.encode_events(match.game, events),
-            self.encode_outcome(match),
-        )
+        return self.encode(match), self.happened(match, events), self.encode_outcome(match)
 
     def view(self, msg: game_pb2.GameState, player: int | None) -> game_pb2.View:
         match = self.decode(msg)
@@ -398,6 +443,11 @@ class Engine:
         return ReplayResult(True, self.encode(match), self.encode_outcome(match), len(moves))
 
 
+def redacted(game: Game, events: Iterable[Any], viewer: int | None) -> list[Any]:
+    seen = (game.redact_event(event, viewer) for event in events)
+    return [event for event in seen if event is not None]
+
+
 def has_move_ids(game: Game) -> bool:
     return type(game).move_id is not Game.move_id
 
@@ -445,16 +495,20 @@ def legal_move_msgs(
     game_id, player = game.facts.id, decision.player
     encoded = _encoded_moves(game)
     for native, move_id in zip(natives, ids, strict=True):
-        part = encoded.get(native)
-        if part is None:
-            part = encoded[native] = encode_move_part(game, native)
         label = game.move_label(state, native)
-        out.append(game_pb2.Move(player=player, label=label, move_id=move_id, **{game_id: part}))
+        key = (player, native, label, move_id)
+        msg = encoded.get(key)
+        if msg is None:
+            part = encode_move_part(game, native)
+            msg = encoded[key] = game_pb2.Move(
+                player=player, label=label, move_id=move_id, **{game_id: part}
+            )
+        out.append(msg)  # shared: callers copy it into their response, never change it
     return out
 
 
-# Each game's moves encoded once (a native move is hashable and encodes the same every time);
-# bounded, as a game's move space may be large.
+# Each game's move messages built once: a native move (hashable) with its player, label and id
+# always encodes the same. Bounded, as a game's move space may be large.
 _ENCODED_MOVES: dict[str, dict[Any, Any]] = {}
 _ENCODED_MOVES_LIMIT = 20_000
 
@@ -464,6 +518,12 @@ def _encoded_moves(game: Game) -> dict[Any, Any]:
     if len(cache) > _ENCODED_MOVES_LIMIT:
         cache.clear()
     return cache
+
+
+def copy_message(message):
+    copy = type(message)()
+    copy.CopyFrom(message)
+    return copy
 
 
 def encode_move_part(game: Game, native: Any):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -60,6 +61,9 @@ def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
 
 
 def a_tile(color: int, thing: str = "tile") -> str:
+    """'an orange tile'; just 'a tile' when the colour is hidden (unspecified)."""
+    if color not in COLOR_NAMES:
+        return f"a {thing}"
     name = COLOR_NAMES[color]
     return f"{'an' if name[0] in 'aeiou' else 'a'} {name} {thing}"
 
@@ -67,6 +71,16 @@ def a_tile(color: int, thing: str = "tile") -> str:
 def cell_name(cell: int) -> str:
     row, col = divmod(cell, SIZE)
     return f"row {row}, column {col}"
+
+
+@functools.lru_cache(maxsize=4096)  # every (entry, stop) there is: built once
+def tile_label(move: PlaceTile, stop: int | None) -> str:
+    where = f" to {cell_name(stop)}" if stop is not None else ""
+    lane = "column" if move.edge in (rules.NORTH, rules.SOUTH) else "row"
+    return (
+        f"slide {COLOR_NAMES[move.color]} in from the {EDGE_NAMES[move.edge]} along "
+        f"{lane} {move.lane}{where}"
+    )
 
 
 class KrabyGame(Game[KrabyState, object]):
@@ -327,13 +341,7 @@ class KrabyGame(Game[KrabyState, object]):
 
     def move_label(self, state: KrabyState, move: object) -> str:
         if isinstance(move, PlaceTile):
-            stop = rules.slide_stop(state, move.edge, move.lane)
-            where = f" to {cell_name(stop)}" if stop is not None else ""
-            lane = "column" if move.edge in (rules.NORTH, rules.SOUTH) else "row"
-            return (
-                f"slide {COLOR_NAMES[move.color]} in from the {EDGE_NAMES[move.edge]} along "
-                f"{lane} {move.lane}{where}"
-            )
+            return tile_label(move, rules.slide_stop(state, move.edge, move.lane))
         if isinstance(move, PlaceFigure):
             return f"put {a_tile(move.color, 'figure')} in hold x{move.multiplier}"
         return "place no figure"
@@ -371,6 +379,16 @@ class KrabyGame(Game[KrabyState, object]):
             case rules.GameEnded(reason):
                 ev.game_ended.reason = reason
                 msg.text = f"the game ends: {reason}"
+
+    def chance_hidden_from(self, state: KrabyState) -> list[int]:
+        # Every Kraby chance event is a tile into a hand: only its fisher sees it.
+        return [p for p in range(state.num_players) if p != state.turn_player]
+
+    def redact_event(self, event: object, viewer: int | None) -> object | None:
+        # A dealt or drawn tile is seen by its fisher only; the others see that a tile moved.
+        if isinstance(event, rules.TileDealt | rules.TileDrawn) and event.player != viewer:
+            return event._replace(color=pb.KRABY_COLOR_UNSPECIFIED)
+        return event
 
     def encode_view(self, state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
         msg.options.excluded_color = state.excluded_color
