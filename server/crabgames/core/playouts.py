@@ -11,8 +11,9 @@ first `n` playouts of a call are the same whatever `count` was, and a truncated 
 call asking for `games` playouts.
 
 Bounded (docs/performance.md): `count` is 1..MAX_PLAYOUTS, and a call stops at MAX_DECISIONS
-decisions in all (a deterministic work bound: about a second for the slowest game on one core);
-only games played to the end are counted, and the response says it was truncated.
+decisions in all, a deterministic work bound of at most about a second on one core (measured
+by `make bench`); only games played to the end are counted, and the response says it was
+truncated.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from crabgames.v1 import game_pb2
 
 MAX_PLAYOUTS = 10_000
 # Decisions (player moves and chance events) per call, across all its playouts.
-MAX_DECISIONS = 100_000
+MAX_DECISIONS = 10_000
 
 
 @dataclass
