@@ -10,9 +10,9 @@ import random
 import pytest
 
 from crabgames.core.engine import Engine
-from crabgames.core.errors import GameOver, IllegalMove
+from crabgames.core.errors import GameOver, IllegalMove, RulesError
 from crabgames.games import all_games
-from crabgames.v1 import game_pb2
+from crabgames.v1 import game_pb2, kraby_pb2
 from tests.playthrough import GAME_OVER, encode, play_random
 
 SERVED = {game.facts.id for game in all_games()}
@@ -201,3 +201,108 @@ def test_a_state_sampled_from_a_view_agrees_with_the_view_and_plays_on(
             moves, _ = engine.legal_moves(sampled)
             if sampled.next.kind == game_pb2.DECIDER_KIND_PLAYER:
                 engine.apply_move(sampled, moves[0])
+
+
+@pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
+def test_the_events_a_seat_sees_tell_no_more_than_its_views(engine, game_id, num_players, options):
+    """Apply the same decision to the real state and to one whose hidden information (from that
+    seat) was redrawn: when the seat's views before and after agree, so must its events (G5)."""
+    explicit = game_pb2.CHANCE_MODE_EXPLICIT
+    record = play_random(engine, game_id, num_players, options, seed=13, chance_mode=explicit)
+    rng = random.Random(13)
+    compared = 0
+    step = max(1, len(record.moves) // 40)
+    for state, move in list(zip(record.states, record.moves, strict=False))[::step]:
+        after, happened, _ = engine.apply_move_to_seats(state, move)
+        for seat in [*range(num_players), None]:
+            match = engine.decode(state)
+            match.state = match.game.resample_hidden(match.state, seat, rng)
+            other = engine.encode(match)
+            try:
+                other_after, other_happened, _ = engine.apply_move_to_seats(other, move)
+            except RulesError:
+                continue  # the decision needed information this seat does not have
+            if encode(engine.view(other_after, seat)) != encode(engine.view(after, seat)):
+                continue  # the decision revealed something: the views themselves differ
+            pick_events = (
+                (lambda h: h.public_events)
+                if seat is None
+                else (lambda h, s=seat: h.seat_events[s])
+            )
+            assert [encode(e) for e in pick_events(other_happened)] == [
+                encode(e) for e in pick_events(happened)
+            ], f"seat {seat} learns hidden information from the events of {move.label!r}"
+            compared += 1
+    assert compared > 0
+
+
+@pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
+def test_a_hidden_draw_looks_the_same_whatever_was_drawn(engine, game_id, num_players, options):
+    """At a chance node whose outcome some seats must not see (another player's draw), every
+    outcome leaves those seats' views and events, and the spectator's, exactly the same (G5)."""
+    explicit = game_pb2.CHANCE_MODE_EXPLICIT
+    record = play_random(engine, game_id, num_players, options, seed=14, chance_mode=explicit)
+    compared = 0
+    for state in record.states:
+        if state.next.kind != game_pb2.DECIDER_KIND_CHANCE:
+            continue
+        match = engine.decode(state)
+        hidden_from = set(match.game.chance_hidden_from(match.state))
+        if not hidden_from or compared > 200:
+            continue
+        outcomes, _ = engine.legal_moves(state)
+        results = [engine.apply_move_to_seats(state, o) for o in outcomes[:6]]
+        for seat in [*sorted(hidden_from), None]:
+            seen = {
+                (
+                    encode(engine.view(after, seat)),
+                    tuple(
+                        encode(e)
+                        for e in (h.public_events if seat is None else h.seat_events[seat])
+                    ),
+                )
+                for after, h, _ in results
+            }
+            assert len(seen) == 1, f"seat {seat} can tell what was drawn at {state.next}"
+            compared += 1
+    if game_id != "crab_rage":  # every CRAB RAGE! chance event is public
+        assert compared > 0
+
+
+@pytest.mark.parametrize(("game_id", "num_players", "options"), CASES)
+def test_a_secret_decision_looks_the_same_whatever_was_decided(
+    engine, game_id, num_players, options
+):
+    """A decision other seats must not see (a secret commitment, G4) leaves their views and
+    events, and the spectator's, exactly the same whichever legal choice was made."""
+    record = play_random(engine, game_id, num_players, options, seed=15)
+    compared = 0
+    for state in record.states:
+        if state.next.kind != game_pb2.DECIDER_KIND_PLAYER:
+            continue
+        match = engine.decode(state)
+        hidden_from = set(match.game.decision_hidden_from(match.state))
+        if not hidden_from:
+            continue
+        moves, _ = engine.legal_moves(state)
+        results = [engine.apply_move_to_seats(state, m) for m in moves[:12]]
+        for seat in [*sorted(hidden_from), None]:
+            assert len({seen_by(engine, seat, after, h) for after, h, _ in results}) == 1, (
+                f"seat {seat} can tell what was decided at {state.next}"
+            )
+            compared += 1
+    if engine.games[game_id].facts.has_simultaneous_choices:
+        assert compared > 0, "no secret decision was checked"
+
+
+def seen_by(engine, seat, state, happened) -> tuple[bytes, ...]:
+    events = happened.public_events if seat is None else happened.seat_events[seat]
+    return (encode(engine.view(state, seat)), *(encode(e) for e in events))
+
+
+def test_kraby_draws_are_seen_by_the_drawer_only(engine):
+    state, happened = engine.new_game_to_seats("kraby", kraby_pb2.KrabyOptions(), 2, seed=3)
+    assert happened.events[0].kraby.tile_dealt.color != 0
+    assert happened.seat_events[0][0] == happened.events[0]
+    assert happened.seat_events[1][0].kraby.tile_dealt.color == 0
+    assert happened.public_events[0].text == "player 0 is dealt a tile"

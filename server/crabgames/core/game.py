@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -168,6 +168,22 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def encode_event(self, event: Any, msg: game_pb2.Event) -> None:
         """Fill the game's event field and the one-line `text`."""
+
+    def chance_hidden_from(self, state: S) -> Collection[int]:
+        """At a chance node: the seats that must not see its outcome (for a draw into a hand,
+        everyone but the drawer; spectators never see such an outcome). Empty when the outcome
+        is public (a die roll, a card turned face up)."""
+        return ()
+
+    def decision_hidden_from(self, state: S) -> Collection[int]:
+        """For a player's decision: the seats that must not see which choice was made (a secret
+        commitment, G4). Empty for an open decision."""
+        return ()
+
+    def redact_event(self, event: Any, viewer: int | None) -> Any | None:
+        """The event as `viewer` (None: a spectator) may see it (G5): the same event when it is
+        public, a copy without the secret part (another player's draw), or None to hide it."""
+        return event
 
     @abstractmethod
     def encode_view(self, state: S, player: int | None, msg: Any) -> None:

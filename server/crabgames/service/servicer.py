@@ -92,14 +92,16 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         game_id = request.WhichOneof("options")
         options = getattr(request, game_id) if game_id else None
         self.refuse_explicit_chance(request.chance_mode, "chance_mode")
-        state, events = self.engine.new_game(
+        state, happened = self.engine.new_game_to_seats(
             game_id, options, request.num_players, request.seed, request.chance_mode
         )
         # The caller of NewGame is the host: it gets every seat's token and the set-up events.
         tokens = self.sealer.tokens(state) if self.sealer else []
         return api.NewGameResponse(
             state=self.sealed(state),
-            events=events,
+            events=happened.events,
+            public_events=happened.public_events,
+            seat_events=seat_events(happened),
             player_tokens=tokens,
             outcome=self.engine.outcome(state),
         )
@@ -120,15 +122,30 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         state = self.opened(request.state)
         if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
             self.check_seat(state, state.next.player, request.player_token, "a move")
-        new_state, events, outcome = self.engine.apply_move(
+        new_state, happened, outcome = self.engine.apply_move_to_seats(
             state, request.move, request.validate_only, expected
         )
+        seats = seat_events(happened)
         if self.sealer is None:
-            return api.ApplyMoveResponse(state=new_state, events=events, outcome=outcome)
-        # Events can carry other players' secrets (their draws): sealed, a client learns what
-        # happened from its view instead (docs/security.md).
+            return api.ApplyMoveResponse(
+                state=new_state,
+                events=happened.events,
+                public_events=happened.public_events,
+                seat_events=seats,
+                outcome=outcome,
+            )
+        # The full events carry other players' secrets (their draws): sealed, the caller gets
+        # what a spectator sees and, for a player's move, what that seat sees (docs/security.md).
         new_state = request.state if request.validate_only else self.sealer.seal(new_state)
-        return api.ApplyMoveResponse(state=new_state, outcome=outcome)
+        mover = (
+            [seats[state.next.player]] if state.next.kind == game_pb2.DECIDER_KIND_PLAYER else []
+        )
+        return api.ApplyMoveResponse(
+            state=new_state,
+            public_events=happened.public_events,
+            seat_events=mover,
+            outcome=outcome,
+        )
 
     @translate_errors
     def GetView(self, request, context):
@@ -210,6 +227,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             if standing.winner:
                 response.winners.append(standing.manager)
         return response
+
+
+def seat_events(happened) -> list[api.SeatEvents]:
+    return [
+        api.SeatEvents(player=seat, events=events)
+        for seat, events in enumerate(happened.seat_events)
+    ]
 
 
 def move_id_count(game) -> int:
