@@ -24,7 +24,7 @@ from crabgames.games.crab_rage.data import (
 )
 from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
 from crabgames.games.crab_rage.flow import Handler, handles
-from crabgames.games.crab_rage.moveids import MAX_X
+from crabgames.games.crab_rage.move_ids import MAX_X
 from crabgames.games.crab_rage.movement import (
     change_muscle,
     place_fans,

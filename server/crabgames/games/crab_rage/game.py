@@ -12,7 +12,7 @@ from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handl
     actions,
     codec,
     endgame,
-    moveids,
+    move_ids,
     movement,
     phases,
 )
@@ -148,10 +148,10 @@ class CrabRageGame(Game[State, Move]):
     # ----- for learning agents and bots -----
 
     def move_id_count(self, num_players: int) -> int:
-        return moveids.MOVE_ID_COUNT
+        return move_ids.MOVE_ID_COUNT
 
     def move_id(self, state: State, move: Move) -> int:
-        return moveids.move_id(move)
+        return move_ids.move_id(move)
 
     def state_from_view(
         self, view: Any, player: int, num_players: int, rng: random.Random
