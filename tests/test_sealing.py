@@ -301,7 +301,7 @@ def test_replay_returns_a_sealed_state_and_playouts_refuse_one(sealed):
     assert refused(stub.Playouts, playouts) == (grpc.StatusCode.PERMISSION_DENIED, "SEALED_STATE")
 
 
-def test_a_sampled_state_is_a_sandbox_for_playouts_not_for_moves(sealed):
+def test_a_sampled_state_is_a_sandbox_for_bots_that_never_becomes_a_sealed_game(sealed):
     stub = sealed[0]
     response = new_game(stub, seed=8)
     view = stub.GetView(
@@ -309,10 +309,20 @@ def test_a_sampled_state_is_a_sandbox_for_playouts_not_for_moves(sealed):
         timeout=CALL_TIMEOUT,
     ).view
     sampled = stub.SampleState(api.SampleStateRequest(view=view, seed=2), timeout=CALL_TIMEOUT)
-    assert not sampled.state.sealed
+    assert sampled.state.sampled and not sampled.state.sealed
     playouts = stub.Playouts(api.PlayoutsRequest(state=sampled.state, count=2), timeout=30)
     assert playouts.games == 2
-    request = api.LegalMovesRequest(state=sampled.state, player_token=response.player_tokens[0])
+    # A bot searches on it with no token: its hidden information is invented.
+    moves = stub.LegalMoves(api.LegalMovesRequest(state=sampled.state), timeout=CALL_TIMEOUT)
+    after = stub.ApplyMove(
+        api.ApplyMoveRequest(state=sampled.state, move=moves.moves[0]), timeout=CALL_TIMEOUT
+    ).state
+    assert after.sampled and not after.sealed and after.version > sampled.state.version
+    # Without the mark, the same unsealed state is refused: a real game is always sealed.
+    forged = game_pb2.GameState()
+    forged.CopyFrom(sampled.state)
+    forged.sampled = False
+    request = api.LegalMovesRequest(state=forged, player_token=response.player_tokens[0])
     assert refused(stub.LegalMoves, request) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAL")
 
 

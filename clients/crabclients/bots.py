@@ -55,8 +55,9 @@ class LookaheadBot:
     else the game's heuristic evaluation (crabclients.heuristics) if it has one, else the mean of
     `playouts` random games played to the end (the Playouts RPC, or LegalMoves/ApplyMove loops
     on a server without it). It plays the move with the best mean value. When the server
-    refuses the search (a game that cannot sample states yet; a sealing server, which refuses
-    moves on sampled states), it plays a random move and counts it in `fallbacks`."""
+    refuses the search (a game that cannot sample states yet), it plays a random move and counts
+    it in `fallbacks`. Sampled states carry no real secret, so a sealing server takes them
+    unsealed and without tokens."""
 
     name = "lookahead"
 
@@ -85,8 +86,8 @@ class LookaheadBot:
         try:
             totals = self.search(client, view, candidates)
         except RulesServiceError as error:
-            # The engine cannot sample this game's states yet, or a sealing server refuses
-            # moves on sampled states (docs/security.md): play at random instead.
+            # The engine cannot sample this game's states (or refused the search): play at
+            # random instead.
             self.fallbacks, self.last_refusal = self.fallbacks + 1, error
             return self.rng.choice(moves)
         best = max(totals)

@@ -34,7 +34,16 @@ _CHANCE_MODES = (game_pb2.CHANCE_MODE_UNSPECIFIED, AUTO, EXPLICIT)
 class Match:
     """One game in progress: the generic header plus the game's native state."""
 
-    __slots__ = ("game", "num_players", "seed", "prng", "chance_mode", "version", "state")
+    __slots__ = (
+        "game",
+        "num_players",
+        "seed",
+        "prng",
+        "chance_mode",
+        "version",
+        "state",
+        "sampled",
+    )
 
     def __init__(
         self,
@@ -53,6 +62,7 @@ class Match:
         self.chance_mode = chance_mode
         self.version = version
         self.state = state
+        self.sampled = False  # drawn by SampleState: its hidden information is invented
 
     def decision(self) -> Decision:
         return self.game.next_decision(self.state)
@@ -177,6 +187,7 @@ class Engine:
             msg.version,
             state,
         )
+        match.sampled = msg.sampled
         decision = match.decision()
         if (msg.next.kind, msg.next.player, msg.next.decision) != decision:
             raise bad_state(
@@ -194,6 +205,7 @@ class Engine:
             chance_mode=match.chance_mode,
             version=match.version,
             next=next_decision_msg(match.decision()),
+            sampled=match.sampled,
         )
         part = getattr(msg, match.game.facts.id)
         part.SetInParent()
@@ -352,6 +364,7 @@ class Engine:
         rng = random.Random(seed)
         state = game.state_from_view(getattr(view, which), view.player, view.num_players, rng)
         match = Match(game, view.num_players, seed, Prng(seed), AUTO, view.version, state)
+        match.sampled = True
         if next_decision_msg(match.decision()) != view.next:
             raise bad_request("view.next", "does not match the rest of the view")
         return self.encode(match)

@@ -46,18 +46,23 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     def opened(self, state: game_pb2.GameState) -> game_pb2.GameState:
         """The full state behind a request's state (BAD_SEAL when sealing is on and the seal is
         missing or altered)."""
-        if self.sealer is None:
+        if self.sealer is None or state.sampled:
             if state.sealed:
-                raise bad_request("state.sealed", "this server does not seal states")
+                raise bad_request(
+                    "state.sealed",
+                    "a sampled state, or any state on a server that does not seal, is never sealed",
+                )
             return state
         return self.sealer.open(state)
 
     def check_seat(self, state: game_pb2.GameState, seat: int, token: str, what: str) -> None:
-        if self.sealer is not None:
+        # A sampled state's hidden information is invented: it has no secret to guard.
+        if self.sealer is not None and not state.sampled:
             self.sealer.check_token(state, seat, token, what)
 
     def sealed(self, state: game_pb2.GameState) -> game_pb2.GameState:
-        return state if self.sealer is None else self.sealer.seal(state)
+        # A sampled state stays unsealed, so a made-up state can never pass for a sealed game.
+        return state if self.sealer is None or state.sampled else self.sealer.seal(state)
 
     def refuse_explicit_chance(self, chance_mode: int, path: str) -> None:
         if self.sealer is not None and chance_mode == EXPLICIT:
@@ -126,7 +131,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             state, request.move, request.validate_only, expected
         )
         seats = seat_events(happened)
-        if self.sealer is None:
+        if self.sealer is None or state.sampled:  # no real secret to keep
             return api.ApplyMoveResponse(
                 state=new_state,
                 events=happened.events,
@@ -186,13 +191,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
 
     @translate_errors
     def SampleState(self, request, context):
-        # Never sealed: its hidden information is invented, so it reveals no secret, and a
-        # sealing server refuses it as a move's state (it is a sandbox for bots, see Playouts).
+        # Never sealed, marked `sampled`: its hidden information is invented, so it reveals no
+        # secret; a bot searches on it, even on a sealing server (docs/security.md).
         return api.SampleStateResponse(state=self.engine.sample_state(request.view, request.seed))
 
     @translate_errors
     def Playouts(self, request, context):
-        if self.sealer is not None and request.state.sealed:
+        if self.sealer is not None and not request.state.sampled:
             # Playouts from the real hidden state would reveal it; a bot plays out a state
             # sampled from its own view instead (SampleState), which needs no seal.
             raise PermissionDenied(
@@ -200,9 +205,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 " your view (SampleState)",
                 "SEALED_STATE",
             )
-        if request.state.sealed:
-            raise bad_request("state.sealed", "this server does not seal states")
-        stats = playouts(self.engine, request.state, request.count, request.seed)
+        stats = playouts(self.engine, self.opened(request.state), request.count, request.seed)
         response = api.PlayoutsResponse(
             games=stats.games, truncated=stats.truncated, decisions=stats.decisions, seed=stats.seed
         )
