@@ -8,7 +8,7 @@ from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import arena_glory
 from crabgames.games.crab_rage.state import Move, MoveKind, Phase, Step, Task
-from crabgames.v1 import game_pb2
+from crabgames.v1 import crab_rage_pb2, game_pb2
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -92,6 +92,46 @@ def test_a_commitment_is_hidden_from_every_other_player_until_all_are_in():
     theirs = ENGINE.view(game_state(one), BLACK).crab_rage.state.players[GREEN]
     assert (theirs.committed, theirs.commitment) == (True, 0)
     assert [m.amount for m in GAME.legal_moves(one)] == [0, 1, 2, 3, 4]  # Black's own
+
+
+def commit_to_seats(msg: game_pb2.GameState, amount: int):
+    move = game_pb2.Move(player=msg.next.player)
+    move.crab_rage.kind = MoveKind.HARDCORE_FANS
+    move.crab_rage.amount = amount
+    return ENGINE.apply_move_to_seats(msg, move)
+
+
+def test_a_commitment_is_hidden_from_other_seats_in_events_until_all_are_in():
+    msg = game_state(mega_muscle_shout_out())
+    msg, green, _ = commit_to_seats(msg, 1)  # Green, then Black
+    msg, black, _ = commit_to_seats(msg, 4)
+    for happened, seat, amount in ((green, GREEN, 1), (black, BLACK, 4)):
+        (full,) = happened.events  # the host sees the amount, and so does the committer
+        assert (full.crab_rage.amount, happened.seat_events[seat][0]) == (amount, full)
+        others = [happened.seat_events[s] for s in range(5) if s != seat]
+        for (seen,) in [*others, happened.public_events]:
+            kind = crab_rage_pb2.CRAB_RAGE_EVENT_KIND_HARDCORE_FANS_COMMITTED
+            assert (seen.crab_rage.kind, seen.crab_rage.amount) == (kind, -1)
+            assert seen.text.endswith("has committed hardcore fans in a closed hand")
+            assert str(amount) not in seen.text
+    msg, purple, _ = commit_to_seats(msg, 2)  # the last one: all are revealed, publicly (R17)
+    shouts = [
+        (e.crab_rage.player, e.crab_rage.amount)
+        for e in purple.public_events
+        if e.crab_rage.kind == crab_rage_pb2.CRAB_RAGE_EVENT_KIND_HARDCORE_FANS
+    ]
+    assert shouts == [(GREEN, 1), (BLACK, 4), (PURPLE, 2)]
+    for seat in range(5):
+        assert purple.seat_events[seat][1:] == purple.public_events[1:]
+
+
+def test_only_the_commitments_still_followed_by_another_are_secret_decisions():
+    state = mega_muscle_shout_out()
+    assert sorted(GAME.decision_hidden_from(state)) == [BLUE, YELLOW, BLACK, PURPLE]
+    commit(state, 1)
+    assert sorted(GAME.decision_hidden_from(state)) == [BLUE, YELLOW, GREEN, PURPLE]
+    commit(state, 4)
+    assert GAME.decision_hidden_from(state) == []  # Purple's is revealed at once with the rest
 
 
 def test_a_player_cannot_commit_twice_or_more_than_they_hold():

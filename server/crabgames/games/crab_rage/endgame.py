@@ -28,6 +28,17 @@ def shouters(state: State, arena: int) -> list[int]:
     return [p for p in turn_order(state, state.microphone) if fans[p] > 0]
 
 
+def commitment_stays_secret(state: State, arena: int) -> bool:
+    """G4: the commitment about to be made stays hidden only if another is still to come
+    after it; the last one is revealed at once together with all the others."""
+    waiting = [
+        p
+        for p in shouters(state, arena)
+        if not state.players[p].committed and state.players[p].hardcore > 0
+    ]
+    return len(waiting) > 1
+
+
 def next_to_commit(state: State, arena: int) -> int:
     """The next player who must commit; one with no hardcore fans left commits 0 unasked."""
     for p in shouters(state, arena):
@@ -52,12 +63,15 @@ class HardcoreFans(Handler):
         player = next_to_commit(state, task.arena)
         me = state.players[player]
         me.committed, me.commitment = True, move.amount  # secret until all are in (G4)
+        who = team(state, player)
         return [
             Event(
-                EventKind.HARDCORE_FANS,
-                f"{team(state, player)} commits hardcore fans in a closed hand",
+                EventKind.HARDCORE_FANS_COMMITTED,
+                f"{who} commits {move.amount} hardcore fan(s) in a closed hand",
                 player,
                 task.arena,
+                move.amount,
+                redacted_text=f"{who} has committed hardcore fans in a closed hand",
             )
         ]
 

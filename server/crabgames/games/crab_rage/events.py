@@ -29,6 +29,10 @@ class EventKind(IntEnum):
     GLORY = 17
     DUEL = 18
     GAME_OVER = 19
+    HARDCORE_FANS_COMMITTED = 20
+
+
+SECRET = -1  # the amount of an event as seen by a seat that must not know it
 
 
 class Event(NamedTuple):
@@ -37,6 +41,15 @@ class Event(NamedTuple):
     player: int = -1
     arena: int = -1
     amount: int = 0
+    # Set when the amount is secret from everyone but `player` (G4): what the others see.
+    redacted_text: str = ""
+
+    def seen_by(self, viewer: int | None) -> Event | None:
+        """The event as `viewer` (None: a spectator) may see it (G5): a secret amount becomes
+        -1 with the redacted sentence for everyone but its owner."""
+        if not self.redacted_text or viewer == self.player:
+            return self
+        return self._replace(text=self.redacted_text, amount=SECRET, redacted_text="")
 
 
 def team(state: State, player: int) -> str:

@@ -218,6 +218,23 @@ class CrabRageGame(Game[State, Move]):
             event.amount,
         )
 
+    def decision_hidden_from(self, state: State) -> list[int]:
+        """A hardcore fan commitment is hidden from every other seat until all for that arena
+        are in (R17, G4); the last one is revealed at once with the others."""
+        task = top(state)
+        decision = current_decision(state)
+        if decision.name != "commit_hardcore_fans" or task is None:
+            return []
+        if not endgame.commitment_stays_secret(state, task.arena):
+            return []
+        return [p for p in range(state.num_players) if p != decision.player]
+
+    def redact_event(self, event: Event, viewer: int | None) -> Event | None:
+        # G5: only a commitment's amount is secret; every chance event is public (dice,
+        # billboard deal, microphone, action card turned face up), so chance_hidden_from is
+        # left empty.
+        return event.seen_by(viewer)
+
     def encode_view(self, state: State, player: int | None, msg: Any) -> None:
         codec.encode_state(state, msg.state, player)
         msg.action_deck_count = 6 - len(state.action_cards)
