@@ -497,6 +497,13 @@ def decode_kraby_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
 def check_cells(cells: list[int], n: int, excluded: int, path: str) -> None:
     if len(cells) != CELLS:
         raise bad_state(path, f"must hold {CELLS} cells (11x11, row-major), has {len(cells)}")
+    inside, outside, allowed = cell_layout(n, excluded)
+    if (
+        cells[ISLAND] == ISLAND_CELL
+        and all(cells[i] == OFF_BOARD for i in outside)
+        and all(cells[i] in allowed for i in inside)
+    ):
+        return  # the quick check passed; otherwise find and name the first bad cell below
     low, high = playing_area(n)
     in_play = colors_in_play(n, excluded)
     for i, value in enumerate(cells):
@@ -510,6 +517,20 @@ def check_cells(cells: list[int], n: int, excluded: int, path: str) -> None:
                 raise bad_state(f"{path}[{i}]", "is outside the playing area: must be OFF_BOARD")
         elif value != rules.EMPTY and value - TILE_OFFSET not in in_play:
             raise bad_state(f"{path}[{i}]", "must be EMPTY or a tile of a colour in play")
+
+
+@functools.cache
+def cell_layout(n: int, excluded: int) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]:
+    """(cells inside the playing area but the island, cells outside it, the values allowed
+    inside: EMPTY or a tile of a colour in play), for `check_cells`."""
+    low, high = playing_area(n)
+    inside, outside = [], []
+    for i in range(CELLS):
+        row, col = divmod(i, SIZE)
+        if i != ISLAND:
+            (inside if low <= row <= high and low <= col <= high else outside).append(i)
+    allowed = frozenset([rules.EMPTY, *(c + TILE_OFFSET for c in colors_in_play(n, excluded))])
+    return tuple(inside), tuple(outside), allowed
 
 
 def check_tile_totals(cells, hands, bag, n: int, excluded: int, path: str) -> None:

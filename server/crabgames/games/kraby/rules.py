@@ -254,15 +254,24 @@ def leaves_no_hole(state: KrabyState, cell: int) -> bool:
 
 
 def unfillable_cells(state: KrabyState) -> list[int]:
-    """Free cells with no line to any edge (K4); a reachable state has none."""
-    return [
-        cell
-        for cell, value in enumerate(state.cells)
-        if value == EMPTY
-        and not has_clear_line(
-            state.row_blocked[cell // SIZE], state.col_blocked[cell % SIZE], *divmod(cell, SIZE)
-        )
-    ]
+    """Free cells with no line to any edge (K4); a reachable state has none. Row by row with bit
+    sets: only free cells strictly between a row's first and last blocked cell lack a line along
+    the row, and only those are checked along their column."""
+    cells, row_blocked, col_blocked = state.cells, state.row_blocked, state.col_blocked
+    holes = []
+    for row in range(SIZE):
+        blocked = row_blocked[row]
+        if not blocked:
+            continue
+        inner = ((1 << (blocked.bit_length() - 1)) - 1) & -((blocked & -blocked) << 1)
+        inner &= ~blocked
+        while inner:
+            col = (inner & -inner).bit_length() - 1
+            inner &= inner - 1
+            along = col_blocked[col]
+            if cells[row * SIZE + col] == EMPTY and along & ((1 << row) - 1) and along >> (row + 1):
+                holes.append(row * SIZE + col)
+    return holes
 
 
 def entry_points(state: KrabyState) -> list[tuple[int, int, int]]:
