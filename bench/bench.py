@@ -28,7 +28,7 @@ from pathlib import Path
 
 import grpc
 
-from bench.noop import APPLY_MOVE_STREAM, NOOP
+from bench.noop import NOOP
 from crabgames.core.engine import Engine
 from crabgames.core.playouts import run_playouts
 from crabgames.games import all_games
@@ -179,7 +179,8 @@ def print_row(row: dict) -> None:
     for name in ("LegalMoves", "ApplyMove"):
         t, f = row[name], row[f"{name}_noop"]
         parts.append(
-            f"{name} {t['calls_per_second']:7.0f}/s p50 {t['p50_us']:6.0f}us p99 {t['p99_us']:6.0f}us"
+            f"{name} {t['calls_per_second']:7.0f}/s"
+            f" p50 {t['p50_us']:6.0f}us p99 {t['p99_us']:6.0f}us"
             f" (noop {f['calls_per_second']:6.0f}/s) ratio {row[f'{name}_ratio']:.2f}"
         )
     print("  ".join(parts), flush=True)
@@ -271,15 +272,11 @@ def stream_row(engine, channel, seconds: float) -> dict:
         while (item := outbox.get()) is not None:
             yield item
 
-    stream = channel.stream_stream(
-        APPLY_MOVE_STREAM,
-        request_serializer=lambda message: message.SerializeToString(),
-        response_deserializer=api.ApplyMoveResponse.FromString,
-    )
-    responses = stream(requests())
+    responses = stub.ApplyMoves(requests())
+    streamed_request = api.ApplyMovesRequest(request=request)
 
     def one():
-        outbox.put(request)
+        outbox.put(streamed_request)
         next(responses)
 
     streamed = timed(one, seconds)
@@ -288,7 +285,7 @@ def stream_row(engine, channel, seconds: float) -> dict:
     row["stream_over_unary"] = streamed.calls_per_second / unary.calls_per_second
     print(
         f"ApplyMove kraby mid-game: unary {unary.calls_per_second:.0f}/s p50 {unary.p50_us:.0f}us,"
-        f" one bidi stream {streamed.calls_per_second:.0f}/s p50 {streamed.p50_us:.0f}us:"
+        f" ApplyMoves stream {streamed.calls_per_second:.0f}/s p50 {streamed.p50_us:.0f}us:"
         f" x{row['stream_over_unary']:.2f}",
         flush=True,
     )
@@ -403,7 +400,7 @@ def markdown(results: dict) -> str:
     s = results["stream"]
     out += [
         "",
-        f"ApplyMove over one bidirectional stream: {s['stream']['calls_per_second']:.0f}/s"
+        f"ApplyMoves (one bidirectional stream): {s['stream']['calls_per_second']:.0f} moves/s"
         f" against {s['unary']['calls_per_second']:.0f}/s unary (x{s['stream_over_unary']:.2f}).",
     ]
     if results["workers"]:

@@ -77,6 +77,21 @@ def guarded(behavior):
     return handle
 
 
+def guarded_stream(behavior):
+    """`guarded` for a bidirectional stream: each request is checked as it arrives."""
+
+    def checked(requests, context):
+        for request in requests:
+            guarded(lambda r, _context: None)(request, context)  # aborts on a bad request
+            yield request
+
+    @functools.wraps(behavior)
+    def handle(request_iterator, context):
+        return behavior(checked(request_iterator, context), context)
+
+    return handle
+
+
 def check_time(context) -> None:
     """Raise Interrupted when the client is gone or the call's deadline has passed."""
     if not context.is_active():
@@ -105,6 +120,13 @@ def add_rules_service(servicer, server: grpc.Server) -> None:
     for method in SERVICE.methods:
         request_class = getattr(api, method.input_type.name)
         response_class = getattr(api, method.output_type.name)
+        if method.client_streaming and method.server_streaming:
+            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
+                guarded_stream(getattr(servicer, method.name)),
+                request_deserializer=safe_deserializer(request_class),
+                response_serializer=response_class.SerializeToString,
+            )
+            continue
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
             guarded(getattr(servicer, method.name)),
             request_deserializer=safe_deserializer(request_class),

@@ -152,6 +152,12 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             outcome=outcome,
         )
 
+    def ApplyMoves(self, request_iterator, context):
+        """ApplyMove for each request on the stream, in order; a refused one ends the stream with
+        its status (ApplyMove aborts the call)."""
+        for request in request_iterator:
+            yield api.ApplyMovesResponse(response=self.ApplyMove(request.request, context))
+
     @translate_errors
     def GetView(self, request, context):
         player = request.player if request.WhichOneof("viewer") == "player" else None
