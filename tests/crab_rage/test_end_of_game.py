@@ -44,12 +44,20 @@ def set_hardcore(state, hardcore: dict[int, int]) -> None:
 def mega_muscle_shout_out():
     """Green, Black and Purple have fans in Mega Muscle; Blue has none there."""
     state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
-    state.round, state.phase = 4, Phase.END_OF_GAME
+    end_of_game(state)
     set_fans(state, 0, {GREEN: 5, BLACK: 4, PURPLE: 5})
     set_fans(state, 1, {BLUE: 3})
     set_hardcore(state, {GREEN: 3, BLACK: 4, PURPLE: 5, BLUE: 2})
-    run(state, Task(Step.HARDCORE, arena=0))
+    run(state, Task(Step.HARDCORE, arena=0), Task(Step.SCORING))
     return state
+
+
+def end_of_game(state) -> None:
+    """After round 4: every action card revealed and every player passed."""
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    state.action_cards = [5, 6, 7, 8]
+    for player in state.players:
+        player.passed = True
 
 
 def commit(state, amount: int) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
+from crabgames.games.crab_rage.consistency import check_reachable
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
     FANS_PER_PLAYER,
@@ -36,6 +37,11 @@ from crabgames.games.crab_rage.state import (
 )
 
 PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
+# R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
+# game can come near MAX_RAGE (about 4 rounds x 4 arenas x MAX_REWARD at most), and a state above
+# it is one no game reached.
+MAX_REWARD = 100
+MAX_RAGE = 100_000
 
 # ----- options -----
 
@@ -73,8 +79,8 @@ def decode_fanbase(card: Any, path: str, error: Any) -> tuple[Reward, ...]:
     if len(card.rewards) != len(Billboard):
         raise error(f"{path}.rewards", "needs 4 rewards, one per billboard")
     for i, r in enumerate(card.rewards):
-        if r.rage < 0 or r.fans < 0:
-            raise error(f"{path}.rewards[{i}]", "rewards cannot be negative")
+        if not (0 <= r.rage <= MAX_REWARD and 0 <= r.fans <= MAX_REWARD):
+            raise error(f"{path}.rewards[{i}]", f"rewards are 0 to {MAX_REWARD}")
     return tuple(Reward(r.rage, r.fans) for r in card.rewards)
 
 
@@ -180,7 +186,7 @@ def decode_crab(msg: Any, arenas: int, path: str) -> Crab:
 
 def decode_player(msg: Any, n: int, arenas: int, path: str) -> Player:
     need(msg.team in set(Team), f"{path}.team", "unknown team colour")
-    need(msg.rage >= 0, f"{path}.rage", "rage is never negative")
+    need(0 <= msg.rage <= MAX_RAGE, f"{path}.rage", f"rage is 0 to {MAX_RAGE}")
     need(0 <= msg.supply <= FANS_PER_PLAYER, f"{path}.supply", "must be 0 to 32 fans")
     need(msg.hardcore_fans >= 0, f"{path}.hardcore_fans", "cannot be negative")
     need(
@@ -366,6 +372,7 @@ def decode_state(msg: Any, n: int, path: str) -> State:
     if msg.HasField("duel"):
         state.duel = decode_duel(msg.duel, n, setup.crabs, f"{path}.duel")
     check_pending_refs(state, path)
+    check_reachable(state, path)
     return state
 
 
@@ -445,6 +452,12 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
         "die faces, at most one per crab",
     )
     need(0 <= msg.turn < k, f"{path}.turn", "must index a duelist")
+    need(
+        all(0 <= r <= MAX_RAGE for r in msg.rerolls),
+        f"{path}.rerolls",
+        "re-rolls are paid with rage: 0 or more",
+    )
+    need(not msg.awaiting_keep or rolls[msg.turn], f"{path}.awaiting_keep", "nothing was rolled")
     need(all(w in duelists for w in msg.winners), f"{path}.winners", "must be duelists")
     return Duel(duelists, rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), list(msg.winners))
 
