@@ -255,6 +255,18 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
             else:
                 setattr(part, key, value)
 
+    def chance_hidden_from(self, state: CrabBucketState) -> list[int]:
+        # A card dealt or drawn into a hand: everyone but its holder (G5, B2).
+        return rules.chance_hidden_from(state)
+
+    def decision_hidden_from(self, state: CrabBucketState) -> list[int]:
+        # No Crab Bucket decision is secret: every card a player chooses from the hand lands
+        # face up on a pile, and missions and mission piles are face up (rules notes).
+        return []
+
+    def redact_event(self, event: rules.Event, viewer: int | None) -> rules.Event:
+        return rules.seen_by(event, viewer)
+
     def encode_view(self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView):
         options_msg(state.options, msg.options)
         for stack in state.piles:

@@ -204,6 +204,46 @@ def _say(events: list[Event], kind: str, text: str, **data: Any) -> None:
     events.append(Event(kind, text, data))
 
 
+# ----- what each seat sees (G5) -----
+
+
+def into_hand_text(kind: str, player: int, card: int | None) -> str:
+    """'player 2 draws red 5'; 'player 2 draws a card' when the card is hidden (card None)."""
+    what = "a card" if card is None else card_name(card)
+    if kind == "card_dealt":
+        return f"player {player} is dealt {what}"
+    return f"player {player} draws {what}"
+
+
+def seen_by(event: Event, viewer: int | None) -> Event:
+    """G5, B2: a card dealt or drawn into a hand is seen by its holder only; the others (and
+    spectators) see that the player got a card. Every other event is public (rules notes)."""
+    holder = event.data.get("player")
+    if event.kind not in ("card_dealt", "card_drawn") or holder is None or holder == viewer:
+        return event
+    data = {key: value for key, value in event.data.items() if key != "card"}
+    return Event(event.kind, into_hand_text(event.kind, holder, None), data)
+
+
+def card_receiver(state: CrabBucketState) -> int | None:
+    """At a chance node: the player the card goes to (a deal into a hand, a refill or an extra
+    draw); None when the outcome is public (the deal to the circle, a mission draw)."""
+    if not is_chance(state):
+        return None
+    if state.pending:
+        return state.turn_player if state.pending[-1][0] == EXTRA_DRAW else None
+    if state.step == DEAL:
+        return (state.dealt - CIRCLE) // HAND_SIZE if state.dealt >= CIRCLE else None
+    return state.turn_player  # REFILL
+
+
+def chance_hidden_from(state: CrabBucketState) -> list[int]:
+    receiver = card_receiver(state)
+    if receiver is None:
+        return []
+    return [p for p in range(state.num_players) if p != receiver]
+
+
 # ----- set-up -----
 
 
@@ -504,7 +544,8 @@ def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
         player = (state.dealt - CIRCLE) // HAND_SIZE
         state.hands[player].append(card)
         state.hands[player].sort()
-        _say(events, "card_dealt", f"a card dealt to player {player}", card=card, player=player)
+        text = into_hand_text("card_dealt", player, card)
+        _say(events, "card_dealt", text, card=card, player=player)
     state.dealt += 1
     if state.dealt == deal_size(state.num_players):
         _finish_setup(state, events)
@@ -526,7 +567,8 @@ def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
     state.draw_pile[card] -= 1
     state.hands[player].append(card)
     state.hands[player].sort()
-    _say(events, "card_drawn", f"player {player} draws a card", player=player, card=card)
+    text = into_hand_text("card_drawn", player, card)
+    _say(events, "card_drawn", text, player=player, card=card)
 
 
 # ----- missions (B5) -----

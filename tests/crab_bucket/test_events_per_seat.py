@@ -1,0 +1,108 @@
+"""Events per seat (G5, B2): a card dealt or drawn into a hand is seen by its holder only; the
+circle, the missions and every card played, cut or rescued are public. Checked through the
+engine's `new_game_to_seats` and `apply_move_to_seats`, as the service sends them."""
+
+from __future__ import annotations
+
+from crabgames.core.engine import EXPLICIT, Engine, Match
+from crabgames.core.prng import Prng
+from crabgames.games.crab_bucket import GAME, rules
+from crabgames.games.crab_bucket.codec import card_msg
+from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, OXI
+from crabgames.games.crab_bucket.rules import CrabBucketState, PlayCard, UseAbility
+from crabgames.v1 import crab_bucket_pb2 as pb
+from crabgames.v1 import game_pb2
+from tests.crab_bucket.helpers import WILD_CRAB, card, mission_index, position
+
+ENGINE = Engine([GAME])
+TOPS = ["red 8", "yellow 1", "green 8", "yellow 2", "blue 8", "yellow 3", "red 1", "yellow 4"]
+
+
+def as_message(state: CrabBucketState) -> game_pb2.GameState:
+    """A hand-built position as a GameState whose chance events the caller resolves."""
+    return ENGINE.encode(Match(GAME, state.num_players, 1, Prng(1), EXPLICIT, 0, state))
+
+
+def play(state: game_pb2.GameState, native) -> tuple[game_pb2.GameState, object]:
+    move = game_pb2.Move(player=state.crab_bucket.turn_player)
+    GAME.encode_move(native, move.crab_bucket)
+    after, happened, _ = ENGINE.apply_move_to_seats(state, move)
+    return after, happened
+
+
+def draw(state: game_pb2.GameState, name: str) -> object:
+    move = game_pb2.Move(chance=game_pb2.ChanceOutcome(value=card(name)))
+    return ENGINE.apply_move_to_seats(state, move)[1]
+
+
+def test_a_drawn_card_is_seen_by_its_holder_only():
+    start = position(TOPS, {0: ["blue 1", "green 1", "green 2"]}, current="Mission 1-D")
+    after_play, _ = play(as_message(start), PlayCard(card("blue 1"), 0))
+    assert after_play.next.decision == "draw_card"
+    happened = draw(after_play, "red 5")
+    (host,) = [e for e in happened.events if e.crab_bucket.HasField("card_drawn")]
+    assert host.text == "player 0 draws red 5"
+    assert host.crab_bucket.card_drawn.card == card_msg(card("red 5"))
+    assert host in happened.seat_events[0]
+    for seen in (happened.seat_events[1], happened.public_events):
+        (other,) = [e for e in seen if e.crab_bucket.HasField("card_drawn")]
+        assert other.text == "player 0 draws a card"
+        assert other.crab_bucket.card_drawn.player == 0
+        assert not other.crab_bucket.card_drawn.HasField("card")
+
+
+def test_the_circle_is_dealt_face_up_and_each_hand_to_its_holder_only():
+    _, happened = ENGINE.new_game_to_seats("crab_bucket", pb.CrabBucketOptions(), 2, seed=5)
+    circle = happened.events[:CIRCLE]
+    assert all(e.crab_bucket.card_dealt.HasField("card") for e in circle)
+    for seen in (*happened.seat_events, happened.public_events):
+        assert seen[:CIRCLE] == circle
+    to_player_1 = slice(CIRCLE + HAND_SIZE, CIRCLE + 2 * HAND_SIZE)
+    for host, own, other, public in zip(
+        happened.events[to_player_1],
+        happened.seat_events[1][to_player_1],
+        happened.seat_events[0][to_player_1],
+        happened.public_events[to_player_1],
+        strict=True,
+    ):
+        assert own == host and host.text.startswith("player 1 is dealt ")
+        assert host.text != "player 1 is dealt a card"
+        assert other == public
+        assert other.text == "player 1 is dealt a card"
+        assert not other.crab_bucket.card_dealt.HasField("card")
+
+
+def test_a_wild_crab_cut_names_none_of_the_buried_cards_it_shuffles_back():
+    piles = [["blue 1", "blue 2", "red 8"], *TOPS[1:]]
+    hands = {0: ["oxi", "green 1", "green 2"]}
+    start = position(piles, hands, mode=WILD_CRAB, current="Mission 1-D")
+    _, happened = play(as_message(start), PlayCard(OXI, 0))
+    (cut,) = [e for e in happened.events if e.crab_bucket.HasField("pile_cut")]
+    fields = {f.name for f, _ in cut.crab_bucket.pile_cut.ListFields()}
+    assert fields <= {"player", "pile", "returned"}  # B2: cards under a top stay hidden
+    assert cut.crab_bucket.pile_cut.returned == 2
+    assert "blue" not in cut.text
+    for seen in (*happened.seat_events, happened.public_events):
+        assert seen == happened.events  # nothing secret: everyone sees the same
+
+
+def test_rescued_top_cards_and_mission_draws_are_public():
+    start = position(TOPS, {0: ["blue 1", "green 1", "green 2"]}, current="Mission 1-D",
+                     completed=("Mission 1-A",))  # fmt: skip
+    _, happened = play(as_message(start), UseAbility(mission_index("Mission 1-A"), (0, 2)))
+    assert happened.events
+    for seen in (*happened.seat_events, happened.public_events):
+        assert seen == happened.events
+    start.current = rules.NO_MISSION
+    start.pending.append((rules.DRAW_MISSION, 2))
+    assert GAME.chance_hidden_from(start) == []
+
+
+def test_only_a_card_into_a_hand_is_hidden_from_the_other_seats():
+    state = rules.new_state(3, position(TOPS).options)
+    assert GAME.chance_hidden_from(state) == []  # the first card goes face up on pile 0
+    state.dealt = CIRCLE + HAND_SIZE  # the next card goes to player 1
+    assert GAME.chance_hidden_from(state) == [0, 2]
+    refill = position(TOPS, {0: ["blue 1", "green 1"]}, num_players=3, turn=2)
+    refill.step = rules.REFILL
+    assert GAME.chance_hidden_from(refill) == [0, 1]
