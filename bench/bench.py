@@ -82,12 +82,26 @@ class Timing:
     p50_us: float
     p99_us: float
     calls: int
+    # CPU the server process spent per call (user + system), when its pid is known: steadier
+    # than wall-clock rates on a shared machine.
+    server_cpu_us: float = 0.0
 
 
-def timed(call, seconds: float, rounds: int = 3) -> Timing:
-    """Sequential calls for `seconds` per round; the best round's rate, every latency pooled."""
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU of a process so far (Linux /proc), or 0 when unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed(call, seconds: float, rounds: int = 3, server_pid: int | None = None) -> Timing:
+    """Sequential calls for `seconds` per round; the best round's rate, every latency pooled,
+    and the server's CPU per call over all rounds."""
     latencies: list[int] = []
     best = 0.0
+    cpu_before = cpu_seconds(server_pid)
     for _ in range(rounds):
         start = time.perf_counter_ns()
         end = start + int(seconds * 1e9 / rounds)
@@ -100,12 +114,14 @@ def timed(call, seconds: float, rounds: int = 3) -> Timing:
             now = after
             count += 1
         best = max(best, count / ((now - start) / 1e9))
+    server_cpu = (cpu_seconds(server_pid) - cpu_before) * 1e6 / len(latencies)
     latencies.sort()
     return Timing(
         best,
         latencies[len(latencies) // 2] / 1e3,
         latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1e3,
         len(latencies),
+        server_cpu,
     )
 
 
@@ -146,7 +162,7 @@ def noop_stub(channel: grpc.Channel):
     )
 
 
-def rpc_rows(engine, channel, seconds: float) -> list[dict]:
+def rpc_rows(engine, channel, seconds: float, server_pid: int | None) -> list[dict]:
     stub, noop = api_grpc.RulesServiceStub(channel), noop_stub(channel)
     rows = []
     for game_id in engine.games:
@@ -164,11 +180,13 @@ def rpc_rows(engine, channel, seconds: float) -> list[dict]:
                 ("LegalMoves", lambda r=legal: stub.LegalMoves(r), lambda r=legal: noop(r)),
                 ("ApplyMove", lambda r=apply: stub.ApplyMove(r), lambda r=apply: noop(r)),
             ):
-                floor_timing = timed(floor, seconds)
-                timing = timed(call, seconds)
+                floor_timing = timed(floor, seconds, server_pid=server_pid)
+                timing = timed(call, seconds, server_pid=server_pid)
                 row[name] = asdict(timing)
                 row[f"{name}_noop"] = asdict(floor_timing)
                 row[f"{name}_ratio"] = timing.calls_per_second / floor_timing.calls_per_second
+                if timing.server_cpu_us:  # the rate ratio if the server's core were the limit
+                    row[f"{name}_cpu_ratio"] = floor_timing.server_cpu_us / timing.server_cpu_us
             rows.append(row)
             print_row(row)
     return rows
@@ -181,7 +199,9 @@ def print_row(row: dict) -> None:
         parts.append(
             f"{name} {t['calls_per_second']:7.0f}/s"
             f" p50 {t['p50_us']:6.0f}us p99 {t['p99_us']:6.0f}us"
-            f" (noop {f['calls_per_second']:6.0f}/s) ratio {row[f'{name}_ratio']:.2f}"
+            f" (noop {f['calls_per_second']:6.0f}/s) ratio {row[f'{name}_ratio']:.2f};"
+            f" server CPU {t['server_cpu_us']:.0f}us/call (noop {f['server_cpu_us']:.0f}us)"
+            f" ratio {row.get(f'{name}_cpu_ratio', 0):.2f}"
         )
     print("  ".join(parts), flush=True)
 
@@ -260,12 +280,12 @@ def game_rows(engine, channel, seconds: float) -> list[dict]:
 # ----- a stream of moves against unary calls -----
 
 
-def stream_row(engine, channel, seconds: float) -> dict:
+def stream_row(engine, channel, seconds: float, server_pid: int | None) -> dict:
     state = bench_states(engine, "kraby")["mid-game 3p"]
     moves, _ = engine.legal_moves(state)
     request = api.ApplyMoveRequest(state=state, move=moves[0])
     stub = api_grpc.RulesServiceStub(channel)
-    unary = timed(lambda: stub.ApplyMove(request), seconds)
+    unary = timed(lambda: stub.ApplyMove(request), seconds, server_pid=server_pid)
     outbox: queue.SimpleQueue = queue.SimpleQueue()
 
     def requests():
@@ -279,14 +299,15 @@ def stream_row(engine, channel, seconds: float) -> dict:
         outbox.put(streamed_request)
         next(responses)
 
-    streamed = timed(one, seconds)
+    streamed = timed(one, seconds, server_pid=server_pid)
     outbox.put(None)
     row = {"unary": asdict(unary), "stream": asdict(streamed)}
     row["stream_over_unary"] = streamed.calls_per_second / unary.calls_per_second
     print(
         f"ApplyMove kraby mid-game: unary {unary.calls_per_second:.0f}/s p50 {unary.p50_us:.0f}us,"
         f" ApplyMoves stream {streamed.calls_per_second:.0f}/s p50 {streamed.p50_us:.0f}us:"
-        f" x{row['stream_over_unary']:.2f}",
+        f" x{row['stream_over_unary']:.2f}; server CPU per move {unary.server_cpu_us:.0f}us"
+        f" unary, {streamed.server_cpu_us:.0f}us streamed",
         flush=True,
     )
     return row
@@ -368,21 +389,24 @@ def markdown(results: dict) -> str:
     out = [
         f"Measured {results['when']} on {results['machine']} ({results['cores']} cores),"
         f" Python {results['python']}, grpcio {results['grpcio']}; loopback, one client"
-        " connection, sequential calls. ratio = calls/s of the RPC / calls/s of the no-op RPC"
-        " carrying the same request through the same server (goal: at least 0.8).",
+        " connection, sequential calls. Wall ratio = calls/s of the RPC / calls/s of the no-op"
+        " RPC carrying the same request through the same server; CPU ratio = the server's CPU per"
+        " no-op call / its CPU per call of the RPC (the wall ratio if the server's core were the"
+        " limit; steadier on a shared machine). Goal: at least 0.8.",
         "",
-        "| game | state | bytes | moves | LegalMoves /s (p50, p99 µs) | ratio |"
-        " ApplyMove /s (p50, p99 µs) | ratio | no-op /s |",
+        "| game | state | bytes | moves | LegalMoves /s (p50, p99 µs) | ratio wall; CPU |"
+        " ApplyMove /s (p50, p99 µs) | ratio wall; CPU | no-op /s (server CPU µs/call) |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results["rpc"]:
-        lm, am = r["LegalMoves"], r["ApplyMove"]
+        lm, am, noop = r["LegalMoves"], r["ApplyMove"], r["ApplyMove_noop"]
         out.append(
             f"| {r['game']} | {r['state']} | {r['state_bytes']} | {r['legal_moves']} |"
             f" {lm['calls_per_second']:.0f} ({lm['p50_us']:.0f}, {lm['p99_us']:.0f}) |"
-            f" {r['LegalMoves_ratio']:.2f} |"
+            f" {r['LegalMoves_ratio']:.2f}; {r.get('LegalMoves_cpu_ratio', 0):.2f} |"
             f" {am['calls_per_second']:.0f} ({am['p50_us']:.0f}, {am['p99_us']:.0f}) |"
-            f" {r['ApplyMove_ratio']:.2f} | {r['ApplyMove_noop']['calls_per_second']:.0f} |"
+            f" {r['ApplyMove_ratio']:.2f}; {r.get('ApplyMove_cpu_ratio', 0):.2f} |"
+            f" {noop['calls_per_second']:.0f} ({noop['server_cpu_us']:.0f}) |"
         )
     out += [
         "",
@@ -401,7 +425,9 @@ def markdown(results: dict) -> str:
     out += [
         "",
         f"ApplyMoves (one bidirectional stream): {s['stream']['calls_per_second']:.0f} moves/s"
-        f" against {s['unary']['calls_per_second']:.0f}/s unary (x{s['stream_over_unary']:.2f}).",
+        f" against {s['unary']['calls_per_second']:.0f}/s unary (x{s['stream_over_unary']:.2f});"
+        f" server CPU per move {s['stream']['server_cpu_us']:.0f} µs streamed,"
+        f" {s['unary']['server_cpu_us']:.0f} µs unary.",
     ]
     if results["workers"]:
         out += [
@@ -438,11 +464,11 @@ def main() -> None:
     try:
         channel = server.channel()
         print("== unary RPCs against the no-op floor", flush=True)
-        results["rpc"] = rpc_rows(engine, channel, seconds)
+        results["rpc"] = rpc_rows(engine, channel, seconds, server.process.pid)
         print("== whole games", flush=True)
         results["games"] = game_rows(engine, channel, seconds)
         print("== a stream of moves", flush=True)
-        results["stream"] = stream_row(engine, channel, seconds)
+        results["stream"] = stream_row(engine, channel, seconds, server.process.pid)
         channel.close()
     finally:
         server.stop()
