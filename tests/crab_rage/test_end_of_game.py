@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from crabgames.core.engine import AUTO, Engine, Match
-from crabgames.core.errors import IllegalMove
+from crabgames.core.errors import IllegalMove, InvalidArgument
 from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import arena_glory
@@ -140,6 +142,14 @@ def test_only_the_commitments_still_followed_by_another_are_secret_decisions():
     assert sorted(GAME.decision_hidden_from(state)) == [BLUE, YELLOW, GREEN, PURPLE]
     commit(state, 4)
     assert GAME.decision_hidden_from(state) == []  # Purple's is revealed at once with the rest
+
+
+def test_a_state_with_commitments_out_of_turn_order_is_rejected():
+    state = mega_muscle_shout_out()
+    state.players[BLACK].committed = True  # Green, first in turn order, has not committed
+    with pytest.raises(InvalidArgument) as error:
+        ENGINE.legal_moves(game_state(state))
+    assert error.value.violations[0].field == "state.crab_rage.players"
 
 
 def test_a_player_cannot_commit_twice_or_more_than_they_hold():

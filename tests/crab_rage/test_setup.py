@@ -83,6 +83,17 @@ def test_bad_options_name_their_field(options, field):
     assert error.value.violations[0].field == f"options.crab_rage.{field}"
 
 
+def unrevealed(state) -> int:
+    return next(a for a in ACTION_CARDS if a not in state.action_cards)
+
+
+def add_duel(state, duelists: list[int]) -> None:
+    state.duel.duelists.extend(duelists)
+    for _ in duelists:
+        state.duel.rolls.add()
+        state.duel.rerolls.append(0)
+
+
 def tampered(change):
     state = new_game()
     change(state.crab_rage)
@@ -102,6 +113,25 @@ def tampered(change):
         (lambda s: s.pending[-1].__setattr__("player", 9), "pending["),
         # A crab backstage is in no arena; found by fuzzing (accepted, then silently re-encoded).
         (lambda s: s.players[0].crabs[1].__setattr__("arena", 4), "players[0].crabs[1].arena"),
+        # Fields that must agree with the phase and the pending steps (unreachable otherwise).
+        (lambda s: s.pending.__delitem__(slice(None)), "pending"),  # no steps, yet not over
+        (lambda s: s.pending.add(kind=26, arena=0), "pending"),  # hardcore fans mid-round
+        (lambda s: s.__setattr__("round", 3), "action_cards"),  # 3 rounds, 1 card revealed
+        (lambda s: s.__setattr__("microphone", -1), "microphone"),
+        (lambda s: [p.__setattr__("passed", True) for p in s.players], "players"),
+        (lambda s: s.used_actions.append(unrevealed(s)), "used_actions"),
+        (lambda s: s.__setattr__("active_player", 1), "active_player"),
+        (lambda s: s.players[0].__setattr__("committed", True), "players[0].committed"),
+        (lambda s: s.arenas[0].__setattr__("billboard", 0), "arenas[0].billboard"),
+        (lambda s: s.arenas[0].glory.__setitem__(0, 4), "arenas[0].glory"),  # before scoring
+        (lambda s: s.roll_off.standing.extend([1, 2]), "roll_off"),  # no tie break running
+        (lambda s: add_duel(s, [0, 1]), "duel"),  # no tie for most glory yet
+        # int32 on the wire: rage, fanbase rewards and re-rolls are capped so none can overflow.
+        (lambda s: s.players[0].__setattr__("rage", 2**31 - 1), "players[0].rage"),
+        (
+            lambda s: s.players[0].fanbase_card.rewards[0].__setattr__("rage", 2**31 - 1),
+            "players[0].fanbase_card.rewards[0]",
+        ),
     ],
 )
 def test_malformed_states_are_rejected_naming_the_field(change, field):
