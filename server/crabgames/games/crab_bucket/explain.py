@@ -4,7 +4,7 @@ Only called once `legal_moves` said no."""
 from __future__ import annotations
 
 from crabgames.core.game import Violation
-from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket import abilities, rules
 from crabgames.games.crab_bucket.data import (
     ABILITY_NAMES,
     CIRCLE,
@@ -77,7 +77,7 @@ def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
         return Violation("B6", "that ability was already used (its card is face down)")
     missions = state.options.missions
     ability = missions[move.mission].ability
-    first = next(m for m in rules.ready_missions(state) if missions[m].ability == ability)
+    first = next(m for m in abilities.ready_missions(state) if missions[m].ability == ability)
     if first != move.mission:
         return Violation(
             "Mission Abilities",

@@ -1,5 +1,6 @@
 """Crab Bucket's rules on a native state: the deal, placement, the Oxi! card in each mode, missions
-(B3-B5), the nine abilities (B6), drawing, passing and the end (B7, G6).
+(B3-B5), the turn (B6), drawing, passing and the end (B7, G6). The nine mission abilities, their
+uses and effects, are in abilities.py.
 
 A card is an int (data.py). The draw pile is a multiset (counts per card kind, G2): a draw is a
 chance event over what is in it. Decisions that interrupt a turn (choosing the next mission pile,
@@ -9,26 +10,16 @@ chance event over what is in it. Decisions that interrupt a turn (choosing the n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any, NamedTuple
 
+from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
-    ABILITY_NAMES,
     CIRCLE,
     CRAB_CARDS,
-    DISCARD_ALL_TOPS,
-    DISCARD_PILE,
-    DRAW_ONE_PLAY_TWO,
     HAND_SIZE,
     LEVELS,
-    NEW_MISSION,
     NO_TITLE_NOTE,
     OXI,
-    PLAY_FREELY,
-    RESCUE_OXI,
-    RESCUE_TOPS,
-    SWAP_HAND_TOP,
-    SWAP_TOPS,
     Adjacent,
     Gap,
     Mission,
@@ -200,7 +191,7 @@ class Event(NamedTuple):
     data: dict[str, Any]
 
 
-def _say(events: list[Event], kind: str, text: str, **data: Any) -> None:
+def say(events: list[Event], kind: str, text: str, **data: Any) -> None:
     events.append(Event(kind, text, data))
 
 
@@ -366,13 +357,13 @@ def play_moves(state: CrabBucketState) -> list[Move]:
     """B6: an ability first (optional), then the main action; Pass only when no main action is
     possible but an ability is (with neither, the turn passes automatically, G6)."""
     mains = main_moves(state)
-    abilities: list[Move] = []
+    uses: list[Move] = []
     if not state.ability_used and state.played == 0:
-        abilities = ability_moves(state)
+        uses = abilities.ability_moves(state)
     if mains:
-        return abilities + mains
-    if abilities:
-        return [*abilities, Pass()]
+        return uses + mains
+    if uses:
+        return [*uses, Pass()]
     return []
 
 
@@ -385,107 +376,6 @@ def main_moves(state: CrabBucketState) -> list[Move]:
             if card == OXI or can_place(card, top[pile]):
                 moves.append(PlayCard(card, pile))
     return moves
-
-
-def ready_missions(state: CrabBucketState) -> list[int]:
-    return [m for m, spent in zip(state.completed, state.spent, strict=True) if not spent]
-
-
-def ability_moves(state: CrabBucketState) -> list[Move]:
-    moves: list[Move] = []
-    seen: set[int] = set()
-    for mission in ready_missions(state):
-        ability = state.options.missions[mission].ability
-        if ability in seen:
-            continue  # two ready cards with one ability offer the same uses: list the first
-        seen.add(ability)
-        moves.extend(ABILITY_MOVES[ability](state, mission))
-    return moves
-
-
-def _full_piles(state: CrabBucketState) -> list[int]:
-    return [i for i, pile in enumerate(state.piles) if pile]
-
-
-def _rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    full = _full_piles(state)
-    return [UseAbility(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)]
-
-
-def _swap_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    return [UseAbility(mission, pair) for pair in combinations(_full_piles(state), 2)]
-
-
-def _rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
-    if state.options.wild:
-        if not state.oxi_discarded:
-            return []
-        return [UseAbility(mission, (pile,)) for pile in range(CIRCLE)]
-    sources = [i for i, pile in enumerate(state.piles) if OXI in pile]
-    return [
-        UseAbility(mission, (pile,), source=source) for source in sources for pile in range(CIRCLE)
-    ]
-
-
-def _crab_cards_in_hand(state: CrabBucketState) -> list[int]:
-    return sorted({c for c in state.hands[state.turn_player] if c != OXI})
-
-
-def _play_freely(state: CrabBucketState, mission: int) -> list[Move]:
-    return [
-        UseAbility(mission, (pile,), card)
-        for card in _crab_cards_in_hand(state)
-        for pile in range(CIRCLE)
-    ]
-
-
-def _swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
-    hand = state.hands[state.turn_player]
-    # An Oxi! never goes onto a pile in Wild Crab mode (it is only ever discarded there).
-    cards = _crab_cards_in_hand(state) if state.options.wild else sorted(set(hand))
-    return [UseAbility(mission, (pile,), card) for pile in _full_piles(state) for card in cards]
-
-
-def _draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
-    if state.draws_over or not draw_total(state):
-        return []
-    return [UseAbility(mission)]
-
-
-def _discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
-    return [UseAbility(mission, (pile,)) for pile in _full_piles(state)]
-
-
-def _discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    return [UseAbility(mission)] if _full_piles(state) else []
-
-
-def _new_mission(state: CrabBucketState, mission: int) -> list[Move]:
-    if state.current == NO_MISSION:
-        return []
-    return [UseAbility(mission)] if offer_levels(state) else []
-
-
-def offer_levels(state: CrabBucketState) -> list[int]:
-    """The piles "draw 2 choose 1" may draw from: any in Wild Crab mode; in Quick mode only the
-    current mission's level, so the levels still come in order (rules notes)."""
-    if state.options.wild:
-        return [level for level in LEVELS if state.mission_piles[level - 1]]
-    level = state.options.missions[state.current].level
-    return [level] if state.mission_piles[level - 1] else []
-
-
-ABILITY_MOVES = {
-    RESCUE_TOPS: _rescue_tops,
-    SWAP_TOPS: _swap_tops,
-    RESCUE_OXI: _rescue_oxi,
-    PLAY_FREELY: _play_freely,
-    SWAP_HAND_TOP: _swap_hand_top,
-    DRAW_ONE_PLAY_TWO: _draw_one_play_two,
-    DISCARD_PILE: _discard_pile,
-    DISCARD_ALL_TOPS: _discard_all_tops,
-    NEW_MISSION: _new_mission,
-}
 
 
 # ----- chance -----
@@ -526,7 +416,7 @@ def _draw_mission(
     name = state.options.missions[mission].name
     verb = "offered" if offered else "is the new current mission"
     text = f"{name} (level {level}) {verb}"
-    _say(events, "mission_drawn", text, mission=mission, level=level, offered=offered)
+    say(events, "mission_drawn", text, mission=mission, level=level, offered=offered)
     if offered:
         state.offered.append(mission)
     else:
@@ -539,13 +429,13 @@ def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
     if state.dealt < CIRCLE:
         pile = state.dealt
         state.piles[pile].append(card)
-        _say(events, "card_dealt", f"{card_name(card)} dealt to pile {pile}", card=card, pile=pile)
+        say(events, "card_dealt", f"{card_name(card)} dealt to pile {pile}", card=card, pile=pile)
     else:
         player = (state.dealt - CIRCLE) // HAND_SIZE
         state.hands[player].append(card)
         state.hands[player].sort()
         text = into_hand_text("card_dealt", player, card)
-        _say(events, "card_dealt", text, card=card, player=player)
+        say(events, "card_dealt", text, card=card, player=player)
     state.dealt += 1
     if state.dealt == deal_size(state.num_players):
         _finish_setup(state, events)
@@ -555,7 +445,7 @@ def _finish_setup(state: CrabBucketState, events: list[Event]) -> None:
     count = state.oxi_set_aside
     state.draw_pile[OXI] += count  # B1: shuffled in after the deal
     state.oxi_set_aside = 0
-    _say(events, "oxi_shuffled_in", f"{count} Oxi! cards shuffled into the draw pile", count=count)
+    say(events, "oxi_shuffled_in", f"{count} Oxi! cards shuffled into the draw pile", count=count)
     state.step = PLAY
     state.turn_player = state.options.first_player
     level = state.options.first_mission_level
@@ -568,7 +458,7 @@ def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
     state.hands[player].append(card)
     state.hands[player].sort()
     text = into_hand_text("card_drawn", player, card)
-    _say(events, "card_drawn", text, player=player, card=card)
+    say(events, "card_drawn", text, player=player, card=card)
 
 
 # ----- missions (B5) -----
@@ -583,7 +473,7 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
         return
     state.completed.append(state.current)
     state.spent.append(False)
-    _say(
+    say(
         events,
         "mission_completed",
         f"{mission.name} completed",
@@ -609,7 +499,7 @@ def keep_mission(state: CrabBucketState, mission: int, events: list[Event]) -> N
     state.offered = []
     state.current = mission
     name = state.options.missions[mission].name
-    _say(
+    say(
         events,
         "mission_kept",
         f"{name} kept as the current mission",
@@ -637,7 +527,7 @@ def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
     if isinstance(move, PlayCard):
         _play_card(state, move.card, move.pile, events)
     elif isinstance(move, Pass):
-        _say(
+        say(
             events,
             "turn_passed",
             f"player {state.turn_player} passes",
@@ -646,7 +536,7 @@ def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
         )
         end_turn(state, events, passed=not state.ability_used)
     elif isinstance(move, UseAbility):
-        _use_ability(state, move, events)
+        abilities.use_ability(state, move, events)
     elif isinstance(move, ChooseMissionPile):
         kind, _ = state.pending.pop()
         follow = DRAW_MISSION if kind == CHOOSE_MISSION_PILE else OFFER_DRAW
@@ -658,26 +548,26 @@ def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
     return events
 
 
-def _take_from_hand(state: CrabBucketState, card: int) -> None:
+def take_from_hand(state: CrabBucketState, card: int) -> None:
     state.hands[state.turn_player].remove(card)
 
 
 def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
-    _take_from_hand(state, card)
+    take_from_hand(state, card)
     state.plays_left -= 1
     state.played += 1
     if card == OXI and state.options.wild:
         state.oxi_discarded += 1
-        _cut_pile(state, pile, events)
+        cut_pile(state, pile, events)
     else:
-        _put_on_pile(state, card, pile, events)
+        put_on_pile(state, card, pile, events)
     check_mission(state, events)
 
 
-def _put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
+def put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
     state.piles[pile].append(card)
     player = state.turn_player
-    _say(
+    say(
         events,
         "card_played",
         f"player {player} plays {card_name(card)} on pile {pile}",
@@ -687,7 +577,7 @@ def _put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Even
     )
 
 
-def _cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
+def cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
     """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile."""
     stack = state.piles[pile]
     returned = stack[:-1]
@@ -695,7 +585,7 @@ def _cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
         state.draw_pile[card] += 1
     del stack[:-1]
     player = state.turn_player
-    _say(
+    say(
         events,
         "pile_cut",
         f"player {player} discards an Oxi! and cuts pile {pile}"
@@ -704,112 +594,6 @@ def _cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
         pile=pile,
         returned=len(returned),
     )
-
-
-def _use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    index = state.completed.index(move.mission)
-    state.spent[index] = True  # turned face down (B6)
-    state.ability_used = True
-    ability = state.options.missions[move.mission].ability
-    player = state.turn_player
-    _say(
-        events,
-        "ability_used",
-        f"player {player} uses {ABILITY_NAMES[ability]!r}",
-        player=player,
-        mission=move.mission,
-        ability=ability,
-        piles=list(move.piles),
-    )
-    EFFECTS[ability](state, move, events)
-
-
-def _effect_rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    for pile in move.piles:
-        state.draw_pile[state.piles[pile].pop()] += 1
-    check_mission(state, events)
-
-
-def _effect_swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    a, b = (state.piles[p] for p in move.piles)
-    a[-1], b[-1] = b[-1], a[-1]
-    check_mission(state, events)
-
-
-def _effect_rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    (pile,) = move.piles
-    if state.options.wild:
-        # Out of the discard and used at once: discarded again, cutting `pile`.
-        _cut_pile(state, pile, events)
-    else:
-        source = state.piles[move.source]
-        del source[len(source) - 1 - source[::-1].index(OXI)]  # the uppermost Oxi! there
-        _put_on_pile(state, OXI, pile, events)
-    check_mission(state, events)
-
-
-def _effect_play_freely(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    # B6: this is the turn's main action, without the placement rule.
-    _take_from_hand(state, move.card)
-    state.plays_left -= 1
-    state.played += 1
-    _put_on_pile(state, move.card, move.piles[0], events)
-    check_mission(state, events)
-
-
-def _effect_swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    stack = state.piles[move.piles[0]]
-    hand = state.hands[state.turn_player]
-    hand.remove(move.card)
-    hand.append(stack[-1])
-    hand.sort()
-    stack[-1] = move.card
-    check_mission(state, events)
-
-
-def _effect_draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list) -> None:
-    state.plays_left = 2
-    state.pending.append((EXTRA_DRAW, 0))
-
-
-def _effect_discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    stack = state.piles[move.piles[0]]
-    state.removed.extend(stack)  # level 3: removed from the game
-    state.removed.sort()
-    stack.clear()
-    check_mission(state, events)
-
-
-def _effect_discard_all_tops(state: CrabBucketState, move: UseAbility, events: list) -> None:
-    for stack in state.piles:
-        if stack:
-            state.removed.append(stack.pop())
-    state.removed.sort()
-    check_mission(state, events)
-
-
-def _effect_new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    state.discarded_missions.append(state.current)
-    state.current = NO_MISSION
-    state.pending.append((KEEP_MISSION, 0))
-    if state.options.wild:
-        state.pending += [(OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
-    else:
-        level = state.options.missions[state.discarded_missions[-1]].level
-        state.pending += [(OFFER_DRAW, level), (OFFER_DRAW, level)]
-
-
-EFFECTS = {
-    RESCUE_TOPS: _effect_rescue_tops,
-    SWAP_TOPS: _effect_swap_tops,
-    RESCUE_OXI: _effect_rescue_oxi,
-    PLAY_FREELY: _effect_play_freely,
-    SWAP_HAND_TOP: _effect_swap_hand_top,
-    DRAW_ONE_PLAY_TWO: _effect_draw_one_play_two,
-    DISCARD_PILE: _effect_discard_pile,
-    DISCARD_ALL_TOPS: _effect_discard_all_tops,
-    NEW_MISSION: _effect_new_mission,
-}
 
 
 # ----- the flow of turns -----
@@ -863,7 +647,7 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
         state.plays_left = 0  # "play 2": no legal second play
         return False
     player = state.turn_player
-    _say(
+    say(
         events,
         "turn_passed",
         f"player {player} cannot act and passes",
@@ -880,7 +664,7 @@ def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
         return False
     if not draw_total(state):
         state.draws_over = True  # B7: nobody draws again
-        _say(
+        say(
             events,
             "draw_pile_empty",
             "the draw pile is empty: nobody draws again",
@@ -914,7 +698,7 @@ def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
     state.end_reason = reason
     state.pending.clear()
     total = points(state)
-    _say(events, "game_ended", f"the game ends with {total} points", reason=reason, points=total)
+    say(events, "game_ended", f"the game ends with {total} points", reason=reason, points=total)
 
 
 # ----- outcome -----

@@ -1,0 +1,266 @@
+"""The nine mission abilities (B6): for each, the uses a player may choose (its legal moves) and
+its effect, side by side.
+
+A completed mission's ability is ready until used (its card is then turned face down); a turn
+may use one, before the main action. `rules.play_moves` lists the uses from `ability_moves` and
+`rules.apply_move` applies one with `use_ability`. The effects change the circle through the
+rules' own primitives (`put_on_pile`, `cut_pile`, `check_mission`), so this module and `rules`
+import each other as modules (never names), which works whichever is imported first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.data import (
+    ABILITY_NAMES,
+    CIRCLE,
+    DISCARD_ALL_TOPS,
+    DISCARD_PILE,
+    DRAW_ONE_PLAY_TWO,
+    LEVELS,
+    NEW_MISSION,
+    OXI,
+    PLAY_FREELY,
+    RESCUE_OXI,
+    RESCUE_TOPS,
+    SWAP_HAND_TOP,
+    SWAP_TOPS,
+)
+
+if TYPE_CHECKING:
+    from crabgames.games.crab_bucket.rules import CrabBucketState, Event, Move, UseAbility
+
+
+# ----- which abilities are ready, and their uses -----
+
+
+def ready_missions(state: CrabBucketState) -> list[int]:
+    """Completed missions whose ability is not used yet (card still face up)."""
+    return [m for m, spent in zip(state.completed, state.spent, strict=True) if not spent]
+
+
+def ability_moves(state: CrabBucketState) -> list[Move]:
+    moves: list[Move] = []
+    seen: set[int] = set()
+    for mission in ready_missions(state):
+        ability = state.options.missions[mission].ability
+        if ability in seen:
+            continue  # two ready cards with one ability offer the same uses: list the first
+        seen.add(ability)
+        moves.extend(USES[ability](state, mission))
+    return moves
+
+
+def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    index = state.completed.index(move.mission)
+    state.spent[index] = True  # turned face down (B6)
+    state.ability_used = True
+    ability = state.options.missions[move.mission].ability
+    player = state.turn_player
+    rules.say(
+        events,
+        "ability_used",
+        f"player {player} uses {ABILITY_NAMES[ability]!r}",
+        player=player,
+        mission=move.mission,
+        ability=ability,
+        piles=list(move.piles),
+    )
+    EFFECTS[ability](state, move, events)
+
+
+def _full_piles(state: CrabBucketState) -> list[int]:
+    return [i for i, pile in enumerate(state.piles) if pile]
+
+
+def _crab_cards_in_hand(state: CrabBucketState) -> list[int]:
+    return sorted({c for c in state.hands[state.turn_player] if c != OXI})
+
+
+# ----- level 1 abilities -----
+
+
+def _uses_rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
+    """Rescue up to 3 cards from the top: 1 to 3 non-empty piles (rules notes)."""
+    full = _full_piles(state)
+    return [
+        rules.UseAbility(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)
+    ]
+
+
+def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    for pile in move.piles:
+        state.draw_pile[state.piles[pile].pop()] += 1
+    rules.check_mission(state, events)
+
+
+def _uses_swap_tops(state: CrabBucketState, mission: int) -> list[Move]:
+    return [rules.UseAbility(mission, pair) for pair in combinations(_full_piles(state), 2)]
+
+
+def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    a, b = (state.piles[p] for p in move.piles)
+    a[-1], b[-1] = b[-1], a[-1]
+    rules.check_mission(state, events)
+
+
+def _uses_rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
+    """Wild Crab: an Oxi! discarded by play, to cut any pile. Quick: an Oxi! from any pile that
+    holds one (not only its top), onto any pile (rules notes)."""
+    if state.options.wild:
+        if not state.oxi_discarded:
+            return []
+        return [rules.UseAbility(mission, (pile,)) for pile in range(CIRCLE)]
+    sources = [i for i, pile in enumerate(state.piles) if OXI in pile]
+    return [
+        rules.UseAbility(mission, (pile,), source=source)
+        for source in sources
+        for pile in range(CIRCLE)
+    ]
+
+
+def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    (pile,) = move.piles
+    if state.options.wild:
+        # Out of the discard and used at once: discarded again, cutting `pile`.
+        rules.cut_pile(state, pile, events)
+    else:
+        source = state.piles[move.source]
+        del source[len(source) - 1 - source[::-1].index(OXI)]  # the uppermost Oxi! there
+        rules.put_on_pile(state, OXI, pile, events)
+    rules.check_mission(state, events)
+
+
+# ----- level 2 abilities -----
+
+
+def _uses_play_freely(state: CrabBucketState, mission: int) -> list[Move]:
+    return [
+        rules.UseAbility(mission, (pile,), card)
+        for card in _crab_cards_in_hand(state)
+        for pile in range(CIRCLE)
+    ]
+
+
+def _play_freely(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    # B6: this is the turn's main action, without the placement rule.
+    rules.take_from_hand(state, move.card)
+    state.plays_left -= 1
+    state.played += 1
+    rules.put_on_pile(state, move.card, move.piles[0], events)
+    rules.check_mission(state, events)
+
+
+def _uses_swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
+    hand = state.hands[state.turn_player]
+    # An Oxi! never goes onto a pile in Wild Crab mode (it is only ever discarded there).
+    cards = _crab_cards_in_hand(state) if state.options.wild else sorted(set(hand))
+    return [
+        rules.UseAbility(mission, (pile,), card) for pile in _full_piles(state) for card in cards
+    ]
+
+
+def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    stack = state.piles[move.piles[0]]
+    hand = state.hands[state.turn_player]
+    hand.remove(move.card)
+    hand.append(stack[-1])
+    hand.sort()
+    stack[-1] = move.card
+    rules.check_mission(state, events)
+
+
+def _uses_draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
+    """Only while there is a card to draw and draws are not over (B7, rules notes)."""
+    if state.draws_over or not rules.draw_total(state):
+        return []
+    return [rules.UseAbility(mission)]
+
+
+def _draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    state.plays_left = 2
+    state.pending.append((rules.EXTRA_DRAW, 0))
+
+
+# ----- level 3 abilities -----
+
+
+def _uses_discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
+    return [rules.UseAbility(mission, (pile,)) for pile in _full_piles(state)]
+
+
+def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    stack = state.piles[move.piles[0]]
+    state.removed.extend(stack)  # level 3: removed from the game
+    state.removed.sort()
+    stack.clear()
+    rules.check_mission(state, events)
+
+
+def _uses_discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
+    return [rules.UseAbility(mission)] if _full_piles(state) else []
+
+
+def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    for stack in state.piles:
+        if stack:
+            state.removed.append(stack.pop())
+    state.removed.sort()
+    rules.check_mission(state, events)
+
+
+def _uses_new_mission(state: CrabBucketState, mission: int) -> list[Move]:
+    if state.current == rules.NO_MISSION:
+        return []
+    return [rules.UseAbility(mission)] if offer_levels(state) else []
+
+
+def offer_levels(state: CrabBucketState) -> list[int]:
+    """The piles "draw 2 choose 1" may draw from: any in Wild Crab mode; in Quick mode only the
+    current mission's level, so the levels still come in order (rules notes)."""
+    if state.options.wild:
+        return [level for level in LEVELS if state.mission_piles[level - 1]]
+    level = state.options.missions[state.current].level
+    return [level] if state.mission_piles[level - 1] else []
+
+
+def _new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    """Discard the Mission, draw 2 choose 1: two draws (Wild Crab: each from a chosen pile),
+    then keep one; the other goes back to its pile (rules notes)."""
+    state.discarded_missions.append(state.current)
+    state.current = rules.NO_MISSION
+    state.pending.append((rules.KEEP_MISSION, 0))
+    if state.options.wild:
+        state.pending += [(rules.OFFER_CHOOSE_PILE, 0), (rules.OFFER_CHOOSE_PILE, 0)]
+    else:
+        level = state.options.missions[state.discarded_missions[-1]].level
+        state.pending += [(rules.OFFER_DRAW, level), (rules.OFFER_DRAW, level)]
+
+
+USES: dict[int, Callable[[CrabBucketState, int], list[Move]]] = {
+    RESCUE_TOPS: _uses_rescue_tops,
+    SWAP_TOPS: _uses_swap_tops,
+    RESCUE_OXI: _uses_rescue_oxi,
+    PLAY_FREELY: _uses_play_freely,
+    SWAP_HAND_TOP: _uses_swap_hand_top,
+    DRAW_ONE_PLAY_TWO: _uses_draw_one_play_two,
+    DISCARD_PILE: _uses_discard_pile,
+    DISCARD_ALL_TOPS: _uses_discard_all_tops,
+    NEW_MISSION: _uses_new_mission,
+}
+
+EFFECTS: dict[int, Callable[[CrabBucketState, UseAbility, list[Event]], None]] = {
+    RESCUE_TOPS: _rescue_tops,
+    SWAP_TOPS: _swap_tops,
+    RESCUE_OXI: _rescue_oxi,
+    PLAY_FREELY: _play_freely,
+    SWAP_HAND_TOP: _swap_hand_top,
+    DRAW_ONE_PLAY_TWO: _draw_one_play_two,
+    DISCARD_PILE: _discard_pile,
+    DISCARD_ALL_TOPS: _discard_all_tops,
+    NEW_MISSION: _new_mission,
+}
