@@ -25,8 +25,8 @@ def main() -> None:
         processes, port, _reserved = start_workers(
             args.address, args.workers, args.threads, 0.5, bench_handlers()
         )
-        print(f"listening on {host}:{port}", flush=True)
-        raise SystemExit(supervise(processes))
+        announce = lambda: print(f"listening on {host}:{port}", flush=True)  # noqa: E731
+        raise SystemExit(supervise(processes, announce))
     running = serve(args.address, args.threads, handlers=bench_handlers())
     print(f"listening on {host}:{running.port}", flush=True)
     run_until_signalled(running, 0.5)

@@ -57,9 +57,12 @@ def main(argv: list[str] | None = None) -> None:
         processes, port, _reserved = start_workers(
             args.address, args.workers, args.threads, args.grace
         )
-        print(f"crabgames-server listening on {host}:{port}", flush=True)
-        logging.getLogger("crabgames").info("%d workers on %s:%d", args.workers, host, port)
-        raise SystemExit(supervise(processes))
+
+        def announce() -> None:
+            print(f"crabgames-server listening on {host}:{port}", flush=True)
+            logging.getLogger("crabgames").info("%d workers on %s:%d", args.workers, host, port)
+
+        raise SystemExit(supervise(processes, announce))
     running = serve(args.address, args.threads)
     logging.getLogger("crabgames").info("listening on %s:%d", host, running.port)
     print(f"crabgames-server listening on {host}:{running.port}", flush=True)

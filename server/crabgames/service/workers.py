@@ -21,6 +21,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 
 from crabgames.service.server import serve
 
@@ -91,8 +92,9 @@ def stop_all(processes) -> None:
                 os.kill(process.pid, signal.SIGTERM)
 
 
-def supervise(processes) -> int:
-    """Forward SIGTERM/SIGINT to the workers and wait for all of them. Returns the exit code."""
+def supervise(processes, ready: Callable[[], None] = lambda: None) -> int:
+    """Forward SIGTERM/SIGINT to the workers and wait for all of them. Returns the exit code.
+    `ready` runs once the signals are forwarded (announce the server there, not before)."""
     stopping = False
 
     def on_signal(signum, _frame):
@@ -103,6 +105,7 @@ def supervise(processes) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    ready()
     failed = False
     while any(p.exitcode is None for p in processes):
         for process in processes:
