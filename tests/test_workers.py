@@ -3,6 +3,7 @@ SIGTERM to the parent stops them all gracefully. Loopback only, a few seconds.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -58,16 +59,20 @@ def two_workers():
     process = subprocess.Popen(
         [*command, "--workers", "2", "--grace", "1"], stdout=subprocess.PIPE, text=True, env=env
     )
+    workers: list[int] = []
     try:
         line = process.stdout.readline()
         assert "listening on" in line, line
+        workers += children(process.pid)
         yield process, line.split()[-1]
     finally:
+        for pid in workers:  # even when the parent is gone: no orphan outlives the test
+            with contextlib.suppress(OSError):
+                if b"crabgames.service" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    os.kill(pid, signal.SIGKILL)
         if process.poll() is None:
-            for child in children(process.pid):
-                os.kill(child, signal.SIGKILL)
             process.kill()
-            process.wait(timeout=10)
+        process.wait(timeout=10)
 
 
 def test_two_workers_share_the_port_and_both_serve_every_game(two_workers):
