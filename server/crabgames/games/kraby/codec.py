@@ -1,0 +1,304 @@
+"""Kraby's protobuf codec: decode and check states and moves (a state no legal play could reach
+is refused with the path of the first problem), and encode states, moves, views and outcomes."""
+
+from __future__ import annotations
+
+import functools
+
+from crabgames.core.errors import bad_move, bad_state
+from crabgames.games.kraby import rules
+from crabgames.games.kraby.data import (
+    CELLS,
+    COLOR_NAMES,
+    COLORS,
+    HAND_SIZE,
+    ISLAND,
+    ISLAND_CELL,
+    MULTIPLIERS,
+    OFF_BOARD,
+    SIZE,
+    TILE_OFFSET,
+    colors_in_play,
+    figures_per_color,
+    max_figures_per_ship,
+    playing_area,
+    tiles_per_color,
+)
+from crabgames.games.kraby.rules import (
+    DEAL,
+    DRAW,
+    GAME_OVER,
+    PLACE_FIGURE,
+    PLACE_TILE,
+    SKIP_FIGURE,
+    KrabyState,
+    PlaceFigure,
+    PlaceTile,
+)
+from crabgames.v1 import game_pb2
+from crabgames.v1 import kraby_pb2 as pb
+
+COLOR_FIELDS = ("orange", "green", "blue", "yellow", "pink")
+EDGE_NAMES = {rules.NORTH: "north", rules.EAST: "east", rules.SOUTH: "south", rules.WEST: "west"}
+STEP_NAMES = {
+    DEAL: "deal_tile",
+    PLACE_TILE: "place_tile",
+    DRAW: "draw_tile",
+    PLACE_FIGURE: "place_figure",
+    GAME_OVER: "game_over",
+}
+
+
+def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
+    return pb.KrabyTileCounts(**dict(zip(COLOR_FIELDS, counts, strict=True)))
+
+
+def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
+    msg.options.excluded_color = state.excluded_color
+    msg.options.first_player = state.first_player
+    msg.cells.extend(state.cells)
+    msg.hands.extend(counts_msg(hand) for hand in state.hands)
+    msg.bag.CopyFrom(counts_msg(state.bag))
+    msg.ships.extend(pb.KrabyShip(hold_x1=a, hold_x2=b, hold_x3=c) for a, b, c in state.ships)
+    msg.figure_supply.CopyFrom(counts_msg(state.figure_supply))
+    msg.step = state.step
+    msg.turn_player = state.turn_player
+    msg.turns_taken = state.turns_taken
+
+
+def decode_move(msg: pb.KrabyMove, path: str) -> object:
+    which = msg.WhichOneof("move")
+    if which == "place_tile":
+        tile = msg.place_tile
+        if tile.edge not in EDGE_NAMES:
+            raise bad_move(f"{path}.place_tile.edge", "must be NORTH, EAST, SOUTH or WEST")
+        if not 0 <= tile.lane < SIZE:
+            raise bad_move(f"{path}.place_tile.lane", f"must be a row or column 0..{SIZE - 1}")
+        if tile.color not in COLORS:
+            raise bad_move(f"{path}.place_tile.color", "must be a crab colour")
+        return PlaceTile(tile.edge, tile.lane, tile.color)
+    if which == "place_figure":
+        figure = msg.place_figure
+        if figure.color not in COLORS:
+            raise bad_move(f"{path}.place_figure.color", "must be a crab colour")
+        if figure.multiplier not in MULTIPLIERS:
+            raise bad_move(f"{path}.place_figure.multiplier", "must be 1, 2 or 3")
+        return PlaceFigure(figure.color, figure.multiplier)
+    if which == "skip_figure":
+        return SKIP_FIGURE
+    raise bad_move(f"{path}.move", "no move given: set place_tile, place_figure or skip_figure")
+
+
+def encode_move(move: object, msg: pb.KrabyMove) -> None:
+    if isinstance(move, PlaceTile):
+        msg.place_tile.edge, msg.place_tile.lane, msg.place_tile.color = move
+    elif isinstance(move, PlaceFigure):
+        msg.place_figure.color, msg.place_figure.multiplier = move
+    else:
+        msg.skip_figure.SetInParent()
+
+
+def encode_view(state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
+    msg.options.excluded_color = state.excluded_color
+    msg.options.first_player = state.first_player
+    msg.cells.extend(state.cells)
+    if player is not None:
+        msg.own_hand.CopyFrom(counts_msg(state.hands[player]))
+    msg.hand_sizes.extend(sum(hand) for hand in state.hands)
+    msg.bag_size = sum(state.bag)
+    msg.ships.extend(pb.KrabyShip(hold_x1=a, hold_x2=b, hold_x3=c) for a, b, c in state.ships)
+    msg.figure_supply.CopyFrom(counts_msg(state.figure_supply))
+    msg.step = state.step
+    msg.turn_player = state.turn_player
+    msg.turns_taken = state.turns_taken
+
+
+def encode_outcome(outcome: rules.KrabyOutcome, msg: game_pb2.Outcome) -> None:
+    for fisher, rank in zip(outcome.fishers, outcome.ranks, strict=True):
+        msg.players.add(
+            player=fisher.player,
+            score=fisher.total,
+            rank=rank,
+            winner=fisher.player in outcome.winners,
+        )
+    msg.winners.extend(outcome.winners)
+    scores = ", ".join(f"player {f.player} {f.total}" for f in outcome.fishers)
+    who = " and ".join(f"player {p}" for p in outcome.winners)
+    msg.summary = f"{who} win{'s' if len(outcome.winners) == 1 else ''} ({scores})"
+    for species in outcome.species:
+        msg.kraby.species.add(
+            color=species.color, group_sizes=species.group_sizes, points=species.points
+        )
+    for fisher in outcome.fishers:
+        f = msg.kraby.fishers.add(
+            player=fisher.player, total=fisher.total, best_contribution=fisher.best_contribution
+        )
+        for color, m, points in fisher.contributions:
+            f.contributions.add(color=color, multiplier=m, species_points=points, points=m * points)
+
+
+def decode_counts(msg: pb.KrabyTileCounts, path: str) -> list[int]:
+    counts = [getattr(msg, name) for name in COLOR_FIELDS]
+    for name, count in zip(COLOR_FIELDS, counts, strict=True):
+        if count < 0:
+            raise bad_state(f"{path}.{name}", "cannot be negative")
+    return counts
+
+
+def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
+    """Build the native state, checking that it is one legal play could reach."""
+    excluded = msg.options.excluded_color or pb.KRABY_COLOR_PINK
+    if excluded not in COLORS:
+        raise bad_state(f"{path}.options.excluded_color", f"unknown colour {excluded}")
+    first = msg.options.first_player
+    if not 0 <= first < n:
+        raise bad_state(f"{path}.options.first_player", f"must be a seat from 0 to {n - 1}")
+    cells = list(msg.cells)
+    check_cells(cells, n, excluded, f"{path}.cells")
+    if len(msg.hands) != n:
+        raise bad_state(f"{path}.hands", f"needs one hand per player ({n}), has {len(msg.hands)}")
+    hands = [decode_counts(h, f"{path}.hands[{i}]") for i, h in enumerate(msg.hands)]
+    for i, hand in enumerate(hands):
+        if sum(hand) > HAND_SIZE:
+            raise bad_state(f"{path}.hands[{i}]", f"holds {sum(hand)} tiles; at most {HAND_SIZE}")
+    bag = decode_counts(msg.bag, f"{path}.bag")
+    check_tile_totals(cells, hands, bag, n, excluded, path)
+    if len(msg.ships) != n:
+        raise bad_state(f"{path}.ships", f"needs one ship per player ({n}), has {len(msg.ships)}")
+    ships = [[s.hold_x1, s.hold_x2, s.hold_x3] for s in msg.ships]
+    supply = decode_counts(msg.figure_supply, f"{path}.figure_supply")
+    check_figures(ships, supply, n, excluded, path)
+    if msg.step not in STEP_NAMES:
+        raise bad_state(f"{path}.step", f"unknown step {msg.step}")
+    if not 0 <= msg.turn_player < n:
+        raise bad_state(f"{path}.turn_player", f"must be a seat from 0 to {n - 1}")
+    tiles_on_board = sum(1 for v in cells if v > ISLAND_CELL)
+    if msg.turns_taken != tiles_on_board:
+        raise bad_state(
+            f"{path}.turns_taken",
+            f"is {msg.turns_taken} but {tiles_on_board} tiles are on the board",
+        )
+    state = KrabyState(
+        n,
+        excluded,
+        first,
+        cells,
+        hands,
+        bag,
+        ships,
+        supply,
+        msg.step,
+        msg.turn_player,
+        msg.turns_taken,
+    )
+    holes = rules.unfillable_cells(state)
+    if holes:
+        raise bad_state(
+            f"{path}.cells[{holes[0]}]",
+            "is a free cell no tile could ever reach (K4); no legal play leads here",
+        )
+    check_step(state, path)
+    return state
+
+
+def check_cells(cells: list[int], n: int, excluded: int, path: str) -> None:
+    if len(cells) != CELLS:
+        raise bad_state(path, f"must hold {CELLS} cells (11x11, row-major), has {len(cells)}")
+    inside, outside, allowed = cell_layout(n, excluded)
+    if (
+        cells[ISLAND] == ISLAND_CELL
+        and all(cells[i] == OFF_BOARD for i in outside)
+        and all(cells[i] in allowed for i in inside)
+    ):
+        return  # the quick check passed; otherwise find and name the first bad cell below
+    low, high = playing_area(n)
+    in_play = colors_in_play(n, excluded)
+    for i, value in enumerate(cells):
+        row, col = divmod(i, SIZE)
+        inside = low <= row <= high and low <= col <= high
+        if i == ISLAND:
+            if value != ISLAND_CELL:
+                raise bad_state(f"{path}[{i}]", "must be the island (K1)")
+        elif not inside:
+            if value != OFF_BOARD:
+                raise bad_state(f"{path}[{i}]", "is outside the playing area: must be OFF_BOARD")
+        elif value != rules.EMPTY and value - TILE_OFFSET not in in_play:
+            raise bad_state(f"{path}[{i}]", "must be EMPTY or a tile of a colour in play")
+
+
+@functools.cache
+def cell_layout(n: int, excluded: int) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]:
+    """(cells inside the playing area but the island, cells outside it, the values allowed
+    inside: EMPTY or a tile of a colour in play), for `check_cells`."""
+    low, high = playing_area(n)
+    inside, outside = [], []
+    for i in range(CELLS):
+        row, col = divmod(i, SIZE)
+        if i != ISLAND:
+            (inside if low <= row <= high and low <= col <= high else outside).append(i)
+    allowed = frozenset([rules.EMPTY, *(c + TILE_OFFSET for c in colors_in_play(n, excluded))])
+    return tuple(inside), tuple(outside), allowed
+
+
+def check_tile_totals(cells, hands, bag, n: int, excluded: int, path: str) -> None:
+    in_play = colors_in_play(n, excluded)
+    for color in COLORS:
+        expected = tiles_per_color(n) if color in in_play else 0
+        count = cells.count(color + TILE_OFFSET) + sum(h[color - 1] for h in hands) + bag[color - 1]
+        if count != expected:
+            raise bad_state(
+                f"{path}.bag.{COLOR_FIELDS[color - 1]}",
+                f"{count} {COLOR_NAMES[color]}"
+                f" tiles in all (board, hands, bag); the game has {expected}",
+            )
+
+
+def check_figures(ships, supply, n: int, excluded: int, path: str) -> None:
+    in_play = colors_in_play(n, excluded)
+    seen: set[tuple[int, int]] = set()
+    for i, ship in enumerate(ships):
+        for m, color in zip(MULTIPLIERS, ship, strict=True):
+            where = f"{path}.ships[{i}].hold_x{m}"
+            if color and color not in in_play:
+                raise bad_state(where, "must be empty or a colour in play")
+            if color and (color, m) in seen:
+                raise bad_state(where, f"another ship has {COLOR_NAMES[color]} at x{m} (K6)")
+            seen.add((color, m))
+        placed = [c for c in ship if c]
+        if len(set(placed)) != len(placed):
+            raise bad_state(f"{path}.ships[{i}]", "holds two figures of one colour (K6)")
+        if len(placed) > max_figures_per_ship(n):
+            raise bad_state(f"{path}.ships[{i}]", f"holds more than {max_figures_per_ship(n)} (K6)")
+    for color in COLORS:
+        expected = figures_per_color(n) if color in in_play else 0
+        count = supply[color - 1] + sum(ship.count(color) for ship in ships)
+        if count != expected:
+            raise bad_state(
+                f"{path}.figure_supply.{COLOR_FIELDS[color - 1]}",
+                f"{count} {COLOR_NAMES[color]} figures in all; the game has {expected}",
+            )
+
+
+def check_step(state: KrabyState, path: str) -> None:
+    """The step and hands must fit each other (a state only legal play could reach)."""
+    sizes = [sum(hand) for hand in state.hands]
+    bag = sum(state.bag)
+    step, turn = state.step, state.turn_player
+    if step == DEAL:
+        ok = state.turns_taken == 0 and all(
+            s == (HAND_SIZE if p < turn else 0) for p, s in enumerate(sizes) if p != turn
+        )
+        ok = ok and sizes[turn] < HAND_SIZE
+    elif step == DRAW:
+        ok = bag > 0 and sizes[turn] == HAND_SIZE - 1
+    elif step == GAME_OVER:
+        ok = True
+    else:
+        ok = not (bag and any(s != HAND_SIZE for p, s in enumerate(sizes) if p != turn))
+        ok = ok and (step != PLACE_TILE or bool(sizes[turn] and rules.has_entry_point(state)))
+        ok = ok and (step != PLACE_FIGURE or bool(rules.figure_placements(state, turn)))
+    if not ok:
+        raise bad_state(
+            f"{path}.step",
+            f"{STEP_NAMES[step]} does not fit the hands, bag and board; no legal play leads here",
+        )
