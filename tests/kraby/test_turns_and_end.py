@@ -53,7 +53,7 @@ def full_board_except_row(row: int) -> rules.KrabyState:
 def test_when_no_fisher_can_place_a_tile_the_game_ends():
     state = full_board_except_row(3)
     assert rules.unfillable_cells(state) == []
-    assert rules.entry_points(state) == []
+    assert rules.entry_points(state) == ()
     events = rules.begin_turn(state)
     assert events[:3] == [rules.TurnPassed(0), rules.TurnPassed(1), rules.TurnPassed(2)]
     assert events[-1] == rules.GameEnded("no fisher can place a tile")

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from crabgames.core.errors import (
     GameOver,
@@ -25,6 +27,7 @@ from crabgames.core.errors import (
 from crabgames.core.game import CHANCE, NOBODY, PLAYER, Decision, Game
 from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
+from crabgames.v1 import rules_service_pb2 as api
 
 AUTO = game_pb2.CHANCE_MODE_AUTO
 EXPLICIT = game_pb2.CHANCE_MODE_EXPLICIT
@@ -66,6 +69,19 @@ class Match:
 
     def decision(self) -> Decision:
         return self.game.next_decision(self.state)
+
+    def copy(self) -> Match:
+        copy = Match(
+            self.game,
+            self.num_players,
+            self.seed,
+            Prng(self.prng.seed, self.prng.counter),
+            self.chance_mode,
+            self.version,
+            self.game.clone(self.state),
+        )
+        copy.sampled = self.sampled
+        return copy
 
     def check_move(self, move: game_pb2.Move, path: str = "move") -> tuple[bool, Any]:
         """Decode and check a move against the rules. Returns (is_chance, native move or value);
@@ -147,13 +163,58 @@ class ReplayResult:
     failed_reason: str = ""
 
 
+class DecodedStates:
+    """The states this process decoded or produced lately, by their exact bytes: a client sends
+    back the state the server just returned, so decoding and checking it again is wasted work.
+    Only performance depends on it (any server copy can take any call; a miss decodes and checks
+    in full), and only an exact byte-for-byte match hits, so an altered state is always checked.
+    Entries are pristine copies: every `decode` hands out its own clone."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self.entries: OrderedDict[bytes, Match] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: bytes) -> Match | None:
+        with self.lock:
+            match = self.entries.get(key)
+            if match is not None:
+                self.entries.move_to_end(key)
+        return None if match is None else match.copy()
+
+    def put(self, key: bytes, match: Match) -> None:
+        copy = match.copy()
+        with self.lock:
+            self.entries[key] = copy
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
 class Engine:
-    def __init__(self, games: Iterable[Game]) -> None:
+    def __init__(self, games: Iterable[Game], cache_size: int = 2048) -> None:
         self.games: dict[str, Game] = {g.facts.id: g for g in games}
+        self.decoded = DecodedStates(cache_size)
 
     # ----- decode / encode -----
 
     def decode(self, msg: game_pb2.GameState, path: str = "state") -> Match:
+        """The state as a Match of the caller's own, after every check (G-level header and the
+        game's `decode_state`); a state seen lately is taken from `decoded`."""
+        key = msg.SerializeToString(deterministic=True)
+        match = self.decoded.get(key)
+        if match is None:
+            match = self.decode_checked(msg, path)
+            self.decoded.put(key, match)
+        return match
+
+    def encode_and_remember(self, match: Match) -> game_pb2.GameState:
+        """`encode`, remembering the state: the client will most likely send it back."""
+        msg = self.encode(match)
+        self.decoded.put(msg.SerializeToString(deterministic=True), match)
+        return msg
+
+    def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
         which = msg.WhichOneof("game")
         if which is None:
             raise bad_state(
@@ -214,13 +275,23 @@ class Engine:
 
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
+        # Most events are public: `redact_event` hands back the same object, encoded only once.
+        encoded: dict[int, game_pb2.Event] = {}
+
+        def encode_all(natives: Iterable[Any]) -> list[game_pb2.Event]:
+            out = []
+            for event in natives:
+                msg = encoded.get(id(event))
+                if msg is None:
+                    msg = encoded[id(event)] = game_pb2.Event()
+                    game.encode_event(event, msg)
+                out.append(msg)
+            return out
+
         return Happened(
-            self.encode_events(game, events),
-            self.encode_events(game, redacted(game, events, None)),
-            [
-                self.encode_events(game, redacted(game, events, seat))
-                for seat in range(match.num_players)
-            ],
+            encode_all(events),
+            encode_all(redacted(game, events, None)),
+            [encode_all(redacted(game, events, seat)) for seat in range(match.num_players)],
         )
 
     def encode_events(self, game: Game, events: Iterable[Any]) -> list[game_pb2.Event]:
@@ -308,27 +379,29 @@ class Engine:
     ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision]:
         match = self.decode(msg)
         decision = match.decision()
-        moves = [copy_message(m) for m in legal_move_msgs(match, decision)]  # the caller's own
-        return moves, next_decision_msg(decision)
+        return legal_move_msgs(match, decision), next_decision_msg(decision)
 
-    def legal_moves_with_mask(self, msg: game_pb2.GameState):
-        """Legal moves, the next decision, the move-id space size and the legal-move mask. The
-        move messages may be shared (built once): copy them (as a response does), never change
-        them."""
+    def legal_moves_response(self, msg: game_pb2.GameState) -> api.LegalMovesResponse:
+        """Every legal move of whoever decides now, the decision, the move-id space size and the
+        legal-move mask (for learning agents), as the LegalMoves RPC answers."""
         match = self.decode(msg)
         decision = match.decision()
-        game = match.game
-        if decision.kind != PLAYER or not has_move_ids(game):
-            size, mask = self.move_space(match)
-            return legal_move_msgs(match, decision), next_decision_msg(decision), size, mask
-        # One pass: the moves are generated and their ids computed once, for the list and mask.
-        natives = game.legal_moves(match.state)
-        ids = [game.move_id(match.state, native) for native in natives]
-        mask = [False] * game.move_id_count(match.num_players)
-        for move_id in ids:
-            mask[move_id] = True
-        moves = legal_move_msgs(match, decision, natives, ids)
-        return moves, next_decision_msg(decision), len(mask), mask
+        moves = encoded_legal_moves(match, decision)
+        response = api.LegalMovesResponse.FromString(repeated_field(RESPONSE_MOVES, moves))
+        response.next.CopyFrom(next_decision_msg(decision))
+        if has_move_ids(match.game):
+            mask = [False] * match.game.move_id_count(match.num_players)
+            if decision.kind == PLAYER:
+                for move in moves:
+                    mask[move.move_id] = True
+            response.move_id_count = len(mask)
+            response.legal_mask.extend(mask)
+        return response
+
+    def legal_moves_with_mask(self, msg: game_pb2.GameState):
+        """`legal_moves_response` as (moves, next decision, move-id space size, mask)."""
+        r = self.legal_moves_response(msg)
+        return list(r.moves), r.next, r.move_id_count, list(r.legal_mask)
 
     def move_space(self, match: Match) -> tuple[int, list[bool]]:
         """The move-id space size and the legal-move mask (for learning agents)."""
@@ -399,7 +472,11 @@ class Engine:
             match.check_move(move)
             return msg, self.happened(match, []), self.encode_outcome(match)
         events = match.play(move)
-        return self.encode(match), self.happened(match, events), self.encode_outcome(match)
+        return (
+            self.encode_and_remember(match),
+            self.happened(match, events),
+            self.encode_outcome(match),
+        )
 
     def view(self, msg: game_pb2.GameState, player: int | None) -> game_pb2.View:
         match = self.decode(msg)
@@ -415,7 +492,8 @@ class Engine:
             next=next_decision_msg(decision),
         )
         if decision.kind != CHANCE and decision.kind != NOBODY and decision.player == player:
-            view.legal_moves.extend(legal_move_msgs(match, decision))
+            moves = encoded_legal_moves(match, decision)
+            view.MergeFromString(repeated_field(VIEW_LEGAL_MOVES, moves))
         outcome = self.encode_outcome(match)
         if outcome is not None:
             view.outcome.CopyFrom(outcome)
@@ -477,13 +555,27 @@ def describe(decision: Decision) -> str:
     return f"player {decision.player} ({decision.name})"
 
 
-def legal_move_msgs(
-    match: Match,
-    decision: Decision,
-    natives: Sequence[Any] | None = None,
-    ids: Sequence[int] | None = None,
-) -> list[game_pb2.Move]:
-    """The moves as messages; `natives` and `ids` when the caller already has them."""
+class EncodedMove(NamedTuple):
+    """A legal move as protobuf bytes (varint length, then the serialized Move), ready to be
+    framed as a repeated field, and its id."""
+
+    body: bytes
+    move_id: int
+
+
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def encoded_legal_moves(match: Match, decision: Decision) -> list[EncodedMove]:
+    """The legal moves of whoever decides now, encoded. A move (with its player, label and id)
+    always encodes the same, so each game's encodings are kept: building a hundred Move messages
+    per call would cost more than finding the moves."""
     game, state = match.game, match.state
     if decision.kind == NOBODY:
         return []
@@ -491,58 +583,64 @@ def legal_move_msgs(
         outcomes = game.chance_outcomes(state)
         total = sum(weight for _, weight in outcomes)
         return [
-            game_pb2.Move(
-                player=-1,
-                move_id=-1,
-                label=game.chance_label(state, value),
-                chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
+            encoded(
+                game_pb2.Move(
+                    player=-1,
+                    move_id=-1,
+                    label=game.chance_label(state, value),
+                    chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
+                ),
+                -1,
             )
             for value, weight in outcomes
         ]
-    if natives is None:
-        natives = game.legal_moves(state)
-    if ids is None:
-        has_ids = has_move_ids(game)
-        ids = [game.move_id(state, native) if has_ids else -1 for native in natives]
+    has_ids, player, game_id = has_move_ids(game), decision.player, game.facts.id
+    cache = _encoded_moves(game)
     out = []
-    game_id, player = game.facts.id, decision.player
-    encoded = _encoded_moves(game)
-    for native, move_id in zip(natives, ids, strict=True):
-        label = game.move_label(state, native)
-        key = (player, native, label, move_id)
-        msg = encoded.get(key)
-        if msg is None:
-            part = encode_move_part(game, native)
-            msg = encoded[key] = game_pb2.Move(
-                player=player, label=label, move_id=move_id, **{game_id: part}
+    for native in game.legal_moves(state):
+        key = (player, game.move_cache_key(state, native))
+        found = cache.get(key)
+        if found is None:
+            move_id = game.move_id(state, native) if has_ids else -1
+            msg = game_pb2.Move(
+                player=player, label=game.move_label(state, native), move_id=move_id
             )
-        out.append(msg)  # shared: callers copy it into their response, never change it
+            part = getattr(msg, game_id)
+            part.SetInParent()
+            game.encode_move(native, part)
+            found = cache[key] = encoded(msg, move_id)
+        out.append(found)
     return out
 
 
-# Each game's move messages built once: a native move (hashable) with its player, label and id
-# always encodes the same. Bounded, as a game's move space may be large.
-_ENCODED_MOVES: dict[str, dict[Any, Any]] = {}
+def encoded(msg: game_pb2.Move, move_id: int) -> EncodedMove:
+    data = msg.SerializeToString()
+    return EncodedMove(varint(len(data)) + data, move_id)
+
+
+def repeated_field(field_number: int, moves: list[EncodedMove]) -> bytes:
+    """The moves framed as a repeated message field (wire type 2), to merge into a message."""
+    tag = varint(field_number << 3 | 2)
+    return b"".join(tag + move.body for move in moves)
+
+
+def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
+    holder = game_pb2.View()
+    holder.MergeFromString(repeated_field(VIEW_LEGAL_MOVES, encoded_legal_moves(match, decision)))
+    return list(holder.legal_moves)
+
+
+VIEW_LEGAL_MOVES = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
+RESPONSE_MOVES = api.LegalMovesResponse.DESCRIPTOR.fields_by_name["moves"].number
+
+# Each game's encoded moves, by (player, the game's move_cache_key). Bounded, as a game's move
+# space may be large.
+_ENCODED_MOVES: dict[str, dict[Any, EncodedMove]] = {}
 _ENCODED_MOVES_LIMIT = 20_000
 
 
-def _encoded_moves(game: Game) -> dict[Any, Any]:
+def _encoded_moves(game: Game) -> dict[Any, EncodedMove]:
     cache = _ENCODED_MOVES.setdefault(game.facts.id, {})
     if len(cache) > _ENCODED_MOVES_LIMIT:
         cache.clear()
     return cache
-
-
-def copy_message(message):
-    copy = type(message)()
-    copy.CopyFrom(message)
-    return copy
-
-
-def encode_move_part(game: Game, native: Any):
-    """The game's own move message (the `Move` oneof field) for a native move."""
-    holder = game_pb2.Move()
-    part = getattr(holder, game.facts.id)
-    part.SetInParent()
-    game.encode_move(native, part)
-    return part

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -161,6 +161,13 @@ class Game(ABC, Generic[S, M]):
 
     @abstractmethod
     def move_label(self, state: S, move: M) -> str: ...
+
+    def move_cache_key(self, state: S, move: M) -> Hashable:
+        """Everything a move's encoding depends on (the move, its label and its id), so it is
+        built once; a game whose labels cost more can give something cheaper that still
+        determines them."""
+        move_id = self.move_id(state, move) if type(self).move_id is not Game.move_id else -1
+        return move, self.move_label(state, move), move_id
 
     @abstractmethod
     def chance_label(self, state: S, value: int) -> str: ...

@@ -116,10 +116,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         state = self.opened(request.state)
         if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:  # the moves show the player's hand
             self.check_seat(state, state.next.player, request.player_token, "the legal moves")
-        moves, next_decision, size, mask = self.engine.legal_moves_with_mask(state)
-        return api.LegalMovesResponse(
-            moves=moves, next=next_decision, move_id_count=size, legal_mask=mask
-        )
+        return self.engine.legal_moves_response(state)
 
     @translate_errors
     def ApplyMove(self, request, context):

@@ -30,6 +30,7 @@ from crabgames.games.kraby.rules import (
     GAME_OVER,
     PLACE_FIGURE,
     PLACE_TILE,
+    SKIP_FIGURE,
     KrabyState,
     PlaceFigure,
     PlaceTile,
@@ -65,6 +66,31 @@ def tile_label(move: PlaceTile, stop: int | None) -> str:
         f"slide {COLOR_NAMES[move.color]} in from the {EDGE_NAMES[move.edge]} along "
         f"{lane} {move.lane}{where}"
     )
+
+
+def move_id_of(move: object) -> int:
+    """Tiles: (edge, lane, colour); then figures: (colour, multiplier); then "no figure"."""
+    if isinstance(move, PlaceTile):
+        return ((move.edge - 1) * SIZE + move.lane) * len(COLORS) + move.color - 1
+    if isinstance(move, PlaceFigure):
+        return TILE_IDS + (move.color - 1) * len(MULTIPLIERS) + move.multiplier - 1
+    return TILE_IDS + FIGURE_IDS
+
+
+# Every move's id, computed once (looked up for every legal move of every call).
+MOVE_IDS = {
+    move: move_id_of(move)
+    for move in (
+        *(
+            PlaceTile(edge, lane, color)
+            for edge in EDGE_NAMES
+            for lane in range(SIZE)
+            for color in COLORS
+        ),
+        *(PlaceFigure(color, m) for color in COLORS for m in MULTIPLIERS),
+        SKIP_FIGURE,
+    )
+}
 
 
 class KrabyGame(Game[KrabyState, object]):
@@ -208,12 +234,7 @@ class KrabyGame(Game[KrabyState, object]):
         return TILE_IDS + FIGURE_IDS + 1
 
     def move_id(self, state: KrabyState, move: object) -> int:
-        # Tiles: (edge, lane, colour); then figures: (colour, multiplier); then "no figure".
-        if isinstance(move, PlaceTile):
-            return ((move.edge - 1) * SIZE + move.lane) * len(COLORS) + move.color - 1
-        if isinstance(move, PlaceFigure):
-            return TILE_IDS + (move.color - 1) * len(MULTIPLIERS) + move.multiplier - 1
-        return TILE_IDS + FIGURE_IDS
+        return MOVE_IDS[move]  # type: ignore[index]
 
     def state_from_view(
         self, view: pb.KrabyView, player: int, num_players: int, rng: random.Random
@@ -298,10 +319,20 @@ class KrabyGame(Game[KrabyState, object]):
 
     def move_label(self, state: KrabyState, move: object) -> str:
         if isinstance(move, PlaceTile):
+            stops = state.stops  # known when the move came from legal_moves
+            if stops is not None and (move.edge, move.lane) in stops:
+                return tile_label(move, stops[move.edge, move.lane])
             return tile_label(move, rules.slide_stop(state, move.edge, move.lane))
         if isinstance(move, PlaceFigure):
             return f"put {a_tile(move.color, 'figure')} in hold x{move.multiplier}"
         return "place no figure"
+
+    def move_cache_key(self, state: KrabyState, move: object) -> object:
+        # A move's id depends on the move alone; a tile's label names where it stops, known from
+        # legal_moves (state.stops).
+        if isinstance(move, PlaceTile) and state.stops is not None:
+            return move, state.stops.get((move.edge, move.lane))
+        return move, self.move_label(state, move)
 
     def chance_label(self, state: KrabyState, value: int) -> str:
         verb = "deal" if state.step == DEAL else "draw"

@@ -124,6 +124,9 @@ class KrabyState:
     turns_taken: int
     row_blocked: list[int] = field(default_factory=list)
     col_blocked: list[int] = field(default_factory=list)
+    # Where a tile entering at (edge, lane) stops, for the legal entries of this position: found
+    # by `legal_moves` and reused by the move labels; forgotten when a cell is blocked.
+    stops: dict[tuple[int, int], int] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.row_blocked:
@@ -137,6 +140,7 @@ class KrabyState:
                 self.block(cell)
 
     def block(self, cell: int) -> None:
+        self.stops = None
         row, col = divmod(cell, SIZE)
         self.row_blocked[row] |= 1 << col
         self.col_blocked[col] |= 1 << row
@@ -274,9 +278,21 @@ def unfillable_cells(state: KrabyState) -> list[int]:
     return holes
 
 
-def entry_points(state: KrabyState) -> list[tuple[int, int, int]]:
-    """Every (edge, lane, stop cell) where a tile of any colour may legally enter (K3, K4, K5)."""
-    return list(iter_entry_points(state))
+def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
+    """Every (edge, lane, stop cell) where a tile of any colour may legally enter (K3, K4, K5).
+    A pure function of the board (its rows determine its columns), kept for the boards seen
+    lately: one position is asked about several times (its view, its legal moves, the move)."""
+    key = (state.num_players, *state.row_blocked)
+    found = _ENTRY_POINTS.get(key)
+    if found is None:
+        if len(_ENTRY_POINTS) >= _ENTRY_POINTS_LIMIT:
+            _ENTRY_POINTS.clear()
+        found = _ENTRY_POINTS[key] = tuple(iter_entry_points(state))
+    return found
+
+
+_ENTRY_POINTS: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
+_ENTRY_POINTS_LIMIT = 4096
 
 
 def has_entry_point(state: KrabyState) -> bool:
@@ -340,9 +356,12 @@ def legal_moves(state: KrabyState) -> list:
         hand = state.hands[state.turn_player]
         colors = [c for c in COLORS if hand[c - 1]]
         moves: list = []
-        for edge, lane, _ in iter_entry_points(state):
+        stops = {}
+        for edge, lane, stop in entry_points(state):
+            stops[edge, lane] = stop
             tiles = PLACE_TILES[edge, lane]
             moves += [tiles[c] for c in colors]
+        state.stops = stops
         return moves
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
