@@ -1,0 +1,61 @@
+"""Decoded states are remembered by their exact bytes for speed only: behaviour never depends on
+it (the server stays stateless) and an altered state is always checked in full."""
+
+from __future__ import annotations
+
+import pytest
+
+from crabgames.core.engine import Engine
+from crabgames.core.errors import InvalidArgument
+from crabgames.games import all_games
+from crabgames.v1 import kraby_pb2
+from tests.playthrough import encode
+
+
+@pytest.fixture
+def engine():
+    return Engine(all_games(), cache_size=4)
+
+
+def test_a_state_the_engine_returned_is_taken_from_memory(engine):
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 3, seed=1)
+    moves, _ = engine.legal_moves(state)
+    after, _, _ = engine.apply_move(state, moves[0])
+    assert encode(after) in engine.decoded.entries
+
+
+def test_every_decode_hands_out_its_own_copy(engine):
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 3, seed=1)
+    first = engine.decode(state)
+    first.state.hands[0] = [9, 9, 9, 9, 9]
+    first.prng.counter += 100
+    second = engine.decode(state)
+    assert second.state.hands[0] != [9, 9, 9, 9, 9]
+    assert encode(engine.encode(second)) == encode(state)
+
+
+def test_an_altered_state_is_checked_in_full_even_after_its_original_was_seen(engine):
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 3, seed=1)
+    engine.decode(state)
+    state.kraby.hands[1].orange += 5
+    with pytest.raises(InvalidArgument):
+        engine.decode(state)
+
+
+def test_memory_is_bounded(engine):
+    for seed in range(1, 10):
+        state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 2, seed=seed)
+        engine.decode(state)
+    assert len(engine.decoded.entries) == 4
+
+
+def test_a_fresh_engine_plays_the_same_game(engine):
+    """Same seed, same decisions: the same states with or without anything remembered."""
+    finals = []
+    for e in (engine, Engine(all_games(), cache_size=0)):
+        state, _ = e.new_game("kraby", kraby_pb2.KrabyOptions(), 2, seed=5)
+        for _ in range(20):
+            moves, _ = e.legal_moves(state)
+            state, _, _ = e.apply_move(state, moves[len(moves) // 2])
+        finals.append(encode(state))
+    assert finals[0] == finals[1]
