@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_state
@@ -52,6 +52,26 @@ def card_msg(card: int) -> pb.CrabBucketCard:
     if card == OXI:
         return pb.CrabBucketCard(oxi=True)
     return pb.CrabBucketCard(color=color_of(card) + 1, number=number_of(card))
+
+
+# Every card's message, built once: callers copy them (extend, CopyFrom), never change them.
+CARD_MSGS: tuple[pb.CrabBucketCard, ...] = tuple(card_msg(c) for c in range(CARD_KINDS))
+
+
+def one_card_encodings(holder: type, field: str) -> tuple[bytes, ...]:
+    """Each card serialized as the only element of `holder`'s repeated card field `field`.
+    Protobuf merges concatenated serializations and appends their repeated fields, so a list of
+    cards goes into a message with one MergeFromString of the joined encodings: far cheaper than
+    building and copying a CrabBucketCard message per card."""
+    return tuple(holder(**{field: [card]}).SerializeToString() for card in CARD_MSGS)
+
+
+IN_PILE = one_card_encodings(pb.CrabBucketPile, "cards")
+
+
+def add_cards(msg: Any, encodings: tuple[bytes, ...], cards: Iterable[int]) -> None:
+    """Append `cards` to the repeated card field whose one-card `encodings` are given."""
+    msg.MergeFromString(b"".join([encodings[card] for card in cards]))
 
 
 def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
@@ -150,14 +170,68 @@ def decode_options_msg(msg: pb.CrabBucketOptions, num_players: int, path: str, f
     return Options(mode, first, missions, level)
 
 
+# The options are most of a state's bytes and never change during a game: each Options object
+# (shared by every clone of a game's states) is encoded once. Keyed by id, with the object kept
+# beside its bytes so that its id cannot be reused while the entry exists.
+_OPTIONS_BYTES: dict[int, tuple[Options, bytes]] = {}
+OPTIONS_CACHE_SIZE = 256
+
+
 def options_msg(options: Options, msg: pb.CrabBucketOptions) -> None:
-    msg.mode = options.mode
-    msg.first_player = options.first_player
-    msg.first_mission_level = options.first_mission_level
-    msg.missions.extend(mission_msg(m) for m in options.missions)
+    entry = _OPTIONS_BYTES.get(id(options))
+    if entry is None or entry[0] is not options:
+        if len(_OPTIONS_BYTES) >= OPTIONS_CACHE_SIZE:
+            _OPTIONS_BYTES.clear()
+        entry = _OPTIONS_BYTES[id(options)] = (options, _options_bytes(options))
+    msg.MergeFromString(entry[1])
+
+
+def _options_bytes(options: Options) -> bytes:
+    return pb.CrabBucketOptions(
+        mode=options.mode,
+        first_player=options.first_player,
+        first_mission_level=options.first_mission_level,
+        missions=[mission_msg(m) for m in options.missions],
+    ).SerializeToString()
 
 
 # ----- the state -----
+
+IN_DRAW_PILE = one_card_encodings(pb.CrabBucketState, "draw_pile")
+IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
+
+
+def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
+    options_msg(state.options, msg.options)
+    for stack in state.piles:
+        add_cards(msg.piles.add(), IN_PILE, stack)
+    for hand in state.hands:
+        add_cards(msg.hands.add(), IN_PILE, hand)
+    draw_pile = [card for card, n in enumerate(state.draw_pile) for _ in range(n)]
+    add_cards(msg, IN_DRAW_PILE, draw_pile)
+    msg.oxi_set_aside = state.oxi_set_aside
+    msg.oxi_discarded = state.oxi_discarded
+    add_cards(msg, IN_REMOVED, state.removed)
+    for pile in state.mission_piles:
+        msg.mission_piles.add().missions.extend(pile)
+    if state.current != NO_MISSION:
+        msg.current_mission = state.current
+    for m, spent in zip(state.completed, state.spent, strict=True):
+        msg.completed.add(mission=m, ability_used=spent)
+    msg.discarded_missions.extend(state.discarded_missions)
+    msg.offered_missions.extend(state.offered)
+    msg.step = state.step
+    msg.turn_player = state.turn_player
+    msg.dealt = state.dealt
+    msg.ability_used = state.ability_used
+    msg.plays_left = state.plays_left
+    msg.played = state.played
+    msg.draws_over = state.draws_over
+    msg.passes = state.passes
+    for kind, level in state.pending:
+        msg.pending.add(kind=kind, level=level)
+    msg.end_reason = state.end_reason
+    msg.talking_allowed = rules.talking_allowed(state)
 
 
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:

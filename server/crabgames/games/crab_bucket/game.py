@@ -10,10 +10,11 @@ from crabgames.core.errors import InvalidArgument, bad_move, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.codec import (
-    card_msg,
+    CARD_MSGS,
     decode_card,
     decode_options_msg,
     decode_state,
+    encode_state,
     options_msg,
 )
 from crabgames.games.crab_bucket.data import ABILITY_NAMES, OXI, card_name
@@ -142,35 +143,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         return decode_state(msg, num_players, path)
 
     def encode_state(self, state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-        options_msg(state.options, msg.options)
-        for stack in state.piles:
-            msg.piles.add().cards.extend(card_msg(c) for c in stack)
-        for hand in state.hands:
-            msg.hands.add().cards.extend(card_msg(c) for c in hand)
-        msg.draw_pile.extend(card_msg(c) for c, n in enumerate(state.draw_pile) for _ in range(n))
-        msg.oxi_set_aside = state.oxi_set_aside
-        msg.oxi_discarded = state.oxi_discarded
-        msg.removed.extend(card_msg(c) for c in state.removed)
-        for pile in state.mission_piles:
-            msg.mission_piles.add().missions.extend(pile)
-        if state.current != NO_MISSION:
-            msg.current_mission = state.current
-        for m, spent in zip(state.completed, state.spent, strict=True):
-            msg.completed.add(mission=m, ability_used=spent)
-        msg.discarded_missions.extend(state.discarded_missions)
-        msg.offered_missions.extend(state.offered)
-        msg.step = state.step
-        msg.turn_player = state.turn_player
-        msg.dealt = state.dealt
-        msg.ability_used = state.ability_used
-        msg.plays_left = state.plays_left
-        msg.played = state.played
-        msg.draws_over = state.draws_over
-        msg.passes = state.passes
-        for kind, level in state.pending:
-            msg.pending.add(kind=kind, level=level)
-        msg.end_reason = state.end_reason
-        msg.talking_allowed = rules.talking_allowed(state)
+        encode_state(state, msg)
 
     def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
         which = msg.WhichOneof("move")
@@ -195,7 +168,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
 
     def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
         if isinstance(move, PlayCard):
-            msg.play_card.card.CopyFrom(card_msg(move.card))
+            msg.play_card.card.CopyFrom(CARD_MSGS[move.card])
             msg.play_card.pile = move.pile
         elif isinstance(move, Pass):
             getattr(msg, "pass").SetInParent()
@@ -204,7 +177,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
             msg.use_ability.piles.extend(move.piles)
             msg.use_ability.SetInParent()
             if move.card >= 0:
-                msg.use_ability.card.CopyFrom(card_msg(move.card))
+                msg.use_ability.card.CopyFrom(CARD_MSGS[move.card])
             if move.source >= 0:
                 msg.use_ability.oxi_from_pile = move.source
         elif isinstance(move, ChooseMissionPile):
@@ -249,7 +222,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         part.SetInParent()
         for key, value in event.data.items():
             if key == "card":
-                part.card.CopyFrom(card_msg(value))
+                part.card.CopyFrom(CARD_MSGS[value])
             elif isinstance(value, list):
                 getattr(part, key).extend(value)
             else:
@@ -272,14 +245,14 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         for stack in state.piles:
             pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
             if stack:
-                pile.top.CopyFrom(card_msg(stack[-1]))
+                pile.top.CopyFrom(CARD_MSGS[stack[-1]])
         if player is not None:
-            msg.hand.extend(card_msg(c) for c in state.hands[player])
+            msg.hand.extend([CARD_MSGS[c] for c in state.hands[player]])
         msg.hand_sizes.extend(len(h) for h in state.hands)
         msg.draw_pile_size = rules.draw_total(state)
         msg.oxi_set_aside = state.oxi_set_aside
         msg.oxi_discarded = state.oxi_discarded
-        msg.removed.extend(card_msg(c) for c in state.removed)
+        msg.removed.extend([CARD_MSGS[c] for c in state.removed])
         msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
         if state.current != NO_MISSION:
             msg.current_mission = state.current
