@@ -33,6 +33,7 @@ from crabgames.games.crab_rage.movement import (
 )
 from crabgames.games.crab_rage.state import (
     BACKSTAGE,
+    NO_CRAB,
     CrabRef,
     Move,
     MoveKind,
@@ -64,8 +65,28 @@ def alliances_in(state: State, arena: int) -> list[int]:
     return [min(s for s in range(8) if u >> s & 1) for u in units_in(state, arena) if u & (u - 1)]
 
 
-def action_moves(state: State, player: int, action: Action, index: int) -> list[Move]:
-    """Every way `player` can perform `action` with crab `index` (the same code validates)."""
+def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
+    """`rivals_in` for every arena at once (one pass over the crabs, same order)."""
+    rivals: list[list[CrabRef]] = [[] for _ in state.arenas]
+    for seat, other in enumerate(state.players):
+        if seat != player:
+            for i, c in enumerate(other.crabs):
+                if c.arena >= 0:
+                    rivals[c.arena].append((seat, i))
+    return rivals
+
+
+# Moves are built with `_make` from all eight fields: the NamedTuple constructor with defaults
+# costs twice as much, and a turn can have over a hundred moves (docs/performance.md).
+_make = Move._make
+_ACT = MoveKind.ACT
+
+
+def action_moves(
+    state: State, player: int, action: Action, index: int, rivals: list[list[CrabRef]]
+) -> list[Move]:
+    """Every way `player` can perform `action` with crab `index` (the same code validates);
+    `rivals` comes from `rivals_by_arena`."""
     me = state.players[player]
     c = me.crabs[index]
     where = c.arena
@@ -74,25 +95,24 @@ def action_moves(state: State, player: int, action: Action, index: int) -> list[
     cost = ACTION_COST[action]
     if me.rage < cost + (1 if action in WITH_X else 0):
         return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
-    act = Move(MoveKind.ACT, action=action, crab=index)
-    others = [a for a in range(len(state.arenas)) if a != where]
     if action in (Action.MOVE, Action.GO_CLAM):
-        return [act._replace(arena=a) for a in others]
+        others = [a for a in range(len(state.arenas)) if a != where]
+        return [_make((_ACT, action, index, a, NO_CRAB, 0, 0, 0)) for a in others]
     if action == Action.SPLIT:
-        return [act._replace(partner=s) for s in alliances_in(state, where)]
+        partners = alliances_in(state, where)
+        return [_make((_ACT, action, index, 0, NO_CRAB, 0, s, 0)) for s in partners]
     if action == Action.SMASH:
         xs = range(1, min(me.rage - cost, MAX_X) + 1)  # MAX_X: an id-space limit, never reached
-        return [
-            act._replace(target=t, amount=x) for t in rivals_in(state, player, where) for x in xs
-        ]
+        return [_make((_ACT, action, index, 0, t, x, 0, 0)) for t in rivals[where] for x in xs]
     if action == Action.PSYCH_OUT:
-        return [act._replace(target=t) for t in rivals_in(state, player, where)]
+        return [_make((_ACT, action, index, 0, t, 0, 0, 0)) for t in rivals[where]]
     if action == Action.SWAP:
-        return [act._replace(target=t) for a in others for t in rivals_in(state, player, a)]
+        others = [a for a in range(len(state.arenas)) if a != where]
+        return [_make((_ACT, action, index, 0, t, 0, 0, 0)) for a in others for t in rivals[a]]
     if action == Action.RAGE:
         top = min(me.rage - cost, MAX_MUSCLE - c.muscle)  # R8
-        return [act._replace(amount=x) for x in range(1, top + 1)]
-    return [act]  # Rush, Scatter, Charm
+        return [_make((_ACT, action, index, 0, NO_CRAB, x, 0, 0)) for x in range(1, top + 1)]
+    return [_make((_ACT, action, index, 0, NO_CRAB, 0, 0, 0))]  # Rush, Scatter, Charm
 
 
 def signature_moves(state: State, player: int) -> list[Move]:
@@ -105,9 +125,11 @@ def signature_moves(state: State, player: int) -> list[Move]:
 
 def turn_moves(state: State, player: int) -> list[Move]:
     moves = [Move(MoveKind.PASS)]
+    rivals = rivals_by_arena(state, player)
+    crabs = range(len(state.players[player].crabs))
     for action in available_actions(state):
-        for index in range(len(state.players[player].crabs)):
-            moves.extend(action_moves(state, player, action, index))
+        for index in crabs:
+            moves.extend(action_moves(state, player, action, index, rivals))
     moves.extend(signature_moves(state, player))
     return moves
 

@@ -6,6 +6,8 @@ the largest table (5 seats, 4 crabs, 4 arenas) so the space does not depend on t
 
 from __future__ import annotations
 
+import functools
+
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind
 
@@ -90,6 +92,8 @@ for _action in Action:
     _start += ACT_SIZE[_action] * CRABS
 
 
+# An id depends on the move alone: remembered, as every LegalMoves response lists one per move.
+@functools.lru_cache(maxsize=1 << 16)
 def move_id(move: Move) -> int:
     kind = move.kind
     base = KIND_START[kind]
