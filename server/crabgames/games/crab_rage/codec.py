@@ -3,6 +3,7 @@ outcome."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
@@ -48,7 +49,7 @@ MAX_RAGE = 100_000
 
 def decode_options(msg: Any, n: int, path: str) -> Options:
     teams = tuple(msg.teams)
-    if teams and (len(set(teams)) != n or any(t not in set(Team) for t in teams)):
+    if teams and (len(set(teams)) != n or any(t not in TEAMS for t in teams)):
         raise bad_request(f"{path}.teams", f"needs {n} distinct team colours, one per seat")
     base = default_options(n, teams)
     microphone = msg.microphone if msg.HasField("microphone") else None
@@ -58,11 +59,11 @@ def decode_options(msg: Any, n: int, path: str) -> Options:
     if billboards and (
         SETUP[n].arenas != 3
         or len(set(billboards)) != 3
-        or any(b not in set(Billboard) for b in billboards)
+        or any(b not in BILLBOARDS for b in billboards)
     ):
         raise bad_request(f"{path}.billboards", "only with 3 arenas: 3 distinct billboards")
     signatures = tuple(msg.signature_moves) or base.signatures
-    if len(signatures) != n or any(s not in set(Signature) for s in signatures):
+    if len(signatures) != n or any(s not in SIGNATURE_MOVES for s in signatures):
         raise bad_request(f"{path}.signature_moves", f"needs {n} signature moves, one per seat")
     fanbases = base.fanbases
     if msg.fanbase_cards:
@@ -76,12 +77,19 @@ def decode_options(msg: Any, n: int, path: str) -> Options:
 
 
 def decode_fanbase(card: Any, path: str, error: Any) -> tuple[Reward, ...]:
-    if len(card.rewards) != len(Billboard):
+    rewards = [(r.rage, r.fans) for r in card.rewards]
+    if len(rewards) != len(Billboard):
         raise error(f"{path}.rewards", "needs 4 rewards, one per billboard")
-    for i, r in enumerate(card.rewards):
-        if not (0 <= r.rage <= MAX_REWARD and 0 <= r.fans <= MAX_REWARD):
+    for i, (rage, fans) in enumerate(rewards):
+        if not (0 <= rage <= MAX_REWARD and 0 <= fans <= MAX_REWARD):
             raise error(f"{path}.rewards[{i}]", f"rewards are 0 to {MAX_REWARD}")
-    return tuple(Reward(r.rage, r.fans) for r in card.rewards)
+    return fanbase_card(tuple(rewards))
+
+
+@functools.lru_cache(maxsize=256)
+def fanbase_card(rewards: tuple[tuple[int, int], ...]) -> tuple[Reward, ...]:
+    """A checked card as Rewards: most games use the printed cards, so they are built once."""
+    return tuple(Reward(rage, fans) for rage, fans in rewards)
 
 
 def encode_options(options: Options, msg: Any) -> None:
@@ -169,67 +177,104 @@ def need(ok: bool, path: str, why: str) -> None:
         raise bad_state(path, why)
 
 
-def decode_crab(msg: Any, arenas: int, path: str) -> Crab:
-    need(1 <= msg.muscle <= 6, f"{path}.muscle", "muscle is a die face from 1 to 6 (R3)")
-    need(msg.riding_fans >= 0, f"{path}.riding_fans", "cannot be negative")
-    if msg.place == PLACE_BACKSTAGE:
-        need(msg.arena == -1, f"{path}.arena", "a crab backstage is in no arena: must be -1")
-        return Crab(msg.muscle, BACKSTAGE, msg.riding_fans)
-    need(msg.place in (PLACE_ARENA, PLACE_TRANSIT), f"{path}.place", "unknown place")
-    need(0 <= msg.arena < arenas, f"{path}.arena", f"must be an arena from 0 to {arenas - 1}")
-    if msg.place == PLACE_TRANSIT:
-        return Crab(msg.muscle, IN_TRANSIT, msg.riding_fans, msg.arena)
+# Decoding runs on every call that carries a state, so the per-crab, per-player and per-arena
+# checks below test first and build their error path only when one fails (the f-strings cost more
+# than the checks); enum value sets are built once.
+TEAMS = frozenset(Team)
+SIGNATURE_MOVES = frozenset(Signature)
+BILLBOARDS = frozenset(Billboard)
+PHASES = frozenset(Phase)
+ACTIONS = frozenset(Action)
+MOVE_KINDS = frozenset(MoveKind)
+
+
+def decode_crab(msg: Any, arenas: int, player_path: str, index: int) -> Crab:
+    muscle, riding_fans, place, arena = msg.muscle, msg.riding_fans, msg.place, msg.arena
+    if not 1 <= muscle <= 6:
+        raise bad_state(
+            f"{player_path}.crabs[{index}].muscle", "muscle is a die face from 1 to 6 (R3)"
+        )
+    if riding_fans < 0:
+        raise bad_state(f"{player_path}.crabs[{index}].riding_fans", "cannot be negative")
+    if place == PLACE_BACKSTAGE:
+        if arena != -1:
+            raise bad_state(
+                f"{player_path}.crabs[{index}].arena",
+                "a crab backstage is in no arena: must be -1",
+            )
+        return Crab(muscle, BACKSTAGE, riding_fans)
+    if place != PLACE_ARENA and place != PLACE_TRANSIT:
+        raise bad_state(f"{player_path}.crabs[{index}].place", "unknown place")
+    if not 0 <= arena < arenas:
+        raise bad_state(
+            f"{player_path}.crabs[{index}].arena", f"must be an arena from 0 to {arenas - 1}"
+        )
+    if place == PLACE_TRANSIT:
+        return Crab(muscle, IN_TRANSIT, riding_fans, arena)
     # R12: riding fans drop into the first arena the crab enters.
-    need(msg.riding_fans == 0, f"{path}.riding_fans", "a crab in an arena has no riding fans")
-    return Crab(msg.muscle, msg.arena, msg.riding_fans)
+    if riding_fans != 0:
+        raise bad_state(
+            f"{player_path}.crabs[{index}].riding_fans", "a crab in an arena has no riding fans"
+        )
+    return Crab(muscle, arena, riding_fans)
 
 
 def decode_player(msg: Any, n: int, arenas: int, path: str) -> Player:
-    need(msg.team in set(Team), f"{path}.team", "unknown team colour")
-    need(0 <= msg.rage <= MAX_RAGE, f"{path}.rage", f"rage is 0 to {MAX_RAGE}")
-    need(0 <= msg.supply <= FANS_PER_PLAYER, f"{path}.supply", "must be 0 to 32 fans")
-    need(msg.hardcore_fans >= 0, f"{path}.hardcore_fans", "cannot be negative")
-    need(
-        len(msg.crabs) == SETUP[n].crabs,
-        f"{path}.crabs",
-        f"{n} players have {SETUP[n].crabs} crabs each (R1)",
-    )
-    crabs = [decode_crab(c, arenas, f"{path}.crabs[{i}]") for i, c in enumerate(msg.crabs)]
-    need(msg.signature_move in set(Signature), f"{path}.signature_move", "unknown signature move")
-    fanbase = decode_fanbase(msg.fanbase_card, f"{path}.fanbase_card", bad_state)
-    need(
-        0 <= msg.commitment <= msg.hardcore_fans,
-        f"{path}.commitment",
-        "must be 0 to the hardcore fans held",
-    )
-    need(msg.committed or msg.commitment == 0, f"{path}.commitment", "set without committed")
+    team, rage, supply, hardcore = msg.team, msg.rage, msg.supply, msg.hardcore_fans
+    if team not in TEAMS:
+        raise bad_state(f"{path}.team", "unknown team colour")
+    if not 0 <= rage <= MAX_RAGE:
+        raise bad_state(f"{path}.rage", f"rage is 0 to {MAX_RAGE}")
+    if not 0 <= supply <= FANS_PER_PLAYER:
+        raise bad_state(f"{path}.supply", "must be 0 to 32 fans")
+    if hardcore < 0:
+        raise bad_state(f"{path}.hardcore_fans", "cannot be negative")
+    if len(msg.crabs) != SETUP[n].crabs:
+        raise bad_state(f"{path}.crabs", f"{n} players have {SETUP[n].crabs} crabs each (R1)")
+    crabs = [decode_crab(c, arenas, path, i) for i, c in enumerate(msg.crabs)]
+    signature = msg.signature_move
+    if signature not in SIGNATURE_MOVES:
+        raise bad_state(f"{path}.signature_move", "unknown signature move")
+    fanbase = decode_fanbase(msg.fanbase_card, path + ".fanbase_card", bad_state)
+    committed, commitment = msg.committed, msg.commitment
+    if not 0 <= commitment <= hardcore:
+        raise bad_state(f"{path}.commitment", "must be 0 to the hardcore fans held")
+    if not committed and commitment != 0:
+        raise bad_state(f"{path}.commitment", "set without committed")
     return Player(
-        msg.team,
-        msg.rage,
+        team,
+        rage,
         crabs,
-        msg.signature_move,
+        signature,
         fanbase,
-        msg.supply,
-        msg.hardcore_fans,
+        supply,
+        hardcore,
         msg.passed,
         msg.signature_used,
-        msg.committed,
-        msg.commitment,
+        committed,
+        commitment,
     )
 
 
 def decode_arena(msg: Any, n: int, path: str) -> Arena:
-    need(
-        msg.billboard == 0 or msg.billboard in set(Billboard),
-        f"{path}.billboard",
-        "unknown billboard",
+    billboard, fans, partner, glory = (
+        msg.billboard,
+        list(msg.fans),
+        list(msg.partner),
+        list(msg.glory),
     )
-    for name in ("fans", "partner", "glory"):
-        need(len(getattr(msg, name)) == n, f"{path}.{name}", f"needs one entry per seat ({n})")
-    need(all(f >= 0 for f in msg.fans), f"{path}.fans", "cannot be negative")
-    need(all(g >= 0 for g in msg.glory), f"{path}.glory", "cannot be negative")
-    need(all(-1 <= p < n for p in msg.partner), f"{path}.partner", "must be -1 or a seat")
-    return Arena(msg.billboard, list(msg.fans), list(msg.partner), list(msg.glory))
+    if billboard != 0 and billboard not in BILLBOARDS:
+        raise bad_state(f"{path}.billboard", "unknown billboard")
+    for name, values in (("fans", fans), ("partner", partner), ("glory", glory)):
+        if len(values) != n:
+            raise bad_state(f"{path}.{name}", f"needs one entry per seat ({n})")
+    if fans and min(fans) < 0:
+        raise bad_state(f"{path}.fans", "cannot be negative")
+    if glory and min(glory) < 0:
+        raise bad_state(f"{path}.glory", "cannot be negative")
+    if partner and not (min(partner) >= -1 and max(partner) < n):
+        raise bad_state(f"{path}.partner", "must be -1 or a seat")
+    return Arena(billboard, fans, partner, glory)
 
 
 def check_alliances(state: State, path: str) -> None:
@@ -260,17 +305,28 @@ def check_fans(state: State, path: str) -> None:
         )
 
 
+STEP_OF = {int(step): step for step in Step}
+PHASE_OF = {int(phase): phase for phase in Phase}
+
+
 def decode_task(msg: Any, n: int, arenas: int, crabs: int, path: str) -> Task:
-    need(msg.kind in set(Step), f"{path}.kind", "unknown pending kind")
-    need(-1 <= msg.player < n, f"{path}.player", "must be -1 or a seat")
-    need(-1 <= msg.arena < arenas, f"{path}.arena", "must be -1 or an arena")
+    kind, player, arena = STEP_OF.get(msg.kind), msg.player, msg.arena
+    if kind is None:
+        raise bad_state(f"{path}.kind", "unknown pending kind")
+    if not -1 <= player < n:
+        raise bad_state(f"{path}.player", "must be -1 or a seat")
+    if not -1 <= arena < arenas:
+        raise bad_state(f"{path}.arena", "must be -1 or an arena")
     refs = []
     for i, ref in enumerate(msg.crabs):
-        ok = 0 <= ref.player < n and 0 <= ref.crab < crabs
-        need(ok, f"{path}.crabs[{i}]", "no such crab")
-        refs.append((ref.player, ref.crab))
-    need(all(-1 <= v < 64 for v in msg.values), f"{path}.values", "out of range")
-    task = Task(Step(msg.kind), msg.player, msg.arena, refs, list(msg.values), msg.flag)
+        seat, index = ref.player, ref.crab
+        if not (0 <= seat < n and 0 <= index < crabs):
+            raise bad_state(f"{path}.crabs[{i}]", "no such crab")
+        refs.append((seat, index))
+    values = list(msg.values)
+    if values and not (min(values) >= -1 and max(values) < 64):
+        raise bad_state(f"{path}.values", "out of range")
+    task = Task(kind, player, arena, refs, values, msg.flag)
     check_task_shape(task, arenas, path)
     return task
 
@@ -291,8 +347,10 @@ OWN_CRABS = {Step.ENTER, Step.BILLBOARD, Step.MUTATION_ROLL}
 def check_task_shape(task: Task, arenas: int, path: str) -> None:
     """Each kind's fields must be present and in range (see CrabRagePendingKind)."""
     kind = task.kind
-    need(kind not in NEEDS_PLAYER or task.player >= 0, f"{path}.player", "a seat is needed")
-    need(kind not in NEEDS_ARENA or task.arena >= 0, f"{path}.arena", "an arena is needed")
+    if task.player < 0 and kind in NEEDS_PLAYER:
+        raise bad_state(f"{path}.player", "a seat is needed")
+    if task.arena < 0 and kind in NEEDS_ARENA:
+        raise bad_state(f"{path}.arena", "an arena is needed")
     if kind in ONE_VALUE:
         need(len(task.values) == 1 and task.values[0] >= 0, f"{path}.values", "one value")
     if kind in OWN_CRABS:
@@ -328,7 +386,7 @@ def decode_state(msg: Any, n: int, path: str) -> State:
     arenas = [decode_arena(a, n, f"{path}.arenas[{i}]") for i, a in enumerate(msg.arenas)]
     boards = [a.billboard for a in arenas if a.billboard] + list(msg.billboards_to_deal)
     need(
-        len(boards) == len(set(boards)) and all(b in set(Billboard) for b in boards),
+        len(boards) == len(set(boards)) and BILLBOARDS.issuperset(boards),
         f"{path}.billboards_to_deal",
         "billboards must be distinct",
     )
@@ -341,12 +399,12 @@ def decode_state(msg: Any, n: int, path: str) -> State:
         "at most 4 distinct action cards",
     )
     need(0 <= msg.round <= ROUNDS, f"{path}.round", "must be 0 to 4")
-    need(msg.phase in set(Phase), f"{path}.phase", "unknown phase")
+    need(msg.phase in PHASES, f"{path}.phase", "unknown phase")
     need(-1 <= msg.microphone < n, f"{path}.microphone", "must be -1 or a seat")
     need(-1 <= msg.active_player < n, f"{path}.active_player", "must be -1 or a seat")
     used = list(msg.used_actions)
     need(
-        len(used) == len(set(used)) and all(a in set(Action) for a in used),
+        len(used) == len(set(used)) and ACTIONS.issuperset(used),
         f"{path}.used_actions",
         "distinct actions",
     )
@@ -355,7 +413,7 @@ def decode_state(msg: Any, n: int, path: str) -> State:
         arenas,
         cards,
         msg.round,
-        Phase(msg.phase),
+        PHASE_OF[msg.phase],
         msg.microphone,
         msg.active_player,
         used,
@@ -382,13 +440,13 @@ def check_pending_refs(state: State, path: str) -> None:
     entering = {ref for t in state.pending if t.kind == Step.ENTER for ref in t.crabs}
     for seat, player in enumerate(state.players):
         for index, c in enumerate(player.crabs):
-            need(
-                c.arena != IN_TRANSIT or (seat, index) in entering,
-                f"{path}.players[{seat}].crabs[{index}].place",
-                "a crab in transit needs a pending ENTER step",
-            )
+            if c.arena == IN_TRANSIT and (seat, index) not in entering:
+                raise bad_state(
+                    f"{path}.players[{seat}].crabs[{index}].place",
+                    "a crab in transit needs a pending ENTER step",
+                )
     for index, task in enumerate(state.pending):
-        where = f"{path}.pending[{index}]"
+        where = f"{path}.pending[{index}]"  # only used when a check fails
         if task.kind == Step.ENTER:
             for p, i in task.crabs:
                 c = state.players[p].crabs[i]
@@ -408,16 +466,10 @@ def check_pending_refs(state: State, path: str) -> None:
             unit = task.values[0]
             ok = 0 < unit < (1 << state.num_players) and bin(unit).count("1") <= 2
             need(ok, f"{where}.values", "a unit of one or two seats")
-        need(
-            task.kind != Step.TIE_BREAK or state.roll_off is not None,
-            f"{path}.roll_off",
-            "a tie break needs the roll-off",
-        )
-        need(
-            task.kind != Step.DUEL or state.duel is not None,
-            f"{path}.duel",
-            "the duel step needs the duel",
-        )
+        if task.kind == Step.TIE_BREAK and state.roll_off is None:
+            raise bad_state(f"{path}.roll_off", "a tie break needs the roll-off")
+        if task.kind == Step.DUEL and state.duel is None:
+            raise bad_state(f"{path}.duel", "the duel step needs the duel")
 
 
 def decode_roll_off(msg: Any, n: int, path: str) -> RollOff:
@@ -466,7 +518,7 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
 
 
 def decode_move(msg: Any, path: str) -> Move:
-    if msg.kind not in set(MoveKind):
+    if msg.kind not in MOVE_KINDS:
         raise bad_move(f"{path}.kind", "unknown move kind")
     target = (msg.target.player, msg.target.crab) if msg.HasField("target") else (-1, -1)
     move = Move(
