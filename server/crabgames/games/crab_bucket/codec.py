@@ -86,6 +86,22 @@ def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
     return card_id(msg.color - 1, msg.number)
 
 
+# Every valid card message's (oxi, color, number) and its card id.
+CARD_IDS: dict[tuple[bool, int, int], int] = {
+    (False, color + 1, number): card_id(color, number) for color in COLORS for number in range(1, 9)
+} | {(True, 0, 0): OXI}
+
+
+def decode_cards(msgs: Any, path: str, fail: Fail) -> list[int]:
+    """The cards of a repeated field by table lookup; the first one that is not a valid card is
+    decoded by `decode_card`, which names its problem."""
+    cards = [CARD_IDS.get((c.oxi, c.color, c.number)) for c in msgs]
+    for i, card in enumerate(cards):
+        if card is None:
+            decode_card(msgs[i], f"{path}[{i}]", fail)  # raises
+    return cards  # type: ignore[return-value]  # no None is left
+
+
 def decode_color(value: int, path: str, fail: Fail) -> int:
     if value - 1 not in COLORS:
         raise fail(path, "must be red, green, blue or yellow")
@@ -236,7 +252,7 @@ def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
 
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
     """Validate every field and build the native state; the first problem raises bad_state."""
-    options = decode_options_msg(msg.options, num_players, f"{path}.options", bad_state)
+    options = _decode_options_once(msg.options, num_players, f"{path}.options")
     state = rules.new_state(num_players, options)
     state.piles = _decode_stacks(msg.piles, CIRCLE, f"{path}.piles", "8 piles (B2)")
     state.hands = _decode_stacks(msg.hands, num_players, f"{path}.hands", "one hand per player")
@@ -245,18 +261,34 @@ def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBu
         if len(hand) > HAND_SIZE + 1:
             raise bad_state(f"{path}.hands[{seat}].cards", "a hand holds at most 4 cards")
     state.draw_pile = [0] * CARD_KINDS
-    for i, card in enumerate(msg.draw_pile):
-        state.draw_pile[decode_card(card, f"{path}.draw_pile[{i}]", bad_state)] += 1
+    for card in decode_cards(msg.draw_pile, f"{path}.draw_pile", bad_state):
+        state.draw_pile[card] += 1
     state.oxi_set_aside = _count(msg.oxi_set_aside, f"{path}.oxi_set_aside")
     state.oxi_discarded = _count(msg.oxi_discarded, f"{path}.oxi_discarded")
-    state.removed = sorted(
-        decode_card(c, f"{path}.removed[{i}]", bad_state) for i, c in enumerate(msg.removed)
-    )
+    state.removed = sorted(decode_cards(msg.removed, f"{path}.removed", bad_state))
     _check_cards(state, path)
     _decode_missions(msg, state, path)
     _decode_turn(msg, state, path)
     _check_at_rest(msg, state, path)
     return state
+
+
+# Options decoded lately, by their exact bytes and the player count (the only other input): a
+# state's options are most of its bytes and never change during a game. Only options that passed
+# every check are kept, so changed options are always checked in full (and the same bytes would
+# pass the same checks again). The Options are frozen, so sharing them is safe.
+_DECODED_OPTIONS: dict[tuple[bytes, int], Options] = {}
+
+
+def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
+    key = (msg.SerializeToString(deterministic=True), num_players)
+    options = _DECODED_OPTIONS.get(key)
+    if options is None:
+        options = decode_options_msg(msg, num_players, path, bad_state)
+        if len(_DECODED_OPTIONS) >= OPTIONS_CACHE_SIZE:
+            _DECODED_OPTIONS.clear()
+        _DECODED_OPTIONS[key] = options
+    return options
 
 
 def _count(value: int, path: str) -> int:
@@ -268,10 +300,7 @@ def _count(value: int, path: str) -> int:
 def _decode_stacks(msgs: Any, size: int, path: str, what: str) -> list[list[int]]:
     if len(msgs) != size:
         raise bad_state(path, f"has {len(msgs)} entries; there must be {what}")
-    return [
-        [decode_card(c, f"{path}[{i}].cards[{j}]", bad_state) for j, c in enumerate(s.cards)]
-        for i, s in enumerate(msgs)
-    ]
+    return [decode_cards(s.cards, f"{path}[{i}].cards", bad_state) for i, s in enumerate(msgs)]
 
 
 def _check_cards(state: CrabBucketState, path: str) -> None:
