@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
+    CARD_KINDS,
     CIRCLE,
     CRAB_CARDS,
     HAND_SIZE,
@@ -371,11 +372,22 @@ def main_moves(state: CrabBucketState) -> list[Move]:
     top = tops(state)
     moves: list[Move] = []
     for card in sorted(set(state.hands[state.turn_player])):
-        for pile in range(CIRCLE):
-            # Oxi!: Quick, onto any pile; Wild Crab, discarded and any pile cut.
-            if card == OXI or can_place(card, top[pile]):
-                moves.append(PlayCard(card, pile))
+        fits, plays = PLACEABLE[card], PLAY_CARD[card]
+        moves += [plays[pile] for pile in range(CIRCLE) if fits[top[pile]]]
     return moves
+
+
+# Legal-move generation asks for every card in hand on every pile, so both answers are tables
+# built once from the rules above. PLACEABLE[card][top] (top EMPTY, -1, is the last entry):
+# Oxi!, Quick, onto any pile; Wild Crab, discarded and any pile cut.
+PLACEABLE: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(card == OXI or can_place(card, top) for top in (*range(CARD_KINDS), EMPTY))
+    for card in range(CARD_KINDS)
+)
+# The PlayCard moves, shared (they are frozen): PLAY_CARD[card][pile].
+PLAY_CARD: tuple[tuple[PlayCard, ...], ...] = tuple(
+    tuple(PlayCard(card, pile) for pile in range(CIRCLE)) for card in range(CARD_KINDS)
+)
 
 
 # ----- chance -----
