@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request
@@ -186,6 +186,17 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         else:
             msg.keep_mission.mission = move.mission
             msg.keep_mission.SetInParent()
+
+    def move_cache_key(self, state: CrabBucketState, move: Move) -> Hashable:
+        """What a move's label and id read besides the move: the mode for a card play (Oxi!), the
+        mission's ability for a use; a kept mission's name and offer slot take the full key."""
+        if isinstance(move, PlayCard):
+            return move, state.options.wild
+        if isinstance(move, UseAbility):
+            return move, state.options.missions[move.mission].ability
+        if isinstance(move, KeepMission):
+            return super().move_cache_key(state, move)
+        return move
 
     def move_label(self, state: CrabBucketState, move: Move) -> str:
         missions = state.options.missions
