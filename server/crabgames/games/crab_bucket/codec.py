@@ -137,6 +137,18 @@ def decode_requirement(msg: pb.CrabBucketRequirement, path: str, fail: Fail) -> 
     return (NotAdjacent if which == "not_adjacent" else Adjacent)(first, second)
 
 
+# Every valid requirement (60) by its encoding: a deck's requirements decode by lookup, one
+# call each instead of reading every field; any other encoding (an invalid value, unknown
+# fields) goes through the checks.
+REQUIREMENTS: dict[bytes, Any] = {
+    requirement_msg(req).SerializeToString(): req
+    for req in (
+        *(Gap(color, between) for color in COLORS for between in range(MAX_BETWEEN + 1)),
+        *(kind(a, b) for kind in (NotAdjacent, Adjacent) for a in COLORS for b in COLORS),
+    )
+}
+
+
 def mission_msg(mission: Mission) -> pb.CrabBucketMission:
     return pb.CrabBucketMission(
         name=mission.name,
@@ -153,11 +165,30 @@ def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
         raise fail(f"{path}.ability", "must be one of the nine abilities")
     if not msg.requirements:
         raise fail(f"{path}.requirements", "a mission needs at least one requirement")
-    reqs = tuple(
-        decode_requirement(r, f"{path}.requirements[{i}]", fail)
-        for i, r in enumerate(msg.requirements)
-    )
-    return Mission(msg.name, msg.level, msg.ability, reqs)
+    reqs = [_valid_requirement(r) for r in msg.requirements]
+    for i, req in enumerate(reqs):
+        if req is None:
+            decode_requirement(msg.requirements[i], f"{path}.requirements[{i}]", fail)  # raises
+    return Mission(msg.name, msg.level, msg.ability, tuple(reqs))
+
+
+def _valid_requirement(msg: pb.CrabBucketRequirement) -> Any:
+    """The requirement, or None where `decode_requirement` would find a problem (it names it);
+    no error paths are built for the valid ones."""
+    known = REQUIREMENTS.get(msg.SerializeToString())
+    if known is not None:
+        return known
+    which = msg.WhichOneof("requirement")
+    if which == "gap":
+        color, between = msg.gap.color - 1, msg.gap.between
+        return Gap(color, between) if color in COLORS and 0 <= between <= MAX_BETWEEN else None
+    if which is None:
+        return None
+    pair = getattr(msg, which)
+    first, second = pair.first - 1, pair.second - 1
+    if first not in COLORS or second not in COLORS:
+        return None
+    return (NotAdjacent if which == "not_adjacent" else Adjacent)(first, second)
 
 
 def decode_options_msg(msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail):
