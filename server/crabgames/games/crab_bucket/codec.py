@@ -356,6 +356,30 @@ def _mission_id(value: int, state: CrabBucketState, path: str) -> int:
 def _decode_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
     if len(msg.mission_piles) != len(LEVELS):
         raise bad_state(f"{path}.mission_piles", "there must be 3 mission piles (levels 1-3)")
+    missions = state.options.missions
+    piles = [list(pile.missions) for pile in msg.mission_piles]
+    current = [msg.current_mission] if msg.HasField("current_mission") else []
+    completed = [done.mission for done in msg.completed]
+    discarded, offered = list(msg.discarded_missions), list(msg.offered_missions)
+    everywhere = [*piles[0], *piles[1], *piles[2], *current, *completed, *discarded, *offered]
+    # Every mission in exactly one place, and each pile's in its level: checked at once, and
+    # only a state that fails is walked place by place to name the first problem.
+    placed_once = sorted(everywhere) == list(range(len(missions)))
+    if not placed_once or any(
+        missions[m].level != level for level, pile in enumerate(piles, start=1) for m in pile
+    ):
+        _name_misplaced_mission(msg, state, path)
+    state.mission_piles = [sorted(pile) for pile in piles]
+    state.current = current[0] if current else NO_MISSION
+    state.completed, state.spent = completed, [done.ability_used for done in msg.completed]
+    state.discarded_missions, state.offered = discarded, offered
+    if len(state.offered) > 2:
+        raise bad_state(f"{path}.offered_missions", "at most 2 missions are offered")
+
+
+def _name_misplaced_mission(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
+    """Raise for the first mission out of range, in two places, or in the wrong level's pile, in
+    the order the places are listed; or, with none of those, for a mission that is nowhere."""
     seen: set[int] = set()
 
     def take(value: int, where: str) -> int:
@@ -370,24 +394,15 @@ def _decode_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str)
         ids = [take(m, f"{where}[{i}]") for i, m in enumerate(pile.missions)]
         if any(state.options.missions[m].level != level for m in ids):
             raise bad_state(where, f"holds a mission that is not level {level}")
-        state.mission_piles[level - 1] = sorted(ids)
-    state.current = NO_MISSION
     if msg.HasField("current_mission"):
-        state.current = take(msg.current_mission, f"{path}.current_mission")
-    state.completed, state.spent = [], []
+        take(msg.current_mission, f"{path}.current_mission")
     for i, done in enumerate(msg.completed):
-        state.completed.append(take(done.mission, f"{path}.completed[{i}].mission"))
-        state.spent.append(done.ability_used)
-    state.discarded_missions = [
-        take(m, f"{path}.discarded_missions[{i}]") for i, m in enumerate(msg.discarded_missions)
-    ]
-    state.offered = [
-        take(m, f"{path}.offered_missions[{i}]") for i, m in enumerate(msg.offered_missions)
-    ]
-    if len(seen) != len(state.options.missions):
-        raise bad_state(f"{path}.mission_piles", "every mission must be somewhere")
-    if len(state.offered) > 2:
-        raise bad_state(f"{path}.offered_missions", "at most 2 missions are offered")
+        take(done.mission, f"{path}.completed[{i}].mission")
+    for i, m in enumerate(msg.discarded_missions):
+        take(m, f"{path}.discarded_missions[{i}]")
+    for i, m in enumerate(msg.offered_missions):
+        take(m, f"{path}.offered_missions[{i}]")
+    raise bad_state(f"{path}.mission_piles", "every mission must be somewhere")
 
 
 def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
