@@ -150,7 +150,10 @@ def test_a_move_against_an_older_version_is_refused_as_stale(stub):
 
 
 def test_legal_moves_carry_ids_and_a_mask(stub):
-    response = stub.LegalMoves(api.LegalMovesRequest(state=new_state(stub)))
+    state = new_state(stub)
+    plain = stub.LegalMoves(api.LegalMovesRequest(state=state))
+    assert plain.move_id_count > 0 and not plain.legal_mask  # the mask only when asked for
+    response = stub.LegalMoves(api.LegalMovesRequest(state=state, with_mask=True))
     assert response.move_id_count == len(response.legal_mask) > 0
     assert sorted(m.move_id for m in response.moves) == [
         i for i, legal in enumerate(response.legal_mask) if legal

@@ -185,10 +185,11 @@ class RulesClient:
         return self.legal_moves_response(state, player_token).moves[:]
 
     def legal_moves_response(
-        self, state: game_pb2.GameState, player_token: str = ""
+        self, state: game_pb2.GameState, player_token: str = "", with_mask: bool = False
     ) -> api.LegalMovesResponse:
-        """The legal moves with the next decision, the move-id space size and the legal mask."""
-        request = api.LegalMovesRequest(state=state, player_token=player_token)
+        """The legal moves with the next decision, the move-id space size and, when asked for,
+        the legal-move mask."""
+        request = api.LegalMovesRequest(state=state, player_token=player_token, with_mask=with_mask)
         return self._call(self.stub.LegalMoves, request)
 
     def apply_move(

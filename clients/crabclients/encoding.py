@@ -29,7 +29,7 @@ class MoveSpace:
 
     @classmethod
     def of(cls, client: RulesClient, state: game_pb2.GameState) -> MoveSpace:
-        return cls.from_response(client.legal_moves_response(state))
+        return cls.from_response(client.legal_moves_response(state, with_mask=True))
 
     @classmethod
     def from_response(cls, response: api.LegalMovesResponse) -> MoveSpace:

@@ -381,26 +381,30 @@ class Engine:
         decision = match.decision()
         return legal_move_msgs(match, decision), next_decision_msg(decision)
 
-    def legal_moves_response(self, msg: game_pb2.GameState) -> api.LegalMovesResponse:
-        """Every legal move of whoever decides now, the decision, the move-id space size and the
-        legal-move mask (for learning agents), as the LegalMoves RPC answers."""
+    def legal_moves_response(
+        self, msg: game_pb2.GameState, with_mask: bool = False
+    ) -> api.LegalMovesResponse:
+        """Every legal move of whoever decides now, the decision, the move-id space size and,
+        when asked for, the legal-move mask (for learning agents), as the LegalMoves RPC
+        answers."""
         match = self.decode(msg)
         decision = match.decision()
         moves = encoded_legal_moves(match, decision)
         response = api.LegalMovesResponse.FromString(repeated_field(RESPONSE_MOVES, moves))
         response.next.CopyFrom(next_decision_msg(decision))
         if has_move_ids(match.game):
-            mask = [False] * match.game.move_id_count(match.num_players)
-            if decision.kind == PLAYER:
-                for move in moves:
-                    mask[move.move_id] = True
-            response.move_id_count = len(mask)
-            response.legal_mask.extend(mask)
+            response.move_id_count = match.game.move_id_count(match.num_players)
+            if with_mask:
+                mask = bytearray(response.move_id_count)
+                if decision.kind == PLAYER:
+                    for move in moves:
+                        mask[move.move_id] = 1
+                response.legal_mask.extend(map(bool, mask))
         return response
 
     def legal_moves_with_mask(self, msg: game_pb2.GameState):
         """`legal_moves_response` as (moves, next decision, move-id space size, mask)."""
-        r = self.legal_moves_response(msg)
+        r = self.legal_moves_response(msg, with_mask=True)
         return list(r.moves), r.next, r.move_id_count, list(r.legal_mask)
 
     def move_space(self, match: Match) -> tuple[int, list[bool]]:

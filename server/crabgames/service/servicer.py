@@ -116,7 +116,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         state = self.opened(request.state)
         if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:  # the moves show the player's hand
             self.check_seat(state, state.next.player, request.player_token, "the legal moves")
-        return self.engine.legal_moves_response(state)
+        return self.engine.legal_moves_response(state, request.with_mask)
 
     @translate_errors
     def ApplyMove(self, request, context):
