@@ -182,8 +182,10 @@ class DecodedStates:
                 self.entries.move_to_end(key)
         return None if match is None else match.copy()
 
-    def put(self, key: bytes, match: Match) -> None:
-        copy = match.copy()
+    def put(self, key: bytes, match: Match, owned: bool = False) -> None:
+        """Remember `match`: a copy of it, or the match itself when the caller hands it over
+        (`owned`) and will only read it from now on."""
+        copy = match if owned else match.copy()
         with self.lock:
             self.entries[key] = copy
             self.entries.move_to_end(key)
@@ -209,9 +211,10 @@ class Engine:
         return match
 
     def encode_and_remember(self, match: Match) -> game_pb2.GameState:
-        """`encode`, remembering the state: the client will most likely send it back."""
+        """`encode`, remembering the state: the client will most likely send it back. The match
+        is handed over: the caller may read it but no longer change it."""
         msg = self.encode(match)
-        self.decoded.put(msg.SerializeToString(deterministic=True), match)
+        self.decoded.put(msg.SerializeToString(deterministic=True), match, owned=True)
         return msg
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
