@@ -19,6 +19,7 @@ from crabclients.client import RulesClient, RulesServiceError
 from crabclients.play_random import play
 from crabgames.v1 import crab_rage_pb2, game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
+from crabgames.v1 import rules_service_pb2_grpc as api_grpc
 
 
 def details(error: grpc.RpcError) -> dict:
@@ -185,3 +186,25 @@ def test_a_season_of_six_games_is_refused(stub):
         stub.ScoreCrabRageSeason(api.ScoreCrabRageSeasonRequest(games=games))
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert details(caught.value)["BadRequest"].field_violations[0].field == "games"
+
+
+def test_a_graceful_stop_lets_the_call_in_flight_finish_and_reports_not_serving():
+    import threading
+
+    from crabgames.service.server import serve
+
+    running = serve("127.0.0.1:0", threads=2)
+    with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+        stub = api_grpc.RulesServiceStub(channel)
+        state = new_state(stub, players=4)
+        slow = stub.Playouts.future(api.PlayoutsRequest(state=state, count=10_000, seed=1))
+        time.sleep(0.1)  # the playouts are running
+        stopper = threading.Thread(target=running.stop, args=(10,))
+        stopper.start()
+        time.sleep(0.1)
+        check = health_pb2.HealthCheckRequest(service="crabgames.v1.RulesService")
+        assert running.health.Check(check, None).status == (
+            health_pb2.HealthCheckResponse.NOT_SERVING
+        )
+        assert slow.result(timeout=30).games > 0  # finished, not cut off
+        stopper.join(timeout=30)

@@ -64,9 +64,12 @@ def main(argv: list[str] | None = None) -> None:
 
         raise SystemExit(supervise(processes, announce))
     running = serve(args.address, args.threads)
-    logging.getLogger("crabgames").info("listening on %s:%d", host, running.port)
-    print(f"crabgames-server listening on {host}:{running.port}", flush=True)
-    run_until_signalled(running, args.grace)
+
+    def announce() -> None:
+        logging.getLogger("crabgames").info("listening on %s:%d", host, running.port)
+        print(f"crabgames-server listening on {host}:{running.port}", flush=True)
+
+    run_until_signalled(running, args.grace, announce)
 
 
 if __name__ == "__main__":

@@ -96,14 +96,20 @@ def connection_age_options() -> list[tuple[str, int]]:
     ]
 
 
-def run_until_signalled(running: Running, grace: float) -> None:
-    stopped = threading.Event()
+def run_until_signalled(running: Running, grace: float, announce=lambda: None) -> None:
+    """Serve until SIGTERM or SIGINT, then stop gracefully. The handlers are in place before
+    `announce` says the server is up, so a signal sent right after it is never lost; the stop
+    runs outside the handler, once, however many signals arrive."""
+    requested = threading.Event()
 
     def on_signal(signum, _frame):
-        log.info("signal %s: shutting down gracefully", signum)
-        running.stop(grace)
-        stopped.set()
+        if not requested.is_set():
+            log.info("signal %s: shutting down gracefully", signum)
+        requested.set()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    stopped.wait()
+    announce()
+    while not requested.wait(0.5):
+        pass
+    running.stop(grace)
