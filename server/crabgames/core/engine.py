@@ -198,6 +198,15 @@ class Engine:
         self.games: dict[str, Game] = {g.facts.id: g for g in games}
         self.decoded = DecodedStates(cache_size)
 
+    def game(self, game_id: str | None, missing: str, prefix: str, error) -> Game:
+        """The game a oneof selects; `error` (bad_state or bad_request) names the field."""
+        if game_id is None:
+            raise error(missing, "no game chosen: set one of kraby, crab_bucket, crab_rage")
+        game = self.games.get(game_id)
+        if game is None:
+            raise error(f"{prefix}.{game_id}", f"this server does not serve {game_id}")
+        return game
+
     # ----- decode / encode -----
 
     def decode(self, msg: game_pb2.GameState, path: str = "state") -> Match:
@@ -219,24 +228,14 @@ class Engine:
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
         which = msg.WhichOneof("game")
-        if which is None:
-            raise bad_state(
-                f"{path}.game", "no game state: set one of kraby, crab_bucket, crab_rage"
-            )
-        game = self.games.get(which)
-        if game is None:
-            raise bad_state(f"{path}.{which}", f"this server does not serve {which}")
+        game = self.game(which, f"{path}.game", path, bad_state)
         facts = game.facts
         if msg.rules_version != facts.rules_version:
             raise bad_state(
                 f"{path}.rules_version",
                 f"is {msg.rules_version!r}; this server plays {facts.rules_version!r}",
             )
-        if not facts.min_players <= msg.num_players <= facts.max_players:
-            raise bad_state(
-                f"{path}.num_players",
-                f"{facts.title} is for {facts.min_players} to {facts.max_players} players",
-            )
+        check_player_count(facts, msg.num_players, f"{path}.num_players", bad_state)
         if msg.chance_mode not in _CHANCE_MODES:
             raise bad_state(f"{path}.chance_mode", f"unknown chance mode {msg.chance_mode}")
         if msg.prng.seed != msg.seed:
@@ -323,18 +322,8 @@ class Engine:
         seed: int = 0,
         chance_mode: int = AUTO,
     ) -> tuple[Match, list[Any]]:
-        if game_id is None:
-            raise bad_request("options", "choose a game: set one of kraby, crab_bucket, crab_rage")
-        game = self.games.get(game_id)
-        if game is None:
-            raise bad_request(f"options.{game_id}", f"this server does not serve {game_id}")
-        facts = game.facts
-        if not facts.min_players <= num_players <= facts.max_players:
-            raise bad_request(
-                "num_players",
-                f"{facts.title} is for {facts.min_players} to "
-                f"{facts.max_players} players, not {num_players}",
-            )
+        game = self.game(game_id, "options", "options", bad_request)
+        check_player_count(game.facts, num_players, "num_players", bad_request)
         if chance_mode not in _CHANCE_MODES:
             raise bad_request("chance_mode", f"unknown chance mode {chance_mode}")
         native_options = game.decode_options(options, num_players, f"options.{game_id}")
@@ -425,19 +414,11 @@ class Engine:
         """A full state consistent with a player's view: hidden information drawn at random,
         and a fresh PRNG so the real one stays secret."""
         which = view.WhichOneof("game")
-        if which is None:
-            raise bad_request("view.game", "no game view: set one of kraby, crab_bucket, crab_rage")
-        game = self.games.get(which)
-        if game is None:
-            raise bad_request(f"view.{which}", f"this server does not serve {which}")
+        game = self.game(which, "view.game", "view", bad_request)
         facts = game.facts
         if view.rules_version != facts.rules_version:
             raise bad_request("view.rules_version", f"this server plays {facts.rules_version!r}")
-        if not facts.min_players <= view.num_players <= facts.max_players:
-            raise bad_request(
-                "view.num_players",
-                f"{facts.title} is for {facts.min_players} to {facts.max_players} players",
-            )
+        check_player_count(facts, view.num_players, "view.num_players", bad_request)
         if view.spectator or not 0 <= view.player < view.num_players:
             raise bad_request("view.player", "must be a player's view, not a spectator's")
         seed = (seed or secrets.randbits(63) or 1) & MASK64
@@ -544,6 +525,15 @@ class Engine:
 def redacted(game: Game, events: Iterable[Any], viewer: int | None) -> list[Any]:
     seen = (game.redact_event(event, viewer) for event in events)
     return [event for event in seen if event is not None]
+
+
+def check_player_count(facts, num_players: int, field: str, error) -> None:
+    if not facts.min_players <= num_players <= facts.max_players:
+        raise error(
+            field,
+            f"{facts.title} is for {facts.min_players} to {facts.max_players} players, "
+            f"not {num_players}",
+        )
 
 
 def has_move_ids(game: Game) -> bool:
