@@ -17,7 +17,6 @@ from crabgames.games.kraby.data import (
     HAND_SIZE,
     ISLAND,
     ISLAND_CELL,
-    MULTIPLIERS,
     SIZE,
     TILE_OFFSET,
     colors_in_play,
@@ -25,12 +24,12 @@ from crabgames.games.kraby.data import (
     playing_area,
     tiles_per_color,
 )
+from crabgames.games.kraby.move_ids import FIGURE_IDS, MOVE_IDS, TILE_IDS
 from crabgames.games.kraby.rules import (
     DEAL,
     GAME_OVER,
     PLACE_FIGURE,
     PLACE_TILE,
-    SKIP_FIGURE,
     KrabyState,
     PlaceFigure,
     PlaceTile,
@@ -39,10 +38,6 @@ from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
 RULES_VERSION = "kraby-1"
-
-
-TILE_IDS = 4 * SIZE * len(COLORS)  # edge x lane x colour
-FIGURE_IDS = len(COLORS) * len(MULTIPLIERS)
 
 
 def a_tile(color: int, thing: str = "tile") -> str:
@@ -66,31 +61,6 @@ def tile_label(move: PlaceTile, stop: int | None) -> str:
         f"slide {COLOR_NAMES[move.color]} in from the {EDGE_NAMES[move.edge]} along "
         f"{lane} {move.lane}{where}"
     )
-
-
-def move_id_of(move: object) -> int:
-    """Tiles: (edge, lane, colour); then figures: (colour, multiplier); then "no figure"."""
-    if isinstance(move, PlaceTile):
-        return ((move.edge - 1) * SIZE + move.lane) * len(COLORS) + move.color - 1
-    if isinstance(move, PlaceFigure):
-        return TILE_IDS + (move.color - 1) * len(MULTIPLIERS) + move.multiplier - 1
-    return TILE_IDS + FIGURE_IDS
-
-
-# Every move's id, computed once (looked up for every legal move of every call).
-MOVE_IDS = {
-    move: move_id_of(move)
-    for move in (
-        *(
-            PlaceTile(edge, lane, color)
-            for edge in EDGE_NAMES
-            for lane in range(SIZE)
-            for color in COLORS
-        ),
-        *(PlaceFigure(color, m) for color in COLORS for m in MULTIPLIERS),
-        SKIP_FIGURE,
-    )
-}
 
 
 class KrabyGame(Game[KrabyState, object]):
