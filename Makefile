@@ -64,13 +64,13 @@ load-large: setup
 	CRABGAMES_LOAD=large $(PY) -m pytest tests/test_load.py $(PYTEST_ARGS)
 
 lint: setup
-	$(VENV)/bin/ruff check server clients tests
-	$(VENV)/bin/ruff format --check server clients tests
+	$(VENV)/bin/ruff check server clients tests bench
+	$(VENV)/bin/ruff format --check server clients tests bench
 	cd protos && ../$(VENV)/bin/buf lint
 
 format: setup
-	$(VENV)/bin/ruff format server clients tests
-	$(VENV)/bin/ruff check --fix server clients tests
+	$(VENV)/bin/ruff format server clients tests bench
+	$(VENV)/bin/ruff check --fix server clients tests bench
 
 # Performance against the floor gRPC sets, on loopback (docs/performance.md); a few minutes.
 bench: setup
