@@ -28,8 +28,9 @@ def main() -> None:
         announce = lambda: print(f"listening on {host}:{port}", flush=True)  # noqa: E731
         raise SystemExit(supervise(processes, announce))
     running = serve(args.address, args.threads, handlers=bench_handlers())
-    print(f"listening on {host}:{running.port}", flush=True)
-    run_until_signalled(running, 0.5)
+    run_until_signalled(
+        running, 0.5, lambda: print(f"listening on {host}:{running.port}", flush=True)
+    )
 
 
 if __name__ == "__main__":
