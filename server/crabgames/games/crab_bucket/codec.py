@@ -256,11 +256,18 @@ def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
         add_cards(msg.hands.add(), IN_PILE, hand)
     draw_pile = [card for card, n in enumerate(state.draw_pile) for _ in range(n)]
     add_cards(msg, IN_DRAW_PILE, draw_pile)
-    msg.oxi_set_aside = state.oxi_set_aside
-    msg.oxi_discarded = state.oxi_discarded
     add_cards(msg, IN_REMOVED, state.removed)
     for pile in state.mission_piles:
         msg.mission_piles.add().missions.extend(pile)
+    msg.dealt = state.dealt
+    encode_public(state, msg)
+
+
+def encode_public(state: CrabBucketState, msg: pb.CrabBucketState | pb.CrabBucketView) -> None:
+    """The fields every view shows as they are in the state (the state and view messages share
+    their names)."""
+    msg.oxi_set_aside = state.oxi_set_aside
+    msg.oxi_discarded = state.oxi_discarded
     if state.current != NO_MISSION:
         msg.current_mission = state.current
     for m, spent in zip(state.completed, state.spent, strict=True):
@@ -269,7 +276,6 @@ def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
     msg.offered_missions.extend(state.offered)
     msg.step = state.step
     msg.turn_player = state.turn_player
-    msg.dealt = state.dealt
     msg.ability_used = state.ability_used
     msg.plays_left = state.plays_left
     msg.played = state.played

@@ -8,7 +8,7 @@ from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
-from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket import codec, rules
 from crabgames.games.crab_bucket.codec import (
     CARD_MSGS,
     decode_card,
@@ -23,7 +23,6 @@ from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_bucket.rules import (
     GAME_OVER,
     LEVELED_PENDING,
-    NO_MISSION,
     WILD_CRAB,
     ChooseMissionPile,
     CrabBucketState,
@@ -261,28 +260,10 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
             msg.hand.extend([CARD_MSGS[c] for c in state.hands[player]])
         msg.hand_sizes.extend(len(h) for h in state.hands)
         msg.draw_pile_size = rules.draw_total(state)
-        msg.oxi_set_aside = state.oxi_set_aside
-        msg.oxi_discarded = state.oxi_discarded
         msg.removed.extend([CARD_MSGS[c] for c in state.removed])
         msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
-        if state.current != NO_MISSION:
-            msg.current_mission = state.current
-        for m, spent in zip(state.completed, state.spent, strict=True):
-            msg.completed.add(mission=m, ability_used=spent)
-        msg.discarded_missions.extend(state.discarded_missions)
-        msg.offered_missions.extend(state.offered)
-        msg.step = state.step
-        msg.turn_player = state.turn_player
-        msg.ability_used = state.ability_used
-        msg.plays_left = state.plays_left
-        msg.draws_over = state.draws_over
         msg.points = rules.points(state)
-        msg.talking_allowed = rules.talking_allowed(state)
-        msg.end_reason = state.end_reason
-        msg.played = state.played
-        msg.passes = state.passes
-        for kind, level in state.pending:
-            msg.pending.add(kind=kind, level=level)
+        codec.encode_public(state, msg)
 
     def encode_outcome(self, outcome: rules.Outcome, msg: game_pb2.Outcome) -> None:
         num_players = outcome.num_players
