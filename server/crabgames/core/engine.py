@@ -296,14 +296,6 @@ class Engine:
             [encode_all(redacted(game, events, seat)) for seat in range(match.num_players)],
         )
 
-    def encode_events(self, game: Game, events: Iterable[Any]) -> list[game_pb2.Event]:
-        out = []
-        for event in events:
-            msg = game_pb2.Event()
-            game.encode_event(event, msg)
-            out.append(msg)
-        return out
-
     def encode_outcome(self, match: Match) -> game_pb2.Outcome | None:
         outcome = match.game.outcome(match.state)
         if outcome is None:
@@ -384,31 +376,19 @@ class Engine:
         moves = encoded_legal_moves(match, decision)
         response = api.LegalMovesResponse.FromString(repeated_field(RESPONSE_MOVES, moves))
         response.next.CopyFrom(next_decision_msg(decision))
-        if has_move_ids(match.game):
-            response.move_id_count = match.game.move_id_count(match.num_players)
-            if with_mask:
-                mask = bytearray(response.move_id_count)
-                if decision.kind == PLAYER:
-                    for move in moves:
-                        mask[move.move_id] = 1
-                response.legal_mask.extend(map(bool, mask))
+        response.move_id_count = match.game.move_id_count(match.num_players)
+        if with_mask:
+            mask = bytearray(response.move_id_count)
+            if decision.kind == PLAYER:
+                for move in moves:
+                    mask[move.move_id] = 1
+            response.legal_mask.extend(map(bool, mask))
         return response
 
     def legal_moves_with_mask(self, msg: game_pb2.GameState):
         """`legal_moves_response` as (moves, next decision, move-id space size, mask)."""
         r = self.legal_moves_response(msg, with_mask=True)
         return list(r.moves), r.next, r.move_id_count, list(r.legal_mask)
-
-    def move_space(self, match: Match) -> tuple[int, list[bool]]:
-        """The move-id space size and the legal-move mask (for learning agents)."""
-        if not has_move_ids(match.game):
-            return 0, []
-        size = match.game.move_id_count(match.num_players)
-        mask = [False] * size
-        if match.decision().kind == PLAYER:
-            for move in match.game.legal_moves(match.state):
-                mask[match.game.move_id(match.state, move)] = True
-        return size, mask
 
     def sample_state(self, view: game_pb2.View, seed: int = 0) -> game_pb2.GameState:
         """A full state consistent with a player's view: hidden information drawn at random,
@@ -536,10 +516,6 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
         )
 
 
-def has_move_ids(game: Game) -> bool:
-    return type(game).move_id is not Game.move_id
-
-
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
     return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
 
@@ -591,14 +567,14 @@ def encoded_legal_moves(match: Match, decision: Decision) -> list[EncodedMove]:
             )
             for value, weight in outcomes
         ]
-    has_ids, player, game_id = has_move_ids(game), decision.player, game.facts.id
+    player, game_id = decision.player, game.facts.id
     cache = _encoded_moves(game)
     out = []
     for native in game.legal_moves(state):
         key = (player, game.move_cache_key(state, native))
         found = cache.get(key)
         if found is None:
-            move_id = game.move_id(state, native) if has_ids else -1
+            move_id = game.move_id(state, native)
             msg = game_pb2.Move(
                 player=player, label=game.move_label(state, native), move_id=move_id
             )

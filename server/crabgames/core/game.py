@@ -126,18 +126,18 @@ class Game(ABC, Generic[S, M]):
 
     # ----- for learning agents and bots -----
 
+    @abstractmethod
     def move_id_count(self, num_players: int) -> int:
         """The size of the move-id space: every move a player could ever make maps to one id."""
-        raise NotImplementedError(f"{self.facts.id} has no move ids yet")
 
+    @abstractmethod
     def move_id(self, state: S, move: M) -> int:
         """The stable integer id of a move (0 <= id < move_id_count)."""
-        raise NotImplementedError(f"{self.facts.id} has no move ids yet")
 
+    @abstractmethod
     def state_from_view(self, view: Any, player: int, num_players: int, rng: random.Random) -> S:
         """A full native state consistent with `player`'s view message, hidden information drawn
         at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
-        raise NotImplementedError(f"{self.facts.id} cannot sample states yet")
 
     def invariant_violations(self, state: S) -> list[str]:
         """Conservation laws that must hold after every move (tested by the conformance suite)."""
@@ -166,8 +166,7 @@ class Game(ABC, Generic[S, M]):
         """Everything a move's encoding depends on (the move, its label and its id), so it is
         built once; a game whose labels cost more can give something cheaper that still
         determines them."""
-        move_id = self.move_id(state, move) if type(self).move_id is not Game.move_id else -1
-        return move, self.move_label(state, move), move_id
+        return move, self.move_label(state, move), self.move_id(state, move)
 
     @abstractmethod
     def chance_label(self, state: S, value: int) -> str: ...

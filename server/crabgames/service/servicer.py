@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import logging
 
-from crabgames.core.engine import EXPLICIT, Engine, has_move_ids
+from crabgames.core.engine import EXPLICIT, Engine
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
 from crabgames.games.crab_rage import season
@@ -84,7 +84,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 has_hidden_information=f.has_hidden_information,
                 has_simultaneous_choices=f.has_simultaneous_choices,
                 rules_version=f.rules_version,
-                move_id_count=move_id_count(game),
+                move_id_count=game.move_id_count(f.max_players),
             )
             for option in f.options:
                 info.options.add(
@@ -240,9 +240,3 @@ def seat_events(happened) -> list[api.SeatEvents]:
         api.SeatEvents(player=seat, events=events)
         for seat, events in enumerate(happened.seat_events)
     ]
-
-
-def move_id_count(game) -> int:
-    if not has_move_ids(game):
-        return 0
-    return game.move_id_count(game.facts.max_players)
