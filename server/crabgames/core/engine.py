@@ -278,15 +278,20 @@ class Engine:
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
         # Most events are public: `redact_event` hands back the same object, encoded only once.
-        encoded: dict[int, game_pb2.Event] = {}
+        # The cache holds each native beside its message: a redacted copy freed after one seat
+        # could otherwise hand its id() to another seat's copy and be served the wrong message.
+        encoded: dict[int, tuple[Any, game_pb2.Event]] = {}
 
         def encode_all(natives: Iterable[Any]) -> list[game_pb2.Event]:
             out = []
             for event in natives:
-                msg = encoded.get(id(event))
-                if msg is None:
-                    msg = encoded[id(event)] = game_pb2.Event()
+                hit = encoded.get(id(event))
+                if hit is None:
+                    msg = game_pb2.Event()
                     game.encode_event(event, msg)
+                    encoded[id(event)] = (event, msg)
+                else:
+                    msg = hit[1]
                 out.append(msg)
             return out
 

@@ -1,0 +1,54 @@
+"""The engine encodes each event once per distinct native object and hands every seat the
+messages for its own redacted copies (G5), even when the copies are short-lived."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from crabgames.core.engine import Engine
+
+
+@dataclass(frozen=True)
+class Dealt:
+    holder: int
+    seen_by: int | None  # None: the public copy
+
+
+class DealsToEachSeat:
+    """A stub game: every event is a card dealt to `holder`, and each viewer gets a fresh copy
+    (so copies for one seat are freed before the next seat's are made, and ids may repeat)."""
+
+    def __init__(self):
+        self.encoded = 0
+
+    def redact_event(self, event: Dealt, viewer: int | None) -> Dealt:
+        return event if viewer == event.holder else Dealt(event.holder, viewer)
+
+    def encode_event(self, event: Dealt, msg) -> None:
+        self.encoded += 1
+        copy = "public" if event.seen_by is None else f"seat {event.seen_by}"
+        msg.text = f"player {event.holder} is dealt a card ({copy})"
+
+
+def test_each_seat_gets_the_messages_of_its_own_redacted_copies():
+    game = DealsToEachSeat()
+    match = SimpleNamespace(game=game, num_players=4)
+    events = [Dealt(holder=1, seen_by=1)] * 3 + [Dealt(holder=2, seen_by=2)]
+    for _ in range(50):  # repeated so any reuse of a freed copy's id would show
+        happened = Engine([]).happened(match, events)
+        for seat, seen in enumerate(happened.seat_events):
+            for event, msg in zip(events, seen, strict=True):
+                assert msg.text == f"player {event.holder} is dealt a card (seat {seat})"
+        assert [m.text for m in happened.public_events] == [
+            f"player {e.holder} is dealt a card (public)" for e in events
+        ]
+
+
+def test_an_event_seen_alike_by_everyone_is_encoded_once():
+    game = DealsToEachSeat()
+    match = SimpleNamespace(game=game, num_players=3)
+    event = Dealt(holder=0, seen_by=0)
+    Engine([]).happened(match, [event])
+    # the host's copy doubles as seat 0's; the public copy and seats 1 and 2 are new objects
+    assert game.encoded == 4
