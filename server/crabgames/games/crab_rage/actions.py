@@ -123,8 +123,11 @@ def signature_moves(state: State, player: int) -> list[Move]:
     return [Move(MoveKind.SIGNATURE, arena=a) for a in arenas]
 
 
+PASS = Move(MoveKind.PASS)
+
+
 def turn_moves(state: State, player: int) -> list[Move]:
-    moves = [Move(MoveKind.PASS)]
+    moves = [PASS]
     rivals = rivals_by_arena(state, player)
     crabs = range(len(state.players[player].crabs))
     for action in available_actions(state):
@@ -132,6 +135,21 @@ def turn_moves(state: State, player: int) -> list[Move]:
             moves.extend(action_moves(state, player, action, index, rivals))
     moves.extend(signature_moves(state, player))
     return moves
+
+
+def is_turn_move(state: State, player: int, move: Move) -> bool:
+    """`move in turn_moves(state, player)`, generating only the moves of the move's own action
+    and crab (or the signature moves): the same generator decides, at a fraction of the cost."""
+    kind = move.kind
+    if kind == MoveKind.ACT:
+        crabs = len(state.players[player].crabs)
+        if move.action not in available_actions(state) or not 0 <= move.crab < crabs:
+            return False
+        rivals = rivals_by_arena(state, player)
+        return move in action_moves(state, player, Action(move.action), move.crab, rivals)
+    if kind == MoveKind.SIGNATURE:
+        return move in signature_moves(state, player)
+    return move == PASS
 
 
 # ----- performing an action -----

@@ -108,6 +108,13 @@ class CrabRageGame(Game[State, Move]):
             return []
         return HANDLERS[task.kind].moves(state, task)
 
+    def is_legal(self, state: State, move: Move) -> bool:
+        task = top(state)
+        if task is not None and task.kind == Step.ACTION_TURN:
+            # Up to ~130 turn moves: check only the ones of the move's own action and crab.
+            return actions.is_turn_move(state, task.player, move)
+        return move in self.legal_moves(state)
+
     def explain_illegal(self, state: State, move: Move) -> Violation:
         return explain(state, move)
 

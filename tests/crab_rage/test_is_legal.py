@@ -1,0 +1,48 @@
+"""`is_legal` checks an Action Phase turn move by generating only its own action and crab's moves
+(or the signature moves): it must agree with membership in the full generator's list."""
+
+from __future__ import annotations
+
+import random
+
+from crabgames.core.game import CHANCE, NOBODY
+from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.setup import default_options, initial_state
+from crabgames.games.crab_rage.state import NO_CRAB, Move, MoveKind, Step
+
+
+def odd_moves(rng: random.Random) -> list[Move]:
+    """Moves no generator lists, or only sometimes: unknown actions, crabs out of range."""
+    return [
+        Move(MoveKind.ACT, rng.randint(-1, 12), rng.randint(-1, 5), rng.randint(0, 4),
+             (rng.randint(-1, 5), rng.randint(-1, 4)), rng.randint(0, 9), rng.randint(0, 5))
+        for _ in range(40)
+    ] + [
+        Move(MoveKind.PASS, arena=1),
+        Move(MoveKind.SIGNATURE, arena=rng.randint(-1, 4)),
+        Move(MoveKind.DESTINATION, arena=1),
+        Move(MoveKind.ACT, 1, 0, 0, NO_CRAB),
+    ]  # fmt: skip
+
+
+def test_is_legal_agrees_with_the_full_list_of_turn_moves():
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = 3 + seed % 3
+        state = initial_state(players, default_options(players))
+        seen: set[Move] = set()
+        while (decision := GAME.next_decision(state)).kind != NOBODY:
+            if decision.kind == CHANCE:
+                GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])
+                continue
+            moves = GAME.legal_moves(state)
+            if state.pending[-1].kind == Step.ACTION_TURN:
+                seen.update(moves)
+                pool = sorted(seen)
+                candidates = rng.sample(pool, min(150, len(pool))) + odd_moves(rng)
+                for move in candidates:
+                    assert GAME.is_legal(state, move) == (move in moves), move
+                    checked += 1
+            GAME.apply_move(state, rng.choice(moves))
+    assert checked > 10_000
