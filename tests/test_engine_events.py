@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import pytest
+
 from crabgames.core.engine import Engine
 
 
@@ -15,15 +17,22 @@ class Dealt:
     seen_by: int | None  # None: the public copy
 
 
+@dataclass  # not frozen: unhashable, so the engine can only know each copy by identity
+class UnhashableDealt:
+    holder: int
+    seen_by: int | None
+
+
 class DealsToEachSeat:
     """A stub game: every event is a card dealt to `holder`, and each viewer gets a fresh copy
     (so copies for one seat are freed before the next seat's are made, and ids may repeat)."""
 
-    def __init__(self):
+    def __init__(self, kind=Dealt):
+        self.kind = kind
         self.encoded = 0
 
     def redact_event(self, event: Dealt, viewer: int | None) -> Dealt:
-        return event if viewer == event.holder else Dealt(event.holder, viewer)
+        return event if viewer == event.holder else self.kind(event.holder, viewer)
 
     def encode_event(self, event: Dealt, msg) -> None:
         self.encoded += 1
@@ -31,10 +40,11 @@ class DealsToEachSeat:
         msg.text = f"player {event.holder} is dealt a card ({copy})"
 
 
-def test_each_seat_gets_the_messages_of_its_own_redacted_copies():
-    game = DealsToEachSeat()
+@pytest.mark.parametrize("kind", [Dealt, UnhashableDealt])
+def test_each_seat_gets_the_messages_of_its_own_redacted_copies(kind):
+    game = DealsToEachSeat(kind)
     match = SimpleNamespace(game=game, num_players=4)
-    events = [Dealt(holder=1, seen_by=1)] * 3 + [Dealt(holder=2, seen_by=2)]
+    events = [kind(holder=1, seen_by=1)] * 3 + [kind(holder=2, seen_by=2)]
     for _ in range(50):  # repeated so any reuse of a freed copy's id would show
         happened = Engine([]).happened(match, events)
         for seat, seen in enumerate(happened.seat_events):
@@ -45,10 +55,21 @@ def test_each_seat_gets_the_messages_of_its_own_redacted_copies():
         ]
 
 
-def test_an_event_seen_alike_by_everyone_is_encoded_once():
+def test_each_distinct_event_is_encoded_once_however_many_viewers_see_it():
     game = DealsToEachSeat()
     match = SimpleNamespace(game=game, num_players=3)
     event = Dealt(holder=0, seen_by=0)
-    Engine([]).happened(match, [event])
-    # the host's copy doubles as seat 0's; the public copy and seats 1 and 2 are new objects
+    Engine([]).happened(match, [event, event])
+    # the host's copy doubles as seat 0's; the public copy and seats 1 and 2 differ
     assert game.encoded == 4
+
+
+def test_equal_redacted_copies_are_encoded_once():
+    class SameCopyForAllOthers(DealsToEachSeat):
+        def redact_event(self, event, viewer):
+            return event if viewer == event.holder else Dealt(event.holder, None)
+
+    game = SameCopyForAllOthers()
+    happened = Engine([]).happened(SimpleNamespace(game=game, num_players=4), [Dealt(0, 0)])
+    assert game.encoded == 2  # the holder's and everyone else's (four equal copies)
+    assert happened.seat_events[3][0].text == "player 0 is dealt a card (public)"

@@ -277,21 +277,27 @@ class Engine:
 
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
-        # Most events are public: `redact_event` hands back the same object, encoded only once.
-        # The cache holds each native beside its message: a redacted copy freed after one seat
-        # could otherwise hand its id() to another seat's copy and be served the wrong message.
-        encoded: dict[int, tuple[Any, game_pb2.Event]] = {}
+        # Most events are the same for every viewer, and a redacted copy is often the same for
+        # every viewer it hides something from: each distinct event is encoded once. Events
+        # are known by value (their encoding depends on nothing else); an unhashable one by
+        # identity, kept alive meanwhile so that a freed copy's id() cannot be reused for
+        # another viewer's copy.
+        encoded: dict[Any, game_pb2.Event] = {}
+        alive: list[Any] = []
 
         def encode_all(natives: Iterable[Any]) -> list[game_pb2.Event]:
             out = []
             for event in natives:
-                hit = encoded.get(id(event))
-                if hit is None:
-                    msg = game_pb2.Event()
+                try:
+                    key = (type(event), event)
+                    msg = encoded.get(key)
+                except TypeError:
+                    key = (type(event), id(event))
+                    msg = encoded.get(key)
+                    alive.append(event)
+                if msg is None:
+                    msg = encoded[key] = game_pb2.Event()
                     game.encode_event(event, msg)
-                    encoded[id(event)] = (event, msg)
-                else:
-                    msg = hit[1]
                 out.append(msg)
             return out
 
