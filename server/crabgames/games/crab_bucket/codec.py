@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_state
@@ -61,17 +61,12 @@ CARD_MSGS: tuple[pb.CrabBucketCard, ...] = tuple(card_msg(c) for c in range(CARD
 def one_card_encodings(holder: type, field: str) -> tuple[bytes, ...]:
     """Each card serialized as the only element of `holder`'s repeated card field `field`.
     Protobuf merges concatenated serializations and appends their repeated fields, so a list of
-    cards goes into a message with one MergeFromString of the joined encodings: far cheaper than
-    building and copying a CrabBucketCard message per card."""
+    cards is the join of its cards' encodings: far cheaper than building and copying a
+    CrabBucketCard message per card."""
     return tuple(holder(**{field: [card]}).SerializeToString() for card in CARD_MSGS)
 
 
 IN_PILE = one_card_encodings(pb.CrabBucketPile, "cards")
-
-
-def add_cards(msg: Any, encodings: tuple[bytes, ...], cards: Iterable[int]) -> None:
-    """Append `cards` to the repeated card field whose one-card `encodings` are given."""
-    msg.MergeFromString(b"".join([encodings[card] for card in cards]))
 
 
 def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
@@ -218,19 +213,26 @@ def decode_options_msg(msg: pb.CrabBucketOptions, num_players: int, path: str, f
 
 
 # The options are most of a state's bytes and never change during a game: each Options object
-# (shared by every clone of a game's states) is encoded once. Keyed by id, with the object kept
-# beside its bytes so that its id cannot be reused while the entry exists.
-_OPTIONS_BYTES: dict[int, tuple[Options, bytes]] = {}
+# (shared by every clone of a game's states) is encoded once, bare and as the state's `options`
+# field. Keyed by id, with the object kept beside its bytes so that its id cannot be reused while
+# the entry exists.
+_OPTIONS_BYTES: dict[int, tuple[Options, bytes, bytes]] = {}
 OPTIONS_CACHE_SIZE = 256
 
 
-def options_msg(options: Options, msg: pb.CrabBucketOptions) -> None:
+def options_encodings(options: Options) -> tuple[Options, bytes, bytes]:
+    """(options, the options message's bytes, the same as a state's `options` field)."""
     entry = _OPTIONS_BYTES.get(id(options))
     if entry is None or entry[0] is not options:
         if len(_OPTIONS_BYTES) >= OPTIONS_CACHE_SIZE:
             _OPTIONS_BYTES.clear()
-        entry = _OPTIONS_BYTES[id(options)] = (options, _options_bytes(options))
-    msg.MergeFromString(entry[1])
+        body = _options_bytes(options)
+        entry = _OPTIONS_BYTES[id(options)] = (options, body, field_bytes(OPTIONS_TAG, body))
+    return entry
+
+
+def options_msg(options: Options, msg: pb.CrabBucketOptions) -> None:
+    msg.MergeFromString(options_encodings(options)[1])
 
 
 def _options_bytes(options: Options) -> bytes:
@@ -244,21 +246,55 @@ def _options_bytes(options: Options) -> bytes:
 
 # ----- the state -----
 
+# The state's piles, hands, draw pile, removed cards and mission piles are written as protobuf
+# wire bytes, joined from each card's (and mission's) cached encoding, and merged in one call: a
+# message operation per pile, hand and card costs several times more. Protobuf appends the
+# elements of repeated fields met again while merging, and a length-delimited field holding a
+# message appends one element (an empty one for an empty pile).
+
+
+def varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def field_tag(holder: type, field: str) -> bytes:
+    """The wire tag of a length-delimited (message or packed) field of `holder`."""
+    return varint(holder.DESCRIPTOR.fields_by_name[field].number << 3 | 2)
+
+
+def field_bytes(tag: bytes, body: bytes) -> bytes:
+    return tag + (LENGTHS[len(body)] if len(body) < len(LENGTHS) else varint(len(body))) + body
+
+
+LENGTHS = tuple(varint(n) for n in range(1024))
+OPTIONS_TAG = field_tag(pb.CrabBucketState, "options")
+PILES_TAG = field_tag(pb.CrabBucketState, "piles")
+HANDS_TAG = field_tag(pb.CrabBucketState, "hands")
+MISSION_PILES_TAG = field_tag(pb.CrabBucketState, "mission_piles")
 IN_DRAW_PILE = one_card_encodings(pb.CrabBucketState, "draw_pile")
 IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
+# Each mission id as the only element of a mission pile (a packed list: chunks concatenate).
+IN_MISSION_PILE = tuple(
+    pb.CrabBucketMissionPile(missions=[m]).SerializeToString() for m in range(MAX_MISSIONS)
+)
 
 
 def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-    options_msg(state.options, msg.options)
-    for stack in state.piles:
-        add_cards(msg.piles.add(), IN_PILE, stack)
-    for hand in state.hands:
-        add_cards(msg.hands.add(), IN_PILE, hand)
-    draw_pile = [card for card, n in enumerate(state.draw_pile) for _ in range(n)]
-    add_cards(msg, IN_DRAW_PILE, draw_pile)
-    add_cards(msg, IN_REMOVED, state.removed)
-    for pile in state.mission_piles:
-        msg.mission_piles.add().missions.extend(pile)
+    parts = [options_encodings(state.options)[2]]
+    parts += [field_bytes(PILES_TAG, b"".join([IN_PILE[c] for c in s])) for s in state.piles]
+    parts += [field_bytes(HANDS_TAG, b"".join([IN_PILE[c] for c in h])) for h in state.hands]
+    parts += [IN_DRAW_PILE[card] * n for card, n in enumerate(state.draw_pile) if n]
+    parts += [IN_REMOVED[card] for card in state.removed]
+    parts += [
+        field_bytes(MISSION_PILES_TAG, b"".join([IN_MISSION_PILE[m] for m in pile]))
+        for pile in state.mission_piles
+    ]
+    msg.MergeFromString(b"".join(parts))
     msg.dealt = state.dealt
     encode_public(state, msg)
 
