@@ -289,20 +289,28 @@ class KrabyGame(Game[KrabyState, object]):
 
     def move_label(self, state: KrabyState, move: object) -> str:
         if isinstance(move, PlaceTile):
-            stops = state.stops  # known when the move came from legal_moves
-            if stops is not None and (move.edge, move.lane) in stops:
-                return tile_label(move, stops[move.edge, move.lane])
-            return tile_label(move, rules.slide_stop(state, move.edge, move.lane))
+            return tile_label(*self.tile_and_stop(state, move))
         if isinstance(move, PlaceFigure):
             return f"put {a_tile(move.color, 'figure')} in hold x{move.multiplier}"
         return "place no figure"
 
     def move_cache_key(self, state: KrabyState, move: object) -> object:
-        # A move's id depends on the move alone; a tile's label names where it stops, known from
-        # legal_moves (state.stops).
-        if isinstance(move, PlaceTile) and state.stops is not None:
-            return move, state.stops.get((move.edge, move.lane))
-        return move, self.move_label(state, move)
+        # A move's id and label depend on the move alone, but for a tile's label, which names
+        # where it stops: (tile, stop), as legal_moves found it (called once per legal move).
+        legal_tiles = state.legal_tiles
+        if legal_tiles is not None:
+            key = legal_tiles.get(move)  # type: ignore[call-overload]
+            if key is not None:
+                return key
+        if isinstance(move, PlaceTile):
+            return self.tile_and_stop(state, move)
+        return move
+
+    def tile_and_stop(self, state: KrabyState, move: PlaceTile) -> tuple[PlaceTile, int | None]:
+        legal_tiles = state.legal_tiles  # known when the move came from legal_moves
+        if legal_tiles is not None and move in legal_tiles:
+            return legal_tiles[move]
+        return move, rules.slide_stop(state, move.edge, move.lane)
 
     def chance_label(self, state: KrabyState, value: int) -> str:
         verb = "deal" if state.step == DEAL else "draw"

@@ -124,9 +124,12 @@ class KrabyState:
     turns_taken: int
     row_blocked: list[int] = field(default_factory=list)
     col_blocked: list[int] = field(default_factory=list)
-    # Where a tile entering at (edge, lane) stops, for the legal entries of this position: found
-    # by `legal_moves` and reused by the move labels; forgotten when a cell is blocked.
-    stops: dict[tuple[int, int], int] | None = field(default=None, compare=False, repr=False)
+    # Each legal tile placement of this position with the cell where it stops, as (tile, stop):
+    # found by `legal_moves` and reused by the move labels and cache keys; forgotten when a cell
+    # is blocked.
+    legal_tiles: dict[PlaceTile, tuple[PlaceTile, int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         if not self.row_blocked:
@@ -140,7 +143,7 @@ class KrabyState:
                 self.block(cell)
 
     def block(self, cell: int) -> None:
-        self.stops = None
+        self.legal_tiles = None
         row, col = divmod(cell, SIZE)
         self.row_blocked[row] |= 1 << col
         self.col_blocked[col] |= 1 << row
@@ -355,14 +358,14 @@ def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_TILE:
         hand = state.hands[state.turn_player]
         colors = [c for c in COLORS if hand[c - 1]]
-        moves: list = []
-        stops = {}
+        legal_tiles = {}  # in order: by entry point, then by colour
         for edge, lane, stop in entry_points(state):
-            stops[edge, lane] = stop
             tiles = PLACE_TILES[edge, lane]
-            moves += [tiles[c] for c in colors]
-        state.stops = stops
-        return moves
+            for color in colors:
+                tile = tiles[color]
+                legal_tiles[tile] = tile, stop
+        state.legal_tiles = legal_tiles
+        return list(legal_tiles)
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
     return []
