@@ -1,14 +1,15 @@
-"""`is_legal` checks an Action Phase turn move by generating only its own action and crab's moves
-(or the signature moves): it must agree with membership in the full generator's list."""
+"""Action Phase turn moves: `is_legal` checks one by generating only its own action and crab's
+moves (or the signature moves), so it must agree with membership in the full list; and the
+generator's faster helpers must answer as the general queries do."""
 
 from __future__ import annotations
 
 import random
 
 from crabgames.core.game import CHANCE, NOBODY
-from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage import GAME, actions
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import NO_CRAB, Move, MoveKind, Step
+from crabgames.games.crab_rage.state import NO_CRAB, Move, MoveKind, Step, seats_of, units_in
 
 
 def odd_moves(rng: random.Random) -> list[Move]:
@@ -46,3 +47,22 @@ def test_is_legal_agrees_with_the_full_list_of_turn_moves():
                     checked += 1
             GAME.apply_move(state, rng.choice(moves))
     assert checked > 10_000
+
+
+def test_alliances_in_names_each_two_seat_unit_by_its_lowest_seat_in_units_in_order():
+    seen_two = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        players = 4 + seed % 2
+        state = initial_state(players, default_options(players))
+        while (decision := GAME.next_decision(state)).kind != NOBODY:
+            for arena in range(len(state.arenas)):
+                pairs = [u for u in units_in(state, arena) if bin(u).count("1") == 2]
+                expected = [min(seats_of(u)) for u in pairs]
+                assert actions.alliances_in(state, arena) == expected
+                seen_two += len(pairs) > 1
+            if decision.kind == CHANCE:
+                GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])
+            else:
+                GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
+    assert seen_two > 0  # two alliances in one arena: the order matters

@@ -45,14 +45,17 @@ from crabgames.games.crab_rage.state import (
     own_crabs_in,
     push,
     turn_order,
-    units_in,
 )
 
 # ----- legal actions -----
 
 
+# The actions as members, by value: `Action(value)` goes through the enum's metaclass call.
+ACTION_OF = {int(a): a for a in Action}
+
+
 def available_actions(state: State) -> list[Action]:
-    return [*BOARD_ACTIONS, *(Action(a) for a in state.action_cards)]
+    return [*BOARD_ACTIONS, *(ACTION_OF[a] for a in state.action_cards)]
 
 
 def rivals_in(state: State, player: int, arena: int) -> list[CrabRef]:
@@ -61,8 +64,15 @@ def rivals_in(state: State, player: int, arena: int) -> list[CrabRef]:
 
 
 def alliances_in(state: State, arena: int) -> list[int]:
-    """Each alliance in the arena, named by its lowest seat."""
-    return [min(s for s in range(8) if u >> s & 1) for u in units_in(state, arena) if u & (u - 1)]
+    """Each alliance in the arena, named by its lowest seat, in `units_in` order (the units of
+    two seats among those of the managers with crabs there, sorted)."""
+    partner = state.arenas[arena].partner
+    units = set()
+    for seat, p in enumerate(state.players):
+        mate = partner[seat]
+        if mate >= 0 and any(c.arena == arena for c in p.crabs):
+            units.add(1 << seat | 1 << mate)
+    return [(u & -u).bit_length() - 1 for u in sorted(units) if u & (u - 1)]
 
 
 def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
@@ -76,10 +86,15 @@ def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
     return rivals
 
 
-# Moves are built with `_make` from all eight fields: the NamedTuple constructor with defaults
-# costs twice as much, and a turn can have over a hundred moves (docs/performance.md).
-_make = Move._make
+# Moves are built by `_new` from all eight fields: the NamedTuple constructor with defaults
+# costs twice as much, and `Move._make` adds a Python call and a length check; a turn can have
+# over a hundred moves (docs/performance.md).
+_new = tuple.__new__
 _ACT = MoveKind.ACT
+MOVE, GO_CLAM, SPLIT, SMASH = Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH
+PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
+# R8: X is at least 1, so Smash and Rage need 1 rage beyond the printed cost.
+LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
 
 
 def action_moves(
@@ -90,29 +105,36 @@ def action_moves(
     me = state.players[player]
     c = me.crabs[index]
     where = c.arena
-    if action in ARENA_ONLY and where < 0:
+    if where < 0 and action in ARENA_ONLY:
         return []  # R7
-    cost = ACTION_COST[action]
-    if me.rage < cost + (1 if action in WITH_X else 0):
+    if me.rage < LEAST_RAGE[action]:
         return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
-    if action in (Action.MOVE, Action.GO_CLAM):
-        others = [a for a in range(len(state.arenas)) if a != where]
-        return [_make((_ACT, action, index, a, NO_CRAB, 0, 0, 0)) for a in others]
-    if action == Action.SPLIT:
+    if action == SMASH:
+        # MAX_X: an id-space limit, never reached
+        xs = range(1, min(me.rage - ACTION_COST[SMASH], MAX_X) + 1)
+        return [_new(Move, (_ACT, SMASH, index, 0, t, x, 0, 0)) for t in rivals[where] for x in xs]
+    if action in (MOVE, GO_CLAM):
+        return [
+            _new(Move, (_ACT, action, index, a, NO_CRAB, 0, 0, 0))
+            for a in range(len(state.arenas))
+            if a != where
+        ]
+    if action == PSYCH_OUT:
+        return [_new(Move, (_ACT, PSYCH_OUT, index, 0, t, 0, 0, 0)) for t in rivals[where]]
+    if action == SWAP:
+        return [
+            _new(Move, (_ACT, SWAP, index, 0, t, 0, 0, 0))
+            for a, there in enumerate(rivals)
+            if a != where
+            for t in there
+        ]
+    if action == SPLIT:
         partners = alliances_in(state, where)
-        return [_make((_ACT, action, index, 0, NO_CRAB, 0, s, 0)) for s in partners]
-    if action == Action.SMASH:
-        xs = range(1, min(me.rage - cost, MAX_X) + 1)  # MAX_X: an id-space limit, never reached
-        return [_make((_ACT, action, index, 0, t, x, 0, 0)) for t in rivals[where] for x in xs]
-    if action == Action.PSYCH_OUT:
-        return [_make((_ACT, action, index, 0, t, 0, 0, 0)) for t in rivals[where]]
-    if action == Action.SWAP:
-        others = [a for a in range(len(state.arenas)) if a != where]
-        return [_make((_ACT, action, index, 0, t, 0, 0, 0)) for a in others for t in rivals[a]]
-    if action == Action.RAGE:
-        top = min(me.rage - cost, MAX_MUSCLE - c.muscle)  # R8
-        return [_make((_ACT, action, index, 0, NO_CRAB, x, 0, 0)) for x in range(1, top + 1)]
-    return [_make((_ACT, action, index, 0, NO_CRAB, 0, 0, 0))]  # Rush, Scatter, Charm
+        return [_new(Move, (_ACT, SPLIT, index, 0, NO_CRAB, 0, s, 0)) for s in partners]
+    if action == RAGE:
+        top = min(me.rage - ACTION_COST[RAGE], MAX_MUSCLE - c.muscle)  # R8
+        return [_new(Move, (_ACT, RAGE, index, 0, NO_CRAB, x, 0, 0)) for x in range(1, top + 1)]
+    return [_new(Move, (_ACT, action, index, 0, NO_CRAB, 0, 0, 0))]  # Rush, Scatter, Charm
 
 
 def signature_moves(state: State, player: int) -> list[Move]:
@@ -146,7 +168,8 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
         if move.action not in available_actions(state) or not 0 <= move.crab < crabs:
             return False
         rivals = rivals_by_arena(state, player)
-        return move in action_moves(state, player, Action(move.action), move.crab, rivals)
+        action = ACTION_OF[move.action]
+        return move in action_moves(state, player, action, move.crab, rivals)
     if kind == MoveKind.SIGNATURE:
         return move in signature_moves(state, player)
     return move == PASS
