@@ -39,6 +39,16 @@ from crabgames.v1 import game_pb2
 
 RULES_VERSION = "crab_bucket-1"
 RESAMPLE_TRIES = 100
+MAX_PLAYERS = 5
+
+# Every decision (G3) built once (the engine asks who decides several times a call).
+DECISION_NAMES = {*rules.STEP_DECISIONS.values(), *rules.PENDING_DECISIONS.values()}
+GAME_OVER_DECISION = Decision.game_over()
+CHANCE_DECISIONS = {name: Decision.chance(name) for name in DECISION_NAMES}
+PLAYER_DECISIONS = {
+    name: tuple(Decision.player_decides(seat, name) for seat in range(MAX_PLAYERS))
+    for name in DECISION_NAMES
+}
 
 
 class CrabBucketGame(Game[CrabBucketState, Move]):
@@ -46,7 +56,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         id="crab_bucket",
         title="Crab Bucket",
         min_players=2,
-        max_players=5,
+        max_players=MAX_PLAYERS,
         rules_version=RULES_VERSION,
         has_chance=True,
         has_hidden_information=True,
@@ -70,14 +80,17 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
 
     def next_decision(self, state: CrabBucketState) -> Decision:
         if state.step == GAME_OVER:
-            return Decision.game_over()
+            return GAME_OVER_DECISION
         name = rules.decision_name(state)
         if rules.is_chance(state):
-            return Decision.chance(name)
-        return Decision.player_decides(state.turn_player, name)
+            return CHANCE_DECISIONS[name]
+        return PLAYER_DECISIONS[name][state.turn_player]
 
     def legal_moves(self, state: CrabBucketState) -> Sequence[Move]:
         return rules.legal_moves(state)
+
+    def is_legal(self, state: CrabBucketState, move: Move) -> bool:
+        return rules.is_legal(state, move)
 
     def explain_illegal(self, state: CrabBucketState, move: Move) -> Violation:
         return explain(state, move)

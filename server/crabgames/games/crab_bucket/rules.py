@@ -184,12 +184,16 @@ class KeepMission:
 Move = PlayCard | Pass | UseAbility | ChooseMissionPile | KeepMission
 
 
-class Event(NamedTuple):
+@dataclass(slots=True)
+class Event:
     """`kind` is the proto oneof field; `data` its fields (cards as ints); `text` one line."""
 
     kind: str
     text: str
     data: dict[str, Any]
+    # A card dealt or drawn into a hand: the copy without the card, made once, that every other
+    # seat and the spectators get as the same object (so the engine encodes it only once).
+    others_see: Event | None = field(default=None, compare=False, repr=False)
 
 
 def say(events: list[Event], kind: str, text: str, **data: Any) -> None:
@@ -213,8 +217,10 @@ def seen_by(event: Event, viewer: int | None) -> Event:
     holder = event.data.get("player")
     if event.kind not in ("card_dealt", "card_drawn") or holder is None or holder == viewer:
         return event
-    data = {key: value for key, value in event.data.items() if key != "card"}
-    return Event(event.kind, into_hand_text(event.kind, holder, None), data)
+    if event.others_see is None:
+        data = {key: value for key, value in event.data.items() if key != "card"}
+        event.others_see = Event(event.kind, into_hand_text(event.kind, holder, None), data)
+    return event.others_see
 
 
 def card_receiver(state: CrabBucketState) -> int | None:
@@ -369,12 +375,27 @@ def play_moves(state: CrabBucketState) -> list[Move]:
 
 
 def main_moves(state: CrabBucketState) -> list[Move]:
+    return card_plays(state, sorted(set(state.hands[state.turn_player])))
+
+
+def card_plays(state: CrabBucketState, cards: list[int]) -> list[Move]:
+    """The main action with each of `cards` (from the turn player's hand), pile by pile."""
     top = tops(state)
     moves: list[Move] = []
-    for card in sorted(set(state.hands[state.turn_player])):
+    for card in cards:
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
         moves += [plays[pile] for pile in range(CIRCLE) if fits[top[pile]]]
     return moves
+
+
+def is_legal(state: CrabBucketState, move: Move) -> bool:
+    """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
+    card only (the same generator), which is all a turn's card play can be."""
+    if not isinstance(move, PlayCard):
+        return move in legal_moves(state)
+    if decision_name(state) != "play" or move.card not in state.hands[state.turn_player]:
+        return False
+    return move in card_plays(state, [move.card])
 
 
 # Legal-move generation asks for every card in hand on every pile, so both answers are tables
