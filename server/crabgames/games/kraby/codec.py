@@ -50,17 +50,41 @@ STEP_NAMES = {
 
 
 def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
-    return pb.KrabyTileCounts(**dict(zip(COLOR_FIELDS, counts, strict=True)))
+    msg = pb.KrabyTileCounts()
+    set_counts(msg, counts)
+    return msg
+
+
+def set_counts(msg: pb.KrabyTileCounts, counts: list[int]) -> None:
+    msg.orange, msg.green, msg.blue, msg.yellow, msg.pink = counts  # COLOR_FIELDS order
+
+
+def set_ship(msg: pb.KrabyShip, ship: list[int]) -> None:
+    msg.hold_x1, msg.hold_x2, msg.hold_x3 = ship
+
+
+# The cells as their packed repeated field on the wire, merged in one call instead of 121
+# appends: every KrabyCell value is below 128, so each one is a single varint byte and the
+# packed body is just bytes(cells) (always CELLS long, under 128 too).
+CELLS_FIELD_HEAD = bytes([pb.KrabyState.CELLS_FIELD_NUMBER << 3 | 2, CELLS])
+assert CELLS < 128 and max(pb.KrabyCell.values()) < 128
+assert pb.KrabyView.CELLS_FIELD_NUMBER == pb.KrabyState.CELLS_FIELD_NUMBER
+
+
+def add_cells(cells: list[int], msg: pb.KrabyState | pb.KrabyView) -> None:
+    msg.MergeFromString(CELLS_FIELD_HEAD + bytes(cells))
 
 
 def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
     msg.options.excluded_color = state.excluded_color
     msg.options.first_player = state.first_player
-    msg.cells.extend(state.cells)
-    msg.hands.extend(counts_msg(hand) for hand in state.hands)
-    msg.bag.CopyFrom(counts_msg(state.bag))
-    msg.ships.extend(pb.KrabyShip(hold_x1=a, hold_x2=b, hold_x3=c) for a, b, c in state.ships)
-    msg.figure_supply.CopyFrom(counts_msg(state.figure_supply))
+    add_cells(state.cells, msg)
+    for hand in state.hands:
+        set_counts(msg.hands.add(), hand)
+    set_counts(msg.bag, state.bag)
+    for ship in state.ships:
+        set_ship(msg.ships.add(), ship)
+    set_counts(msg.figure_supply, state.figure_supply)
     msg.step = state.step
     msg.turn_player = state.turn_player
     msg.turns_taken = state.turns_taken
@@ -101,13 +125,14 @@ def encode_move(move: object, msg: pb.KrabyMove) -> None:
 def encode_view(state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
     msg.options.excluded_color = state.excluded_color
     msg.options.first_player = state.first_player
-    msg.cells.extend(state.cells)
+    add_cells(state.cells, msg)
     if player is not None:
-        msg.own_hand.CopyFrom(counts_msg(state.hands[player]))
-    msg.hand_sizes.extend(sum(hand) for hand in state.hands)
+        set_counts(msg.own_hand, state.hands[player])
+    msg.hand_sizes.extend([sum(hand) for hand in state.hands])
     msg.bag_size = sum(state.bag)
-    msg.ships.extend(pb.KrabyShip(hold_x1=a, hold_x2=b, hold_x3=c) for a, b, c in state.ships)
-    msg.figure_supply.CopyFrom(counts_msg(state.figure_supply))
+    for ship in state.ships:
+        set_ship(msg.ships.add(), ship)
+    set_counts(msg.figure_supply, state.figure_supply)
     msg.step = state.step
     msg.turn_player = state.turn_player
     msg.turns_taken = state.turns_taken

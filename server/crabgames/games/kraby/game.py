@@ -63,6 +63,14 @@ def tile_label(move: PlaceTile, stop: int | None) -> str:
     )
 
 
+@functools.cache  # one per kind and seat: every viewer gets the same copy, encoded once
+def tile_hidden(
+    kind: type[rules.TileDealt | rules.TileDrawn], player: int
+) -> rules.TileDealt | rules.TileDrawn:
+    """A dealt or drawn tile as the other seats and spectators see it: its colour unspecified."""
+    return kind(player, pb.KRABY_COLOR_UNSPECIFIED)
+
+
 class KrabyGame(Game[KrabyState, object]):
     facts = GameFacts(
         id="kraby",
@@ -317,6 +325,10 @@ class KrabyGame(Game[KrabyState, object]):
         return f"{verb} {a_tile(value)} to player {state.turn_player}"
 
     def encode_event(self, event: object, msg: game_pb2.Event) -> None:
+        msg.MergeFromString(event_bytes(type(event), event))
+
+    @staticmethod
+    def fill_event(event: object, msg: game_pb2.Event) -> None:
         ev = msg.kraby
         match event:
             case rules.TileDealt(player, color):
@@ -353,5 +365,14 @@ class KrabyGame(Game[KrabyState, object]):
     def redact_event(self, event: object, viewer: int | None) -> object | None:
         # A dealt or drawn tile is seen by its fisher only; the others see that a tile moved.
         if isinstance(event, rules.TileDealt | rules.TileDrawn) and event.player != viewer:
-            return event._replace(color=pb.KRABY_COLOR_UNSPECIFIED)
+            return tile_hidden(type(event), event.player)
         return event
+
+
+@functools.lru_cache(maxsize=4096)  # events are small values; a game has a few thousand at most
+def event_bytes(kind: type, event: object) -> bytes:
+    """An event's message, serialized: the same event always encodes the same. By kind too, as
+    events are tuples: TileDealt(0, 1) == TileDrawn(0, 1)."""
+    msg = game_pb2.Event()
+    KrabyGame.fill_event(event, msg)
+    return msg.SerializeToString()
