@@ -25,6 +25,10 @@ def call(test_server, method: str, request):
     rpc = test_server.invoke_unary_unary(SERVICE.methods_by_name[method], (), request, None)
     response, _, code, details = rpc.termination()
     assert code == grpc.StatusCode.OK, details
+    if isinstance(response, bytes):  # LegalMoves and ApplyMove answer with the wire bytes
+        response = getattr(api, SERVICE.methods_by_name[method].output_type.name).FromString(
+            response
+        )
     return response
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from crabgames.core import wire
 from crabgames.core.errors import (
     GameOver,
     IllegalMove,
@@ -379,22 +380,29 @@ class Engine:
     def legal_moves_response(
         self, msg: game_pb2.GameState, with_mask: bool = False
     ) -> api.LegalMovesResponse:
+        """`legal_moves_response_bytes` as a message."""
+        return api.LegalMovesResponse.FromString(self.legal_moves_response_bytes(msg, with_mask))
+
+    def legal_moves_response_bytes(self, msg: game_pb2.GameState, with_mask: bool = False) -> bytes:
         """Every legal move of whoever decides now, the decision, the move-id space size and,
-        when asked for, the legal-move mask (for learning agents), as the LegalMoves RPC
-        answers."""
+        when asked for, the legal-move mask (for learning agents): the LegalMoves RPC's answer,
+        serialized, framed from the moves' kept encodings."""
         match = self.decode(msg)
         decision = match.decision()
         moves = encoded_legal_moves(match, decision)
-        response = api.LegalMovesResponse.FromString(repeated_field(RESPONSE_MOVES, moves))
-        response.next.CopyFrom(next_decision_msg(decision))
-        response.move_id_count = match.game.move_id_count(match.num_players)
+        id_count = match.game.move_id_count(match.num_players)
+        parts = [
+            wire.repeated_field(RESPONSE_MOVES, [move.body for move in moves]),
+            wire.message_field(RESPONSE_NEXT, next_decision_msg(decision).SerializeToString()),
+            wire.varint_field(RESPONSE_MOVE_ID_COUNT, id_count),
+        ]
         if with_mask:
-            mask = bytearray(response.move_id_count)
+            mask = bytearray(id_count)  # packed bools: one byte, 0 or 1, per move id
             if decision.kind == PLAYER:
                 for move in moves:
                     mask[move.move_id] = 1
-            response.legal_mask.extend(map(bool, mask))
-        return response
+            parts.append(wire.message_field(RESPONSE_LEGAL_MASK, bytes(mask)))
+        return b"".join(parts)
 
     def legal_moves_with_mask(self, msg: game_pb2.GameState):
         """`legal_moves_response` as (moves, next decision, move-id space size, mask)."""
@@ -472,7 +480,7 @@ class Engine:
         )
         if decision.kind != CHANCE and decision.kind != NOBODY and decision.player == player:
             moves = encoded_legal_moves(match, decision)
-            view.MergeFromString(repeated_field(VIEW_LEGAL_MOVES, moves))
+            view.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, [m.body for m in moves]))
         outcome = self.encode_outcome(match)
         if outcome is not None:
             view.outcome.CopyFrom(outcome)
@@ -547,15 +555,6 @@ class EncodedMove(NamedTuple):
     move_id: int
 
 
-def varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def encoded_legal_moves(match: Match, decision: Decision) -> list[EncodedMove]:
     """The legal moves of whoever decides now, encoded. A move (with its player, label and id)
     always encodes the same, so each game's encodings are kept: building a hundred Move messages
@@ -598,24 +597,22 @@ def encoded_legal_moves(match: Match, decision: Decision) -> list[EncodedMove]:
 
 
 def encoded(msg: game_pb2.Move, move_id: int) -> EncodedMove:
-    data = msg.SerializeToString()
-    return EncodedMove(varint(len(data)) + data, move_id)
-
-
-def repeated_field(field_number: int, moves: list[EncodedMove]) -> bytes:
-    """The moves framed as a repeated message field (wire type 2), to merge into a message."""
-    tag = varint(field_number << 3 | 2)
-    return b"".join(tag + move.body for move in moves)
+    return EncodedMove(wire.sized(msg.SerializeToString()), move_id)
 
 
 def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
     holder = game_pb2.View()
-    holder.MergeFromString(repeated_field(VIEW_LEGAL_MOVES, encoded_legal_moves(match, decision)))
+    moves = encoded_legal_moves(match, decision)
+    holder.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, [m.body for m in moves]))
     return list(holder.legal_moves)
 
 
 VIEW_LEGAL_MOVES = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
-RESPONSE_MOVES = api.LegalMovesResponse.DESCRIPTOR.fields_by_name["moves"].number
+_RESPONSE_FIELDS = api.LegalMovesResponse.DESCRIPTOR.fields_by_name
+RESPONSE_MOVES = _RESPONSE_FIELDS["moves"].number
+RESPONSE_NEXT = _RESPONSE_FIELDS["next"].number
+RESPONSE_MOVE_ID_COUNT = _RESPONSE_FIELDS["move_id_count"].number
+RESPONSE_LEGAL_MASK = _RESPONSE_FIELDS["legal_mask"].number
 
 # Each game's encoded moves, by (player, the game's move_cache_key). Bounded, as a game's move
 # space may be large.

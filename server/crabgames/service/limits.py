@@ -113,24 +113,28 @@ def check_replay(request: api.ReplayRequest) -> None:
         )
 
 
+def serialize(response) -> bytes:
+    """A response message serialized; a response the servicer already serialized, as is."""
+    return response if type(response) is bytes else response.SerializeToString()
+
+
 def add_rules_service(servicer, server: grpc.Server) -> None:
     """Register the rules service with every handler guarded (instead of the generated
     add_RulesServiceServicer_to_server)."""
     handlers = {}
     for method in SERVICE.methods:
         request_class = getattr(api, method.input_type.name)
-        response_class = getattr(api, method.output_type.name)
         if method.client_streaming and method.server_streaming:
             handlers[method.name] = grpc.stream_stream_rpc_method_handler(
                 guarded_stream(getattr(servicer, method.name)),
                 request_deserializer=safe_deserializer(request_class),
-                response_serializer=response_class.SerializeToString,
+                response_serializer=serialize,
             )
             continue
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
             guarded(getattr(servicer, method.name)),
             request_deserializer=safe_deserializer(request_class),
-            response_serializer=response_class.SerializeToString,
+            response_serializer=serialize,
         )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)

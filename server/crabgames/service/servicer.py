@@ -1,11 +1,17 @@
 """The gRPC servicer: each RPC turns the request into an engine call and the result into a
-response. No rule lives here."""
+response. No rule lives here.
+
+The two calls a game makes most, LegalMoves and ApplyMove, answer with the response's wire
+bytes, assembled from encodings the engine already holds (the service's serializer passes bytes
+through, limits.py); every other RPC answers with a message."""
 
 from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Iterable
 
+from crabgames.core import wire
 from crabgames.core.engine import EXPLICIT, Engine
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
@@ -116,7 +122,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         state = self.opened(request.state)
         if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:  # the moves show the player's hand
             self.check_seat(state, state.next.player, request.player_token, "the legal moves")
-        return self.engine.legal_moves_response(state, request.with_mask)
+        return self.engine.legal_moves_response_bytes(state, request.with_mask)
 
     @translate_errors
     def ApplyMove(self, request, context):
@@ -127,33 +133,31 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         new_state, happened, outcome = self.engine.apply_move_to_seats(
             state, request.move, request.validate_only, expected
         )
-        seats = seat_events(happened)
         if self.sealer is None or state.sampled:  # no real secret to keep
-            return api.ApplyMoveResponse(
-                state=new_state,
-                events=happened.events,
-                public_events=happened.public_events,
-                seat_events=seats,
-                outcome=outcome,
+            return apply_move_response(
+                new_state,
+                happened.events,
+                happened.public_events,
+                enumerate(happened.seat_events),
+                outcome,
             )
         # The full events carry other players' secrets (their draws): sealed, the caller gets
         # what a spectator sees and, for a player's move, what that seat sees (docs/security.md).
         new_state = request.state if request.validate_only else self.sealer.seal(new_state)
-        mover = (
-            [seats[state.next.player]] if state.next.kind == game_pb2.DECIDER_KIND_PLAYER else []
+        mover = state.next.player
+        seats = (
+            [(mover, happened.seat_events[mover])]
+            if state.next.kind == game_pb2.DECIDER_KIND_PLAYER
+            else []
         )
-        return api.ApplyMoveResponse(
-            state=new_state,
-            public_events=happened.public_events,
-            seat_events=mover,
-            outcome=outcome,
-        )
+        return apply_move_response(new_state, [], happened.public_events, seats, outcome)
 
     def ApplyMoves(self, request_iterator, context):
         """ApplyMove for each request on the stream, in order; a refused one ends the stream with
         its status (ApplyMove aborts the call)."""
         for request in request_iterator:
-            yield api.ApplyMovesResponse(response=self.ApplyMove(request.request, context))
+            response = self.ApplyMove(request.request, context)
+            yield wire.message_field(APPLY_MOVES_RESPONSE, response)
 
     @translate_errors
     def GetView(self, request, context):
@@ -240,3 +244,43 @@ def seat_events(happened) -> list[api.SeatEvents]:
         api.SeatEvents(player=seat, events=events)
         for seat, events in enumerate(happened.seat_events)
     ]
+
+
+_APPLY = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name
+_SEAT = api.SeatEvents.DESCRIPTOR.fields_by_name
+APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
+
+
+def apply_move_response(
+    state: game_pb2.GameState,
+    events: list[game_pb2.Event],
+    public_events: list[game_pb2.Event],
+    seats: Iterable[tuple[int, list[game_pb2.Event]]],
+    outcome: game_pb2.Outcome | None,
+) -> bytes:
+    """An ApplyMoveResponse's wire bytes. Most events appear in several lists (the host's, the
+    public and every seat's are mostly the same messages): each is serialized once."""
+    serialized: dict[int, bytes] = {}  # by id(): the messages stay alive in the lists
+
+    def framed(number: int, messages: list[game_pb2.Event]) -> bytes:
+        out = []
+        for msg in messages:
+            data = serialized.get(id(msg))
+            if data is None:
+                data = serialized[id(msg)] = wire.sized(msg.SerializeToString())
+            out.append(data)
+        return wire.repeated_field(number, out)
+
+    parts = [
+        wire.message_field(_APPLY["state"].number, state.SerializeToString()),
+        framed(_APPLY["events"].number, events),
+        framed(_APPLY["public_events"].number, public_events),
+    ]
+    for seat, seen in seats:
+        body = wire.varint_field(_SEAT["player"].number, seat) + framed(
+            _SEAT["events"].number, seen
+        )
+        parts.append(wire.message_field(_APPLY["seat_events"].number, body))
+    if outcome is not None:
+        parts.append(wire.message_field(_APPLY["outcome"].number, outcome.SerializeToString()))
+    return b"".join(parts)

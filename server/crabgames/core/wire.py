@@ -1,0 +1,46 @@
+"""Protobuf wire framing for responses assembled from bytes the engine already holds (encoded
+moves, events, states): concatenating serialized fields is a valid message, and skips building
+a message only to serialize it again (docs/performance.md). Only the three framings the
+responses need: varint fields, length-delimited fields and repeated length-delimited fields."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+VARINT = 0
+LENGTH_DELIMITED = 2
+
+
+def varint(n: int) -> bytes:
+    """An unsigned varint (negative int32 values are sent as their 64-bit two's complement)."""
+    n &= 0xFFFF_FFFF_FFFF_FFFF
+    out = bytearray()
+    while n > 0x7F:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def tag(field_number: int, wire_type: int) -> bytes:
+    return varint(field_number << 3 | wire_type)
+
+
+def varint_field(field_number: int, value: int) -> bytes:
+    """A scalar field; proto3 leaves a zero out."""
+    return tag(field_number, VARINT) + varint(value) if value else b""
+
+
+def message_field(field_number: int, payload: bytes) -> bytes:
+    """A length-delimited field (a message, bytes, or packed scalars), present even if empty."""
+    return tag(field_number, LENGTH_DELIMITED) + varint(len(payload)) + payload
+
+
+def repeated_field(field_number: int, sized: Iterable[bytes]) -> bytes:
+    """Each item already prefixed with its varint length, framed as one repeated field."""
+    return tag(field_number, LENGTH_DELIMITED).join([b"", *sized])
+
+
+def sized(payload: bytes) -> bytes:
+    """A payload prefixed with its length, for `repeated_field`."""
+    return varint(len(payload)) + payload

@@ -1,0 +1,73 @@
+"""LegalMoves and ApplyMove answer with wire bytes framed from encodings the engine holds
+(core/wire.py): those bytes must parse to exactly the response the protobuf API would build."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from crabgames.core import wire
+from crabgames.core.engine import Engine
+from crabgames.games import all_games
+from crabgames.service.servicer import apply_move_response
+from crabgames.v1 import game_pb2
+from crabgames.v1 import rules_service_pb2 as api
+from tests.playthrough import play_random
+
+ENGINE = Engine(all_games())
+GAMES = sorted(ENGINE.games)
+
+
+@pytest.mark.parametrize("value", [0, 1, 127, 128, 300, 2**31 - 1, -1, -(2**31)])
+def test_a_varint_field_is_what_protobuf_writes(value):
+    expected = game_pb2.NextDecision(player=value).SerializeToString()
+    assert wire.varint_field(game_pb2.NextDecision.PLAYER_FIELD_NUMBER, value) == expected
+
+
+def test_a_message_field_is_present_even_when_empty():
+    holder = api.LegalMovesResponse.FromString(wire.message_field(2, b""))
+    assert holder.HasField("next")
+
+
+def sample_states(game_id: str) -> list[game_pb2.GameState]:
+    num_players, options = importlib.import_module(f"tests.cases.{game_id}").CASES[-1]
+    states = play_random(ENGINE, game_id, num_players, options, seed=4).states
+    return states[:: max(1, len(states) // 12)] + [states[-1]]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_legal_moves_bytes_are_the_response_protobuf_would_build(game_id):
+    for state in sample_states(game_id):
+        moves, decision = ENGINE.legal_moves(state)
+        count = ENGINE.games[game_id].move_id_count(state.num_players)
+        mask = [False] * count
+        for move in moves:
+            if move.move_id >= 0:
+                mask[move.move_id] = True
+        for with_mask in (False, True):
+            expected = api.LegalMovesResponse(moves=moves, next=decision, move_id_count=count)
+            if with_mask:
+                expected.legal_mask.extend(mask)
+            got = api.LegalMovesResponse.FromString(
+                ENGINE.legal_moves_response_bytes(state, with_mask)
+            )
+            assert got == expected
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
+    for state in [s for s in sample_states(game_id) if s.next.kind != game_pb2.DECIDER_KIND_NONE]:
+        moves, _ = ENGINE.legal_moves(state)
+        after, happened, outcome = ENGINE.apply_move_to_seats(state, moves[len(moves) // 2])
+        seats = list(enumerate(happened.seat_events))
+        expected = api.ApplyMoveResponse(
+            state=after,
+            events=happened.events,
+            public_events=happened.public_events,
+            seat_events=[api.SeatEvents(player=p, events=e) for p, e in seats],
+            outcome=outcome,
+        )
+        got = apply_move_response(after, happened.events, happened.public_events, seats, outcome)
+        assert api.ApplyMoveResponse.FromString(got) == expected
+        assert got and (outcome is None) == (not expected.HasField("outcome"))
