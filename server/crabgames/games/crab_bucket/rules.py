@@ -284,26 +284,27 @@ def can_place(card: int, top: int) -> bool:
 
 
 def top_colors(state: CrabBucketState) -> list[int]:
-    # B3: empty piles and Oxi! tops have no colour.
-    return [-1 if t in (EMPTY, OXI) else color_of(t) for t in tops(state)]
+    return [TOP_COLOR[pile[-1]] if pile else NO_COLOR for pile in state.piles]
+
+
+# B3: Oxi! tops (and empty piles) have no colour. TOP_COLOR[card] for every card kind.
+NO_COLOR = -1
+TOP_COLOR = (*(color_of(card) for card in range(CRAB_CARDS)), NO_COLOR)
+
+
+def clockwise_pairs(colors: list[int], distance: int) -> zip:
+    """(colour of pile i, colour of the pile `distance` places clockwise) for every pile i."""
+    return zip(colors, colors[distance:] + colors[:distance], strict=True)
 
 
 def _linked(colors: list[int], a: int, b: int) -> bool:
-    for i in range(CIRCLE):
-        x, y = colors[i], colors[(i + 1) % CIRCLE]
-        if (x == a and y == b) or (x == b and y == a):
-            return True
-    return False
+    return (a, b) in clockwise_pairs(colors, 1) or (b, a) in clockwise_pairs(colors, 1)
 
 
 def requirement_met(req: Any, colors: list[int]) -> bool:
     """B3, on the colours of the 8 tops in clockwise order."""
     if isinstance(req, Gap):
-        step = req.between + 1
-        return any(
-            colors[i] == req.color and colors[(i + step) % CIRCLE] == req.color
-            for i in range(CIRCLE)
-        )
+        return (req.color, req.color) in clockwise_pairs(colors, req.between + 1)
     if isinstance(req, NotAdjacent):
         return not _linked(colors, req.first, req.second)
     assert isinstance(req, Adjacent)
