@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_COST,
@@ -98,43 +100,62 @@ LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
 
 
 def action_moves(
-    state: State, player: int, action: Action, index: int, rivals: list[list[CrabRef]]
+    state: State, player: int, action: Action, crabs: Iterable[int], rivals: list[list[CrabRef]]
 ) -> list[Move]:
-    """Every way `player` can perform `action` with crab `index` (the same code validates);
+    """Every way `player` can perform `action` with each of `crabs` (crab indices, in order):
+    the turn lists all crabs, `is_turn_move` only the move's own (the same code validates).
     `rivals` comes from `rivals_by_arena`."""
     me = state.players[player]
-    c = me.crabs[index]
-    where = c.arena
-    if where < 0 and action in ARENA_ONLY:
-        return []  # R7
-    if me.rage < LEAST_RAGE[action]:
+    spare = me.rage - ACTION_COST[action]  # rage left for X (R8)
+    if spare < (1 if action in WITH_X else 0):
         return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
+    mine = me.crabs
+    placed = [(i, mine[i].arena) for i in crabs]
+    if action in ARENA_ONLY:
+        placed = [(i, where) for i, where in placed if where >= 0]  # R7
     if action == SMASH:
-        # MAX_X: an id-space limit, never reached
-        xs = range(1, min(me.rage - ACTION_COST[SMASH], MAX_X) + 1)
-        return [_new(Move, (_ACT, SMASH, index, 0, t, x, 0, 0)) for t in rivals[where] for x in xs]
-    if action in (MOVE, GO_CLAM):
+        xs = range(1, min(spare, MAX_X) + 1)  # MAX_X: an id-space limit, never reached
         return [
-            _new(Move, (_ACT, action, index, a, NO_CRAB, 0, 0, 0))
-            for a in range(len(state.arenas))
+            _new(Move, (_ACT, SMASH, i, 0, t, x, 0, 0))
+            for i, where in placed
+            for t in rivals[where]
+            for x in xs
+        ]
+    if action in (MOVE, GO_CLAM):
+        arenas = range(len(state.arenas))
+        return [
+            _new(Move, (_ACT, action, i, a, NO_CRAB, 0, 0, 0))
+            for i, where in placed
+            for a in arenas
             if a != where
         ]
     if action == PSYCH_OUT:
-        return [_new(Move, (_ACT, PSYCH_OUT, index, 0, t, 0, 0, 0)) for t in rivals[where]]
+        return [
+            _new(Move, (_ACT, PSYCH_OUT, i, 0, t, 0, 0, 0))
+            for i, where in placed
+            for t in rivals[where]
+        ]
     if action == SWAP:
         return [
-            _new(Move, (_ACT, SWAP, index, 0, t, 0, 0, 0))
+            _new(Move, (_ACT, SWAP, i, 0, t, 0, 0, 0))
+            for i, where in placed
             for a, there in enumerate(rivals)
             if a != where
             for t in there
         ]
     if action == SPLIT:
-        partners = alliances_in(state, where)
-        return [_new(Move, (_ACT, SPLIT, index, 0, NO_CRAB, 0, s, 0)) for s in partners]
+        return [
+            _new(Move, (_ACT, SPLIT, i, 0, NO_CRAB, 0, s, 0))
+            for i, where in placed
+            for s in alliances_in(state, where)
+        ]
     if action == RAGE:
-        top = min(me.rage - ACTION_COST[RAGE], MAX_MUSCLE - c.muscle)  # R8
-        return [_new(Move, (_ACT, RAGE, index, 0, NO_CRAB, x, 0, 0)) for x in range(1, top + 1)]
-    return [_new(Move, (_ACT, action, index, 0, NO_CRAB, 0, 0, 0))]  # Rush, Scatter, Charm
+        return [
+            _new(Move, (_ACT, RAGE, i, 0, NO_CRAB, x, 0, 0))
+            for i, _ in placed
+            for x in range(1, min(spare, MAX_MUSCLE - mine[i].muscle) + 1)  # R8
+        ]
+    return [_new(Move, (_ACT, action, i, 0, NO_CRAB, 0, 0, 0)) for i, _ in placed]  # Rush...
 
 
 def signature_moves(state: State, player: int) -> list[Move]:
@@ -153,8 +174,7 @@ def turn_moves(state: State, player: int) -> list[Move]:
     rivals = rivals_by_arena(state, player)
     crabs = range(len(state.players[player].crabs))
     for action in available_actions(state):
-        for index in crabs:
-            moves.extend(action_moves(state, player, action, index, rivals))
+        moves.extend(action_moves(state, player, action, crabs, rivals))
     moves.extend(signature_moves(state, player))
     return moves
 
@@ -169,7 +189,7 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
             return False
         rivals = rivals_by_arena(state, player)
         action = ACTION_OF[move.action]
-        return move in action_moves(state, player, action, move.crab, rivals)
+        return move in action_moves(state, player, action, (move.crab,), rivals)
     if kind == MoveKind.SIGNATURE:
         return move in signature_moves(state, player)
     return move == PASS

@@ -72,6 +72,7 @@ DECISION_RULES = {
     "commit_hardcore_fans": "Hardcore Fans (R17)",
     "spotlight_reroll": "Spotlight Duel (R19)",
 }
+ACTION_TURN = Step.ACTION_TURN
 DECISION_MOVES = {
     "choose_action": {MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE},
     "choose_destination": {MoveKind.DESTINATION},
@@ -204,7 +205,26 @@ class CrabRageGame(Game[State, Move]):
         return label(state, move)
 
     def move_cache_key(self, state: State, move: Move) -> Hashable:
-        return label_key(state, move)
+        """Something that determines a legal move's label given the deciding seat (the engine
+        keys its encoded moves by both, to skip building the label). A turn of the Action Phase
+        lists up to ~130 moves: their labels read only the acting team, its signature move, the
+        team of the target crab and of the partner, and the billboard of the arena, so those are
+        the key (looked up inline: this runs once per legal move). Other decisions have a few
+        moves: the label itself is the key. tests/crab_rage/test_labels.py checks that equal
+        keys have equal labels."""
+        task = state.pending[-1]
+        if task.kind != ACTION_TURN:
+            return move, label(state, move)
+        players = state.players
+        me = players[task.player]
+        return (
+            move,
+            me.team,
+            me.signature,
+            players[move.target[0]].team,
+            players[move.partner].team,
+            state.arenas[move.arena].billboard,
+        )
 
     def chance_label(self, state: State, value: int) -> str:
         name = current_decision(state).name
@@ -298,28 +318,6 @@ def explain_action(state: State, player: int, move: Move) -> Violation:
     if action == Action.SWAP:
         return Violation("R9", "swap with a rival crab in another arena")
     return Violation("Actions", "choose a rival crab in your crab's arena")
-
-
-def label_key(state: State, move: Move) -> Hashable:
-    """Something that determines a legal move's label given the deciding seat (the engine keys
-    its encoded moves by both, to skip building the label). A turn of the Action Phase lists up
-    to ~130 moves: their labels read only the acting team, its signature move, the team of the
-    target crab and of the partner, and the billboard of the arena, so those are the key. Other
-    decisions have a few moves: the label itself is the key. tests/crab_rage/test_labels.py
-    checks that equal keys have equal labels."""
-    task = state.pending[-1]
-    if task.kind != Step.ACTION_TURN:
-        return move, label(state, move)
-    players = state.players
-    me = players[task.player]
-    return (
-        move,
-        me.team,
-        me.signature,
-        players[move.target[0]].team,
-        players[move.partner].team,
-        state.arenas[move.arena].billboard,
-    )
 
 
 def label(state: State, move: Move) -> str:
