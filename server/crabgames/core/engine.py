@@ -577,23 +577,24 @@ def encoded_legal_moves(match: Match, decision: Decision) -> list[EncodedMove]:
             )
             for value, weight in outcomes
         ]
-    player, game_id = decision.player, game.facts.id
-    cache = _encoded_moves(game)
-    out = []
-    for native in game.legal_moves(state):
-        key = (player, game.move_cache_key(state, native))
-        found = cache.get(key)
+    player = decision.player
+    cache = _encoded_moves(game, player)
+    moves = game.legal_moves(state)
+    keys = game.move_cache_keys(state, moves)
+    out = list(map(cache.get, keys))
+    for i, found in enumerate(out):
         if found is None:
-            move_id = game.move_id(state, native)
-            msg = game_pb2.Move(
-                player=player, label=game.move_label(state, native), move_id=move_id
-            )
-            part = getattr(msg, game_id)
-            part.SetInParent()
-            game.encode_move(native, part)
-            found = cache[key] = encoded(msg, move_id)
-        out.append(found)
+            out[i] = cache[keys[i]] = encode_move(game, state, player, moves[i])
     return out
+
+
+def encode_move(game: Game, state: Any, player: int, native: Any) -> EncodedMove:
+    move_id = game.move_id(state, native)
+    msg = game_pb2.Move(player=player, label=game.move_label(state, native), move_id=move_id)
+    part = getattr(msg, game.facts.id)
+    part.SetInParent()
+    game.encode_move(native, part)
+    return encoded(msg, move_id)
 
 
 def encoded(msg: game_pb2.Move, move_id: int) -> EncodedMove:
@@ -614,14 +615,16 @@ RESPONSE_NEXT = _RESPONSE_FIELDS["next"].number
 RESPONSE_MOVE_ID_COUNT = _RESPONSE_FIELDS["move_id_count"].number
 RESPONSE_LEGAL_MASK = _RESPONSE_FIELDS["legal_mask"].number
 
-# Each game's encoded moves, by (player, the game's move_cache_key). Bounded, as a game's move
-# space may be large.
-_ENCODED_MOVES: dict[str, dict[Any, EncodedMove]] = {}
+# Each game's encoded moves, by player, then by the game's move_cache_key. Bounded, as a game's
+# move space may be large.
+_ENCODED_MOVES: dict[tuple[str, int], dict[Any, EncodedMove]] = {}
 _ENCODED_MOVES_LIMIT = 20_000
 
 
-def _encoded_moves(game: Game) -> dict[Any, EncodedMove]:
-    cache = _ENCODED_MOVES.setdefault(game.facts.id, {})
-    if len(cache) > _ENCODED_MOVES_LIMIT:
+def _encoded_moves(game: Game, player: int) -> dict[Any, EncodedMove]:
+    cache = _ENCODED_MOVES.get((game.facts.id, player))
+    if cache is None:
+        cache = _ENCODED_MOVES[game.facts.id, player] = {}
+    elif len(cache) > _ENCODED_MOVES_LIMIT:
         cache.clear()
     return cache

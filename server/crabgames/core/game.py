@@ -168,6 +168,12 @@ class Game(ABC, Generic[S, M]):
         determines them."""
         return move, self.move_label(state, move), self.move_id(state, move)
 
+    def move_cache_keys(self, state: S, moves: Sequence[M]) -> list[Hashable]:
+        """`move_cache_key` of each move, in order (one call per LegalMoves: a game can build
+        them all at once, cheaper than a method call per move)."""
+        key = self.move_cache_key
+        return [key(state, move) for move in moves]
+
     @abstractmethod
     def chance_label(self, state: S, value: int) -> str: ...
 
