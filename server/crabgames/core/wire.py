@@ -11,8 +11,13 @@ VARINT = 0
 LENGTH_DELIMITED = 2
 
 
+_ONE_BYTE = [bytes((n,)) for n in range(0x80)]
+
+
 def varint(n: int) -> bytes:
     """An unsigned varint (negative int32 values are sent as their 64-bit two's complement)."""
+    if 0 <= n < 0x80:  # most lengths and tags: one byte
+        return _ONE_BYTE[n]
     n &= 0xFFFF_FFFF_FFFF_FFFF
     out = bytearray()
     while n > 0x7F:

@@ -246,9 +246,19 @@ def seat_events(happened) -> list[api.SeatEvents]:
     ]
 
 
-_APPLY = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name
-_SEAT = api.SeatEvents.DESCRIPTOR.fields_by_name
+def _tag(message_class, field: str) -> bytes:
+    number = message_class.DESCRIPTOR.fields_by_name[field].number
+    return wire.tag(number, wire.LENGTH_DELIMITED)
+
+
 APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
+STATE_TAG = _tag(api.ApplyMoveResponse, "state")
+EVENTS_TAG = _tag(api.ApplyMoveResponse, "events")
+PUBLIC_EVENTS_TAG = _tag(api.ApplyMoveResponse, "public_events")
+SEAT_EVENTS_TAG = _tag(api.ApplyMoveResponse, "seat_events")
+OUTCOME_TAG = _tag(api.ApplyMoveResponse, "outcome")
+SEAT_PLAYER = api.SeatEvents.DESCRIPTOR.fields_by_name["player"].number
+SEAT_EVENT_TAG = _tag(api.SeatEvents, "events")
 
 
 def apply_move_response(
@@ -262,25 +272,24 @@ def apply_move_response(
     public and every seat's are mostly the same messages): each is serialized once."""
     serialized: dict[int, bytes] = {}  # by id(): the messages stay alive in the lists
 
-    def framed(number: int, messages: list[game_pb2.Event]) -> bytes:
-        out = []
+    def framed(tag: bytes, messages: list[game_pb2.Event]) -> bytes:
+        out = [b""]
         for msg in messages:
             data = serialized.get(id(msg))
             if data is None:
                 data = serialized[id(msg)] = wire.sized(msg.SerializeToString())
             out.append(data)
-        return wire.repeated_field(number, out)
+        return tag.join(out)
 
     parts = [
-        wire.message_field(_APPLY["state"].number, state.SerializeToString()),
-        framed(_APPLY["events"].number, events),
-        framed(_APPLY["public_events"].number, public_events),
+        STATE_TAG,
+        wire.sized(state.SerializeToString()),
+        framed(EVENTS_TAG, events),
+        framed(PUBLIC_EVENTS_TAG, public_events),
     ]
     for seat, seen in seats:
-        body = wire.varint_field(_SEAT["player"].number, seat) + framed(
-            _SEAT["events"].number, seen
-        )
-        parts.append(wire.message_field(_APPLY["seat_events"].number, body))
+        body = wire.varint_field(SEAT_PLAYER, seat) + framed(SEAT_EVENT_TAG, seen)
+        parts += (SEAT_EVENTS_TAG, wire.sized(body))
     if outcome is not None:
-        parts.append(wire.message_field(_APPLY["outcome"].number, outcome.SerializeToString()))
+        parts += (OUTCOME_TAG, wire.sized(outcome.SerializeToString()))
     return b"".join(parts)
