@@ -11,6 +11,7 @@ import each other as modules (never names), which works whichever is imported fi
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -55,6 +56,13 @@ def ability_moves(state: CrabBucketState) -> list[Move]:
     return moves
 
 
+@lru_cache(maxsize=8192)
+def use_of(mission: int, piles: tuple[int, ...] = (), card: int = -1, source: int = -1) -> Move:
+    """The UseAbility move, built once per distinct use (bounded): a frozen dataclass takes over a
+    microsecond to build, and one ability may offer ~90 uses (Rescue up to 3 tops)."""
+    return rules.UseAbility(mission, piles, card, source)
+
+
 def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     index = state.completed.index(move.mission)
     state.spent[index] = True  # turned face down (B6)
@@ -87,9 +95,7 @@ def _crab_cards_in_hand(state: CrabBucketState) -> list[int]:
 def _uses_rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
     """Rescue up to 3 cards from the top: 1 to 3 non-empty piles (rules notes)."""
     full = _full_piles(state)
-    return [
-        rules.UseAbility(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)
-    ]
+    return [use_of(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)]
 
 
 def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -99,7 +105,7 @@ def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) 
 
 
 def _uses_swap_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    return [rules.UseAbility(mission, pair) for pair in combinations(_full_piles(state), 2)]
+    return [use_of(mission, pair) for pair in combinations(_full_piles(state), 2)]
 
 
 def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -114,13 +120,9 @@ def _uses_rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
     if state.options.wild:
         if not state.oxi_discarded:
             return []
-        return [rules.UseAbility(mission, (pile,)) for pile in range(CIRCLE)]
+        return [use_of(mission, (pile,)) for pile in range(CIRCLE)]
     sources = [i for i, pile in enumerate(state.piles) if OXI in pile]
-    return [
-        rules.UseAbility(mission, (pile,), source=source)
-        for source in sources
-        for pile in range(CIRCLE)
-    ]
+    return [use_of(mission, (pile,), -1, source) for source in sources for pile in range(CIRCLE)]
 
 
 def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -140,7 +142,7 @@ def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -
 
 def _uses_play_freely(state: CrabBucketState, mission: int) -> list[Move]:
     return [
-        rules.UseAbility(mission, (pile,), card)
+        use_of(mission, (pile,), card)
         for card in _crab_cards_in_hand(state)
         for pile in range(CIRCLE)
     ]
@@ -159,9 +161,7 @@ def _uses_swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
     hand = state.hands[state.turn_player]
     # An Oxi! never goes onto a pile in Wild Crab mode (it is only ever discarded there).
     cards = _crab_cards_in_hand(state) if state.options.wild else sorted(set(hand))
-    return [
-        rules.UseAbility(mission, (pile,), card) for pile in _full_piles(state) for card in cards
-    ]
+    return [use_of(mission, (pile,), card) for pile in _full_piles(state) for card in cards]
 
 
 def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -178,7 +178,7 @@ def _uses_draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
     """Only while there is a card to draw and draws are not over (B7, rules notes)."""
     if state.draws_over or not rules.draw_total(state):
         return []
-    return [rules.UseAbility(mission)]
+    return [use_of(mission)]
 
 
 def _draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -190,7 +190,7 @@ def _draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list[Ev
 
 
 def _uses_discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
-    return [rules.UseAbility(mission, (pile,)) for pile in _full_piles(state)]
+    return [use_of(mission, (pile,)) for pile in _full_piles(state)]
 
 
 def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -202,7 +202,7 @@ def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event])
 
 
 def _uses_discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    return [rules.UseAbility(mission)] if _full_piles(state) else []
+    return [use_of(mission)] if _full_piles(state) else []
 
 
 def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -216,7 +216,7 @@ def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Eve
 def _uses_new_mission(state: CrabBucketState, mission: int) -> list[Move]:
     if state.current == rules.NO_MISSION:
         return []
-    return [rules.UseAbility(mission)] if offer_levels(state) else []
+    return [use_of(mission)] if offer_levels(state) else []
 
 
 def offer_levels(state: CrabBucketState) -> list[int]:

@@ -375,6 +375,12 @@ def play_moves(state: CrabBucketState) -> list[Move]:
     return []
 
 
+def can_act(state: CrabBucketState) -> bool:
+    """Whether `play_moves` lists any move: a main action settles it without listing the ability
+    uses (which may be dozens)."""
+    return bool(main_moves(state)) or bool(play_moves(state))
+
+
 def main_moves(state: CrabBucketState) -> list[Move]:
     return card_plays(state, sorted(set(state.hands[state.turn_player])))
 
@@ -675,7 +681,7 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if state.plays_left <= 0:
         state.step = REFILL
         return False
-    if play_moves(state):
+    if can_act(state):
         return True
     if state.played:
         state.plays_left = 0  # "play 2": no legal second play
