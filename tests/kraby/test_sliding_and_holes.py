@@ -101,7 +101,8 @@ def test_the_quick_hole_check_agrees_with_checking_every_cell(seed):
                 after = state.copy()
                 after.cells[stop] = rules.pb.KRABY_CELL_BLUE
                 after.block(stop)
-                assert rules.leaves_no_hole(state, stop) == (not rules.unfillable_cells(after))
+                quick = rules.leaves_no_hole(state, edge, lane, stop)
+                assert quick == (not rules.unfillable_cells(after))
         entries = rules.entry_points(state)
         if not entries:
             break

@@ -119,7 +119,7 @@ class KrabyGame(Game[KrabyState, object]):
             return (
                 stop is not None
                 and state.hands[state.turn_player][move.color - 1] > 0
-                and rules.leaves_no_hole(state, stop)  # what entry_points checks
+                and rules.leaves_no_hole(state, move.edge, move.lane, stop)  # as entry_points
             )
         return move in rules.legal_moves(state)
 

@@ -8,6 +8,9 @@ set, so "no bit between here and the edge" means a clear line to the edge of the
 
 from __future__ import annotations
 
+import functools
+import itertools
+import operator
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -228,36 +231,42 @@ def has_clear_line(row_blocked: int, col_blocked: int, row: int, col: int) -> bo
     )
 
 
-def leaves_no_hole(state: KrabyState, cell: int) -> bool:
-    """Would filling `cell` keep every free cell fillable (K4)? Only cells sharing its row or
-    column can lose their line to the edge, so only they are checked: along the row, the free
-    cells strictly between its first and last blocked cell have no line along the row, so each
-    needs one along its column (and likewise down the column)."""
-    row, col = divmod(cell, SIZE)
-    row_blocked, col_blocked = state.row_blocked, state.col_blocked
-    low, high = playing_area(state.num_players)
-    area = ((1 << (high + 1)) - 1) >> low << low
-    if low <= row <= high:  # inside the area, a cell that is not blocked is free
-        new_row = row_blocked[row] | (1 << col)
-        inner = ((1 << (new_row.bit_length() - 1)) - 1) & -((new_row & -new_row) << 1)
-        trapped = inner & area & ~new_row
-        while trapped:
-            c = (trapped & -trapped).bit_length() - 1
-            trapped &= trapped - 1
-            along = col_blocked[c]
-            if along & ((1 << row) - 1) and along >> (row + 1):
-                return False
-    if low <= col <= high:
-        new_col = col_blocked[col] | (1 << row)
-        inner = ((1 << (new_col.bit_length() - 1)) - 1) & -((new_col & -new_col) << 1)
-        trapped = inner & area & ~new_col
-        while trapped:
-            r = (trapped & -trapped).bit_length() - 1
-            trapped &= trapped - 1
-            along = row_blocked[r]
-            if along & ((1 << col) - 1) and along >> (col + 1):
-                return False
-    return True
+def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
+    """Would a tile entering at (edge, lane) and stopping at `cell` keep every free cell
+    fillable (K4)? See `no_new_hole`; this is its check for one entry."""
+    across = state.col_blocked if edge in (WEST, EAST) else state.row_blocked
+    stop = cell % SIZE if edge in (WEST, EAST) else cell // SIZE
+    before = functools.reduce(operator.or_, across[:stop], 0)
+    after = functools.reduce(operator.or_, across[stop + 1 :], 0)
+    return no_new_hole(across[stop], lane, before, after)
+
+
+def no_new_hole(across: int, lane: int, before: int, after: int) -> bool:
+    """The hole rule (K4) for a tile stopping where its lane meets the line `across` (blocked
+    bits, the lane's bit not yet set), from a board with no hole (decode_state checks that).
+
+    Only the free cells of the tile's lane and of the line across can lose their line to the
+    edge. Those of the lane keep theirs: the tile slid over the ones behind it, and stopped
+    right against the cell ahead. On the line across, the free cells strictly between its first
+    and last blocked cell have no line along it, so each needs one along its own lane: it has
+    none when that lane is blocked on both sides of `across`. `before`/`after` hold the lanes
+    blocked on the one side and on the other (the OR of the lines across before and after)."""
+    across |= 1 << lane
+    trapped = between(across) & ~across  # all inside the playing area, as the blocked bits are
+    return not trapped & before & after
+
+
+def between(bits: int) -> int:
+    """The bits strictly between the lowest and the highest set bit of `bits` (not 0)."""
+    return ((1 << (bits.bit_length() - 1)) - 1) & -((bits & -bits) << 1)
+
+
+def blocked_sides(lines: list[int]) -> tuple[list[int], list[int]]:
+    """For each line i, the OR of the lines before it and the OR of the lines after it: for
+    columns, bit r is set when row r is blocked left of column i (and right of it)."""
+    before = list(itertools.accumulate(lines, operator.or_, initial=0))
+    after = list(itertools.accumulate(reversed(lines), operator.or_, initial=0))
+    return before, after[SIZE - 1 :: -1]
 
 
 def unfillable_cells(state: KrabyState) -> list[int]:
@@ -303,27 +312,32 @@ def has_entry_point(state: KrabyState) -> bool:
 
 
 def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
-    """The entry points in order, found lazily; the same stops as `slide_stop` (K3)."""
+    """The entry points in order, found lazily; the same stops as `slide_stop` (K3) and the
+    same hole rule as `leaves_no_hole` (K4), with each side's blocked lines found once."""
     low, high = playing_area(state.num_players)
-    up_to_high = (1 << (high + 1)) - 1
+    sides = {
+        True: (state.col_blocked, *blocked_sides(state.col_blocked)),
+        False: (state.row_blocked, *blocked_sides(state.row_blocked)),
+    }
     for edge in EDGES:
         along_row = edge in (WEST, EAST)
         lines = state.row_blocked if along_row else state.col_blocked
+        across, before, after = sides[along_row]
         from_low = edge in (WEST, NORTH)
         for lane in range(low, high + 1):
+            ahead = lines[lane]  # only cells inside the playing area are ever blocked
+            if not ahead:
+                continue  # nothing stops the tile (K3)
             if from_low:
-                ahead = lines[lane] >> low << low
                 stop = (ahead & -ahead).bit_length() - 2
-                if not ahead or stop < low:
-                    continue
+                if stop < low:
+                    continue  # the entry cell is taken
             else:
-                ahead = lines[lane] & up_to_high
                 stop = ahead.bit_length()
-                if not ahead or stop > high:
+                if stop > high:
                     continue
-            cell = lane * SIZE + stop if along_row else stop * SIZE + lane
-            if leaves_no_hole(state, cell):
-                yield edge, lane, cell
+            if no_new_hole(across[stop], lane, before[stop], after[stop]):
+                yield edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane
 
 
 # ----- figures (K6) -----
