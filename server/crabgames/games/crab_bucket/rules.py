@@ -211,11 +211,16 @@ def into_hand_text(kind: str, player: int, card: int | None) -> str:
     return f"player {player} draws {what}"
 
 
+INTO_HAND = ("card_dealt", "card_drawn")  # events that may carry a card into a hand
+
+
 def seen_by(event: Event, viewer: int | None) -> Event:
     """G5, B2: a card dealt or drawn into a hand is seen by its holder only; the others (and
     spectators) see that the player got a card. Every other event is public (rules notes)."""
+    if event.kind not in INTO_HAND:
+        return event
     holder = event.data.get("player")
-    if event.kind not in ("card_dealt", "card_drawn") or holder is None or holder == viewer:
+    if holder is None or holder == viewer:
         return event
     if event.others_see is None:
         data = {key: value for key, value in event.data.items() if key != "card"}
