@@ -252,13 +252,10 @@ def no_new_hole(across: int, lane: int, before: int, after: int) -> bool:
     none when that lane is blocked on both sides of `across`. `before`/`after` hold the lanes
     blocked on the one side and on the other (the OR of the lines across before and after)."""
     across |= 1 << lane
-    trapped = between(across) & ~across  # all inside the playing area, as the blocked bits are
+    # The bits strictly between the lowest and the highest set bit of `across`:
+    inside = ((1 << (across.bit_length() - 1)) - 1) & -((across & -across) << 1)
+    trapped = inside & ~across  # all inside the playing area, as the blocked bits are
     return not trapped & before & after
-
-
-def between(bits: int) -> int:
-    """The bits strictly between the lowest and the highest set bit of `bits` (not 0)."""
-    return ((1 << (bits.bit_length() - 1)) - 1) & -((bits & -bits) << 1)
 
 
 def blocked_sides(lines: list[int]) -> tuple[list[int], list[int]]:
@@ -311,19 +308,23 @@ def has_entry_point(state: KrabyState) -> bool:
     return next(iter_entry_points(state), None) is not None
 
 
+# Each edge in order: (edge, whether its lanes are rows, whether it enters at a lane's low end).
+EDGE_WAYS = ((NORTH, False, True), (EAST, True, False), (SOUTH, False, False), (WEST, True, True))
+
+
 def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
     """The entry points in order, found lazily; the same stops as `slide_stop` (K3) and the
     same hole rule as `leaves_no_hole` (K4), with each side's blocked lines found once."""
     low, high = playing_area(state.num_players)
-    sides = {
-        True: (state.col_blocked, *blocked_sides(state.col_blocked)),
-        False: (state.row_blocked, *blocked_sides(state.row_blocked)),
-    }
-    for edge in EDGES:
-        along_row = edge in (WEST, EAST)
-        lines = state.row_blocked if along_row else state.col_blocked
-        across, before, after = sides[along_row]
-        from_low = edge in (WEST, NORTH)
+    sides: dict[bool, tuple[list[int], list[int]]] = {}
+    for edge, along_row, from_low in EDGE_WAYS:
+        if along_row:
+            lines, across = state.row_blocked, state.col_blocked
+        else:
+            lines, across = state.col_blocked, state.row_blocked
+        if along_row not in sides:  # found when first needed: has_entry_point stops early
+            sides[along_row] = blocked_sides(across)
+        before, after = sides[along_row]
         for lane in range(low, high + 1):
             ahead = lines[lane]  # only cells inside the playing area are ever blocked
             if not ahead:
