@@ -203,7 +203,7 @@ SIGNATURE_MOVES = frozenset(Signature)
 BILLBOARDS = frozenset(Billboard)
 PHASES = frozenset(Phase)
 ACTIONS = frozenset(Action)
-MOVE_KINDS = frozenset(MoveKind)
+MOVE_KIND_OF = {int(kind): kind for kind in MoveKind}
 
 
 def decode_crab(msg: Any, arenas: int, player_path: str, index: int) -> Crab:
@@ -536,11 +536,12 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
 
 
 def decode_move(msg: Any, path: str) -> Move:
-    if msg.kind not in MOVE_KINDS:
+    kind = MOVE_KIND_OF.get(msg.kind)
+    if kind is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
     target = (msg.target.player, msg.target.crab) if msg.HasField("target") else (-1, -1)
     move = Move(
-        MoveKind(msg.kind),
+        kind,
         msg.action,
         msg.crab,
         msg.arena,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
@@ -347,12 +348,32 @@ _KIND_FIELDS = {
 }
 
 
+def used_fields(kind: int, action: int, independent: bool) -> tuple[str, ...]:
+    if kind == MoveKind.ACT:
+        return ("action", "crab", *_ACT_FIELDS.get(action, ()))
+    if kind == MoveKind.ALLIANCE and independent:
+        return ("alliance",)
+    return _KIND_FIELDS.get(kind, ())
+
+
+@functools.lru_cache(maxsize=64)
+def kept_fields(kind: int, action: int, independent: bool) -> tuple[bool, ...]:
+    """For each field of Move in order, whether a move of this kind (and action) keeps it: a
+    pure function of three small values, asked on every decoded move."""
+    used = used_fields(kind, action, independent)
+    return tuple(name == "kind" or name in used for name in Move._fields)
+
+
+_DEFAULTS = Move(MoveKind.PASS)  # every field but the kind (always kept) at its default
+
+
 def normalized(move: Move) -> Move:
-    if move.kind == MoveKind.ACT:
-        used = ("action", "crab", *_ACT_FIELDS.get(move.action, ()))
-    else:
-        used = _KIND_FIELDS.get(move.kind, ())
-    if move.kind == MoveKind.ALLIANCE and move.alliance == AllianceChoice.INDEPENDENT:
-        used = ("alliance",)
-    clean = Move(move.kind)
-    return clean._replace(**{name: getattr(move, name) for name in used})
+    kind = move.kind
+    keep = kept_fields(
+        kind,
+        move.action if kind == MoveKind.ACT else 0,
+        kind == MoveKind.ALLIANCE and move.alliance == AllianceChoice.INDEPENDENT,
+    )
+    return Move._make(
+        [value if k else d for value, k, d in zip(move, keep, _DEFAULTS, strict=True)]
+    )
