@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from crabgames.core.game import Decision
@@ -99,6 +100,13 @@ PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
 LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
 
 
+@functools.lru_cache(maxsize=8192)
+def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
+    """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`: a pure function of
+    small values, and about half of a turn's moves, so each is built once (bounded)."""
+    return tuple(_new(Move, (_ACT, action, index, 0, target, x, 0, 0)) for x in range(1, top + 1))
+
+
 def action_moves(
     state: State, player: int, action: Action, crabs: Iterable[int], rivals: list[list[CrabRef]]
 ) -> list[Move]:
@@ -114,12 +122,9 @@ def action_moves(
     if action in ARENA_ONLY:
         placed = [(i, where) for i, where in placed if where >= 0]  # R7
     if action == SMASH:
-        xs = range(1, min(spare, MAX_X) + 1)  # MAX_X: an id-space limit, never reached
+        top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
         return [
-            _new(Move, (_ACT, SMASH, i, 0, t, x, 0, 0))
-            for i, where in placed
-            for t in rivals[where]
-            for x in xs
+            move for i, where in placed for t in rivals[where] for move in x_moves(SMASH, i, t, top)
         ]
     if action in (MOVE, GO_CLAM):
         arenas = range(len(state.arenas))
@@ -151,9 +156,9 @@ def action_moves(
         ]
     if action == RAGE:
         return [
-            _new(Move, (_ACT, RAGE, i, 0, NO_CRAB, x, 0, 0))
+            move
             for i, _ in placed
-            for x in range(1, min(spare, MAX_MUSCLE - mine[i].muscle) + 1)  # R8
+            for move in x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - mine[i].muscle))  # R8
         ]
     return [_new(Move, (_ACT, action, i, 0, NO_CRAB, 0, 0, 0)) for i, _ in placed]  # Rush...
 
