@@ -304,10 +304,12 @@ class KrabyGame(Game[KrabyState, object]):
 
     def move_cache_key(self, state: KrabyState, move: object) -> object:
         # A move's id and label depend on the move alone, but for a tile's label, which names
-        # where it stops: (tile, stop), as legal_moves found it (called once per legal move).
-        legal_tiles = state.legal_tiles
-        if legal_tiles is not None:
-            key = legal_tiles.get(move)  # type: ignore[call-overload]
+        # where it stops: (tile, stop) (called once per legal move, so found once per board).
+        stops = state.tile_stops
+        if stops is None and state.step == PLACE_TILE:
+            stops = rules.tile_stops(state)
+        if stops is not None:
+            key = stops.get(move)  # type: ignore[call-overload]
             if key is not None:
                 return key
         if isinstance(move, PlaceTile):
@@ -315,10 +317,8 @@ class KrabyGame(Game[KrabyState, object]):
         return move
 
     def tile_and_stop(self, state: KrabyState, move: PlaceTile) -> tuple[PlaceTile, int | None]:
-        legal_tiles = state.legal_tiles  # known when the move came from legal_moves
-        if legal_tiles is not None and move in legal_tiles:
-            return legal_tiles[move]
-        return move, rules.slide_stop(state, move.edge, move.lane)
+        found = rules.tile_stops(state).get(move)  # every tile that may enter
+        return found or (move, rules.slide_stop(state, move.edge, move.lane))
 
     def chance_label(self, state: KrabyState, value: int) -> str:
         verb = "deal" if state.step == DEAL else "draw"

@@ -127,10 +127,10 @@ class KrabyState:
     turns_taken: int
     row_blocked: list[int] = field(default_factory=list)
     col_blocked: list[int] = field(default_factory=list)
-    # Each legal tile placement of this position with the cell where it stops, as (tile, stop):
-    # found by `legal_moves` and reused by the move labels and cache keys; forgotten when a cell
-    # is blocked.
-    legal_tiles: dict[PlaceTile, tuple[PlaceTile, int]] | None = field(
+    # Where each tile that may enter on this board stops, as (tile, stop) by tile, for every
+    # colour: found when first asked (move labels and cache keys); forgotten when a cell is
+    # blocked.
+    tile_stops: dict[PlaceTile, tuple[PlaceTile, int]] | None = field(
         default=None, compare=False, repr=False
     )
 
@@ -146,7 +146,7 @@ class KrabyState:
                 self.block(cell)
 
     def block(self, cell: int) -> None:
-        self.legal_tiles = None
+        self.tile_stops = None
         row, col = divmod(cell, SIZE)
         self.row_blocked[row] |= 1 << col
         self.col_blocked[col] |= 1 << row
@@ -369,21 +369,41 @@ PLACE_TILES = {
 }
 
 
+@functools.lru_cache(maxsize=2048)  # every (edge, lane, colours in hand) there is: built once
+def hand_tiles(edge: int, lane: int, colors: tuple[int, ...]) -> tuple[PlaceTile, ...]:
+    """The tiles of `colors` entering at (edge, lane), by colour."""
+    tiles = PLACE_TILES[edge, lane]
+    return tuple(tiles[color] for color in colors)
+
+
 def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_TILE:
         hand = state.hands[state.turn_player]
-        colors = [c for c in COLORS if hand[c - 1]]
-        legal_tiles = {}  # in order: by entry point, then by colour
-        for edge, lane, stop in entry_points(state):
-            tiles = PLACE_TILES[edge, lane]
-            for color in colors:
-                tile = tiles[color]
-                legal_tiles[tile] = tile, stop
-        state.legal_tiles = legal_tiles
-        return list(legal_tiles)
+        colors = tuple([c for c in COLORS if hand[c - 1]])
+        moves: list = []
+        for edge, lane, _ in entry_points(state):
+            moves += hand_tiles(edge, lane, colors)
+        return moves
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
     return []
+
+
+def tile_stops(state: KrabyState) -> dict[PlaceTile, tuple[PlaceTile, int]]:
+    """Each tile that may enter on this board (any colour) with where it stops, as (tile, stop)
+    by tile; kept on the state until a cell is blocked."""
+    stops = state.tile_stops
+    if stops is None:
+        stops = state.tile_stops = {}
+        for edge, lane, stop in entry_points(state):
+            stops.update(entry_tiles(edge, lane, stop))
+    return stops
+
+
+@functools.cache  # at most 4 edges x 11 lanes x 11 stops
+def entry_tiles(edge: int, lane: int, stop: int) -> dict[PlaceTile, tuple[PlaceTile, int]]:
+    """The tiles entering at (edge, lane), each with where it stops (shared: never change it)."""
+    return {tile: (tile, stop) for tile in PLACE_TILES[edge, lane][1:]}
 
 
 # ----- turn flow -----
