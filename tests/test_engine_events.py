@@ -3,6 +3,7 @@ messages for its own redacted copies (G5), even when the copies are short-lived.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -73,3 +74,24 @@ def test_equal_redacted_copies_are_encoded_once():
     happened = Engine([]).happened(SimpleNamespace(game=game, num_players=4), [Dealt(0, 0)])
     assert game.encoded == 2  # the holder's and everyone else's (four equal copies)
     assert happened.seat_events[3][0].text == "player 0 is dealt a card (public)"
+
+
+@pytest.mark.parametrize("game_id", ["kraby", "crab_bucket", "crab_rage"])
+def test_every_game_shows_each_seat_whole_what_it_shows_a_spectator_whole(game_id):
+    """The contract `happened` relies on to ask seat by seat only about secret events."""
+    from crabgames.games import all_games
+    from tests.playthrough import play_random
+
+    engine = Engine(all_games())
+    game = engine.games[game_id]
+    num_players, options = importlib.import_module(f"tests.cases.{game_id}").CASES[-1]
+    record = play_random(engine, game_id, num_players, options, seed=2)
+    checked = 0
+    for state, move in zip(record.states, record.moves, strict=False):
+        match = engine.decode(state)
+        events = match.play(move)
+        for event in events:
+            if game.redact_event(event, None) is event:
+                checked += 1
+                assert all(game.redact_event(event, s) is event for s in range(num_players))
+    assert checked > 0

@@ -278,35 +278,43 @@ class Engine:
 
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
-        # Most events are the same for every viewer, and a redacted copy is often the same for
-        # every viewer it hides something from: each distinct event is encoded once. Events
-        # are known by value (their encoding depends on nothing else); an unhashable one by
+        # Each distinct event is encoded once: most are the same for every viewer, and a
+        # redacted copy is often the same for every viewer it hides something from. Events are
+        # known by value (their encoding depends on nothing else); an unhashable one by
         # identity, kept alive meanwhile so that a freed copy's id() cannot be reused for
         # another viewer's copy.
         encoded: dict[Any, game_pb2.Event] = {}
         alive: list[Any] = []
 
-        def encode_all(natives: Iterable[Any]) -> list[game_pb2.Event]:
-            out = []
-            for event in natives:
-                try:
-                    key = (type(event), event)
-                    msg = encoded.get(key)
-                except TypeError:
-                    key = (type(event), id(event))
-                    msg = encoded.get(key)
-                    alive.append(event)
-                if msg is None:
-                    msg = encoded[key] = game_pb2.Event()
-                    game.encode_event(event, msg)
-                out.append(msg)
-            return out
+        def encode(event: Any) -> game_pb2.Event:
+            try:
+                key = (type(event), event)
+                msg = encoded.get(key)
+            except TypeError:
+                key = (type(event), id(event))
+                msg = encoded.get(key)
+                alive.append(event)
+            if msg is None:
+                msg = encoded[key] = game_pb2.Event()
+                game.encode_event(event, msg)
+            return msg
 
-        return Happened(
-            encode_all(events),
-            encode_all(redacted(game, events, None)),
-            [encode_all(redacted(game, events, seat)) for seat in range(match.num_players)],
-        )
+        host = [encode(event) for event in events]
+        public = [game.redact_event(event, None) for event in events]
+        # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
+        # others are redacted seat by seat.
+        secret = [i for i, event in enumerate(events) if public[i] is not event]
+        seats = []
+        for seat in range(match.num_players):
+            seen_by_seat = list(host)
+            for i in reversed(secret):  # from the end, so a hidden event's removal shifts none
+                copy = game.redact_event(events[i], seat)
+                if copy is None:
+                    del seen_by_seat[i]
+                else:
+                    seen_by_seat[i] = encode(copy)
+            seats.append(seen_by_seat)
+        return Happened(host, [encode(seen) for seen in public if seen is not None], seats)
 
     def encode_outcome(self, match: Match) -> game_pb2.Outcome | None:
         outcome = match.game.outcome(match.state)
@@ -519,11 +527,6 @@ class Engine:
                     error.message,
                 )
         return ReplayResult(True, self.encode(match), self.encode_outcome(match), len(moves))
-
-
-def redacted(game: Game, events: Iterable[Any], viewer: int | None) -> list[Any]:
-    seen = (game.redact_event(event, viewer) for event in events)
-    return [event for event in seen if event is not None]
 
 
 def check_player_count(facts, num_players: int, field: str, error) -> None:

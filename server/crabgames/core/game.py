@@ -194,7 +194,9 @@ class Game(ABC, Generic[S, M]):
 
     def redact_event(self, event: Any, viewer: int | None) -> Any | None:
         """The event as `viewer` (None: a spectator) may see it (G5): the same event when it is
-        public, a copy without the secret part (another player's draw), or None to hide it."""
+        public, a copy without the secret part (another player's draw), or None to hide it. A
+        seat knows at least what a spectator knows: an event a spectator gets whole (the same
+        object) every seat gets whole, so the engine asks seat by seat only about the others."""
         return event
 
     @abstractmethod
