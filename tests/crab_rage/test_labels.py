@@ -33,3 +33,48 @@ def test_equal_move_cache_keys_mean_equal_labels_and_ids():
                 assert seen.setdefault(key, found) == found, key
             GAME.apply_move(state, rng.choice(moves))
     assert len(seen) > 1000
+
+
+def test_a_turn_key_changes_with_every_team_signature_and_billboard_a_label_reads():
+    """States that differ only in one seat's team, the acting seat's signature move or the
+    billboards: moves whose labels differ must get different keys."""
+    rng = random.Random(5)
+    for players in (3, 4, 5):
+        state = initial_state(players, default_options(players))
+        turns = 0
+        while (decision := GAME.next_decision(state)).kind != NOBODY and turns < 6:
+            if decision.kind == CHANCE:
+                GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])
+                continue
+            moves = GAME.legal_moves(state)
+            if GAME.next_decision(state).name == "choose_action":
+                turns += 1
+                seen: dict = {}
+                for variant in variants(state, decision.player):
+                    for move in GAME.legal_moves(variant):
+                        key = GAME.move_cache_key(variant, move)
+                        found = GAME.move_label(variant, move)
+                        assert seen.setdefault(key, found) == found, key
+            GAME.apply_move(state, rng.choice(moves))
+
+
+def variants(state, player):
+    yield state
+    for signature in Signature:
+        copy = state.clone()
+        copy.players[player].signature = signature
+        copy.players[player].signature_used = False
+        copy.players[player].rage = max(copy.players[player].rage, 2)
+        yield copy
+    for seat in range(state.num_players):
+        used = {p.team for p in state.players}
+        for colour in set(Team) - used:
+            copy = state.clone()
+            copy.players[seat].team = colour
+            yield copy
+    boards = [a.billboard for a in state.arenas]
+    for shift in range(1, len(boards)):
+        copy = state.clone()
+        for arena, board in zip(copy.arenas, boards[shift:] + boards[:shift], strict=True):
+            arena.billboard = board
+        yield copy

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable, Sequence
+from itertools import repeat
 from typing import Any
 
 from crabgames.core.errors import bad_state
@@ -205,26 +206,27 @@ class CrabRageGame(Game[State, Move]):
         return label(state, move)
 
     def move_cache_key(self, state: State, move: Move) -> Hashable:
-        """Something that determines a legal move's label given the deciding seat (the engine
-        keys its encoded moves by both, to skip building the label). A turn of the Action Phase
-        lists up to ~130 moves: their labels read only the acting team, its signature move, the
-        team of the target crab and of the partner, and the billboard of the arena, so those are
-        the key (looked up inline: this runs once per legal move). Other decisions have a few
-        moves: the label itself is the key. tests/crab_rage/test_labels.py checks that equal
-        keys have equal labels."""
+        return self.move_cache_keys(state, [move])[0]
+
+    def move_cache_keys(self, state: State, moves: Sequence[Move]) -> list[Hashable]:
+        """Something that determines each legal move's label given the deciding seat (the
+        engine keys its encoded moves by both, to skip building the labels). A turn of the
+        Action Phase lists up to ~130 moves: their labels read only the teams, the acting
+        team's signature move and the billboards, so the key is the move with those as one
+        bytes value (shared by the turn's keys, its hash is computed once; 3, 4 and 5 players
+        give different lengths). Other decisions have a few moves: the label itself is the key.
+        tests/crab_rage/test_labels.py checks that equal keys have equal labels."""
         task = state.pending[-1]
         if task.kind != ACTION_TURN:
-            return move, label(state, move)
-        players = state.players
-        me = players[task.player]
-        return (
-            move,
-            me.team,
-            me.signature,
-            players[move.target[0]].team,
-            players[move.partner].team,
-            state.arenas[move.arena].billboard,
+            return [(move, label(state, move)) for move in moves]
+        table = bytes(
+            [
+                *(p.team for p in state.players),
+                state.players[task.player].signature,
+                *(a.billboard for a in state.arenas),
+            ]
         )
+        return list(zip(moves, repeat(table)))
 
     def chance_label(self, state: State, value: int) -> str:
         name = current_decision(state).name
