@@ -238,10 +238,10 @@ def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
     stop = cell % SIZE if edge in (WEST, EAST) else cell // SIZE
     before = functools.reduce(operator.or_, across[:stop], 0)
     after = functools.reduce(operator.or_, across[stop + 1 :], 0)
-    return no_new_hole(across[stop], lane, before, after)
+    return no_new_hole(across[stop], lane, before & after)
 
 
-def no_new_hole(across: int, lane: int, before: int, after: int) -> bool:
+def no_new_hole(across: int, lane: int, both_sides: int) -> bool:
     """The hole rule (K4) for a tile stopping where its lane meets the line `across` (blocked
     bits, the lane's bit not yet set), from a board with no hole (decode_state checks that).
 
@@ -249,21 +249,22 @@ def no_new_hole(across: int, lane: int, before: int, after: int) -> bool:
     edge. Those of the lane keep theirs: the tile slid over the ones behind it, and stopped
     right against the cell ahead. On the line across, the free cells strictly between its first
     and last blocked cell have no line along it, so each needs one along its own lane: it has
-    none when that lane is blocked on both sides of `across`. `before`/`after` hold the lanes
-    blocked on the one side and on the other (the OR of the lines across before and after)."""
+    none when that lane is blocked on both sides of `across`: `both_sides` holds those lanes
+    (see `blocked_on_both_sides`)."""
     across |= 1 << lane
     # The bits strictly between the lowest and the highest set bit of `across`:
     inside = ((1 << (across.bit_length() - 1)) - 1) & -((across & -across) << 1)
     trapped = inside & ~across  # all inside the playing area, as the blocked bits are
-    return not trapped & before & after
+    return not trapped & both_sides
 
 
-def blocked_sides(lines: list[int]) -> tuple[list[int], list[int]]:
-    """For each line i, the OR of the lines before it and the OR of the lines after it: for
-    columns, bit r is set when row r is blocked left of column i (and right of it)."""
-    before = list(itertools.accumulate(lines, operator.or_, initial=0))
+def blocked_on_both_sides(lines: list[int]) -> list[int]:
+    """For each line i, the lanes across it blocked both before and after it (the OR of the
+    lines before i, AND the OR of the lines after i): for columns, bit r is set when row r is
+    blocked both left and right of column i."""
+    before = itertools.accumulate(lines, operator.or_, initial=0)
     after = list(itertools.accumulate(reversed(lines), operator.or_, initial=0))
-    return before, after[SIZE - 1 :: -1]
+    return list(map(operator.and_, before, after[SIZE - 1 :: -1]))
 
 
 def unfillable_cells(state: KrabyState) -> list[int]:
@@ -316,15 +317,15 @@ def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
     """The entry points in order, found lazily; the same stops as `slide_stop` (K3) and the
     same hole rule as `leaves_no_hole` (K4), with each side's blocked lines found once."""
     low, high = playing_area(state.num_players)
-    sides: dict[bool, tuple[list[int], list[int]]] = {}
+    sides: dict[bool, list[int]] = {}
     for edge, along_row, from_low in EDGE_WAYS:
         if along_row:
             lines, across = state.row_blocked, state.col_blocked
         else:
             lines, across = state.col_blocked, state.row_blocked
         if along_row not in sides:  # found when first needed: has_entry_point stops early
-            sides[along_row] = blocked_sides(across)
-        before, after = sides[along_row]
+            sides[along_row] = blocked_on_both_sides(across)
+        both_sides = sides[along_row]
         for lane in range(low, high + 1):
             ahead = lines[lane]  # only cells inside the playing area are ever blocked
             if not ahead:
@@ -337,7 +338,7 @@ def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
                 stop = ahead.bit_length()
                 if stop > high:
                     continue
-            if no_new_hole(across[stop], lane, before[stop], after[stop]):
+            if not both_sides[stop] or no_new_hole(across[stop], lane, both_sides[stop]):
                 yield edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane
 
 
