@@ -203,32 +203,19 @@ def slide_stop(state: KrabyState, edge: int, lane: int) -> int | None:
     low, high = playing_area(state.num_players)
     if not low <= lane <= high:
         return None
-    if edge in (WEST, EAST):
-        blocked, line_cell = state.row_blocked[lane], lambda i: lane * SIZE + i
-    else:
-        blocked, line_cell = state.col_blocked[lane], lambda i: i * SIZE + lane
-    if edge in (WEST, NORTH):
-        ahead = blocked >> low << low
-        if not ahead:
-            return None
-        stop = (ahead & -ahead).bit_length() - 2
-        return line_cell(stop) if stop >= low else None
-    ahead = blocked & ((1 << (high + 1)) - 1)
-    if not ahead:
+    along_row = edge in (WEST, EAST)
+    ahead = (state.row_blocked if along_row else state.col_blocked)[lane]
+    if not ahead:  # only cells inside the playing area are ever blocked
         return None
-    stop = ahead.bit_length()
-    return line_cell(stop) if stop <= high else None
-
-
-def has_clear_line(row_blocked: int, col_blocked: int, row: int, col: int) -> bool:
-    """A free cell can still be filled only if a straight line of free cells leads from it to
-    an edge of the playing area in at least one direction (K4)."""
-    return (
-        not row_blocked & ((1 << col) - 1)
-        or not row_blocked >> (col + 1)
-        or not col_blocked & ((1 << row) - 1)
-        or not col_blocked >> (row + 1)
-    )
+    if edge in (WEST, NORTH):
+        stop = (ahead & -ahead).bit_length() - 2
+        if stop < low:
+            return None
+    else:
+        stop = ahead.bit_length()
+        if stop > high:
+            return None
+    return lane * SIZE + stop if along_row else stop * SIZE + lane
 
 
 def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
