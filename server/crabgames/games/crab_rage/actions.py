@@ -70,6 +70,8 @@ def alliances_in(state: State, arena: int) -> list[int]:
     """Each alliance in the arena, named by its lowest seat, in `units_in` order (the units of
     two seats among those of the managers with crabs there, sorted)."""
     partner = state.arenas[arena].partner
+    if max(partner) < 0:
+        return []  # no alliance anywhere in the arena
     units = set()
     for seat, p in enumerate(state.players):
         mate = partner[seat]
@@ -93,7 +95,7 @@ def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
 # costs twice as much, and `Move._make` adds a Python call and a length check; a turn can have
 # over a hundred moves (docs/performance.md).
 _new = tuple.__new__
-_ACT = MoveKind.ACT
+_ACT, _SIGNATURE = MoveKind.ACT, MoveKind.SIGNATURE
 MOVE, GO_CLAM, SPLIT, SMASH = Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH
 PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
 # R8: X is at least 1, so Smash and Rage need 1 rage beyond the printed cost.
@@ -105,6 +107,14 @@ def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move
     """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`: a pure function of
     small values, and about half of a turn's moves, so each is built once (bounded)."""
     return tuple(_new(Move, (_ACT, action, index, 0, target, x, 0, 0)) for x in range(1, top + 1))
+
+
+@functools.lru_cache(maxsize=1024)
+def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Move, ...]:
+    """Move or Go Clam with crab `index` from `where` to each other arena (of `arenas`)."""
+    return tuple(
+        _new(Move, (_ACT, action, index, a, NO_CRAB, 0, 0, 0)) for a in range(arenas) if a != where
+    )
 
 
 def action_moves(
@@ -127,13 +137,8 @@ def action_moves(
             move for i, where in placed for t in rivals[where] for move in x_moves(SMASH, i, t, top)
         ]
     if action in (MOVE, GO_CLAM):
-        arenas = range(len(state.arenas))
-        return [
-            _new(Move, (_ACT, action, i, a, NO_CRAB, 0, 0, 0))
-            for i, where in placed
-            for a in arenas
-            if a != where
-        ]
+        arenas = len(state.arenas)
+        return [move for i, where in placed for move in moves_away(action, i, where, arenas)]
     if action == PSYCH_OUT:
         return [
             _new(Move, (_ACT, PSYCH_OUT, i, 0, t, 0, 0, 0))
@@ -168,7 +173,7 @@ def signature_moves(state: State, player: int) -> list[Move]:
     if me.signature_used or me.rage < SIGNATURE_RAGE_COST:
         return []
     arenas = sorted({c.arena for c in me.crabs if c.arena >= 0})
-    return [Move(MoveKind.SIGNATURE, arena=a) for a in arenas]
+    return [_new(Move, (_SIGNATURE, 0, 0, a, NO_CRAB, 0, 0, 0)) for a in arenas]
 
 
 PASS = Move(MoveKind.PASS)
