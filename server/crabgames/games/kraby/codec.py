@@ -63,12 +63,35 @@ def set_ship(msg: pb.KrabyShip, ship: list[int]) -> None:
     msg.hold_x1, msg.hold_x2, msg.hold_x3 = ship
 
 
-# The cells as their packed repeated field on the wire, merged in one call instead of 121
-# appends: every KrabyCell value is below 128, so each one is a single varint byte and the
-# packed body is just bytes(cells) (always CELLS long, under 128 too).
-CELLS_FIELD_HEAD = bytes([pb.KrabyState.CELLS_FIELD_NUMBER << 3 | 2, CELLS])
+# The state is written as protobuf wire bytes and merged in one call: a message operation per
+# field, hand and ship costs several times more. Every value in it is a small int (cells,
+# colours, counts, seats, at most 120 turns), so each varint is one byte, and every submessage
+# is under 128 bytes, so each length is one byte too.
 assert CELLS < 128 and max(pb.KrabyCell.values()) < 128
 assert pb.KrabyView.CELLS_FIELD_NUMBER == pb.KrabyState.CELLS_FIELD_NUMBER
+
+
+def field_tag(number: int) -> bytes:
+    """The tag of a length-delimited field (a message or packed scalars)."""
+    return bytes([number << 3 | 2])
+
+
+# The cells as their packed repeated field: the packed body is just bytes(cells).
+CELLS_FIELD_HEAD = field_tag(pb.KrabyState.CELLS_FIELD_NUMBER) + bytes([CELLS])
+OPTIONS_TAG = field_tag(pb.KrabyState.OPTIONS_FIELD_NUMBER)
+HANDS_TAG = field_tag(pb.KrabyState.HANDS_FIELD_NUMBER)
+BAG_TAG = field_tag(pb.KrabyState.BAG_FIELD_NUMBER)
+SHIPS_TAG = field_tag(pb.KrabyState.SHIPS_FIELD_NUMBER)
+SUPPLY_TAG = field_tag(pb.KrabyState.FIGURE_SUPPLY_FIELD_NUMBER)
+
+
+@functools.lru_cache(maxsize=8192)  # a few thousand small tuples at most are ever common
+def message_field(tag: bytes, kind: type, values: tuple[int, ...]) -> bytes:
+    """A submessage field: `values` are the fields of `kind` in order (tile counts in
+    COLOR_FIELDS order, a ship's holds, the options)."""
+    names = [f.name for f in kind.DESCRIPTOR.fields]
+    body = kind(**dict(zip(names, values, strict=True))).SerializeToString()
+    return tag + bytes([len(body)]) + body
 
 
 def add_cells(cells: list[int], msg: pb.KrabyState | pb.KrabyView) -> None:
@@ -76,15 +99,16 @@ def add_cells(cells: list[int], msg: pb.KrabyState | pb.KrabyView) -> None:
 
 
 def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
-    msg.options.excluded_color = state.excluded_color
-    msg.options.first_player = state.first_player
-    add_cells(state.cells, msg)
-    for hand in state.hands:
-        set_counts(msg.hands.add(), hand)
-    set_counts(msg.bag, state.bag)
-    for ship in state.ships:
-        set_ship(msg.ships.add(), ship)
-    set_counts(msg.figure_supply, state.figure_supply)
+    counts = pb.KrabyTileCounts
+    parts = [
+        message_field(OPTIONS_TAG, pb.KrabyOptions, (state.excluded_color, state.first_player)),
+        CELLS_FIELD_HEAD + bytes(state.cells),
+        *[message_field(HANDS_TAG, counts, tuple(hand)) for hand in state.hands],
+        message_field(BAG_TAG, counts, tuple(state.bag)),
+        *[message_field(SHIPS_TAG, pb.KrabyShip, tuple(ship)) for ship in state.ships],
+        message_field(SUPPLY_TAG, counts, tuple(state.figure_supply)),
+    ]
+    msg.MergeFromString(b"".join(parts))
     msg.step = state.step
     msg.turn_player = state.turn_player
     msg.turns_taken = state.turns_taken
