@@ -37,7 +37,14 @@ from crabgames.games.crab_rage.state import (
     Task,
     normalized,
 )
-from crabgames.v1.crab_rage_pb2 import CrabRageCrab, CrabRageFanbaseCard, CrabRagePlayer
+from crabgames.v1.crab_rage_pb2 import (
+    CrabRageArena,
+    CrabRageCrab,
+    CrabRageFanbaseCard,
+    CrabRagePending,
+    CrabRagePlayer,
+    CrabRageState,
+)
 
 PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
 # R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
@@ -112,9 +119,9 @@ def encode_fanbase(card: tuple[Reward, ...], msg: Any) -> None:
 # ----- state: encode -----
 
 
-# A state is encoded by every call that returns one. A crab's and a fanbase card's encodings
-# are pure functions of a few small values: their serialized fields are built once (bounded
-# caches) and merged into the player's message in one call, instead of a dozen `add`s.
+# A state is encoded by every call that returns one. A crab's, a fanbase card's, an arena's and
+# a pending step's encodings are pure functions of a few small values: their serialized fields
+# are built once (bounded caches) and merged in one call, instead of a few dozen `add`s.
 CRABS_FIELD = CrabRagePlayer.DESCRIPTOR.fields_by_name["crabs"].number
 FANBASE_CARD_FIELD = CrabRagePlayer.DESCRIPTOR.fields_by_name["fanbase_card"].number
 
@@ -140,33 +147,101 @@ def fanbase_card_field(card: tuple[Reward, ...]) -> bytes:
     return message_field(FANBASE_CARD_FIELD, card_msg.SerializeToString())
 
 
-def encode_player(p: Player, msg: Any, hide_commitment: bool) -> None:
-    msg.team, msg.rage, msg.supply, msg.hardcore_fans = p.team, p.rage, p.supply, p.hardcore
-    msg.passed, msg.signature_move, msg.signature_used = p.passed, p.signature, p.signature_used
-    msg.committed = p.committed
-    msg.commitment = 0 if hide_commitment else p.commitment
+@functools.lru_cache(maxsize=4096)
+def player_scalars(
+    team: int,
+    rage: int,
+    supply: int,
+    hardcore: int,
+    passed: bool,
+    signature: int,
+    signature_used: bool,
+    committed: bool,
+    commitment: int,
+) -> bytes:
+    """A player's fields but the crabs and the fanbase card, serialized."""
+    player_msg = CrabRagePlayer(
+        team=team,
+        rage=rage,
+        supply=supply,
+        hardcore_fans=hardcore,
+        passed=passed,
+        signature_move=signature,
+        signature_used=signature_used,
+        committed=committed,
+        commitment=commitment,
+    )
+    return player_msg.SerializeToString()
+
+
+def player_field(p: Player, hide_commitment: bool) -> bytes:
+    """A player as a `players` field: concatenated fields make a valid message, and the state
+    message re-serializes them in field order."""
+    scalars = player_scalars(
+        p.team,
+        p.rage,
+        p.supply,
+        p.hardcore,
+        p.passed,
+        p.signature,
+        p.signature_used,
+        p.committed,
+        0 if hide_commitment else p.commitment,
+    )
     crabs = [crab_field(c.muscle, c.riding_fans, c.arena, c.destination) for c in p.crabs]
-    msg.MergeFromString(b"".join(crabs) + fanbase_card_field(p.fanbase))
+    return message_field(PLAYERS_FIELD, b"".join([scalars, *crabs, fanbase_card_field(p.fanbase)]))
+
+
+PLAYERS_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["players"].number
+ARENAS_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["arenas"].number
+PENDING_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["pending"].number
+
+
+@functools.lru_cache(maxsize=4096)
+def arena_field(
+    billboard: int, fans: tuple[int, ...], partner: tuple[int, ...], glory: tuple[int, ...]
+) -> bytes:
+    """An arena as an `arenas` field (most arenas are as they were in the state before)."""
+    arena_msg = CrabRageArena(billboard=billboard, fans=fans, partner=partner, glory=glory)
+    return message_field(ARENAS_FIELD, arena_msg.SerializeToString())
+
+
+@functools.lru_cache(maxsize=4096)
+def pending_field(
+    kind: int,
+    player: int,
+    arena: int,
+    values: tuple[int, ...],
+    flag: bool,
+    crabs: tuple[tuple[int, int], ...],
+) -> bytes:
+    """A pending step as a `pending` field (the same few steps recur all game long)."""
+    task_msg = CrabRagePending(kind=kind, player=player, arena=arena, values=values, flag=flag)
+    for p, i in crabs:
+        task_msg.crabs.add(player=p, crab=i)
+    return message_field(PENDING_FIELD, task_msg.SerializeToString())
 
 
 def encode_state(state: State, msg: Any, viewer: int | None = -2) -> None:
     """`viewer` -2 encodes the full state; a seat or None (spectator) hides the hardcore fan
     commitments of everyone else (G4)."""
-    for seat, p in enumerate(state.players):
-        encode_player(p, msg.players.add(), viewer != -2 and viewer != seat)
-    for a in state.arenas:
-        msg.arenas.add(billboard=a.billboard, fans=a.fans, partner=a.partner, glory=a.glory)
+    players = [
+        player_field(p, viewer != -2 and viewer != seat) for seat, p in enumerate(state.players)
+    ]
+    arenas = [
+        arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
+        for a in state.arenas
+    ]
+    pending = [
+        pending_field(t.kind, t.player, t.arena, tuple(t.values), t.flag, tuple(t.crabs))
+        for t in state.pending
+    ]
+    msg.MergeFromString(b"".join(players + arenas + pending))
     msg.action_cards.extend(state.action_cards)
     msg.round, msg.phase, msg.microphone = state.round, state.phase, state.microphone
     msg.active_player = state.active
     msg.used_actions.extend(state.used_actions)
     msg.billboards_to_deal.extend(state.billboards_to_deal)
-    for t in state.pending:
-        m = msg.pending.add(
-            kind=t.kind, player=t.player, arena=t.arena, values=t.values, flag=t.flag
-        )
-        for p, i in t.crabs:
-            m.crabs.add(player=p, crab=i)
     if state.roll_off is not None:
         ro = state.roll_off
         msg.roll_off.SetInParent()
