@@ -299,7 +299,7 @@ def describe(state: State, player: int, move: Move) -> str:
             f"{team(state, player)} performs signature move {name} in "
             f"{arena_name(state, move.arena)}"
         )
-    text = f"{team(state, player)}: {ACTION_NAMES[Action(move.action)]} with crab {move.crab + 1}"
+    text = f"{team(state, player)}: {ACTION_NAMES[move.action]} with crab {move.crab + 1}"
     if move.action in (Action.MOVE, Action.GO_CLAM):
         text += f" to {arena_name(state, move.arena)}"
     if move.target[0] >= 0:
@@ -337,7 +337,7 @@ class ActionTurn(Handler):
         if move.kind == MoveKind.SIGNATURE:
             return events + signature(state, player, move.arena)
         me = state.players[player]
-        me.rage -= ACTION_COST[Action(move.action)] + move.amount
+        me.rage -= ACTION_COST[move.action] + move.amount
         style = move.action not in state.used_actions
         if style:
             state.used_actions.append(move.action)
