@@ -71,6 +71,15 @@ def tile_hidden(
     return kind(player, pb.KRABY_COLOR_UNSPECIFIED)
 
 
+@functools.cache  # a Decision is immutable: one per step and seat
+def decision_at(step: int, turn_player: int) -> Decision:
+    if step in (PLACE_TILE, PLACE_FIGURE):
+        return Decision.player_decides(turn_player, STEP_NAMES[step])
+    if step == GAME_OVER:
+        return Decision.game_over()
+    return Decision.chance(STEP_NAMES[step])
+
+
 class KrabyGame(Game[KrabyState, object]):
     facts = GameFacts(
         id="kraby",
@@ -102,12 +111,7 @@ class KrabyGame(Game[KrabyState, object]):
         return rules.new_state(num_players, *options)
 
     def next_decision(self, state: KrabyState) -> Decision:
-        step = state.step
-        if step in (PLACE_TILE, PLACE_FIGURE):
-            return Decision.player_decides(state.turn_player, STEP_NAMES[step])
-        if step == GAME_OVER:
-            return Decision.game_over()
-        return Decision.chance(STEP_NAMES[step])
+        return decision_at(state.step, state.turn_player)
 
     def legal_moves(self, state: KrabyState) -> Sequence[object]:
         return rules.legal_moves(state)

@@ -357,20 +357,27 @@ PLACE_TILES = {
 }
 
 
-@functools.lru_cache(maxsize=2048)  # every (edge, lane, colours in hand) there is: built once
-def hand_tiles(edge: int, lane: int, colors: tuple[int, ...]) -> tuple[PlaceTile, ...]:
-    """The tiles of `colors` entering at (edge, lane), by colour."""
-    tiles = PLACE_TILES[edge, lane]
-    return tuple(tiles[color] for color in colors)
+# The tiles that may enter at (edge, lane) for each set of colours in hand (a bit mask, bit
+# c - 1 for colour c), by colour: HAND_TILES[edge][lane][mask], built once.
+HAND_TILES = {
+    edge: [
+        [
+            tuple(PLACE_TILES[edge, lane][c] for c in COLORS if mask >> (c - 1) & 1)
+            for mask in range(1 << len(COLORS))
+        ]
+        for lane in range(SIZE)
+    ]
+    for edge in EDGES
+}
 
 
 def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_TILE:
         hand = state.hands[state.turn_player]
-        colors = tuple([c for c in COLORS if hand[c - 1]])
+        colors = sum(1 << (c - 1) for c in COLORS if hand[c - 1])
         moves: list = []
         for edge, lane, _ in entry_points(state):
-            moves += hand_tiles(edge, lane, colors)
+            moves += HAND_TILES[edge][lane][colors]
         return moves
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
