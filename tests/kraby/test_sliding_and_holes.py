@@ -93,6 +93,7 @@ def test_the_quick_hole_check_agrees_with_checking_every_cell(seed):
     state = position()
     for _ in range(90):
         low, high = 0, 10
+        allowed = []
         for edge in (NORTH, EAST, SOUTH, WEST):
             for lane in range(low, high + 1):
                 stop = rules.slide_stop(state, edge, lane)
@@ -103,7 +104,10 @@ def test_the_quick_hole_check_agrees_with_checking_every_cell(seed):
                 after.block(stop)
                 quick = rules.leaves_no_hole(state, edge, lane, stop)
                 assert quick == (not rules.unfillable_cells(after))
+                if quick:
+                    allowed.append((edge, lane, stop))
         entries = rules.entry_points(state)
+        assert list(entries) == allowed  # the generator finds the same, in the same order
         if not entries:
             break
         _, _, stop = rng.choice(entries)
