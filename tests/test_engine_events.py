@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import SimpleNamespace
+from typing import NamedTuple
 
 import pytest
 
@@ -22,6 +23,12 @@ class Dealt:
 class UnhashableDealt:
     holder: int
     seen_by: int | None
+
+
+class DealtWithCards(NamedTuple):  # a hashable kind whose value is not (it holds a list)
+    holder: int
+    seen_by: int | None
+    cards: list = []  # noqa: RUF012
 
 
 class DealsToEachSeat:
@@ -41,7 +48,7 @@ class DealsToEachSeat:
         msg.text = f"player {event.holder} is dealt a card ({copy})"
 
 
-@pytest.mark.parametrize("kind", [Dealt, UnhashableDealt])
+@pytest.mark.parametrize("kind", [Dealt, UnhashableDealt, DealtWithCards])
 def test_each_seat_gets_the_messages_of_its_own_redacted_copies(kind):
     game = DealsToEachSeat(kind)
     match = SimpleNamespace(game=game, num_players=4)

@@ -68,6 +68,8 @@ def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
             seat_events=[api.SeatEvents(player=p, events=e) for p, e in seats],
             outcome=outcome,
         )
-        got = apply_move_response(after, happened.events, happened.public_events, seats, outcome)
+        got = apply_move_response(
+            after.SerializeToString(), happened.events, happened.public_events, seats, outcome
+        )
         assert api.ApplyMoveResponse.FromString(got) == expected
         assert got and (outcome is None) == (not expected.HasField("outcome"))

@@ -143,6 +143,9 @@ class Match:
         return events
 
 
+UNHASHABLE = object()  # `happened` knows such an event by identity
+
+
 @dataclass
 class Happened:
     """What a call did: every event (secrets included, for the host), and the same events as a
@@ -224,8 +227,14 @@ class Engine:
         """`encode`, remembering the state: the client will most likely send it back. The match
         is handed over: the caller may read it but no longer change it."""
         msg = self.encode(match)
-        self.decoded.put(msg.SerializeToString(deterministic=True), match, owned=True)
+        self.remember(msg, match)
         return msg
+
+    def remember(self, msg: game_pb2.GameState, match: Match) -> bytes:
+        """Remember the match (handed over) by its encoded state's bytes, and return them."""
+        key = msg.SerializeToString(deterministic=True)
+        self.decoded.put(key, match, owned=True)
+        return key
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
         which = msg.WhichOneof("game")
@@ -287,11 +296,14 @@ class Engine:
         alive: list[Any] = []
 
         def encode(event: Any) -> game_pb2.Event:
+            kind = type(event)
+            key = (kind, event)
             try:
-                key = (type(event), event)
-                msg = encoded.get(key)
-            except TypeError:
-                key = (type(event), id(event))
+                msg = encoded.get(key) if kind.__hash__ is not None else UNHASHABLE
+            except TypeError:  # a hashable kind holding an unhashable value
+                msg = UNHASHABLE
+            if msg is UNHASHABLE:
+                key = (kind, id(event))
                 msg = encoded.get(key)
                 alive.append(event)
             if msg is None:
@@ -457,6 +469,32 @@ class Engine:
         expected_version: int | None = None,
     ) -> tuple[game_pb2.GameState, Happened, game_pb2.Outcome | None]:
         """`apply_move`, with the events also as a spectator and each seat may see them."""
+        match, happened, outcome = self.played(msg, move, validate_only, expected_version)
+        return (msg if match is None else self.encode_and_remember(match)), happened, outcome
+
+    def apply_move_serialized(
+        self,
+        msg: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool = False,
+        expected_version: int | None = None,
+    ) -> tuple[bytes, Happened, game_pb2.Outcome | None]:
+        """`apply_move_to_seats` with the new state serialized, as the service sends it: the
+        bytes the state is remembered by, so it is serialized once."""
+        match, happened, outcome = self.played(msg, move, validate_only, expected_version)
+        if match is None:
+            return msg.SerializeToString(), happened, outcome
+        return self.remember(self.encode(match), match), happened, outcome
+
+    def played(
+        self,
+        msg: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool,
+        expected_version: int | None,
+    ) -> tuple[Match | None, Happened, game_pb2.Outcome | None]:
+        """The move checked and, unless `validate_only`, played: (the match after it, or None
+        when only validated), what happened and the outcome."""
         match = self.decode(msg)
         if expected_version is not None and expected_version != match.version:
             raise StaleState(
@@ -465,13 +503,9 @@ class Engine:
             )
         if validate_only:
             match.check_move(move)
-            return msg, self.happened(match, []), self.encode_outcome(match)
+            return None, self.happened(match, []), self.encode_outcome(match)
         events = match.play(move)
-        return (
-            self.encode_and_remember(match),
-            self.happened(match, events),
-            self.encode_outcome(match),
-        )
+        return match, self.happened(match, events), self.encode_outcome(match)
 
     def view(self, msg: game_pb2.GameState, player: int | None) -> game_pb2.View:
         match = self.decode(msg)

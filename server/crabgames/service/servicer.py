@@ -130,10 +130,10 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         state = self.opened(request.state)
         if state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
             self.check_seat(state, state.next.player, request.player_token, "a move")
-        new_state, happened, outcome = self.engine.apply_move_to_seats(
-            state, request.move, request.validate_only, expected
-        )
         if self.sealer is None or state.sampled:  # no real secret to keep
+            new_state, happened, outcome = self.engine.apply_move_serialized(
+                state, request.move, request.validate_only, expected
+            )
             return apply_move_response(
                 new_state,
                 happened.events,
@@ -141,16 +141,21 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 enumerate(happened.seat_events),
                 outcome,
             )
+        sealed, happened, outcome = self.engine.apply_move_to_seats(
+            state, request.move, request.validate_only, expected
+        )
         # The full events carry other players' secrets (their draws): sealed, the caller gets
         # what a spectator sees and, for a player's move, what that seat sees (docs/security.md).
-        new_state = request.state if request.validate_only else self.sealer.seal(new_state)
+        sealed = request.state if request.validate_only else self.sealer.seal(sealed)
         mover = state.next.player
         seats = (
             [(mover, happened.seat_events[mover])]
             if state.next.kind == game_pb2.DECIDER_KIND_PLAYER
             else []
         )
-        return apply_move_response(new_state, [], happened.public_events, seats, outcome)
+        return apply_move_response(
+            sealed.SerializeToString(), [], happened.public_events, seats, outcome
+        )
 
     def ApplyMoves(self, request_iterator, context):
         """ApplyMove for each request on the stream, in order; a refused one ends the stream with
@@ -262,14 +267,15 @@ SEAT_EVENT_TAG = _tag(api.SeatEvents, "events")
 
 
 def apply_move_response(
-    state: game_pb2.GameState,
+    state: bytes,
     events: list[game_pb2.Event],
     public_events: list[game_pb2.Event],
     seats: Iterable[tuple[int, list[game_pb2.Event]]],
     outcome: game_pb2.Outcome | None,
 ) -> bytes:
-    """An ApplyMoveResponse's wire bytes. Most events appear in several lists (the host's, the
-    public and every seat's are mostly the same messages): each is serialized once."""
+    """An ApplyMoveResponse's wire bytes, from the serialized state. Most events appear in
+    several lists (the host's, the public and every seat's are mostly the same messages): each
+    is serialized once."""
     serialized: dict[int, bytes] = {}  # by id(): the messages stay alive in the lists
 
     def framed(tag: bytes, messages: list[game_pb2.Event]) -> bytes:
@@ -283,7 +289,7 @@ def apply_move_response(
 
     parts = [
         STATE_TAG,
-        wire.sized(state.SerializeToString()),
+        wire.sized(state),
         framed(EVENTS_TAG, events),
         framed(PUBLIC_EVENTS_TAG, public_events),
     ]
