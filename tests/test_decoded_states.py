@@ -59,3 +59,26 @@ def test_a_fresh_engine_plays_the_same_game(engine):
             state, _, _ = e.apply_move(state, moves[len(moves) // 2])
         finals.append(encode(state))
     assert finals[0] == finals[1]
+
+
+@pytest.mark.parametrize("game_id", ["kraby", "crab_bucket", "crab_rage"])
+def test_read_only_calls_leave_the_remembered_state_as_it_was(game_id):
+    """LegalMoves, views, outcomes and playouts read the remembered match itself, uncopied:
+    none of them may change it."""
+    import importlib
+
+    from crabgames.core.playouts import playouts
+    from tests.playthrough import play_random
+
+    engine = Engine(all_games())
+    num_players, options = importlib.import_module(f"tests.cases.{game_id}").CASES[-1]
+    states = play_random(engine, game_id, num_players, options, seed=6).states
+    for state in states[:: max(1, len(states) // 15)] + [states[-1]]:
+        key = encode(state)
+        engine.legal_moves_response_bytes(state, with_mask=True)
+        engine.legal_moves(state)
+        for viewer in [None, *range(num_players)]:
+            engine.view(state, viewer)
+        engine.outcome(state)
+        playouts(engine, state, 2, seed=3)
+        assert encode(engine.encode(engine.decoded.entries[key])) == key

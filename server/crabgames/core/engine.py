@@ -179,12 +179,14 @@ class DecodedStates:
         self.entries: OrderedDict[bytes, Match] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key: bytes) -> Match | None:
+    def get(self, key: bytes, read_only: bool = False) -> Match | None:
+        """The match remembered by `key`: a copy of the caller's own, or the entry itself for a
+        caller that only reads it (`read_only`)."""
         with self.lock:
             match = self.entries.get(key)
             if match is not None:
                 self.entries.move_to_end(key)
-        return None if match is None else match.copy()
+        return match if match is None or read_only else match.copy()
 
     def put(self, key: bytes, match: Match, owned: bool = False) -> None:
         """Remember `match`: a copy of it, or the match itself when the caller hands it over
@@ -213,14 +215,18 @@ class Engine:
 
     # ----- decode / encode -----
 
-    def decode(self, msg: game_pb2.GameState, path: str = "state") -> Match:
+    def decode(
+        self, msg: game_pb2.GameState, path: str = "state", read_only: bool = False
+    ) -> Match:
         """The state as a Match of the caller's own, after every check (G-level header and the
-        game's `decode_state`); a state seen lately is taken from `decoded`."""
+        game's `decode_state`); a state seen lately is taken from `decoded`. A `read_only`
+        caller (legal moves, views, outcomes, playouts, which clone before they play) gets the
+        remembered match itself, uncopied, and must not change it."""
         key = msg.SerializeToString(deterministic=True)
-        match = self.decoded.get(key)
+        match = self.decoded.get(key, read_only)
         if match is None:
             match = self.decode_checked(msg, path)
-            self.decoded.put(key, match)
+            self.decoded.put(key, match, owned=read_only)
         return match
 
     def encode_and_remember(self, match: Match) -> game_pb2.GameState:
@@ -388,12 +394,12 @@ class Engine:
 
     def outcome(self, msg: game_pb2.GameState) -> game_pb2.Outcome | None:
         """The outcome of a state, once its game is over (a game may even end during set-up)."""
-        return self.encode_outcome(self.decode(msg))
+        return self.encode_outcome(self.decode(msg, read_only=True))
 
     def legal_moves(
         self, msg: game_pb2.GameState
     ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision]:
-        match = self.decode(msg)
+        match = self.decode(msg, read_only=True)
         decision = match.decision()
         return legal_move_msgs(match, decision), next_decision_msg(decision)
 
@@ -407,7 +413,7 @@ class Engine:
         """Every legal move of whoever decides now, the decision, the move-id space size and,
         when asked for, the legal-move mask (for learning agents): the LegalMoves RPC's answer,
         serialized, framed from the moves' kept encodings."""
-        match = self.decode(msg)
+        match = self.decode(msg, read_only=True)
         decision = match.decision()
         moves = encoded_legal_moves(match, decision)
         id_count = match.game.move_id_count(match.num_players)
@@ -508,7 +514,7 @@ class Engine:
         return match, self.happened(match, events), self.encode_outcome(match)
 
     def view(self, msg: game_pb2.GameState, player: int | None) -> game_pb2.View:
-        match = self.decode(msg)
+        match = self.decode(msg, read_only=True)
         if player is not None and not 0 <= player < match.num_players:
             raise bad_request("player", f"must be a seat from 0 to {match.num_players - 1}")
         decision = match.decision()

@@ -61,7 +61,7 @@ def playouts(
     """Decode and validate the state, then play `count` random games from it."""
     if not 1 <= count <= MAX_PLAYOUTS:
         raise bad_request("count", f"must be from 1 to {MAX_PLAYOUTS}, not {count}")
-    match = engine.decode(state)
+    match = engine.decode(state, read_only=True)  # each playout plays on its own clone
     return run_playouts(match, count, seed or secrets.randbits(63) or 1, max_decisions)
 
 
