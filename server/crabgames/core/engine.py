@@ -7,6 +7,7 @@ views (G5), legality, replay. The service layer only translates requests to thes
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import threading
@@ -419,7 +420,7 @@ class Engine:
         id_count = match.game.move_id_count(match.num_players)
         parts = [
             wire.repeated_field(RESPONSE_MOVES, [move.body for move in moves]),
-            wire.message_field(RESPONSE_NEXT, next_decision_msg(decision).SerializeToString()),
+            wire.message_field(RESPONSE_NEXT, next_decision_bytes(decision)),
             wire.varint_field(RESPONSE_MOVE_ID_COUNT, id_count),
         ]
         if with_mask:
@@ -580,6 +581,11 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
 
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
     return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
+
+
+@functools.lru_cache(maxsize=1024)  # a game has a few dozen decisions per seat
+def next_decision_bytes(decision: Decision) -> bytes:
+    return next_decision_msg(decision).SerializeToString()
 
 
 def describe(decision: Decision) -> str:
