@@ -26,7 +26,7 @@ from crabgames.games.crab_rage.data import (
     Signature,
 )
 from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
-from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.move_ids import MAX_X
 from crabgames.games.crab_rage.movement import (
     change_muscle,
@@ -49,6 +49,12 @@ from crabgames.games.crab_rage.state import (
     push,
     turn_order,
 )
+
+# Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
+CHOOSE_ACTION_BY_SEAT = seat_decisions("choose_action")
+CHOOSE_FRENZY_TARGET_BY_SEAT = seat_decisions("choose_frenzy_target")
+CHOOSE_SHELL_UP_CRAB_BY_SEAT = seat_decisions("choose_shell_up_crab")
+CHOOSE_RIPTIDE_TARGET_BY_SEAT = seat_decisions("choose_riptide_target")
 
 # ----- legal actions -----
 
@@ -314,7 +320,7 @@ def describe(state: State, player: int, move: Move) -> str:
 @handles(Step.ACTION_TURN)
 class ActionTurn(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.player_decides(task.player, "choose_action")
+        return CHOOSE_ACTION_BY_SEAT[task.player]
 
     def moves(self, state: State, task: Task) -> list[Move]:
         return turn_moves(state, task.player)
@@ -391,7 +397,7 @@ class Frenzy(Handler):
 
     def decision(self, state: State, task: Task) -> Decision | None:
         if task.values[0] > 0 and rivals_in(state, task.player, task.arena):
-            return Decision.player_decides(task.player, "choose_frenzy_target")
+            return CHOOSE_FRENZY_TARGET_BY_SEAT[task.player]
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
@@ -409,7 +415,7 @@ class Frenzy(Handler):
 class ShellUp(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         if own_crabs_in(state, task.player, task.arena):
-            return Decision.player_decides(task.player, "choose_shell_up_crab")
+            return CHOOSE_SHELL_UP_CRAB_BY_SEAT[task.player]
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
@@ -425,7 +431,7 @@ class ShellUp(Handler):
 class Riptide(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         if rivals_in(state, task.player, task.arena):
-            return Decision.player_decides(task.player, "choose_riptide_target")
+            return CHOOSE_RIPTIDE_TARGET_BY_SEAT[task.player]
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:

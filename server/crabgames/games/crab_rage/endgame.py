@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.events import Event, EventKind, arena_name, team
-from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.state import (
     Duel,
     Move,
@@ -18,6 +18,11 @@ from crabgames.games.crab_rage.state import (
     push,
     turn_order,
 )
+
+# Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
+COMMIT_HARDCORE_FANS_BY_SEAT = seat_decisions("commit_hardcore_fans")
+SPOTLIGHT_REROLL_BY_SEAT = seat_decisions("spotlight_reroll")
+SPOTLIGHT_ROLL_CHANCE = Decision.chance("spotlight_roll")
 
 # ----- 1. Hardcore fans -----
 
@@ -53,7 +58,7 @@ class HardcoreFans(Handler):
         player = next_to_commit(state, task.arena)
         if player < 0:
             return None
-        return Decision.player_decides(player, "commit_hardcore_fans")
+        return COMMIT_HARDCORE_FANS_BY_SEAT[player]
 
     def moves(self, state: State, task: Task) -> list[Move]:
         held = state.players[next_to_commit(state, task.arena)].hardcore
@@ -159,11 +164,11 @@ class SpotlightDuel(Handler):
         player = duel.duelists[duel.turn]
         if duel.awaiting_keep:
             if state.players[player].rage > 0:
-                return Decision.player_decides(player, "spotlight_reroll")
+                return SPOTLIGHT_REROLL_BY_SEAT[player]
             return None
         if duel_done(state):
             return None
-        return Decision.chance("spotlight_roll")
+        return SPOTLIGHT_ROLL_CHANCE
 
     def moves(self, state: State, task: Task) -> list[Move]:
         return [Move(MoveKind.DUEL_KEEP), Move(MoveKind.DUEL_REROLL)]

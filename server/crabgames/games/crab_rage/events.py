@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -53,14 +54,20 @@ class Event(NamedTuple):
 
 
 def team(state: State, player: int) -> str:
-    return TEAM_NAMES.get(state.players[player].team, f"seat {player}")
+    name = TEAM_NAMES.get(state.players[player].team)
+    return f"seat {player}" if name is None else name
 
 
 def arena_name(state: State, arena: int) -> str:
     if not 0 <= arena < len(state.arenas):
         return "backstage"
-    billboard = BILLBOARD_NAMES.get(state.arenas[arena].billboard, "no billboard")
-    return f"arena {ARENA_LETTERS[arena]} ({billboard})"
+    return arena_title(arena, state.arenas[arena].billboard)
+
+
+@functools.lru_cache(maxsize=64)
+def arena_title(arena: int, billboard: int) -> str:
+    """A pure function of two small values, in many events' text."""
+    return f"arena {ARENA_LETTERS[arena]} ({BILLBOARD_NAMES.get(billboard, 'no billboard')})"
 
 
 def crab_name(state: State, player: int, index: int) -> str:

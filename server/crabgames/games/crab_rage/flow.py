@@ -4,12 +4,17 @@ legal moves, applies a move or a chance outcome, or runs on its own when nobody 
 from __future__ import annotations
 
 from crabgames.core.game import Decision
+from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.state import Move, Phase, State, Step, Task
 
 
 class Handler:
     """Default: an automatic step (nobody decides)."""
+
+    # Set by `handles`: the handler keeps the default `decision` (so nobody ever decides), and
+    # `advance` runs its steps without asking.
+    automatic = True
 
     def decision(self, state: State, task: Task) -> Decision | None:
         return None
@@ -36,6 +41,7 @@ HANDLERS: dict[Step, Handler] = {}
 
 def handles(*kinds: Step):
     def register(cls: type[Handler]) -> type[Handler]:
+        cls.automatic = cls.decision is Handler.decision
         for kind in kinds:
             HANDLERS[kind] = cls()
         return cls
@@ -43,14 +49,23 @@ def handles(*kinds: Step):
     return register
 
 
+def seat_decisions(name: str) -> tuple[Decision, ...]:
+    """The decision `name` for each seat (index it by the seat), built once: a Decision is an
+    immutable NamedTuple, and a playout asks who decides several times a move."""
+    return tuple(Decision.player_decides(seat, name) for seat in range(max(SETUP)))
+
+
+GAME_OVER = Decision.game_over()
+
+
 def top(state: State) -> Task | None:
     return state.pending[-1] if state.pending else None
 
 
 def current_decision(state: State) -> Decision:
-    task = top(state)
-    if task is None:
-        return Decision.game_over()
+    if not state.pending:
+        return GAME_OVER
+    task = state.pending[-1]
     decision = HANDLERS[task.kind].decision(state, task)
     if decision is None:
         raise AssertionError("the state was left at an automatic step")
@@ -60,13 +75,14 @@ def current_decision(state: State) -> Decision:
 def advance(state: State) -> list[Event]:
     """Run automatic steps until someone (a player or chance) must decide or the game is over."""
     events: list[Event] = []
-    while state.pending:
-        task = state.pending[-1]
+    pending = state.pending
+    while pending:
+        task = pending[-1]
         handler = HANDLERS[task.kind]
-        if handler.decision(state, task) is not None:
+        if not handler.automatic and handler.decision(state, task) is not None:
             break
-        state.pending.pop()
+        pending.pop()
         events.extend(handler.step(state, task))
-    if not state.pending:
+    if not pending:
         state.phase = Phase.GAME_OVER
     return events

@@ -8,7 +8,7 @@ from itertools import repeat
 from typing import Any
 
 from crabgames.core.errors import bad_state
-from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
+from crabgames.core.game import PLAYER, Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handlers)
     actions,
     codec,
@@ -105,10 +105,13 @@ class CrabRageGame(Game[State, Move]):
         return current_decision(state)
 
     def legal_moves(self, state: State) -> Sequence[Move]:
-        task = top(state)
-        if task is None or current_decision(state).kind != game_pb2.DECIDER_KIND_PLAYER:
+        if not state.pending:
             return []
-        return HANDLERS[task.kind].moves(state, task)
+        task = state.pending[-1]
+        handler = HANDLERS[task.kind]
+        if current_decision(state).kind != PLAYER:
+            return []
+        return handler.moves(state, task)
 
     def is_legal(self, state: State, move: Move) -> bool:
         task = top(state)

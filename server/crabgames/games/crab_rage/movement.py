@@ -6,7 +6,7 @@ from __future__ import annotations
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import Billboard
 from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
-from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.state import (
     IN_TRANSIT,
     AllianceChoice,
@@ -23,6 +23,12 @@ from crabgames.games.crab_rage.state import (
     push,
     turn_order,
 )
+
+# Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
+CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
+CHOOSE_BILLBOARD_CRAB_BY_SEAT = seat_decisions("choose_billboard_crab")
+CHOOSE_STYLE_BONUS_ARENA_BY_SEAT = seat_decisions("choose_style_bonus_arena")
+CHOOSE_DESTINATION_BY_SEAT = seat_decisions("choose_destination")
 
 
 def end_alliance(state: State, player: int, arena: int) -> None:
@@ -104,7 +110,7 @@ def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
 @handles(Step.ALLIANCE)
 class ChooseAlliance(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.player_decides(task.player, "choose_alliance")
+        return CHOOSE_ALLIANCE_BY_SEAT[task.player]
 
     def moves(self, state: State, task: Task) -> list[Move]:
         return alliance_moves(state, task.player, task.arena)
@@ -171,7 +177,7 @@ class BillboardOnEntering(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         billboard = state.arenas[task.arena].billboard
         if billboard in MUSCLE_BILLBOARDS and len(task.crabs) > 1:
-            return Decision.player_decides(task.player, "choose_billboard_crab")
+            return CHOOSE_BILLBOARD_CRAB_BY_SEAT[task.player]
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
@@ -200,7 +206,7 @@ class StyleBonus(Handler):
 
     def decision(self, state: State, task: Task) -> Decision | None:
         if len(task.values) > 1 and state.players[task.player].supply > 0:
-            return Decision.player_decides(task.player, "choose_style_bonus_arena")
+            return CHOOSE_STYLE_BONUS_ARENA_BY_SEAT[task.player]
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
@@ -226,7 +232,7 @@ class ChooseDestinations(Handler):
 
     def decision(self, state: State, task: Task) -> Decision | None:
         if -1 in task.values:
-            return Decision.player_decides(task.player, "choose_destination")
+            return CHOOSE_DESTINATION_BY_SEAT[task.player]
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:

@@ -14,7 +14,7 @@ from crabgames.games.crab_rage.data import (
     Billboard,
 )
 from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
-from crabgames.games.crab_rage.flow import Handler, handles
+from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import place_fans
 from crabgames.games.crab_rage.state import (
     Move,
@@ -36,6 +36,16 @@ from crabgames.games.crab_rage.state import (
     units_in,
 )
 
+# Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
+CHOOSE_MUTATION_CRAB_BY_SEAT = seat_decisions("choose_mutation_crab")
+CHOOSE_RUMBLE_OPPONENT_BY_SEAT = seat_decisions("choose_rumble_opponent")
+DEAL_BILLBOARD_CHANCE = Decision.chance("deal_billboard")
+MICROPHONE_CHANCE = Decision.chance("microphone")
+FLIP_ACTION_CARD_CHANCE = Decision.chance("flip_action_card")
+MUTATION_ROLL_CHANCE = Decision.chance("mutation_roll")
+RUMBLE_DIE_CHANCE = Decision.chance("rumble_die")
+MICROPHONE_DIE_CHANCE = Decision.chance("microphone_die")
+
 DIE = [(face, 1) for face in range(1, 7)]
 
 # ----- set-up -----
@@ -46,7 +56,7 @@ class DealBillboard(Handler):
     """R5: billboards are dealt onto the arenas (chance; value = the billboard)."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.chance("deal_billboard")
+        return DEAL_BILLBOARD_CHANCE
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return [(b, 1) for b in sorted(state.billboards_to_deal)]
@@ -71,7 +81,7 @@ class FirstMicrophone(Handler):
     """R6: the round-1 microphone holder (chance; value = the seat)."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.chance("microphone")
+        return MICROPHONE_CHANCE
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return [(seat, 1) for seat in range(state.num_players)]
@@ -124,7 +134,7 @@ class FlipAction(Handler):
     """New Rules: a card from the unrevealed ones (G2: no stored order; value = the action)."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.chance("flip_action_card")
+        return FLIP_ACTION_CARD_CHANCE
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return [(a, 1) for a in unrevealed_cards(state)]
@@ -171,7 +181,7 @@ class BuildRage(Handler):
 @handles(Step.MUTATION_CHOICE)
 class ChooseMutationCrab(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.player_decides(task.player, "choose_mutation_crab")
+        return CHOOSE_MUTATION_CRAB_BY_SEAT[task.player]
 
     def moves(self, state: State, task: Task) -> list[Move]:
         crabs = state.players[task.player].crabs
@@ -188,7 +198,7 @@ class MutationRoll(Handler):
     """Chance; value = the die face, the crab's new muscle."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
-        return Decision.chance("mutation_roll")
+        return MUTATION_ROLL_CHANCE
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return DIE
@@ -247,9 +257,9 @@ class TieBreak(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         ro = state.roll_off
         if ro.rolling and len(ro.dice) < len(ro.rolling):
-            return Decision.chance("rumble_die" if task.arena >= 0 else "microphone_die")
+            return RUMBLE_DIE_CHANCE if task.arena >= 0 else MICROPHONE_DIE_CHANCE
         if not ro.rolling:
-            return Decision.player_decides(self.picker(state), "choose_rumble_opponent")
+            return CHOOSE_RUMBLE_OPPONENT_BY_SEAT[self.picker(state)]
         return None
 
     def picker(self, state: State) -> int:
