@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from crabgames.core.errors import InvalidArgument, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
@@ -61,6 +61,18 @@ def tile_label(move: PlaceTile, stop: int | None) -> str:
         f"slide {COLOR_NAMES[move.color]} in from the {EDGE_NAMES[move.edge]} along "
         f"{lane} {move.lane}{where}"
     )
+
+
+def tile_key(tile: PlaceTile, stop: int | None) -> Hashable:
+    """What a tile's encoding depends on (its id and label: where it stops), as one small int;
+    the tile itself when it cannot enter."""
+    return tile if stop is None else stop * TILE_IDS + MOVE_IDS[tile]
+
+
+@functools.cache  # at most 4 edges x 11 lanes x 11 stops
+def entry_keys(edge: int, lane: int, stop: int) -> list[tuple[Hashable, ...]]:
+    """rules.HAND_TILES[edge][lane] with each tile as its `tile_key`, by the colours in hand."""
+    return [tuple(tile_key(tile, stop) for tile in tiles) for tiles in rules.HAND_TILES[edge][lane]]
 
 
 @functools.cache  # one per kind and seat: every viewer gets the same copy, encoded once
@@ -301,28 +313,28 @@ class KrabyGame(Game[KrabyState, object]):
 
     def move_label(self, state: KrabyState, move: object) -> str:
         if isinstance(move, PlaceTile):
-            return tile_label(*self.tile_and_stop(state, move))
+            return tile_label(move, rules.slide_stop(state, move.edge, move.lane))
         if isinstance(move, PlaceFigure):
             return f"put {a_tile(move.color, 'figure')} in hold x{move.multiplier}"
         return "place no figure"
 
-    def move_cache_key(self, state: KrabyState, move: object) -> object:
-        # A move's id and label depend on the move alone, but for a tile's label, which names
-        # where it stops: (tile, stop) (called once per legal move, so found once per board).
-        stops = state.tile_stops
-        if stops is None and state.step == PLACE_TILE:
-            stops = rules.tile_stops(state)
-        if stops is not None:
-            key = stops.get(move)  # type: ignore[call-overload]
-            if key is not None:
-                return key
+    def move_cache_key(self, state: KrabyState, move: object) -> Hashable:
         if isinstance(move, PlaceTile):
-            return self.tile_and_stop(state, move)
-        return move
+            return tile_key(move, rules.slide_stop(state, move.edge, move.lane))
+        return move  # a figure's label and id depend on the move alone
 
-    def tile_and_stop(self, state: KrabyState, move: PlaceTile) -> tuple[PlaceTile, int | None]:
-        found = rules.tile_stops(state).get(move)  # every tile that may enter
-        return found or (move, rules.slide_stop(state, move.edge, move.lane))
+    def move_cache_keys(self, state: KrabyState, moves: Sequence[object]) -> list[Hashable]:
+        """The legal tiles' keys come from the table walk of rules.legal_moves (the same entry
+        points, each entry's tiles by the colours in hand), with each entry's keys built once."""
+        if state.step != PLACE_TILE:
+            return list(moves)
+        colors = rules.colors_in_hand(state.hands[state.turn_player])
+        keys: list[Hashable] = []
+        for entry in rules.entry_points(state):
+            keys += entry_keys(*entry)[colors]
+        if len(keys) != len(moves):  # not this state's legal moves: key them one by one
+            return [self.move_cache_key(state, move) for move in moves]
+        return keys
 
     def chance_label(self, state: KrabyState, value: int) -> str:
         verb = "deal" if state.step == DEAL else "draw"

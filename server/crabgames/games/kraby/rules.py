@@ -127,12 +127,6 @@ class KrabyState:
     turns_taken: int
     row_blocked: list[int] = field(default_factory=list)
     col_blocked: list[int] = field(default_factory=list)
-    # Where each tile that may enter on this board stops, as (tile, stop) by tile, for every
-    # colour: found when first asked (move labels and cache keys); forgotten when a cell is
-    # blocked.
-    tile_stops: dict[PlaceTile, tuple[PlaceTile, int]] | None = field(
-        default=None, compare=False, repr=False
-    )
 
     def __post_init__(self) -> None:
         if not self.row_blocked:
@@ -146,7 +140,6 @@ class KrabyState:
                 self.block(cell)
 
     def block(self, cell: int) -> None:
-        self.tile_stops = None
         row, col = divmod(cell, SIZE)
         self.row_blocked[row] |= 1 << col
         self.col_blocked[col] |= 1 << row
@@ -371,10 +364,20 @@ HAND_TILES = {
 }
 
 
+def colors_in_hand(hand: list[int]) -> int:
+    """The colours `hand` holds, as the bit mask HAND_TILES is indexed by."""
+    return (
+        (hand[0] > 0)
+        | (hand[1] > 0) << 1
+        | (hand[2] > 0) << 2
+        | (hand[3] > 0) << 3
+        | (hand[4] > 0) << 4
+    )
+
+
 def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_TILE:
-        hand = state.hands[state.turn_player]
-        colors = sum(1 << (c - 1) for c in COLORS if hand[c - 1])
+        colors = colors_in_hand(state.hands[state.turn_player])
         moves: list = []
         for edge, lane, _ in entry_points(state):
             moves += HAND_TILES[edge][lane][colors]
@@ -382,23 +385,6 @@ def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
     return []
-
-
-def tile_stops(state: KrabyState) -> dict[PlaceTile, tuple[PlaceTile, int]]:
-    """Each tile that may enter on this board (any colour) with where it stops, as (tile, stop)
-    by tile; kept on the state until a cell is blocked."""
-    stops = state.tile_stops
-    if stops is None:
-        stops = state.tile_stops = {}
-        for edge, lane, stop in entry_points(state):
-            stops.update(entry_tiles(edge, lane, stop))
-    return stops
-
-
-@functools.cache  # at most 4 edges x 11 lanes x 11 stops
-def entry_tiles(edge: int, lane: int, stop: int) -> dict[PlaceTile, tuple[PlaceTile, int]]:
-    """The tiles entering at (edge, lane), each with where it stops (shared: never change it)."""
-    return {tile: (tile, stop) for tile in PLACE_TILES[edge, lane][1:]}
 
 
 # ----- turn flow -----
