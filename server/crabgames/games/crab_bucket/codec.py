@@ -66,9 +66,6 @@ def one_card_encodings(holder: type, field: str) -> tuple[bytes, ...]:
     return tuple(holder(**{field: [card]}).SerializeToString() for card in CARD_MSGS)
 
 
-IN_PILE = one_card_encodings(pb.CrabBucketPile, "cards")
-
-
 def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
     if msg.oxi:
         if msg.color or msg.number:
@@ -246,11 +243,13 @@ def _options_bytes(options: Options) -> bytes:
 
 # ----- the state -----
 
-# The state's piles, hands, draw pile, removed cards and mission piles are written as protobuf
-# wire bytes, joined from each card's (and mission's) cached encoding, and merged in one call: a
-# message operation per pile, hand and card costs several times more. Protobuf appends the
-# elements of repeated fields met again while merging, and a length-delimited field holding a
-# message appends one element (an empty one for an empty pile).
+# The state is written as protobuf wire bytes and merged in one call: a message operation per
+# pile, hand, card or field costs several times more. Protobuf appends the elements of repeated
+# fields met again while merging, and a length-delimited field holding a message appends one
+# element (an empty one for an empty pile). Each part's bytes come from protobuf itself (a message
+# holding only that part, serialized), remembered by the part's value: a pile's or hand's cards,
+# a mission pile, a completed mission, a pending decision, the turn's counters. These are small
+# values, mostly as they were one move ago (a move changes one pile and one hand).
 
 
 def varint(n: int) -> bytes:
@@ -268,59 +267,144 @@ def field_tag(holder: type, field: str) -> bytes:
 
 
 def field_bytes(tag: bytes, body: bytes) -> bytes:
-    return tag + (LENGTHS[len(body)] if len(body) < len(LENGTHS) else varint(len(body))) + body
+    return tag + varint(len(body)) + body
 
 
-LENGTHS = tuple(varint(n) for n in range(1024))
 OPTIONS_TAG = field_tag(pb.CrabBucketState, "options")
-PILES_TAG = field_tag(pb.CrabBucketState, "piles")
-HANDS_TAG = field_tag(pb.CrabBucketState, "hands")
-MISSION_PILES_TAG = field_tag(pb.CrabBucketState, "mission_piles")
 IN_DRAW_PILE = one_card_encodings(pb.CrabBucketState, "draw_pile")
 IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
-# Each mission id as the only element of a mission pile (a packed list: chunks concatenate).
-IN_MISSION_PILE = tuple(
-    pb.CrabBucketMissionPile(missions=[m]).SerializeToString() for m in range(MAX_MISSIONS)
+PARTS_KEPT = 4096  # values remembered per table; a full table starts again
+
+
+class Remembered(dict):
+    """`table[value]` is `build(value)`, built on first use and remembered."""
+
+    def __init__(self, build: Callable[[Any], bytes]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, value: Any) -> bytes:
+        if len(self) >= PARTS_KEPT:
+            self.clear()
+        built = self[value] = self.build(value)
+        return built
+
+
+def _stack_part(field: str) -> Remembered:
+    """A pile's (or hand's) cards, as a tuple, as the only element of the state's `field`."""
+
+    def build(cards: tuple[int, ...]) -> bytes:
+        stack = pb.CrabBucketPile(cards=[CARD_MSGS[c] for c in cards])
+        return pb.CrabBucketState(**{field: [stack]}).SerializeToString()
+
+    return Remembered(build)
+
+
+PILE_PARTS = _stack_part("piles")
+HAND_PARTS = _stack_part("hands")
+MISSION_PILE_PARTS = Remembered(
+    lambda ids: pb.CrabBucketState(
+        mission_piles=[pb.CrabBucketMissionPile(missions=ids)]
+    ).SerializeToString()
+)
+DEALT_PARTS = Remembered(lambda dealt: pb.CrabBucketState(dealt=dealt).SerializeToString())
+
+# The turn's counters, in the order `public_bytes` reads them (then the current mission).
+COUNTERS = (
+    "oxi_set_aside",
+    "oxi_discarded",
+    "step",
+    "turn_player",
+    "ability_used",
+    "plays_left",
+    "played",
+    "draws_over",
+    "passes",
+    "end_reason",
+    "talking_allowed",
 )
 
 
+class PublicParts:
+    """The parts of the fields every view shows as they are in the state, for `holder` (the
+    state and view messages share their names, not their numbers)."""
+
+    def __init__(self, holder: type) -> None:
+        def counters(values: tuple) -> bytes:
+            fields = dict(zip(COUNTERS, values[:-1], strict=True))
+            if values[-1] != NO_MISSION:
+                fields["current_mission"] = values[-1]
+            return holder(**fields).SerializeToString()
+
+        def completed(done: tuple[int, bool]) -> bytes:
+            mission = pb.CrabBucketCompletedMission(mission=done[0], ability_used=done[1])
+            return holder(completed=[mission]).SerializeToString()
+
+        def pending(item: tuple[int, int]) -> bytes:
+            decision = pb.CrabBucketPending(kind=item[0], level=item[1])
+            return holder(pending=[decision]).SerializeToString()
+
+        self.counters = Remembered(counters)
+        self.completed = Remembered(completed)
+        self.pending = Remembered(pending)
+        self.discarded = Remembered(lambda ids: holder(discarded_missions=ids).SerializeToString())
+        self.offered = Remembered(lambda ids: holder(offered_missions=ids).SerializeToString())
+
+
+STATE_PUBLIC = PublicParts(pb.CrabBucketState)
+PUBLIC_PARTS = {pb.CrabBucketState: STATE_PUBLIC, pb.CrabBucketView: PublicParts(pb.CrabBucketView)}
+
+
 def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-    parts = [options_encodings(state.options)[2]]
-    parts += [field_bytes(PILES_TAG, b"".join([IN_PILE[c] for c in s])) for s in state.piles]
-    parts += [field_bytes(HANDS_TAG, b"".join([IN_PILE[c] for c in h])) for h in state.hands]
-    parts += [IN_DRAW_PILE[card] * n for card, n in enumerate(state.draw_pile) if n]
-    parts += [IN_REMOVED[card] for card in state.removed]
-    parts += [
-        field_bytes(MISSION_PILES_TAG, b"".join([IN_MISSION_PILE[m] for m in pile]))
-        for pile in state.mission_piles
-    ]
-    msg.MergeFromString(b"".join(parts))
-    msg.dealt = state.dealt
-    encode_public(state, msg)
+    msg.MergeFromString(
+        b"".join(
+            [
+                options_encodings(state.options)[2],
+                *map(PILE_PARTS.__getitem__, map(tuple, state.piles)),
+                *map(HAND_PARTS.__getitem__, map(tuple, state.hands)),
+                *[IN_DRAW_PILE[card] * n for card, n in enumerate(state.draw_pile) if n],
+                *map(IN_REMOVED.__getitem__, state.removed),
+                *map(MISSION_PILE_PARTS.__getitem__, map(tuple, state.mission_piles)),
+                DEALT_PARTS[state.dealt],
+                public_bytes(state, STATE_PUBLIC),
+            ]
+        )
+    )
 
 
 def encode_public(state: CrabBucketState, msg: pb.CrabBucketState | pb.CrabBucketView) -> None:
-    """The fields every view shows as they are in the state (the state and view messages share
-    their names)."""
-    msg.oxi_set_aside = state.oxi_set_aside
-    msg.oxi_discarded = state.oxi_discarded
-    if state.current != NO_MISSION:
-        msg.current_mission = state.current
-    for m, spent in zip(state.completed, state.spent, strict=True):
-        msg.completed.add(mission=m, ability_used=spent)
-    msg.discarded_missions.extend(state.discarded_missions)
-    msg.offered_missions.extend(state.offered)
-    msg.step = state.step
-    msg.turn_player = state.turn_player
-    msg.ability_used = state.ability_used
-    msg.plays_left = state.plays_left
-    msg.played = state.played
-    msg.draws_over = state.draws_over
-    msg.passes = state.passes
-    for kind, level in state.pending:
-        msg.pending.add(kind=kind, level=level)
-    msg.end_reason = state.end_reason
-    msg.talking_allowed = rules.talking_allowed(state)
+    """The fields every view shows as they are in the state."""
+    msg.MergeFromString(public_bytes(state, PUBLIC_PARTS[type(msg)]))
+
+
+def public_bytes(state: CrabBucketState, parts: PublicParts) -> bytes:
+    counters = parts.counters[
+        (
+            state.oxi_set_aside,
+            state.oxi_discarded,
+            state.step,
+            state.turn_player,
+            state.ability_used,
+            state.plays_left,
+            state.played,
+            state.draws_over,
+            state.passes,
+            state.end_reason,
+            rules.talking_allowed(state),
+            state.current,
+        )
+    ]
+    if not (state.completed or state.discarded_missions or state.offered or state.pending):
+        return counters
+    return b"".join(
+        [
+            counters,
+            *map(parts.completed.__getitem__, zip(state.completed, state.spent, strict=True)),
+            parts.discarded[tuple(state.discarded_missions)],
+            parts.offered[tuple(state.offered)],
+            *map(parts.pending.__getitem__, state.pending),
+        ]
+    )
 
 
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
