@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
@@ -123,20 +124,30 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
     )
 
 
-def action_moves(
-    state: State, player: int, action: Action, crabs: Iterable[int], rivals: list[list[CrabRef]]
-) -> list[Move]:
-    """Every way `player` can perform `action` with each of `crabs` (crab indices, in order):
-    the turn lists all crabs, `is_turn_move` only the move's own (the same code validates).
-    `rivals` comes from `rivals_by_arena`."""
+class Crabs(NamedTuple):
+    """What every action's moves read about the acting player's crabs, gathered once a turn."""
+
+    placed: list[tuple[int, int]]  # (crab index, place) of the crabs asked about, in order
+    in_arenas: list[tuple[int, int]]  # those of them in an arena (R7: arena-only actions)
+    rivals: list[list[CrabRef]]  # `rivals_by_arena`
+
+
+def acting_crabs(state: State, player: int, crabs: Iterable[int]) -> Crabs:
+    mine = state.players[player].crabs
+    placed = [(i, mine[i].arena) for i in crabs]
+    in_arenas = [(i, where) for i, where in placed if where >= 0]
+    return Crabs(placed, in_arenas, rivals_by_arena(state, player))
+
+
+def action_moves(state: State, player: int, action: Action, crabs: Crabs) -> list[Move]:
+    """Every way `player` can perform `action` with each of `crabs` (from `acting_crabs`): the
+    turn lists all crabs, `is_turn_move` only the move's own (the same code validates)."""
     me = state.players[player]
     spare = me.rage - ACTION_COST[action]  # rage left for X (R8)
     if spare < (1 if action in WITH_X else 0):
         return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
-    mine = me.crabs
-    placed = [(i, mine[i].arena) for i in crabs]
-    if action in ARENA_ONLY:
-        placed = [(i, where) for i, where in placed if where >= 0]  # R7
+    placed = crabs.in_arenas if action in ARENA_ONLY else crabs.placed  # R7
+    rivals = crabs.rivals
     if action == SMASH:
         top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
         return [
@@ -169,7 +180,7 @@ def action_moves(
         return [
             move
             for i, _ in placed
-            for move in x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - mine[i].muscle))  # R8
+            for move in x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - me.crabs[i].muscle))
         ]
     return [_new(Move, (_ACT, action, i, 0, NO_CRAB, 0, 0, 0)) for i, _ in placed]  # Rush...
 
@@ -187,10 +198,9 @@ PASS = Move(MoveKind.PASS)
 
 def turn_moves(state: State, player: int) -> list[Move]:
     moves = [PASS]
-    rivals = rivals_by_arena(state, player)
-    crabs = range(len(state.players[player].crabs))
+    crabs = acting_crabs(state, player, range(len(state.players[player].crabs)))
     for action in available_actions(state):
-        moves.extend(action_moves(state, player, action, crabs, rivals))
+        moves.extend(action_moves(state, player, action, crabs))
     moves.extend(signature_moves(state, player))
     return moves
 
@@ -203,9 +213,8 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
         crabs = len(state.players[player].crabs)
         if move.action not in available_actions(state) or not 0 <= move.crab < crabs:
             return False
-        rivals = rivals_by_arena(state, player)
-        action = ACTION_OF[move.action]
-        return move in action_moves(state, player, action, (move.crab,), rivals)
+        crabs = acting_crabs(state, player, (move.crab,))
+        return move in action_moves(state, player, ACTION_OF[move.action], crabs)
     if kind == MoveKind.SIGNATURE:
         return move in signature_moves(state, player)
     return move == PASS

@@ -66,7 +66,7 @@ class Step(IntEnum):
     DUEL = 28
 
 
-@dataclass
+@dataclass(slots=True)
 class Task:
     """One pending step. Field use depends on `kind` (documented in the proto)."""
 
@@ -117,7 +117,7 @@ class Move(NamedTuple):
     alliance: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Crab:
     muscle: int
     arena: int = BACKSTAGE  # an arena index, BACKSTAGE or IN_TRANSIT
@@ -128,7 +128,7 @@ class Crab:
         return Crab(self.muscle, self.arena, self.riding_fans, self.destination)
 
 
-@dataclass
+@dataclass(slots=True)
 class Player:
     team: int
     rage: int
@@ -146,7 +146,8 @@ class Player:
         return Player(
             self.team,
             self.rage,
-            [c.clone() for c in self.crabs],
+            # Crab.clone written inline: a state has up to 20 crabs, each a call saved.
+            [Crab(c.muscle, c.arena, c.riding_fans, c.destination) for c in self.crabs],
             self.signature,
             self.fanbase,  # a tuple of NamedTuples: immutable, shared
             self.supply,
@@ -158,7 +159,7 @@ class Player:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class Arena:
     billboard: int  # 0 until dealt
     fans: list[int]
@@ -169,7 +170,7 @@ class Arena:
         return Arena(self.billboard, self.fans[:], self.partner[:], self.glory[:])
 
 
-@dataclass
+@dataclass(slots=True)
 class RollOff:
     """A roll-off among units (bit sets of seats): R15 rumble ties, R16 microphone ties."""
 
@@ -181,7 +182,7 @@ class RollOff:
         return RollOff(self.standing[:], self.rolling[:], self.dice[:])
 
 
-@dataclass
+@dataclass(slots=True)
 class Duel:
     """The spotlight duel (R19)."""
 
@@ -203,7 +204,7 @@ class Duel:
         )
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     players: list[Player]
     arenas: list[Arena]
