@@ -108,6 +108,7 @@ def test_the_quick_hole_check_agrees_with_checking_every_cell(seed):
                     allowed.append((edge, lane, stop))
         entries = rules.entry_points(state)
         assert list(entries) == allowed  # the generator finds the same, in the same order
+        assert rules.has_entry_point(state) == bool(allowed)
         if not entries:
             break
         _, _, stop = rng.choice(entries)

@@ -69,10 +69,17 @@ def tile_key(tile: PlaceTile, stop: int | None) -> Hashable:
     return tile if stop is None else stop * TILE_IDS + MOVE_IDS[tile]
 
 
-@functools.cache  # at most 4 edges x 11 lanes x 11 stops
-def entry_keys(edge: int, lane: int, stop: int) -> list[tuple[Hashable, ...]]:
-    """rules.HAND_TILES[edge][lane] with each tile as its `tile_key`, by the colours in hand."""
-    return [tuple(tile_key(tile, stop) for tile in tiles) for tiles in rules.HAND_TILES[edge][lane]]
+def entry_keys(entry: tuple[int, int, int]) -> list[tuple[Hashable, ...]]:
+    """rules.HAND_TILES[edge][lane] with each tile as its `tile_key`, by the colours in hand:
+    built once per entry point (edge, lane, stop), of which there are at most 4 x 11 x 11."""
+    edge, lane, stop = entry
+    keys = ENTRY_KEYS[entry] = [
+        tuple(tile_key(tile, stop) for tile in tiles) for tiles in rules.HAND_TILES[edge][lane]
+    ]
+    return keys
+
+
+ENTRY_KEYS: dict[tuple[int, int, int], list[tuple[Hashable, ...]]] = {}
 
 
 @functools.cache  # one per kind and seat: every viewer gets the same copy, encoded once
@@ -330,8 +337,9 @@ class KrabyGame(Game[KrabyState, object]):
             return list(moves)
         colors = rules.colors_in_hand(state.hands[state.turn_player])
         keys: list[Hashable] = []
+        known = ENTRY_KEYS.get
         for entry in rules.entry_points(state):
-            keys += entry_keys(*entry)[colors]
+            keys += (known(entry) or entry_keys(entry))[colors]
         if len(keys) != len(moves):  # not this state's legal moves: key them one by one
             return [self.move_cache_key(state, move) for move in moves]
         return keys

@@ -8,7 +8,6 @@ set, so "no bit between here and the edge" means a clear line to the edge of the
 
 from __future__ import annotations
 
-import functools
 import itertools
 import operator
 from collections.abc import Iterator
@@ -214,11 +213,17 @@ def slide_stop(state: KrabyState, edge: int, lane: int) -> int | None:
 def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
     """Would a tile entering at (edge, lane) and stopping at `cell` keep every free cell
     fillable (K4)? See `no_new_hole`; this is its check for one entry."""
-    across = state.col_blocked if edge in (WEST, EAST) else state.row_blocked
-    stop = cell % SIZE if edge in (WEST, EAST) else cell // SIZE
-    before = functools.reduce(operator.or_, across[:stop], 0)
-    after = functools.reduce(operator.or_, across[stop + 1 :], 0)
-    return no_new_hole(across[stop], lane, before & after)
+    if edge in (WEST, EAST):
+        across, stop = state.col_blocked, cell % SIZE
+    else:
+        across, stop = state.row_blocked, cell // SIZE
+    before = after = 0
+    for line in across[:stop]:
+        before |= line
+    for line in across[stop + 1 :]:
+        after |= line
+    both_sides = before & after
+    return not both_sides or no_new_hole(across[stop], lane, both_sides)
 
 
 def no_new_hole(across: int, lane: int, both_sides: int) -> bool:
@@ -286,7 +291,16 @@ _ENTRY_POINTS_LIMIT = 4096
 
 
 def has_entry_point(state: KrabyState) -> bool:
-    return next(iter_entry_points(state), None) is not None
+    """Whether a tile may enter anywhere (K3, K4): each entry checked as `is_legal` checks one,
+    stopping at the first legal one. Usually one of the first few is, so this skips the per-board
+    tables `iter_entry_points` builds to list them all."""
+    low, high = playing_area(state.num_players)
+    for edge in EDGES:
+        for lane in range(low, high + 1):
+            stop = slide_stop(state, edge, lane)
+            if stop is not None and leaves_no_hole(state, edge, lane, stop):
+                return True
+    return False
 
 
 # Each edge in order: (edge, whether its lanes are rows, whether it enters at a lane's low end).
@@ -303,7 +317,7 @@ def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
             lines, across = state.row_blocked, state.col_blocked
         else:
             lines, across = state.col_blocked, state.row_blocked
-        if along_row not in sides:  # found when first needed: has_entry_point stops early
+        if along_row not in sides:  # found when first needed
             sides[along_row] = blocked_on_both_sides(across)
         both_sides = sides[along_row]
         for lane in range(low, high + 1):
