@@ -18,6 +18,7 @@ from crabgames.games.crab_rage.data import (
     GO_CLAM_MUSCLE,
     HYPE_UP_BOOST,
     MAX_MUSCLE,
+    SETUP,
     SHELL_UP_BOOST,
     SIGNATURE_FANS,
     SIGNATURE_RAGE_COST,
@@ -62,10 +63,15 @@ CHOOSE_RIPTIDE_TARGET_BY_SEAT = seat_decisions("choose_riptide_target")
 
 # The actions as members, by value: `Action(value)` goes through the enum's metaclass call.
 ACTION_OF = {int(a): a for a in Action}
+# Every crab reference (seat, crab index) by seat and index, built once.
+CRAB_REFS = tuple(
+    tuple((seat, i) for i in range(max(s.crabs for s in SETUP.values())))
+    for seat in range(max(SETUP))
+)
 
 
 def available_actions(state: State) -> list[Action]:
-    return [*BOARD_ACTIONS, *(ACTION_OF[a] for a in state.action_cards)]
+    return [*BOARD_ACTIONS, *map(ACTION_OF.__getitem__, state.action_cards)]
 
 
 def rivals_in(state: State, player: int, arena: int) -> list[CrabRef]:
@@ -82,7 +88,7 @@ def alliances_in(state: State, arena: int) -> list[int]:
     units = set()
     for seat, p in enumerate(state.players):
         mate = partner[seat]
-        if mate >= 0 and any(c.arena == arena for c in p.crabs):
+        if mate >= 0 and arena in [c.arena for c in p.crabs]:
             units.add(1 << seat | 1 << mate)
     return [(u & -u).bit_length() - 1 for u in sorted(units) if u & (u - 1)]
 
@@ -92,9 +98,10 @@ def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
     rivals: list[list[CrabRef]] = [[] for _ in state.arenas]
     for seat, other in enumerate(state.players):
         if seat != player:
+            refs = CRAB_REFS[seat]  # shared tuples: no new (seat, index) per crab
             for i, c in enumerate(other.crabs):
                 if c.arena >= 0:
-                    rivals[c.arena].append((seat, i))
+                    rivals[c.arena].append(refs[i])
     return rivals
 
 
@@ -367,7 +374,8 @@ class AfterAction(Handler):
 
     def step(self, state: State, task: Task) -> list[Event]:
         state.active = -1
-        for seat in turn_order(state, task.player)[1:] + [task.player]:
+        order = turn_order(state, task.player)
+        for seat in order[1:] + order[:1]:
             if not state.players[seat].passed:
                 push(state, Task(Step.ACTION_TURN, seat))
                 break

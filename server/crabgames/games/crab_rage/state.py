@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import NamedTuple
@@ -247,10 +248,15 @@ class State:
 # ----- small queries used everywhere -----
 
 
-def turn_order(state: State, start: int) -> list[int]:
+def turn_order(state: State, start: int) -> tuple[int, ...]:
     """Seats clockwise from `start` (G1, R6)."""
-    n = state.num_players
-    return [(start + i) % n for i in range(n)]
+    return clockwise(start, len(state.players))
+
+
+@functools.lru_cache(maxsize=64)
+def clockwise(start: int, seats: int) -> tuple[int, ...]:
+    """A pure function of two small values, asked for several times a move."""
+    return tuple((start + i) % seats for i in range(seats))
 
 
 def crab(state: State, ref: CrabRef) -> Crab:
@@ -271,7 +277,8 @@ def own_crabs_in(state: State, player: int, arena: int) -> list[int]:
 
 
 def managers_in(state: State, arena: int) -> list[int]:
-    return sorted({p for p, _ in crabs_in(state, arena)})
+    """The seats with a crab in `arena`, in seat order."""
+    return [p for p, player in enumerate(state.players) if arena in [c.arena for c in player.crabs]]
 
 
 def unit_of(state: State, player: int, arena: int) -> int:
@@ -284,14 +291,17 @@ def units_in(state: State, arena: int) -> list[int]:
     return sorted({unit_of(state, p, arena) for p in managers_in(state, arena)})
 
 
-def seats_of(unit: int) -> list[int]:
-    return [p for p in range(unit.bit_length()) if unit >> p & 1]
+@functools.lru_cache(maxsize=64)
+def seats_of(unit: int) -> tuple[int, ...]:
+    """The seats of a unit, lowest first: a pure function of a small value."""
+    return tuple(p for p in range(unit.bit_length()) if unit >> p & 1)
 
 
-def muscle_of(state: State, seats: list[int] | int, arena: int) -> int:
+def muscle_of(state: State, seats: Sequence[int] | int, arena: int) -> int:
     if isinstance(seats, int):
         seats = seats_of(seats)
-    return sum(c.muscle for p in seats for c in state.players[p].crabs if c.arena == arena)
+    players = state.players
+    return sum([c.muscle for p in seats for c in players[p].crabs if c.arena == arena])
 
 
 def clamp_muscle(value: int) -> int:
