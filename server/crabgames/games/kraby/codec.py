@@ -114,10 +114,18 @@ def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
     msg.turns_taken = state.turns_taken
 
 
+# Every tile placement there is, by its (edge, lane, colour): a valid one decodes to the shared
+# PlaceTile by one lookup (a PlaceTile equals the plain tuple of its fields).
+TILES = {tile: tile for tiles in rules.PLACE_TILES.values() for tile in tiles[1:]}
+
+
 def decode_move(msg: pb.KrabyMove, path: str) -> object:
     which = msg.WhichOneof("move")
     if which == "place_tile":
         tile = msg.place_tile
+        known = TILES.get((tile.edge, tile.lane, tile.color))
+        if known is not None:
+            return known
         if tile.edge not in EDGE_NAMES:
             raise bad_move(f"{path}.place_tile.edge", "must be NORTH, EAST, SOUTH or WEST")
         if not 0 <= tile.lane < SIZE:

@@ -388,9 +388,12 @@ class KrabyGame(Game[KrabyState, object]):
 
     def redact_event(self, event: object, viewer: int | None) -> object | None:
         # A dealt or drawn tile is seen by its fisher only; the others see that a tile moved.
-        if isinstance(event, rules.TileDealt | rules.TileDrawn) and event.player != viewer:
+        if isinstance(event, TILES_INTO_A_HAND) and event.player != viewer:
             return tile_hidden(type(event), event.player)
         return event
+
+
+TILES_INTO_A_HAND = (rules.TileDealt, rules.TileDrawn)
 
 
 @functools.lru_cache(maxsize=4096)  # events are small values; a game has a few thousand at most
