@@ -10,6 +10,7 @@ from crabgames.core.errors import InvalidArgument, bad_move, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_bucket import codec, rules
 from crabgames.games.crab_bucket.codec import (
+    CARD_IDS,
     CARD_MSGS,
     decode_card,
     decode_options_msg,
@@ -17,12 +18,13 @@ from crabgames.games.crab_bucket.codec import (
     encode_state,
     options_msg,
 )
-from crabgames.games.crab_bucket.data import ABILITY_NAMES, OXI, card_name
+from crabgames.games.crab_bucket.data import ABILITY_NAMES, CIRCLE, OXI, card_name
 from crabgames.games.crab_bucket.explain import explain
 from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_bucket.rules import (
     GAME_OVER,
     LEVELED_PENDING,
+    PLAY_CARD,
     WILD_CRAB,
     ChooseMissionPile,
     CrabBucketState,
@@ -162,8 +164,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         if which is None:
             raise bad_move(path, "set one of play_card, pass, use_ability, ...")
         if which == "play_card":
-            card = decode_card(msg.play_card.card, f"{path}.play_card.card", bad_move)
-            return PlayCard(card, msg.play_card.pile)
+            return self.decode_play_card(msg.play_card, path)
         if which == "pass":
             return Pass()
         if which == "choose_mission_pile":
@@ -177,6 +178,16 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         source = use.oxi_from_pile if use.HasField("oxi_from_pile") else -1
         # Piles of RESCUE_TOPS and SWAP_TOPS are a set: listed in increasing order.
         return UseAbility(use.mission, tuple(sorted(use.piles)), card, source)
+
+    def decode_play_card(self, play: pb.CrabBucketPlayCard, path: str) -> PlayCard:
+        """A valid card is looked up (and the shared move for a pile of the circle); any other
+        goes through `decode_card`, which names its problem."""
+        msg = play.card
+        card = CARD_IDS.get((msg.oxi, msg.color, msg.number))
+        if card is None:
+            card = decode_card(msg, f"{path}.play_card.card", bad_move)
+        pile = play.pile
+        return PLAY_CARD[card][pile] if 0 <= pile < CIRCLE else PlayCard(card, pile)
 
     def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
         if isinstance(move, PlayCard):

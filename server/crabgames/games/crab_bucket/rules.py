@@ -383,7 +383,15 @@ def play_moves(state: CrabBucketState) -> list[Move]:
 def can_act(state: CrabBucketState) -> bool:
     """Whether `play_moves` lists any move: a main action settles it without listing the ability
     uses (which may be dozens)."""
-    return bool(main_moves(state)) or bool(play_moves(state))
+    return has_main_action(state) or bool(play_moves(state))
+
+
+def has_main_action(state: CrabBucketState) -> bool:
+    """Whether `main_moves` lists any card play: the same table, read until the first fit."""
+    top = tops(state)
+    return any(
+        PLACEABLE[card][pile_top] for card in state.hands[state.turn_player] for pile_top in top
+    )
 
 
 def main_moves(state: CrabBucketState) -> list[Move]:
