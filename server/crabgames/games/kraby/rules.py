@@ -8,9 +8,6 @@ set, so "no bit between here and the edge" means a clear line to the edge of the
 
 from __future__ import annotations
 
-import itertools
-import operator
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -246,10 +243,18 @@ def no_new_hole(across: int, lane: int, both_sides: int) -> bool:
 def blocked_on_both_sides(lines: list[int]) -> list[int]:
     """For each line i, the lanes across it blocked both before and after it (the OR of the
     lines before i, AND the OR of the lines after i): for columns, bit r is set when row r is
-    blocked both left and right of column i."""
-    before = itertools.accumulate(lines, operator.or_, initial=0)
-    after = list(itertools.accumulate(reversed(lines), operator.or_, initial=0))
-    return list(map(operator.and_, before, after[SIZE - 1 :: -1]))
+    blocked both left and right of column i. Plain loops: cheaper than accumulate on 11 lines."""
+    both = []
+    seen = 0  # the OR of the lines after the current one
+    for line in reversed(lines):
+        both.append(seen)
+        seen |= line
+    both.reverse()
+    seen = 0  # now the OR of the lines before
+    for i, line in enumerate(lines):
+        both[i] &= seen
+        seen |= line
+    return both
 
 
 def unfillable_cells(state: KrabyState) -> list[int]:
@@ -282,7 +287,7 @@ def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
     if found is None:
         if len(_ENTRY_POINTS) >= _ENTRY_POINTS_LIMIT:
             _ENTRY_POINTS.clear()
-        found = _ENTRY_POINTS[key] = tuple(iter_entry_points(state))
+        found = _ENTRY_POINTS[key] = tuple(find_entry_points(state))
     return found
 
 
@@ -293,7 +298,7 @@ _ENTRY_POINTS_LIMIT = 4096
 def has_entry_point(state: KrabyState) -> bool:
     """Whether a tile may enter anywhere (K3, K4): each entry checked as `is_legal` checks one,
     stopping at the first legal one. Usually one of the first few is, so this skips the per-board
-    tables `iter_entry_points` builds to list them all."""
+    tables `find_entry_points` builds to list them all."""
     low, high = playing_area(state.num_players)
     for edge in EDGES:
         for lane in range(low, high + 1):
@@ -307,20 +312,19 @@ def has_entry_point(state: KrabyState) -> bool:
 EDGE_WAYS = ((NORTH, False, True), (EAST, True, False), (SOUTH, False, False), (WEST, True, True))
 
 
-def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
-    """The entry points in order, found lazily; the same stops as `slide_stop` (K3) and the
-    same hole rule as `leaves_no_hole` (K4), with each side's blocked lines found once."""
+def find_entry_points(state: KrabyState) -> list[tuple[int, int, int]]:
+    """The entry points in order; the same stops as `slide_stop` (K3) and the same hole rule as
+    `leaves_no_hole` (K4), with each side's blocked lines found once."""
     low, high = playing_area(state.num_players)
-    sides: dict[bool, list[int]] = {}
+    lanes = range(low, high + 1)
+    rows, cols = state.row_blocked, state.col_blocked
+    # Tiles sliding along rows stop in a column: the hole check looks along that column.
+    both_sides_of = {True: blocked_on_both_sides(cols), False: blocked_on_both_sides(rows)}
+    found = []
     for edge, along_row, from_low in EDGE_WAYS:
-        if along_row:
-            lines, across = state.row_blocked, state.col_blocked
-        else:
-            lines, across = state.col_blocked, state.row_blocked
-        if along_row not in sides:  # found when first needed
-            sides[along_row] = blocked_on_both_sides(across)
-        both_sides = sides[along_row]
-        for lane in range(low, high + 1):
+        lines, across = (rows, cols) if along_row else (cols, rows)
+        both_sides = both_sides_of[along_row]
+        for lane in lanes:
             ahead = lines[lane]  # only cells inside the playing area are ever blocked
             if not ahead:
                 continue  # nothing stops the tile (K3)
@@ -332,8 +336,10 @@ def iter_entry_points(state: KrabyState) -> Iterator[tuple[int, int, int]]:
                 stop = ahead.bit_length()
                 if stop > high:
                     continue
-            if not both_sides[stop] or no_new_hole(across[stop], lane, both_sides[stop]):
-                yield edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane
+            both = both_sides[stop]
+            if not both or no_new_hole(across[stop], lane, both):
+                found.append((edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane))
+    return found
 
 
 # ----- figures (K6) -----
