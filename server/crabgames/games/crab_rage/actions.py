@@ -52,6 +52,26 @@ from crabgames.games.crab_rage.state import (
     turn_order,
 )
 
+# Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
+# EnumType.__getattr__ (~90 ns, and a move reads dozens).
+MOVE, GO_CLAM, SPLIT, SMASH = Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH
+PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
+RUSH, SCATTER, CHARM = Action.RUSH, Action.SCATTER, Action.CHARM
+ACTED_EVENT = EventKind.ACTED
+ACTION_TURN_STEP = Step.ACTION_TURN
+ACT_KIND = MoveKind.ACT
+AFTER_ACTION_STEP = Step.AFTER_ACTION
+DESTINATIONS_STEP = Step.DESTINATIONS
+FANS_EVENT = EventKind.FANS
+FRENZY_STEP = Step.FRENZY
+MUSCLE_EVENT = EventKind.MUSCLE
+PASSED_EVENT = EventKind.PASSED
+PASS_KIND = MoveKind.PASS
+RIPTIDE_STEP = Step.RIPTIDE
+SHELL_UP_STEP = Step.SHELL_UP
+SIGNATURE_KIND = MoveKind.SIGNATURE
+SIGNATURE_TARGET_KIND = MoveKind.SIGNATURE_TARGET
+
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_ACTION_BY_SEAT = seat_decisions("choose_action")
 CHOOSE_FRENZY_TARGET_BY_SEAT = seat_decisions("choose_frenzy_target")
@@ -109,9 +129,6 @@ def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
 # costs twice as much, and `Move._make` adds a Python call and a length check; a turn can have
 # over a hundred moves (docs/performance.md).
 _new = tuple.__new__
-_ACT, _SIGNATURE = MoveKind.ACT, MoveKind.SIGNATURE
-MOVE, GO_CLAM, SPLIT, SMASH = Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH
-PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
 # R8: X is at least 1, so Smash and Rage need 1 rage beyond the printed cost.
 LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
 
@@ -120,14 +137,18 @@ LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
 def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
     """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`: a pure function of
     small values, and about half of a turn's moves, so each is built once (bounded)."""
-    return tuple(_new(Move, (_ACT, action, index, 0, target, x, 0, 0)) for x in range(1, top + 1))
+    return tuple(
+        _new(Move, (ACT_KIND, action, index, 0, target, x, 0, 0)) for x in range(1, top + 1)
+    )
 
 
 @functools.lru_cache(maxsize=1024)
 def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Move, ...]:
     """Move or Go Clam with crab `index` from `where` to each other arena (of `arenas`)."""
     return tuple(
-        _new(Move, (_ACT, action, index, a, NO_CRAB, 0, 0, 0)) for a in range(arenas) if a != where
+        _new(Move, (ACT_KIND, action, index, a, NO_CRAB, 0, 0, 0))
+        for a in range(arenas)
+        if a != where
     )
 
 
@@ -165,13 +186,13 @@ def action_moves(state: State, player: int, action: Action, crabs: Crabs) -> lis
         return [move for i, where in placed for move in moves_away(action, i, where, arenas)]
     if action == PSYCH_OUT:
         return [
-            _new(Move, (_ACT, PSYCH_OUT, i, 0, t, 0, 0, 0))
+            _new(Move, (ACT_KIND, PSYCH_OUT, i, 0, t, 0, 0, 0))
             for i, where in placed
             for t in rivals[where]
         ]
     if action == SWAP:
         return [
-            _new(Move, (_ACT, SWAP, i, 0, t, 0, 0, 0))
+            _new(Move, (ACT_KIND, SWAP, i, 0, t, 0, 0, 0))
             for i, where in placed
             for a, there in enumerate(rivals)
             if a != where
@@ -179,7 +200,7 @@ def action_moves(state: State, player: int, action: Action, crabs: Crabs) -> lis
         ]
     if action == SPLIT:
         return [
-            _new(Move, (_ACT, SPLIT, i, 0, NO_CRAB, 0, s, 0))
+            _new(Move, (ACT_KIND, SPLIT, i, 0, NO_CRAB, 0, s, 0))
             for i, where in placed
             for s in alliances_in(state, where)
         ]
@@ -189,7 +210,7 @@ def action_moves(state: State, player: int, action: Action, crabs: Crabs) -> lis
             for i, _ in placed
             for move in x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - me.crabs[i].muscle))
         ]
-    return [_new(Move, (_ACT, action, i, 0, NO_CRAB, 0, 0, 0)) for i, _ in placed]  # Rush...
+    return [_new(Move, (ACT_KIND, action, i, 0, NO_CRAB, 0, 0, 0)) for i, _ in placed]  # Rush...
 
 
 def signature_moves(state: State, player: int) -> list[Move]:
@@ -197,10 +218,10 @@ def signature_moves(state: State, player: int) -> list[Move]:
     if me.signature_used or me.rage < SIGNATURE_RAGE_COST:
         return []
     arenas = sorted({c.arena for c in me.crabs if c.arena >= 0})
-    return [_new(Move, (_SIGNATURE, 0, 0, a, NO_CRAB, 0, 0, 0)) for a in arenas]
+    return [_new(Move, (SIGNATURE_KIND, 0, 0, a, NO_CRAB, 0, 0, 0)) for a in arenas]
 
 
-PASS = Move(MoveKind.PASS)
+PASS = Move(PASS_KIND)
 
 
 def turn_moves(state: State, player: int) -> list[Move]:
@@ -216,13 +237,13 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
     """`move in turn_moves(state, player)`, generating only the moves of the move's own action
     and crab (or the signature moves): the same generator decides, at a fraction of the cost."""
     kind = move.kind
-    if kind == MoveKind.ACT:
+    if kind == ACT_KIND:
         crabs = len(state.players[player].crabs)
         if move.action not in available_actions(state) or not 0 <= move.crab < crabs:
             return False
         crabs = acting_crabs(state, player, (move.crab,))
         return move in action_moves(state, player, ACTION_OF[move.action], crabs)
-    if kind == MoveKind.SIGNATURE:
+    if kind == SIGNATURE_KIND:
         return move in signature_moves(state, player)
     return move == PASS
 
@@ -249,12 +270,12 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
     events: list[Event] = []
     tasks: list[Task] = []
     touched = [where]
-    if action in (Action.MOVE, Action.GO_CLAM):
-        if action == Action.GO_CLAM:
+    if action in (MOVE, GO_CLAM):
+        if action == GO_CLAM:
             c.muscle = GO_CLAM_MUSCLE
             events.append(
                 Event(
-                    EventKind.MUSCLE,
+                    MUSCLE_EVENT,
                     f"{crab_name(state, *ref)} goes clam: muscle 5",
                     player,
                     where,
@@ -263,26 +284,26 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
             )
         tasks = send(state, [(ref, move.arena)])
         touched = [where, move.arena]
-    elif action == Action.SPLIT:
+    elif action == SPLIT:
         partners = state.arenas[where].partner
         other = partners[move.partner]
         partners[move.partner] = partners[other] = -1
-    elif action == Action.SMASH:
+    elif action == SMASH:
         events.append(change_muscle(state, move.target, -move.amount, "Smash"))
-    elif action in (Action.RUSH, Action.SCATTER):
-        leaving = leaving_crabs(state, where, action == Action.RUSH)
-        tasks = [Task(Step.DESTINATIONS, player, where, leaving, [-1] * len(leaving), style)]
+    elif action in (RUSH, SCATTER):
+        leaving = leaving_crabs(state, where, action == RUSH)
+        tasks = [Task(DESTINATIONS_STEP, player, where, leaving, [-1] * len(leaving), style)]
         return events, tasks  # the style bonus follows the destinations
-    elif action == Action.PSYCH_OUT:
+    elif action == PSYCH_OUT:
         other = crab(state, move.target)
         c.muscle, other.muscle = other.muscle, c.muscle
-    elif action == Action.SWAP:
+    elif action == SWAP:
         there = crab(state, move.target).arena
         tasks = send(state, [(ref, there), (move.target, where)])
         touched = [where, there]
-    elif action == Action.CHARM:
+    elif action == CHARM:
         events.extend(place_fans(state, player, where, 1, "Charm"))
-    elif action == Action.RAGE:
+    elif action == RAGE:
         events.append(change_muscle(state, ref, move.amount, "Rage"))
     if style:
         events.extend(style_bonus_now(state, player, ref, touched, tasks))
@@ -300,7 +321,7 @@ def style_bonus_now(
             crab(state, ref).riding_fans += 1
             return [
                 Event(
-                    EventKind.FANS,
+                    FANS_EVENT,
                     f"style bonus: a fan rides on {crab_name(state, *ref)}",
                     player,
                     -1,
@@ -313,22 +334,22 @@ def style_bonus_now(
 
 
 def describe(state: State, player: int, move: Move) -> str:
-    if move.kind == MoveKind.PASS:
+    if move.kind == PASS_KIND:
         return f"{team(state, player)} passes"
-    if move.kind == MoveKind.SIGNATURE:
+    if move.kind == SIGNATURE_KIND:
         name = SIGNATURES[Signature(state.players[player].signature)].name
         return (
             f"{team(state, player)} performs signature move {name} in "
             f"{arena_name(state, move.arena)}"
         )
     text = f"{team(state, player)}: {ACTION_NAMES[move.action]} with crab {move.crab + 1}"
-    if move.action in (Action.MOVE, Action.GO_CLAM):
+    if move.action in (MOVE, GO_CLAM):
         text += f" to {arena_name(state, move.arena)}"
     if move.target[0] >= 0:
         text += f" on {crab_name(state, *move.target)}"
     if move.action in WITH_X:
         text += f", X={move.amount}"
-    if move.action == Action.SPLIT:
+    if move.action == SPLIT:
         text += f" (the alliance of {team(state, move.partner)})"
     return text
 
@@ -344,19 +365,19 @@ class ActionTurn(Handler):
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         player = task.player
         state.pending.pop()
-        push(state, Task(Step.AFTER_ACTION, player))
+        push(state, Task(AFTER_ACTION_STEP, player))
         events = [
             Event(
-                EventKind.PASSED if move.kind == MoveKind.PASS else EventKind.ACTED,
+                PASSED_EVENT if move.kind == PASS_KIND else ACTED_EVENT,
                 describe(state, player, move),
                 player,
             )
         ]
-        if move.kind == MoveKind.PASS:
+        if move.kind == PASS_KIND:
             state.players[player].passed = True
             return events
         state.active = player
-        if move.kind == MoveKind.SIGNATURE:
+        if move.kind == SIGNATURE_KIND:
             return events + signature(state, player, move.arena)
         me = state.players[player]
         me.rage -= ACTION_COST[move.action] + move.amount
@@ -377,7 +398,7 @@ class AfterAction(Handler):
         order = turn_order(state, task.player)
         for seat in order[1:] + order[:1]:
             if not state.players[seat].passed:
-                push(state, Task(Step.ACTION_TURN, seat))
+                push(state, Task(ACTION_TURN_STEP, seat))
                 break
         return []
 
@@ -393,14 +414,14 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
     events: list[Event] = []
     mine = [(player, i) for i in own_crabs_in(state, player, arena)]
     if kind == Signature.FRENZY:
-        push(state, Task(Step.FRENZY, player, arena, values=[len(mine)]))
+        push(state, Task(FRENZY_STEP, player, arena, values=[len(mine)]))
     elif kind == Signature.CLAW_SNAP:
         for ref in rivals_in(state, player, arena):
             events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, "Claw Snap"))
     elif kind == Signature.SHELL_UP:
-        push(state, Task(Step.SHELL_UP, player, arena))
+        push(state, Task(SHELL_UP_STEP, player, arena))
     elif kind == Signature.RIPTIDE:
-        push(state, Task(Step.RIPTIDE, player, arena))
+        push(state, Task(RIPTIDE_STEP, player, arena))
     elif kind == Signature.HYPE_UP:
         for ref in mine:
             events.append(change_muscle(state, ref, HYPE_UP_BOOST, "Hype Up"))
@@ -419,7 +440,7 @@ class Frenzy(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         refs = rivals_in(state, task.player, task.arena)
-        return [Move(MoveKind.SIGNATURE_TARGET, target=r) for r in refs]
+        return [Move(SIGNATURE_TARGET_KIND, target=r) for r in refs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         task.values[0] -= 1
@@ -437,7 +458,7 @@ class ShellUp(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = own_crabs_in(state, task.player, task.arena)
-        return [Move(MoveKind.SIGNATURE_TARGET, crab=i) for i in mine]
+        return [Move(SIGNATURE_TARGET_KIND, crab=i) for i in mine]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -454,7 +475,7 @@ class Riptide(Handler):
     def moves(self, state: State, task: Task) -> list[Move]:
         others = [a for a in range(len(state.arenas)) if a != task.arena]
         return [
-            Move(MoveKind.SIGNATURE_TARGET, target=r, arena=a)
+            Move(SIGNATURE_TARGET_KIND, target=r, arena=a)
             for r in rivals_in(state, task.player, task.arena)
             for a in others
         ]

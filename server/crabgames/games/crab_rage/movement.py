@@ -24,6 +24,22 @@ from crabgames.games.crab_rage.state import (
     turn_order,
 )
 
+# Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
+# EnumType.__getattr__ (~90 ns, and a move reads dozens).
+ALLIANCE_EVENT = EventKind.ALLIANCE
+ALLIANCE_KIND = MoveKind.ALLIANCE
+ALLIANCE_STEP = Step.ALLIANCE
+BILLBOARD_CRAB_KIND = MoveKind.BILLBOARD_CRAB
+BILLBOARD_STEP = Step.BILLBOARD
+BUILD_RAGE_STEP = Step.BUILD_RAGE
+CRAB_ENTERED_EVENT = EventKind.CRAB_ENTERED
+DESTINATION_KIND = MoveKind.DESTINATION
+ENTER_STEP = Step.ENTER
+FANS_EVENT = EventKind.FANS
+MUSCLE_EVENT = EventKind.MUSCLE
+STYLE_BONUS_KIND = MoveKind.STYLE_BONUS
+STYLE_BONUS_STEP = Step.STYLE_BONUS
+
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
 CHOOSE_BILLBOARD_CRAB_BY_SEAT = seat_decisions("choose_billboard_crab")
@@ -59,7 +75,7 @@ def send(state: State, moves: list[tuple[CrabRef, int]]) -> list[Task]:
     groups: dict[tuple[int, int], list[CrabRef]] = {}
     for ref, destination in sorted(moves, key=lambda m: (order.index(m[0][0]), m[1], m[0][1])):
         groups.setdefault((ref[0], destination), []).append(ref)
-    return [Task(Step.ENTER, player, arena, refs) for (player, arena), refs in groups.items()]
+    return [Task(ENTER_STEP, player, arena, refs) for (player, arena), refs in groups.items()]
 
 
 @handles(Step.ENTER)
@@ -72,7 +88,7 @@ class EnterArena(Handler):
             c.arena, c.destination = task.arena, -1
             events.append(
                 Event(
-                    EventKind.CRAB_ENTERED,
+                    CRAB_ENTERED_EVENT,
                     f"{crab_name(state, *ref)} ({c.muscle} muscle) enters "
                     f"{arena_name(state, task.arena)}",
                     task.player,
@@ -84,9 +100,9 @@ class EnterArena(Handler):
                 arena.fans[task.player] += c.riding_fans
                 c.riding_fans = 0
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
-        follow = [Task(Step.BILLBOARD, task.player, task.arena, list(task.crabs))]
+        follow = [Task(BILLBOARD_STEP, task.player, task.arena, list(task.crabs))]
         if rivals:
-            follow.insert(0, Task(Step.ALLIANCE, task.player, task.arena))
+            follow.insert(0, Task(ALLIANCE_STEP, task.player, task.arena))
         push(state, *follow)
         return events
 
@@ -95,15 +111,13 @@ def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
     """R10: boost the alliance already joined, or form one with an independent team, or go
     independent."""
     partners = state.arenas[arena].partner
-    moves = [Move(MoveKind.ALLIANCE, alliance=AllianceChoice.INDEPENDENT)]
+    moves = [Move(ALLIANCE_KIND, alliance=AllianceChoice.INDEPENDENT)]
     if partners[player] >= 0:
-        moves.append(
-            Move(MoveKind.ALLIANCE, alliance=AllianceChoice.BOOST, partner=partners[player])
-        )
+        moves.append(Move(ALLIANCE_KIND, alliance=AllianceChoice.BOOST, partner=partners[player]))
         return moves
     for other in managers_in(state, arena):
         if other != player and partners[other] < 0:
-            moves.append(Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=other))
+            moves.append(Move(ALLIANCE_KIND, alliance=AllianceChoice.FORM, partner=other))
     return moves
 
 
@@ -133,14 +147,14 @@ class ChooseAlliance(Handler):
                 f"{team(state, task.player)} boosts its alliance with "
                 f"{team(state, move.partner)} in {where}"
             )
-        return [Event(EventKind.ALLIANCE, text, task.player, task.arena, move.alliance)]
+        return [Event(ALLIANCE_EVENT, text, task.player, task.arena, move.alliance)]
 
 
 def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
     c = crab(state, ref)
     c.muscle = clamp_muscle(c.muscle + delta)  # R3
     return Event(
-        EventKind.MUSCLE,
+        MUSCLE_EVENT,
         f"{crab_name(state, *ref)}: {delta:+d} muscle ({why}), now {c.muscle}",
         ref[0],
         c.arena,
@@ -158,7 +172,7 @@ def place_fans(state: State, player: int, arena: int, count: int, why: str) -> l
     state.arenas[arena].fans[player] += placed
     return [
         Event(
-            EventKind.FANS,
+            FANS_EVENT,
             f"{team(state, player)} places {placed} fan(s) in {arena_name(state, arena)} ({why})",
             player,
             arena,
@@ -181,7 +195,7 @@ class BillboardOnEntering(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.BILLBOARD_CRAB, crab=index) for _, index in task.crabs]
+        return [Move(BILLBOARD_CRAB_KIND, crab=index) for _, index in task.crabs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -196,7 +210,7 @@ class BillboardOnEntering(Handler):
             return [change_muscle(state, ref, MUSCLE_BILLBOARDS[billboard], "billboard")]
         if billboard == Billboard.ATTACK_OF_THE_FANS:
             return place_fans(state, task.player, task.arena, 1, "Attack of the Fans")
-        push(state, Task(Step.BUILD_RAGE, task.player, values=[1]))  # Pressure Cooker, R4
+        push(state, Task(BUILD_RAGE_STEP, task.player, values=[1]))  # Pressure Cooker, R4
         return []
 
 
@@ -210,7 +224,7 @@ class StyleBonus(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.STYLE_BONUS, arena=arena) for arena in task.values]
+        return [Move(STYLE_BONUS_KIND, arena=arena) for arena in task.values]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -223,7 +237,7 @@ class StyleBonus(Handler):
 
 
 def style_bonus(player: int, arenas: list[int]) -> Task:
-    return Task(Step.STYLE_BONUS, player, values=sorted({a for a in arenas if a >= 0}))
+    return Task(STYLE_BONUS_STEP, player, values=sorted({a for a in arenas if a >= 0}))
 
 
 @handles(Step.DESTINATIONS)
@@ -237,7 +251,7 @@ class ChooseDestinations(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         return [
-            Move(MoveKind.DESTINATION, arena=a) for a in range(len(state.arenas)) if a != task.arena
+            Move(DESTINATION_KIND, arena=a) for a in range(len(state.arenas)) if a != task.arena
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
