@@ -98,3 +98,38 @@ def test_the_outcome_reports_every_species_and_fisher():
     assert outcome.kraby.fishers[3].contributions[1].points == 3 * 7
     assert [p.rank for p in outcome.players] == [2, 3, 3, 1]
     assert list(outcome.winners) == [3]
+
+
+def groups_by_flood_fill(cells: list[int], value: int) -> list[int]:
+    """Group sizes the plain way, cell by cell from each group's first cell in reading order."""
+    seen, sizes = set(), []
+    for start in range(CELLS):
+        if cells[start] != value or start in seen:
+            continue
+        seen.add(start)
+        stack, size = [start], 0
+        while stack:
+            row, col = divmod(stack.pop(), 11)
+            size += 1
+            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                n = r * 11 + c
+                if 0 <= r < 11 and 0 <= c < 11 and cells[n] == value and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        sizes.append(size)
+    return sizes
+
+
+def test_groups_never_join_across_a_row_end_and_match_a_flood_fill():
+    import random
+
+    rng = random.Random(9)
+    for _ in range(300):
+        colors = [ORANGE, GREEN, BLUE, YELLOW, PINK]
+        cells = [rng.choice([EMPTY, *(c + TILE_OFFSET for c in colors)]) for _ in range(CELLS)]
+        for color in colors:
+            expected = groups_by_flood_fill(cells, color + TILE_OFFSET)
+            assert rules.group_sizes(cells, color) == expected
+    # A tile at a row's end and one at the next row's start do not touch.
+    cells = board_with([[(0, 10)], [(1, 0)]], BLUE)
+    assert rules.group_sizes(cells, BLUE) == [1, 1]

@@ -520,25 +520,46 @@ class KrabyOutcome:
     winners: tuple[int, ...]
 
 
+# Bit sets over the board's cells (bit i = cell i): a shift by one along a row must not carry a
+# group from one row's end onto the next row's start.
+NOT_FIRST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE)
+NOT_LAST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE != SIZE - 1)
+
+
+def species_cells(cells: list[int], color: int) -> int:
+    """The cells holding `color`'s tiles as a bit set: the board as bytes, each cell mapped to
+    the digit '1' or '0', read as a binary number (last cell first, so that bit i is cell i)."""
+    digits = bytes(cells).translate(SPECIES_DIGITS[color])
+    return int(digits[::-1], 2)
+
+
+# For each colour, bytes.translate's table mapping its tile's cell value to b"1", others to b"0".
+SPECIES_DIGITS = {
+    color: bytes(ord("1") if value == color + TILE_OFFSET else ord("0") for value in range(256))
+    for color in COLORS
+}
+
+
 def group_sizes(cells: list[int], color: int) -> list[int]:
-    """Sizes of the groups of one species (tiles touching by sides), in reading order."""
-    value = color + TILE_OFFSET
-    seen = [False] * CELLS
+    """Sizes of the groups of one species (tiles touching by sides), in reading order: each group
+    grown from its first cell, over bit sets, until it takes in no more of the species' tiles."""
+    left = species_cells(cells, color)
     sizes = []
-    for start in range(CELLS):
-        if cells[start] != value or seen[start]:
-            continue
-        seen[start], stack, size = True, [start], 0
-        while stack:
-            cell = stack.pop()
-            size += 1
-            row, col = divmod(cell, SIZE)
-            for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-                n = r * SIZE + c
-                if 0 <= r < SIZE and 0 <= c < SIZE and cells[n] == value and not seen[n]:
-                    seen[n] = True
-                    stack.append(n)
-        sizes.append(size)
+    while left:
+        group = left & -left
+        while True:
+            grown = left & (
+                group
+                | (group << 1 & NOT_FIRST_COLUMN)
+                | (group >> 1 & NOT_LAST_COLUMN)
+                | group << SIZE
+                | group >> SIZE
+            )
+            if grown == group:
+                break
+            group = grown
+        sizes.append(group.bit_count())
+        left &= ~group
     return sizes
 
 
