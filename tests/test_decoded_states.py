@@ -82,3 +82,23 @@ def test_read_only_calls_leave_the_remembered_state_as_it_was(game_id):
         engine.outcome(state)
         playouts(engine, state, 2, seed=3)
         assert encode(engine.encode(engine.decoded.entries[key])) == key
+
+
+@pytest.mark.parametrize("game_id", ["kraby", "crab_bucket", "crab_rage"])
+def test_a_state_is_remembered_by_the_bytes_a_client_sends_back(game_id):
+    """ApplyMove answers with (and remembers the state by) bytes built from the game's own
+    encoding (Game.encode_state_bytes): they must be exactly protobuf's deterministic bytes of
+    the state, or a client sending the state back would never find it remembered."""
+    import importlib
+
+    from tests.playthrough import play_random
+
+    engine = Engine(all_games())
+    num_players, options = importlib.import_module(f"tests.cases.{game_id}").CASES[-1]
+    record = play_random(engine, game_id, num_players, options, seed=8)
+    for state, move in list(zip(record.states, record.moves, strict=False))[::3]:
+        data, _, _ = engine.apply_move_serialized(state, move)
+        after = engine.decode(state)
+        after.play(move)
+        assert data == encode(engine.encode(after))
+        assert data in engine.decoded.entries

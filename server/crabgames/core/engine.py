@@ -234,14 +234,18 @@ class Engine:
         """`encode`, remembering the state: the client will most likely send it back. The match
         is handed over: the caller may read it but no longer change it."""
         msg = self.encode(match)
-        self.remember(msg, match)
+        self.decoded.put(msg.SerializeToString(deterministic=True), match, owned=True)
         return msg
 
-    def remember(self, msg: game_pb2.GameState, match: Match) -> bytes:
-        """Remember the match (handed over) by its encoded state's bytes, and return them."""
-        key = msg.SerializeToString(deterministic=True)
-        self.decoded.put(key, match, owned=True)
-        return key
+    def encode_serialized(self, match: Match) -> bytes:
+        """`encode`, serialized deterministically (the bytes a state is remembered by): from the
+        game's own bytes when it gives them (`Game.encode_state_bytes`)."""
+        part = match.game.encode_state_bytes(match.state)
+        if part is None:
+            return self.encode(match).SerializeToString(deterministic=True)
+        # The game's field (10 to 12) comes after every header field (1 to 9).
+        header = state_header(match).SerializeToString(deterministic=True)
+        return header + STATE_GAME_TAGS[match.game.facts.id] + wire.sized(part)
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
         which = msg.WhichOneof("game")
@@ -277,16 +281,7 @@ class Engine:
         return match
 
     def encode(self, match: Match) -> game_pb2.GameState:
-        msg = game_pb2.GameState(
-            rules_version=match.game.facts.rules_version,
-            num_players=match.num_players,
-            seed=match.seed,
-            prng=game_pb2.Prng(seed=match.prng.seed, counter=match.prng.counter),
-            chance_mode=match.chance_mode,
-            version=match.version,
-            next=next_decision_msg(match.decision()),
-            sampled=match.sampled,
-        )
+        msg = state_header(match)
         part = getattr(msg, match.game.facts.id)
         part.SetInParent()
         match.game.encode_state(match.state, part)
@@ -491,7 +486,9 @@ class Engine:
         match, happened, outcome = self.played(msg, move, validate_only, expected_version)
         if match is None:
             return msg.SerializeToString(), happened, outcome
-        return self.remember(self.encode(match), match), happened, outcome
+        data = self.encode_serialized(match)
+        self.decoded.put(data, match, owned=True)
+        return data, happened, outcome
 
     def played(
         self,
@@ -579,6 +576,20 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
         )
 
 
+def state_header(match: Match) -> game_pb2.GameState:
+    """A GameState with every field but the game's own."""
+    return game_pb2.GameState(
+        rules_version=match.game.facts.rules_version,
+        num_players=match.num_players,
+        seed=match.seed,
+        prng=game_pb2.Prng(seed=match.prng.seed, counter=match.prng.counter),
+        chance_mode=match.chance_mode,
+        version=match.version,
+        next=next_decision_msg(match.decision()),
+        sampled=match.sampled,
+    )
+
+
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
     return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
 
@@ -658,6 +669,10 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
 
 
 VIEW_LEGAL_MOVES = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
+STATE_GAME_TAGS = {
+    field.name: wire.tag(field.number, wire.LENGTH_DELIMITED)
+    for field in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields
+}
 _RESPONSE_FIELDS = api.LegalMovesResponse.DESCRIPTOR.fields_by_name
 RESPONSE_MOVES = _RESPONSE_FIELDS["moves"].number
 RESPONSE_NEXT = _RESPONSE_FIELDS["next"].number

@@ -153,6 +153,13 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def encode_state(self, state: S, msg: Any) -> None: ...
 
+    def encode_state_bytes(self, state: S) -> bytes | None:
+        """The game's state message already serialized, its fields in field-number order (equal
+        to what `encode_state` fills, serialized deterministically), or None to have the engine
+        build the message. The service answers ApplyMove with these bytes, and remembers the
+        state by them, skipping a parse and a serialization."""
+        return None
+
     @abstractmethod
     def decode_move(self, msg: Any, path: str) -> M: ...
 
