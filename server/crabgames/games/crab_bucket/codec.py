@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_state
@@ -243,12 +244,14 @@ def _options_bytes(options: Options) -> bytes:
 
 # ----- the state -----
 
-# The state is written as protobuf wire bytes and merged in one call: a message operation per
-# pile, hand, card or field costs several times more. Protobuf appends the elements of repeated
-# fields met again while merging, and a length-delimited field holding a message appends one
-# element (an empty one for an empty pile). Each part's bytes come from protobuf itself (a message
-# holding only that part, serialized), remembered by the part's value: a pile's or hand's cards,
-# a mission pile, a completed mission, a pending decision, the turn's counters. These are small
+# The state is written as protobuf wire bytes, its fields in field-number order: exactly what
+# protobuf's deterministic serialization writes, so the service sends (and remembers a state by)
+# these bytes as they are, and `encode_state` merges them in one call (a message operation per
+# pile, hand, card or field costs several times more). A repeated field is the join of its
+# elements' encodings, and a length-delimited field holding a message is one element (an empty
+# one for an empty pile). Each part's bytes come from protobuf itself (a message holding only
+# that part, serialized), remembered by the part's value: a pile's or hand's cards, a mission
+# pile, a completed mission, a pending decision, a group of scalar fields. These are small
 # values, mostly as they were one move ago (a move changes one pile and one hand).
 
 
@@ -272,6 +275,7 @@ def field_bytes(tag: bytes, body: bytes) -> bytes:
 
 OPTIONS_TAG = field_tag(pb.CrabBucketState, "options")
 IN_DRAW_PILE = one_card_encodings(pb.CrabBucketState, "draw_pile")
+CRABS_IN_DRAW_PILE = IN_DRAW_PILE[:CRAB_CARDS]  # each crab card is in the game once
 IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
 PARTS_KEPT = 4096  # values remembered per table; a full table starts again
 
@@ -300,6 +304,21 @@ def _stack_part(field: str) -> Remembered:
     return Remembered(build)
 
 
+def _scalars_part(*fields: str) -> Remembered:
+    """The state's scalar `fields` (consecutive field numbers), from a tuple of their values."""
+    return Remembered(
+        lambda values: pb.CrabBucketState(
+            **dict(zip(fields, values, strict=True))
+        ).SerializeToString()
+    )
+
+
+def _current_mission(mission: int) -> bytes:
+    if mission == NO_MISSION:
+        return b""
+    return pb.CrabBucketState(current_mission=mission).SerializeToString()
+
+
 PILE_PARTS = _stack_part("piles")
 HAND_PARTS = _stack_part("hands")
 MISSION_PILE_PARTS = Remembered(
@@ -307,7 +326,87 @@ MISSION_PILE_PARTS = Remembered(
         mission_piles=[pb.CrabBucketMissionPile(missions=ids)]
     ).SerializeToString()
 )
-DEALT_PARTS = Remembered(lambda dealt: pb.CrabBucketState(dealt=dealt).SerializeToString())
+OXI_COUNT_PARTS = _scalars_part("oxi_set_aside", "oxi_discarded")
+CURRENT_MISSION_PARTS = Remembered(_current_mission)
+TURN_PARTS = _scalars_part(
+    "step", "turn_player", "dealt", "ability_used", "plays_left", "played", "draws_over", "passes"
+)
+END_PARTS = _scalars_part("end_reason", "talking_allowed")
+
+
+class ListParts:
+    """The repeated mission and decision fields' elements as `holder`'s fields (the state and
+    the view share these fields' names and contents, not their numbers)."""
+
+    def __init__(self, holder: type) -> None:
+        def completed(done: tuple[int, bool]) -> bytes:
+            mission = pb.CrabBucketCompletedMission(mission=done[0], ability_used=done[1])
+            return holder(completed=[mission]).SerializeToString()
+
+        def pending(item: tuple[int, int]) -> bytes:
+            decision = pb.CrabBucketPending(kind=item[0], level=item[1])
+            return holder(pending=[decision]).SerializeToString()
+
+        self.completed = Remembered(completed)
+        self.pending = Remembered(pending)
+        self.discarded = Remembered(lambda ids: holder(discarded_missions=ids).SerializeToString())
+        self.offered = Remembered(lambda ids: holder(offered_missions=ids).SerializeToString())
+
+
+STATE_LISTS = ListParts(pb.CrabBucketState)
+
+
+def encode_state_bytes(state: CrabBucketState) -> bytes:
+    """The state message serialized, as protobuf's deterministic serialization writes it."""
+    draw_pile = state.draw_pile
+    return b"".join(
+        [
+            options_encodings(state.options)[2],  # 1
+            *map(PILE_PARTS.__getitem__, map(tuple, state.piles)),  # 2
+            *map(HAND_PARTS.__getitem__, map(tuple, state.hands)),  # 3
+            # 4: the crab cards counted 1 (`compress` stops at the last crab card), then the Oxi!
+            # cards, which are the last card id and may be there several times.
+            *compress(CRABS_IN_DRAW_PILE, draw_pile),
+            IN_DRAW_PILE[OXI] * draw_pile[OXI],
+            OXI_COUNT_PARTS[state.oxi_set_aside, state.oxi_discarded],  # 5, 6
+            *map(IN_REMOVED.__getitem__, state.removed),  # 7
+            *map(MISSION_PILE_PARTS.__getitem__, map(tuple, state.mission_piles)),  # 8
+            CURRENT_MISSION_PARTS[state.current],  # 9
+            mission_lists_bytes(state, STATE_LISTS),  # 10 to 12
+            TURN_PARTS[  # 13 to 20
+                state.step,
+                state.turn_player,
+                state.dealt,
+                state.ability_used,
+                state.plays_left,
+                state.played,
+                state.draws_over,
+                state.passes,
+            ],
+            *map(STATE_LISTS.pending.__getitem__, state.pending),  # 21
+            END_PARTS[state.end_reason, rules.talking_allowed(state)],  # 22, 23
+        ]
+    )
+
+
+def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
+    """The completed, discarded and offered missions (empty until a mission is completed)."""
+    if not (state.completed or state.discarded_missions or state.offered):
+        return b""
+    return b"".join(
+        [
+            *map(parts.completed.__getitem__, zip(state.completed, state.spent, strict=True)),
+            parts.discarded[tuple(state.discarded_missions)],
+            parts.offered[tuple(state.offered)],
+        ]
+    )
+
+
+def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
+    msg.MergeFromString(encode_state_bytes(state))
+
+
+# ----- the public fields of a view -----
 
 # The turn's counters, in the order `public_bytes` reads them (then the current mission).
 COUNTERS = (
@@ -325,56 +424,27 @@ COUNTERS = (
 )
 
 
-class PublicParts:
-    """The parts of the fields every view shows as they are in the state, for `holder` (the
-    state and view messages share their names, not their numbers)."""
+class PublicParts(ListParts):
+    """The parts of the fields every view shows as they are in the state, for the view."""
 
     def __init__(self, holder: type) -> None:
+        super().__init__(holder)
+
         def counters(values: tuple) -> bytes:
             fields = dict(zip(COUNTERS, values[:-1], strict=True))
             if values[-1] != NO_MISSION:
                 fields["current_mission"] = values[-1]
             return holder(**fields).SerializeToString()
 
-        def completed(done: tuple[int, bool]) -> bytes:
-            mission = pb.CrabBucketCompletedMission(mission=done[0], ability_used=done[1])
-            return holder(completed=[mission]).SerializeToString()
-
-        def pending(item: tuple[int, int]) -> bytes:
-            decision = pb.CrabBucketPending(kind=item[0], level=item[1])
-            return holder(pending=[decision]).SerializeToString()
-
         self.counters = Remembered(counters)
-        self.completed = Remembered(completed)
-        self.pending = Remembered(pending)
-        self.discarded = Remembered(lambda ids: holder(discarded_missions=ids).SerializeToString())
-        self.offered = Remembered(lambda ids: holder(offered_missions=ids).SerializeToString())
 
 
-STATE_PUBLIC = PublicParts(pb.CrabBucketState)
-PUBLIC_PARTS = {pb.CrabBucketState: STATE_PUBLIC, pb.CrabBucketView: PublicParts(pb.CrabBucketView)}
+VIEW_PUBLIC = PublicParts(pb.CrabBucketView)
 
 
-def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-    msg.MergeFromString(
-        b"".join(
-            [
-                options_encodings(state.options)[2],
-                *map(PILE_PARTS.__getitem__, map(tuple, state.piles)),
-                *map(HAND_PARTS.__getitem__, map(tuple, state.hands)),
-                *[IN_DRAW_PILE[card] * n for card, n in enumerate(state.draw_pile) if n],
-                *map(IN_REMOVED.__getitem__, state.removed),
-                *map(MISSION_PILE_PARTS.__getitem__, map(tuple, state.mission_piles)),
-                DEALT_PARTS[state.dealt],
-                public_bytes(state, STATE_PUBLIC),
-            ]
-        )
-    )
-
-
-def encode_public(state: CrabBucketState, msg: pb.CrabBucketState | pb.CrabBucketView) -> None:
-    """The fields every view shows as they are in the state."""
-    msg.MergeFromString(public_bytes(state, PUBLIC_PARTS[type(msg)]))
+def encode_public(state: CrabBucketState, msg: pb.CrabBucketView) -> None:
+    """The fields every view shows as they are in the state (merged: their order is free)."""
+    msg.MergeFromString(public_bytes(state, VIEW_PUBLIC))
 
 
 def public_bytes(state: CrabBucketState, parts: PublicParts) -> bytes:
@@ -399,9 +469,7 @@ def public_bytes(state: CrabBucketState, parts: PublicParts) -> bytes:
     return b"".join(
         [
             counters,
-            *map(parts.completed.__getitem__, zip(state.completed, state.spent, strict=True)),
-            parts.discarded[tuple(state.discarded_missions)],
-            parts.offered[tuple(state.offered)],
+            mission_lists_bytes(state, parts),
             *map(parts.pending.__getitem__, state.pending),
         ]
     )

@@ -159,6 +159,9 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     def encode_state(self, state: CrabBucketState, msg: pb.CrabBucketState) -> None:
         encode_state(state, msg)
 
+    def encode_state_bytes(self, state: CrabBucketState) -> bytes:
+        return codec.encode_state_bytes(state)
+
     def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
         which = msg.WhichOneof("move")
         if which is None:
