@@ -73,3 +73,17 @@ def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
         )
         assert api.ApplyMoveResponse.FromString(got) == expected
         assert got and (outcome is None) == (not expected.HasField("outcome"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_state_header_written_by_hand_is_what_protobuf_writes(game_id):
+    from crabgames.core.engine import EXPLICIT, state_header, state_header_bytes
+
+    for state in sample_states(game_id):
+        match = ENGINE.decode(state)
+        for sampled, mode, seed in [(False, None, None), (True, EXPLICIT, 2**63 + 5)]:
+            match.sampled = sampled
+            match.chance_mode = mode or match.chance_mode
+            match.seed = match.prng.seed = seed or match.seed
+            expected = state_header(match).SerializeToString(deterministic=True)
+            assert state_header_bytes(match) == expected

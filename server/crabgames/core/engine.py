@@ -245,8 +245,7 @@ class Engine:
         if part is None:
             return self.encode(match).SerializeToString(deterministic=True)
         # The game's field (10 to 12) comes after every header field (1 to 9).
-        header = state_header(match).SerializeToString(deterministic=True)
-        return header + STATE_GAME_TAGS[match.game.facts.id] + wire.sized(part)
+        return state_header_bytes(match) + STATE_GAME_TAGS[match.game.facts.id] + wire.sized(part)
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
         which = msg.WhichOneof("game")
@@ -591,6 +590,32 @@ def state_header(match: Match) -> game_pb2.GameState:
     )
 
 
+def state_header_bytes(match: Match) -> bytes:
+    """`state_header`, serialized deterministically, written field by field (fields 1 to 9 in
+    order; proto3 leaves zero scalars out; `prng` and `next` are always present)."""
+    prng = wire.varint_field(1, match.prng.seed) + wire.varint_field(2, match.prng.counter)
+    return b"".join(
+        (
+            game_constants_bytes(match.game.facts.rules_version, match.num_players, match.seed),
+            PRNG_TAG,
+            wire.sized(prng),
+            wire.varint_field(STATE_CHANCE_MODE, match.chance_mode),
+            wire.varint_field(STATE_VERSION, match.version),
+            NEXT_TAG,
+            wire.sized(next_decision_bytes(match.decision())),
+            wire.varint_field(STATE_SAMPLED, match.sampled),
+        )
+    )
+
+
+@functools.lru_cache(maxsize=1024)  # a few per game being played: they never change in a game
+def game_constants_bytes(rules_version: str, num_players: int, seed: int) -> bytes:
+    """Fields 1 to 3 of a GameState (rules version, player count, seed)."""
+    return game_pb2.GameState(
+        rules_version=rules_version, num_players=num_players, seed=seed
+    ).SerializeToString(deterministic=True)
+
+
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
     return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
 
@@ -674,6 +699,12 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
 
 
 VIEW_LEGAL_MOVES = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
+_STATE_FIELDS = game_pb2.GameState.DESCRIPTOR.fields_by_name
+PRNG_TAG = wire.tag(_STATE_FIELDS["prng"].number, wire.LENGTH_DELIMITED)
+NEXT_TAG = wire.tag(_STATE_FIELDS["next"].number, wire.LENGTH_DELIMITED)
+STATE_CHANCE_MODE = _STATE_FIELDS["chance_mode"].number
+STATE_VERSION = _STATE_FIELDS["version"].number
+STATE_SAMPLED = _STATE_FIELDS["sampled"].number
 STATE_GAME_TAGS = {
     field.name: wire.tag(field.number, wire.LENGTH_DELIMITED)
     for field in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields
