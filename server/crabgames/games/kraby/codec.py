@@ -83,6 +83,9 @@ HANDS_TAG = field_tag(pb.KrabyState.HANDS_FIELD_NUMBER)
 BAG_TAG = field_tag(pb.KrabyState.BAG_FIELD_NUMBER)
 SHIPS_TAG = field_tag(pb.KrabyState.SHIPS_FIELD_NUMBER)
 SUPPLY_TAG = field_tag(pb.KrabyState.FIGURE_SUPPLY_FIELD_NUMBER)
+STEP_TAG = pb.KrabyState.STEP_FIELD_NUMBER << 3  # varint fields: wire type 0
+TURN_PLAYER_TAG = pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3
+TURNS_TAKEN_TAG = pb.KrabyState.TURNS_TAKEN_FIELD_NUMBER << 3
 
 
 @functools.lru_cache(maxsize=8192)  # a few thousand small tuples at most are ever common
@@ -99,19 +102,31 @@ def add_cells(cells: list[int], msg: pb.KrabyState | pb.KrabyView) -> None:
 
 
 def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
+    msg.MergeFromString(encode_state_bytes(state))
+
+
+def encode_state_bytes(state: KrabyState) -> bytes:
+    """The state serialized, its fields in field-number order (as protobuf's deterministic
+    serialization writes them: the engine remembers states by these bytes)."""
     counts = pb.KrabyTileCounts
-    parts = [
-        message_field(OPTIONS_TAG, pb.KrabyOptions, (state.excluded_color, state.first_player)),
-        CELLS_FIELD_HEAD + bytes(state.cells),
-        *[message_field(HANDS_TAG, counts, tuple(hand)) for hand in state.hands],
-        message_field(BAG_TAG, counts, tuple(state.bag)),
-        *[message_field(SHIPS_TAG, pb.KrabyShip, tuple(ship)) for ship in state.ships],
-        message_field(SUPPLY_TAG, counts, tuple(state.figure_supply)),
-    ]
-    msg.MergeFromString(b"".join(parts))
-    msg.step = state.step
-    msg.turn_player = state.turn_player
-    msg.turns_taken = state.turns_taken
+    return b"".join(
+        [
+            message_field(OPTIONS_TAG, pb.KrabyOptions, (state.excluded_color, state.first_player)),
+            CELLS_FIELD_HEAD + bytes(state.cells),
+            *[message_field(HANDS_TAG, counts, tuple(hand)) for hand in state.hands],
+            message_field(BAG_TAG, counts, tuple(state.bag)),
+            *[message_field(SHIPS_TAG, pb.KrabyShip, tuple(ship)) for ship in state.ships],
+            message_field(SUPPLY_TAG, counts, tuple(state.figure_supply)),
+            small_scalar(STEP_TAG, state.step),
+            small_scalar(TURN_PLAYER_TAG, state.turn_player),
+            small_scalar(TURNS_TAKEN_TAG, state.turns_taken),
+        ]
+    )
+
+
+def small_scalar(tag: int, value: int) -> bytes:
+    """A varint field under 128; proto3 leaves zero out."""
+    return bytes((tag, value)) if value else b""
 
 
 # Every tile placement there is, by its (edge, lane, colour): a valid one decodes to the shared

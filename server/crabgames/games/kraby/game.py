@@ -306,6 +306,9 @@ class KrabyGame(Game[KrabyState, object]):
     def encode_state(self, state: KrabyState, msg: pb.KrabyState) -> None:
         codec.encode_state(state, msg)
 
+    def encode_state_bytes(self, state: KrabyState) -> bytes:
+        return codec.encode_state_bytes(state)
+
     def decode_move(self, msg: pb.KrabyMove, path: str) -> object:
         return codec.decode_move(msg, path)
 
