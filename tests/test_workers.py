@@ -101,7 +101,7 @@ def test_sigterm_to_the_parent_stops_every_worker_gracefully(two_workers):
     process, _ = two_workers
     workers = children(process.pid)
     process.send_signal(signal.SIGTERM)
-    assert process.wait(timeout=15) == 0
+    assert process.wait(timeout=30) == 0  # generous: a loaded 2-core machine is slow to stop
     for pid in workers:
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
 
