@@ -105,11 +105,13 @@ def alliances_in(state: State, arena: int) -> list[int]:
     partner = state.arenas[arena].partner
     if max(partner) < 0:
         return []  # no alliance anywhere in the arena
-    units = set()
-    for seat, p in enumerate(state.players):
-        mate = partner[seat]
-        if mate >= 0 and arena in [c.arena for c in p.crabs]:
-            units.add(1 << seat | 1 << mate)
+    present = [s for s, p in enumerate(state.players) if arena in [c.arena for c in p.crabs]]
+    return alliances_among(partner, present)
+
+
+def alliances_among(partner: list[int], present: Iterable[int]) -> list[int]:
+    """`alliances_in` given the arena's partners and the seats with crabs there."""
+    units = {1 << seat | 1 << partner[seat] for seat in present if partner[seat] >= 0}
     return [(u & -u).bit_length() - 1 for u in sorted(units) if u & (u - 1)]
 
 
@@ -127,7 +129,9 @@ def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
 
 # Moves are built by `_new` from all eight fields: the NamedTuple constructor with defaults
 # costs twice as much, and `Move._make` adds a Python call and a length check; a turn can have
-# over a hundred moves (docs/performance.md).
+# over a hundred moves (docs/performance.md). A crab's moves for one action (or one target) are
+# built once (tables, or bounded caches of pure functions of small values) and a turn only
+# gathers them.
 _new = tuple.__new__
 # R8: X is at least 1, so Smash and Rage need 1 rage beyond the printed cost.
 LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
@@ -135,11 +139,20 @@ LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
 
 @functools.lru_cache(maxsize=8192)
 def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
-    """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`: a pure function of
-    small values, and about half of a turn's moves, so each is built once (bounded)."""
+    """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`."""
     return tuple(
         _new(Move, (ACT_KIND, action, index, 0, target, x, 0, 0)) for x in range(1, top + 1)
     )
+
+
+# Psych Out and Swap: crab `index` on each target, by action, crab index and target.
+TARGET_MOVES = {
+    a: tuple(
+        {t: _new(Move, (ACT_KIND, a, i, 0, t, 0, 0, 0)) for refs in CRAB_REFS for t in refs}
+        for i in range(len(CRAB_REFS[0]))
+    )
+    for a in (PSYCH_OUT, SWAP)
+}
 
 
 @functools.lru_cache(maxsize=1024)
@@ -152,65 +165,138 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
     )
 
 
+# Rush, Scatter and Charm: one move per crab, by action and crab index.
+PLAIN_MOVES = {
+    a: tuple(_new(Move, (ACT_KIND, a, i, 0, NO_CRAB, 0, 0, 0)) for i in range(len(CRAB_REFS[0])))
+    for a in (RUSH, SCATTER, CHARM)
+}
+
+
+Placed = list[tuple[int, int]]  # (crab index, place)
+Rivals = list[list[CrabRef]]  # by arena
+
+
 class Crabs(NamedTuple):
     """What every action's moves read about the acting player's crabs, gathered once a turn."""
 
-    placed: list[tuple[int, int]]  # (crab index, place) of the crabs asked about, in order
-    in_arenas: list[tuple[int, int]]  # those of them in an arena (R7: arena-only actions)
-    rivals: list[list[CrabRef]]  # `rivals_by_arena`
+    placed: Placed  # the crabs asked about, in order
+    in_arenas: Placed  # those of them in an arena (R7: arena-only actions)
+    rivals: Rivals  # `rivals_by_arena`
 
 
 def acting_crabs(state: State, player: int, crabs: Iterable[int]) -> Crabs:
     mine = state.players[player].crabs
     placed = [(i, mine[i].arena) for i in crabs]
-    in_arenas = [(i, where) for i, where in placed if where >= 0]
-    return Crabs(placed, in_arenas, rivals_by_arena(state, player))
+    in_arenas = [p for p in placed if p[1] >= 0]
+    return _new(Crabs, (placed, in_arenas, rivals_by_arena(state, player)))
 
 
 def action_moves(state: State, player: int, action: Action, crabs: Crabs) -> list[Move]:
     """Every way `player` can perform `action` with each of `crabs` (from `acting_crabs`): the
     turn lists all crabs, `is_turn_move` only the move's own (the same code validates)."""
-    me = state.players[player]
-    spare = me.rage - ACTION_COST[action]  # rage left for X (R8)
+    spare = state.players[player].rage - ACTION_COST[action]  # rage left for X (R8)
     if spare < (1 if action in WITH_X else 0):
         return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
     placed = crabs.in_arenas if action in ARENA_ONLY else crabs.placed  # R7
-    rivals = crabs.rivals
-    if action == SMASH:
-        top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
-        return [
-            move for i, where in placed for t in rivals[where] for move in x_moves(SMASH, i, t, top)
-        ]
-    if action in (MOVE, GO_CLAM):
-        arenas = len(state.arenas)
-        return [move for i, where in placed for move in moves_away(action, i, where, arenas)]
-    if action == PSYCH_OUT:
-        return [
-            _new(Move, (ACT_KIND, PSYCH_OUT, i, 0, t, 0, 0, 0))
-            for i, where in placed
-            for t in rivals[where]
-        ]
-    if action == SWAP:
-        return [
-            _new(Move, (ACT_KIND, SWAP, i, 0, t, 0, 0, 0))
-            for i, where in placed
-            for a, there in enumerate(rivals)
-            if a != where
-            for t in there
-        ]
-    if action == SPLIT:
-        return [
-            _new(Move, (ACT_KIND, SPLIT, i, 0, NO_CRAB, 0, s, 0))
-            for i, where in placed
-            for s in alliances_in(state, where)
-        ]
-    if action == RAGE:
-        return [
-            move
-            for i, _ in placed
-            for move in x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - me.crabs[i].muscle))
-        ]
-    return [_new(Move, (ACT_KIND, action, i, 0, NO_CRAB, 0, 0, 0)) for i, _ in placed]  # Rush...
+    return MOVES_OF_ACTION[action](state, player, action, placed, crabs.rivals, spare)
+
+
+def _smash(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
+    moves: list[Move] = []
+    for i, where in placed:
+        for t in rivals[where]:
+            moves.extend(x_moves(SMASH, i, t, top))
+    return moves
+
+
+def _move_away(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    arenas = len(state.arenas)
+    moves: list[Move] = []
+    for i, where in placed:
+        moves.extend(moves_away(action, i, where, arenas))
+    return moves
+
+
+def _psych_out(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    table = TARGET_MOVES[PSYCH_OUT]
+    return [table[i][t] for i, where in placed for t in rivals[where]]
+
+
+def _swap(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    """Swap with a rival crab in any other arena."""
+    table = TARGET_MOVES[SWAP]
+    return [
+        table[i][t]
+        for i, where in placed
+        for a, there in enumerate(rivals)
+        if a != where
+        for t in there
+    ]
+
+
+def _split(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    moves: list[Move] = []
+    alliances: dict[int, list[int]] = {}  # by arena: several crabs often share one
+    arenas = state.arenas
+    for i, where in placed:
+        seats = alliances.get(where)
+        if seats is None:
+            partner = arenas[where].partner
+            # The seats there: the player (crab i is there) and the rivals' managers.
+            seats = alliances[where] = (
+                alliances_among(partner, {player, *[seat for seat, _ in rivals[where]]})
+                if max(partner) >= 0
+                else []
+            )
+        moves.extend([_new(Move, (ACT_KIND, SPLIT, i, 0, NO_CRAB, 0, s, 0)) for s in seats])
+    return moves
+
+
+def _rage(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    mine = state.players[player].crabs
+    moves: list[Move] = []
+    for i, _ in placed:
+        moves.extend(x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - mine[i].muscle)))
+    return moves
+
+
+def _plain(
+    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
+) -> list[Move]:
+    """Rush, Scatter, Charm: no choice beyond the crab."""
+    table = PLAIN_MOVES[action]
+    return [table[i] for i, _ in placed]
+
+
+MOVES_OF_ACTION = {
+    MOVE: _move_away,
+    GO_CLAM: _move_away,
+    SPLIT: _split,
+    SMASH: _smash,
+    RUSH: _plain,
+    SCATTER: _plain,
+    PSYCH_OUT: _psych_out,
+    SWAP: _swap,
+    CHARM: _plain,
+    RAGE: _rage,
+}
+SIGNATURE_MOVES = tuple(
+    _new(Move, (SIGNATURE_KIND, 0, 0, a, NO_CRAB, 0, 0, 0))
+    for a in range(max(s.arenas for s in SETUP.values()))
+)
 
 
 def signature_moves(state: State, player: int) -> list[Move]:
@@ -218,7 +304,7 @@ def signature_moves(state: State, player: int) -> list[Move]:
     if me.signature_used or me.rage < SIGNATURE_RAGE_COST:
         return []
     arenas = sorted({c.arena for c in me.crabs if c.arena >= 0})
-    return [_new(Move, (SIGNATURE_KIND, 0, 0, a, NO_CRAB, 0, 0, 0)) for a in arenas]
+    return [SIGNATURE_MOVES[a] for a in arenas]
 
 
 PASS = Move(PASS_KIND)
