@@ -27,7 +27,15 @@ from crabgames.games.crab_rage.data import (
     Action,
     Signature,
 )
-from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
+from crabgames.games.crab_rage.events import (
+    Event,
+    EventKind,
+    billboard_at,
+    crab_name,
+    crab_title,
+    place_name,
+    team_name,
+)
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.move_ids import MAX_X
 from crabgames.games.crab_rage.movement import (
@@ -362,7 +370,7 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
             events.append(
                 Event(
                     MUSCLE_EVENT,
-                    f"{crab_name(state, *ref)} goes clam: muscle 5",
+                    (goes_clam_text, state.players[player].team, *ref),
                     player,
                     where,
                     5,
@@ -396,6 +404,10 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
     return events, tasks
 
 
+def goes_clam_text(team: int, seat: int, index: int) -> str:
+    return f"{crab_title(team, seat, index)} goes clam: muscle 5"
+
+
 def style_bonus_now(
     state: State, player: int, ref: CrabRef, touched: list[int], tasks: list[Task]
 ) -> list[Event]:
@@ -420,23 +432,56 @@ def style_bonus_now(
 
 
 def describe(state: State, player: int, move: Move) -> str:
+    words = describe_words(state, player, move)
+    return words[0](*words[1:])
+
+
+def describe_words(state: State, player: int, move: Move) -> tuple:
+    """What `describe_text` reads, captured now (an event's deferred sentence)."""
+    players = state.players
+    me = players[player]
+    kind, action = move.kind, move.action
+    acted = kind == ACT_KIND
+    billboard = None
+    if kind == SIGNATURE_KIND or (acted and action in (MOVE, GO_CLAM)):
+        billboard = billboard_at(state, move.arena)
+    target = move.target[0]
+    return (
+        describe_text,
+        player,
+        move,
+        me.team,
+        me.signature,
+        billboard,
+        players[target].team if acted and target >= 0 else 0,
+        players[move.partner].team if acted and action == SPLIT else 0,
+    )
+
+
+def describe_text(
+    player: int,
+    move: Move,
+    team: int,
+    signature: int,
+    billboard: int | None,
+    target_team: int,
+    partner_team: int,
+) -> str:
+    who = team_name(team, player)
     if move.kind == PASS_KIND:
-        return f"{team(state, player)} passes"
+        return f"{who} passes"
     if move.kind == SIGNATURE_KIND:
-        name = SIGNATURES[Signature(state.players[player].signature)].name
-        return (
-            f"{team(state, player)} performs signature move {name} in "
-            f"{arena_name(state, move.arena)}"
-        )
-    text = f"{team(state, player)}: {ACTION_NAMES[move.action]} with crab {move.crab + 1}"
+        name = SIGNATURES[Signature(signature)].name
+        return f"{who} performs signature move {name} in {place_name(move.arena, billboard)}"
+    text = f"{who}: {ACTION_NAMES[move.action]} with crab {move.crab + 1}"
     if move.action in (MOVE, GO_CLAM):
-        text += f" to {arena_name(state, move.arena)}"
+        text += f" to {place_name(move.arena, billboard)}"
     if move.target[0] >= 0:
-        text += f" on {crab_name(state, *move.target)}"
+        text += f" on {crab_title(target_team, *move.target)}"
     if move.action in WITH_X:
         text += f", X={move.amount}"
     if move.action == SPLIT:
-        text += f" (the alliance of {team(state, move.partner)})"
+        text += f" (the alliance of {team_name(partner_team, move.partner)})"
     return text
 
 
@@ -455,7 +500,7 @@ class ActionTurn(Handler):
         events = [
             Event(
                 PASSED_EVENT if move.kind == PASS_KIND else ACTED_EVENT,
-                describe(state, player, move),
+                describe_words(state, player, move),
                 player,
             )
         ]

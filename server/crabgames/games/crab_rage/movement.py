@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import Billboard
-from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
+from crabgames.games.crab_rage.events import (
+    Event,
+    EventKind,
+    arena_title,
+    billboard_at,
+    crab_title,
+    place_name,
+    team_name,
+)
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.state import (
     IN_TRANSIT,
@@ -39,6 +47,7 @@ FANS_EVENT = EventKind.FANS
 MUSCLE_EVENT = EventKind.MUSCLE
 STYLE_BONUS_KIND = MoveKind.STYLE_BONUS
 STYLE_BONUS_STEP = Step.STYLE_BONUS
+INDEPENDENT, FORM = AllianceChoice.INDEPENDENT, AllianceChoice.FORM
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
@@ -82,6 +91,7 @@ def send(state: State, moves: list[tuple[CrabRef, int]]) -> list[Task]:
 class EnterArena(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
         arena = state.arenas[task.arena]
+        team = state.players[task.player].team
         events = []
         for ref in task.crabs:
             c = crab(state, ref)
@@ -89,8 +99,7 @@ class EnterArena(Handler):
             events.append(
                 Event(
                     CRAB_ENTERED_EVENT,
-                    f"{crab_name(state, *ref)} ({c.muscle} muscle) enters "
-                    f"{arena_name(state, task.arena)}",
+                    (entered_text, team, *ref, c.muscle, task.arena, arena.billboard),
                     task.player,
                     task.arena,
                     c.muscle,
@@ -105,6 +114,12 @@ class EnterArena(Handler):
             follow.insert(0, Task(ALLIANCE_STEP, task.player, task.arena))
         push(state, *follow)
         return events
+
+
+def entered_text(team: int, seat: int, index: int, muscle: int, arena: int, billboard: int) -> str:
+    return (
+        f"{crab_title(team, seat, index)} ({muscle} muscle) enters {arena_title(arena, billboard)}"
+    )
 
 
 def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
@@ -131,23 +146,35 @@ class ChooseAlliance(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
-        partners = state.arenas[task.arena].partner
-        where = arena_name(state, task.arena)
-        if move.alliance == AllianceChoice.INDEPENDENT:
-            end_alliance(state, task.player, task.arena)
-            text = f"{team(state, task.player)} goes independent in {where}"
-        elif move.alliance == AllianceChoice.FORM:
-            partners[task.player], partners[move.partner] = move.partner, task.player
-            text = (
-                f"{team(state, task.player)} forms an alliance with "
-                f"{team(state, move.partner)} in {where}"
-            )
-        else:
-            text = (
-                f"{team(state, task.player)} boosts its alliance with "
-                f"{team(state, move.partner)} in {where}"
-            )
-        return [Event(ALLIANCE_EVENT, text, task.player, task.arena, move.alliance)]
+        player, arena = task.player, task.arena
+        players = state.players
+        words = (
+            alliance_text,
+            move,
+            players[player].team,
+            player,
+            players[move.partner].team if move.alliance != INDEPENDENT else 0,
+            arena,
+            billboard_at(state, arena),
+        )
+        if move.alliance == INDEPENDENT:
+            end_alliance(state, player, arena)
+        elif move.alliance == FORM:
+            partners = state.arenas[arena].partner
+            partners[player], partners[move.partner] = move.partner, player
+        return [Event(ALLIANCE_EVENT, words, player, arena, move.alliance)]
+
+
+def alliance_text(
+    move: Move, team: int, player: int, partner_team: int, arena: int, billboard: int | None
+) -> str:
+    who, where = team_name(team, player), place_name(arena, billboard)
+    if move.alliance == INDEPENDENT:
+        return f"{who} goes independent in {where}"
+    partner = team_name(partner_team, move.partner)
+    if move.alliance == FORM:
+        return f"{who} forms an alliance with {partner} in {where}"
+    return f"{who} boosts its alliance with {partner} in {where}"
 
 
 def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
@@ -155,30 +182,42 @@ def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
     c.muscle = clamp_muscle(c.muscle + delta)  # R3
     return Event(
         MUSCLE_EVENT,
-        f"{crab_name(state, *ref)}: {delta:+d} muscle ({why}), now {c.muscle}",
+        (muscle_text, state.players[ref[0]].team, *ref, delta, why, c.muscle),
         ref[0],
         c.arena,
         c.muscle,
     )
 
 
+def muscle_text(team: int, seat: int, index: int, delta: int, why: str, muscle: int) -> str:
+    return f"{crab_title(team, seat, index)}: {delta:+d} muscle ({why}), now {muscle}"
+
+
 def place_fans(state: State, player: int, arena: int, count: int, why: str) -> list[Event]:
     """Fans from the supply into an arena; a player whose supply runs out places what they have
     (R15, R21)."""
-    placed = min(count, state.players[player].supply)
+    me = state.players[player]
+    placed = min(count, me.supply)
     if placed <= 0:
         return []
-    state.players[player].supply -= placed
+    me.supply -= placed
     state.arenas[arena].fans[player] += placed
     return [
         Event(
             FANS_EVENT,
-            f"{team(state, player)} places {placed} fan(s) in {arena_name(state, arena)} ({why})",
+            (fans_text, me.team, player, placed, arena, billboard_at(state, arena), why),
             player,
             arena,
             placed,
         )
     ]
+
+
+def fans_text(
+    team: int, player: int, placed: int, arena: int, billboard: int | None, why: str
+) -> str:
+    where = place_name(arena, billboard)
+    return f"{team_name(team, player)} places {placed} fan(s) in {where} ({why})"
 
 
 MUSCLE_BILLBOARDS = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}

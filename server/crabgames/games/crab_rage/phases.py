@@ -13,7 +13,16 @@ from crabgames.games.crab_rage.data import (
     Action,
     Billboard,
 )
-from crabgames.games.crab_rage.events import Event, EventKind, arena_name, crab_name, team
+from crabgames.games.crab_rage.events import (
+    Event,
+    EventKind,
+    arena_name,
+    billboard_at,
+    crab_title,
+    place_name,
+    team,
+    team_name,
+)
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import place_fans
 from crabgames.games.crab_rage.state import (
@@ -201,12 +210,16 @@ class BuildRage(Handler):
         return [
             Event(
                 RAGE_EVENT,
-                f"{team(state, task.player)} builds {amount} rage ({me.rage})",
+                (rage_text, me.team, task.player, amount, me.rage),
                 task.player,
                 -1,
                 amount,
             )
         ]
+
+
+def rage_text(team: int, player: int, amount: int, rage: int) -> str:
+    return f"{team_name(team, player)} builds {amount} rage ({rage})"
 
 
 @handles(Step.MUTATION_CHOICE)
@@ -241,12 +254,16 @@ class MutationRoll(Handler):
         return [
             Event(
                 MUTATION_EVENT,
-                f"{crab_name(state, player, index)} mutates: rolls {value}",
+                (mutation_text, state.players[player].team, player, index, value),
                 player,
                 -1,
                 value,
             )
         ]
+
+
+def mutation_text(team: int, player: int, index: int, value: int) -> str:
+    return f"{crab_title(team, player, index)} mutates: rolls {value}"
 
 
 # ----- Rumble Phase (R15) -----
@@ -278,6 +295,17 @@ class Rumble(Handler):
 
 def unit_name(state: State, unit: int) -> str:
     return "/".join(team(state, s) for s in seats_of(unit))
+
+
+def unit_teams(state: State, unit: int) -> tuple[int, ...]:
+    """What `unit_name` reads, to capture for a deferred sentence."""
+    players = state.players
+    return tuple([players[s].team for s in seats_of(unit)])
+
+
+def unit_title(unit: int, teams: tuple[int, ...]) -> str:
+    """`unit_name` from the captured team colours."""
+    return "/".join(map(team_name, teams, seats_of(unit)))
 
 
 @handles(Step.TIE_BREAK)
@@ -384,8 +412,14 @@ class RumbleResult(Handler):
         events = [
             Event(
                 RUMBLE_EVENT,
-                f"{unit_name(state, winner)} wins the rumble in "
-                f"{arena_name(state, arena)} with {total} muscle",
+                (
+                    rumble_won_text,
+                    winner,
+                    unit_teams(state, winner),
+                    arena,
+                    billboard_at(state, arena),
+                    total,
+                ),
                 seats[0],
                 arena,
                 total,
@@ -401,6 +435,15 @@ class RumbleResult(Handler):
         ]
         push(state, *builds)
         return events
+
+
+def rumble_won_text(
+    winner: int, teams: tuple[int, ...], arena: int, billboard: int | None, total: int
+) -> str:
+    return (
+        f"{unit_title(winner, teams)} wins the rumble in "
+        f"{place_name(arena, billboard)} with {total} muscle"
+    )
 
 
 # ----- Fan Phase (R14) -----
@@ -422,7 +465,7 @@ class FanPhase(Handler):
                 events.append(
                     Event(
                         HARDCORE_FANS_EVENT,
-                        f"{team(state, seat)} gains {gained} hardcore fan(s)",
+                        (hardcore_text, me.team, seat, gained),
                         seat,
                         -1,
                         gained,
@@ -431,6 +474,10 @@ class FanPhase(Handler):
             builds.append(Task(BUILD_RAGE_STEP, seat, values=[rage]))
         push(state, *builds)
         return events
+
+
+def hardcore_text(team: int, seat: int, gained: int) -> str:
+    return f"{team_name(team, seat)} gains {gained} hardcore fan(s)"
 
 
 def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:
