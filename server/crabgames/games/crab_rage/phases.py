@@ -11,7 +11,6 @@ from crabgames.games.crab_rage.data import (
     ROUNDS,
     SETUP,
     Action,
-    Billboard,
 )
 from crabgames.games.crab_rage.events import (
     Event,
@@ -34,10 +33,8 @@ from crabgames.games.crab_rage.state import (
     Step,
     Task,
     arenas_alphabetical,
-    crabs_in,
     earliest,
     muscle_of,
-    own_crabs_in,
     push,
     rumble_order,
     seats_of,
@@ -283,8 +280,9 @@ class Rumble(Handler):
         units = units_in(state, task.arena)
         if not units:
             return []
-        best = max(muscle_of(state, u, task.arena) for u in units)
-        tied = [u for u in units if muscle_of(state, u, task.arena) == best]
+        muscles = [muscle_of(state, u, task.arena) for u in units]
+        best = max(muscles)
+        tied = [u for u, m in zip(units, muscles, strict=True) if m == best]
         if len(tied) == 1:
             push(state, Task(RUMBLE_RESULT_STEP, arena=task.arena, values=tied))
             return []
@@ -408,7 +406,8 @@ class RumbleResult(Handler):
         arena, winner = task.arena, task.values[0]
         seats = seats_of(winner)
         total = muscle_of(state, winner, arena)
-        fans = len(crabs_in(state, arena))
+        crabs_there = [[c.arena for c in p.crabs].count(arena) for p in state.players]  # by seat
+        fans = sum(crabs_there)
         events = [
             Event(
                 RUMBLE_EVENT,
@@ -429,9 +428,7 @@ class RumbleResult(Handler):
             events.extend(place_fans(state, seat, arena, share, "rumble"))
         losers = [p for p in turn_order(state, state.microphone) if not winner >> p & 1]
         builds = [
-            Task(BUILD_RAGE_STEP, p, values=[len(own_crabs_in(state, p, arena))])
-            for p in losers
-            if own_crabs_in(state, p, arena)
+            Task(BUILD_RAGE_STEP, p, values=[crabs_there[p]]) for p in losers if crabs_there[p]
         ]
         push(state, *builds)
         return events
@@ -483,10 +480,11 @@ def hardcore_text(team: int, seat: int, gained: int) -> str:
 def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:
     """The rage and hardcore fans a player earns for each arena holding 1+ of their crabs."""
     me = state.players[seat]
+    places = {c.arena for c in me.crabs}
     rage = fans = 0
     for index, arena in enumerate(state.arenas):
-        if own_crabs_in(state, seat, index):
-            reward = me.fanbase[Billboard(arena.billboard) - 1]
+        if index in places:
+            reward = me.fanbase[arena.billboard - 1]  # fanbase cards list billboards in order
             rage, fans = rage + reward.rage, fans + reward.fans
     return rage, fans
 
