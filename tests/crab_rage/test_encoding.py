@@ -1,6 +1,7 @@
 """The state encoder merges cached serialized fields (players, crabs, fanbase cards, arenas,
 pending steps); it must give the same bytes as building the message field by field, for the full
-state and for every view (G4: others' commitments hidden)."""
+state and for every view (G4: others' commitments hidden), and its raw bytes must be exactly
+protobuf's deterministic serialization (fields in number order)."""
 
 from __future__ import annotations
 
@@ -63,6 +64,10 @@ def test_encoded_states_and_views_match_the_field_by_field_encoding():
             codec.encode_state(state, msg, viewer)
             expected = reference_encoding(state, viewer)
             assert msg.SerializeToString() == expected.SerializeToString()
+            # The raw bytes too: the engine remembers states by them, and sends them.
+            assert codec.state_bytes(state, viewer) == expected.SerializeToString(
+                deterministic=True
+            )
             checked += 1
 
     for seed in range(6):

@@ -158,26 +158,24 @@ def player_scalars(
     signature_used: bool,
     committed: bool,
     commitment: int,
-) -> bytes:
-    """A player's fields but the crabs and the fanbase card, serialized."""
-    player_msg = CrabRagePlayer(
-        team=team,
-        rage=rage,
-        supply=supply,
-        hardcore_fans=hardcore,
-        passed=passed,
-        signature_move=signature,
-        signature_used=signature_used,
-        committed=committed,
-        commitment=commitment,
+) -> tuple[bytes, bytes, bytes]:
+    """A player's fields but the crabs (5) and the fanbase card (9), serialized as the three
+    runs around them (fields 1-4, 6-8 and 10-11), so the player is written in field order."""
+    before_crabs = CrabRagePlayer(team=team, rage=rage, supply=supply, hardcore_fans=hardcore)
+    before_card = CrabRagePlayer(
+        passed=passed, signature_move=signature, signature_used=signature_used
     )
-    return player_msg.SerializeToString()
+    after_card = CrabRagePlayer(committed=committed, commitment=commitment)
+    return (
+        before_crabs.SerializeToString(),
+        before_card.SerializeToString(),
+        after_card.SerializeToString(),
+    )
 
 
 def player_field(p: Player, hide_commitment: bool) -> bytes:
-    """A player as a `players` field: concatenated fields make a valid message, and the state
-    message re-serializes them in field order."""
-    scalars = player_scalars(
+    """A player as a `players` field, its fields in field-number order."""
+    before_crabs, before_card, after_card = player_scalars(
         p.team,
         p.rage,
         p.supply,
@@ -189,7 +187,8 @@ def player_field(p: Player, hide_commitment: bool) -> bytes:
         0 if hide_commitment else p.commitment,
     )
     crabs = [crab_field(c.muscle, c.riding_fans, c.arena, c.destination) for c in p.crabs]
-    return message_field(PLAYERS_FIELD, b"".join([scalars, *crabs, fanbase_card_field(p.fanbase)]))
+    fields = [before_crabs, *crabs, before_card, fanbase_card_field(p.fanbase), after_card]
+    return message_field(PLAYERS_FIELD, b"".join(fields))
 
 
 PLAYERS_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["players"].number
@@ -225,6 +224,12 @@ def pending_field(
 def encode_state(state: State, msg: Any, viewer: int | None = -2) -> None:
     """`viewer` -2 encodes the full state; a seat or None (spectator) hides the hardcore fan
     commitments of everyone else (G4)."""
+    msg.MergeFromString(state_bytes(state, viewer))
+
+
+def state_bytes(state: State, viewer: int | None = -2) -> bytes:
+    """`encode_state` as wire bytes, its fields in field-number order, as protobuf's
+    deterministic serialization writes them (the engine remembers states by these bytes)."""
     players = [
         player_field(p, viewer != -2 and viewer != seat) for seat, p in enumerate(state.players)
     ]
@@ -232,16 +237,49 @@ def encode_state(state: State, msg: Any, viewer: int | None = -2) -> None:
         arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
         for a in state.arenas
     ]
+    turn = turn_fields(
+        tuple(state.action_cards),
+        state.round,
+        state.phase,
+        state.microphone,
+        state.active,
+        tuple(state.used_actions),
+        tuple(state.billboards_to_deal),
+    )
     pending = [
         pending_field(t.kind, t.player, t.arena, tuple(t.values), t.flag, tuple(t.crabs))
         for t in state.pending
     ]
-    msg.MergeFromString(b"".join(players + arenas + pending))
-    msg.action_cards.extend(state.action_cards)
-    msg.round, msg.phase, msg.microphone = state.round, state.phase, state.microphone
-    msg.active_player = state.active
-    msg.used_actions.extend(state.used_actions)
-    msg.billboards_to_deal.extend(state.billboards_to_deal)
+    return b"".join([*players, *arenas, turn, *pending, contest_fields(state)])
+
+
+@functools.lru_cache(maxsize=4096)
+def turn_fields(
+    action_cards: tuple[int, ...],
+    round_number: int,
+    phase: int,
+    microphone: int,
+    active: int,
+    used_actions: tuple[int, ...],
+    billboards_to_deal: tuple[int, ...],
+) -> bytes:
+    """Fields 3 to 9 (the round, the phase and whose turn it is: the same all turn long)."""
+    return CrabRageState(
+        action_cards=action_cards,
+        round=round_number,
+        phase=phase,
+        microphone=microphone,
+        active_player=active,
+        used_actions=used_actions,
+        billboards_to_deal=billboards_to_deal,
+    ).SerializeToString()
+
+
+def contest_fields(state: State) -> bytes:
+    """Fields 11 and 12: the roll-off and the Spotlight Duel, while one is on."""
+    if state.roll_off is None and state.duel is None:
+        return b""
+    msg = CrabRageState()
     if state.roll_off is not None:
         ro = state.roll_off
         msg.roll_off.SetInParent()
@@ -250,6 +288,7 @@ def encode_state(state: State, msg: Any, viewer: int | None = -2) -> None:
         msg.roll_off.dice.extend(ro.dice)
     if state.duel is not None:
         encode_duel(state.duel, msg.duel)
+    return msg.SerializeToString()
 
 
 def encode_duel(duel: Duel, msg: Any) -> None:

@@ -199,6 +199,9 @@ class CrabRageGame(Game[State, Move]):
     def encode_state(self, state: State, msg: Any) -> None:
         codec.encode_state(state, msg)
 
+    def encode_state_bytes(self, state: State) -> bytes:
+        return codec.state_bytes(state)
+
     def decode_move(self, msg: Any, path: str) -> Move:
         return codec.decode_move(msg, path)
 
