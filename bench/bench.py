@@ -99,30 +99,45 @@ def cpu_seconds(pid: int | None) -> float:
 def timed(call, seconds: float, rounds: int = 3, server_pid: int | None = None) -> Timing:
     """Sequential calls for `seconds` per round; the best round's rate, every latency pooled,
     and the server's CPU per call over all rounds."""
-    latencies: list[int] = []
-    best = 0.0
-    cpu_before = cpu_seconds(server_pid)
+    return interleaved([call], seconds, rounds, server_pid)[0]
+
+
+def interleaved(
+    calls: list, seconds: float, rounds: int = 3, server_pid: int | None = None
+) -> list[Timing]:
+    """`timed` for several calls whose rates are compared: their rounds alternate (a, b, a,
+    b, ...), so a machine that speeds up or slows down during the run favours none of them."""
+    latencies: list[list[int]] = [[] for _ in calls]
+    best = [0.0 for _ in calls]
+    cpu = [0.0 for _ in calls]
     for _ in range(rounds):
-        start = time.perf_counter_ns()
-        end = start + int(seconds * 1e9 / rounds)
-        count = 0
-        now = start
-        while now < end or count < 20:
-            call()
-            after = time.perf_counter_ns()
-            latencies.append(after - now)
-            now = after
-            count += 1
-        best = max(best, count / ((now - start) / 1e9))
-    server_cpu = (cpu_seconds(server_pid) - cpu_before) * 1e6 / len(latencies)
-    latencies.sort()
-    return Timing(
-        best,
-        latencies[len(latencies) // 2] / 1e3,
-        latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] / 1e3,
-        len(latencies),
-        server_cpu,
-    )
+        for i, call in enumerate(calls):
+            cpu_before = cpu_seconds(server_pid)
+            start = time.perf_counter_ns()
+            end = start + int(seconds * 1e9 / rounds)
+            count = 0
+            now = start
+            while now < end or count < 20:
+                call()
+                after = time.perf_counter_ns()
+                latencies[i].append(after - now)
+                now = after
+                count += 1
+            best[i] = max(best[i], count / ((now - start) / 1e9))
+            cpu[i] += cpu_seconds(server_pid) - cpu_before
+    timings = []
+    for i in range(len(calls)):
+        pooled = sorted(latencies[i])
+        timings.append(
+            Timing(
+                best[i],
+                pooled[len(pooled) // 2] / 1e3,
+                pooled[min(len(pooled) - 1, int(len(pooled) * 0.99))] / 1e3,
+                len(pooled),
+                cpu[i] * 1e6 / len(pooled),
+            )
+        )
+    return timings
 
 
 class BenchServer:
@@ -180,8 +195,7 @@ def rpc_rows(engine, channel, seconds: float, server_pid: int | None) -> list[di
                 ("LegalMoves", lambda r=legal: stub.LegalMoves(r), lambda r=legal: noop(r)),
                 ("ApplyMove", lambda r=apply: stub.ApplyMove(r), lambda r=apply: noop(r)),
             ):
-                floor_timing = timed(floor, seconds, server_pid=server_pid)
-                timing = timed(call, seconds, server_pid=server_pid)
+                floor_timing, timing = interleaved([floor, call], seconds, server_pid=server_pid)
                 row[name] = asdict(timing)
                 row[f"{name}_noop"] = asdict(floor_timing)
                 row[f"{name}_ratio"] = timing.calls_per_second / floor_timing.calls_per_second
@@ -251,19 +265,26 @@ def game_rows(engine, channel, seconds: float) -> list[dict]:
         facts = engine.games[game_id].facts
         players = max(facts.min_players, min(3, facts.max_players))
         row = {"game": game_id, "players": players, **in_process_games(engine, game_id, seconds)}
-        games, moves, start = 0, 0, time.perf_counter()
-        while time.perf_counter() - start < seconds or games < 2:
-            moves += grpc_game(stub, game_id, players, seed=games + 1)
-            games += 1
-        row["grpc_move_by_move_ms_per_game"] = (time.perf_counter() - start) * 1e3 / games
-        row["moves_per_game"] = moves / games
         initial = stub.NewGame(
             api.NewGameRequest(num_players=players, seed=1, **{game_id: options_for(game_id)})
         ).state
-        count = 100
-        start = time.perf_counter()
-        response = stub.Playouts(api.PlayoutsRequest(state=initial, count=count, seed=1))
-        row["playouts_ms_per_game"] = (time.perf_counter() - start) * 1e3 / response.games
+        # Rounds alternate (games over gRPC, then one Playouts call of 100), so that a machine
+        # whose speed drifts during the run favours neither side; totals over every round.
+        games = moves = playout_games = 0
+        grpc_seconds = playout_seconds = 0.0
+        for round_number in range(3):
+            start = time.perf_counter()
+            while time.perf_counter() - start < seconds / 3 or games < 2 * (round_number + 1):
+                moves += grpc_game(stub, game_id, players, seed=games + 1)
+                games += 1
+            grpc_seconds += time.perf_counter() - start
+            start = time.perf_counter()
+            request = api.PlayoutsRequest(state=initial, count=100, seed=round_number + 1)
+            playout_games += stub.Playouts(request).games
+            playout_seconds += time.perf_counter() - start
+        row["grpc_move_by_move_ms_per_game"] = grpc_seconds * 1e3 / games
+        row["moves_per_game"] = moves / games
+        row["playouts_ms_per_game"] = playout_seconds * 1e3 / playout_games
         row["playouts_speedup"] = row["grpc_move_by_move_ms_per_game"] / row["playouts_ms_per_game"]
         rows.append(row)
         print(
