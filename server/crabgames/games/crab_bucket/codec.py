@@ -6,6 +6,7 @@ from collections.abc import Callable
 from itertools import compress
 from typing import Any
 
+from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument, bad_state
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
@@ -255,22 +256,13 @@ def _options_bytes(options: Options) -> bytes:
 # values, mostly as they were one move ago (a move changes one pile and one hand).
 
 
-def varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
 def field_tag(holder: type, field: str) -> bytes:
     """The wire tag of a length-delimited (message or packed) field of `holder`."""
-    return varint(holder.DESCRIPTOR.fields_by_name[field].number << 3 | 2)
+    return wire.tag(holder.DESCRIPTOR.fields_by_name[field].number, wire.LENGTH_DELIMITED)
 
 
 def field_bytes(tag: bytes, body: bytes) -> bytes:
-    return tag + varint(len(body)) + body
+    return tag + wire.sized(body)
 
 
 OPTIONS_TAG = field_tag(pb.CrabBucketState, "options")
