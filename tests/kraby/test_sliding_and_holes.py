@@ -87,10 +87,11 @@ def test_legality_does_not_depend_on_the_colour():
     assert sorted(m.color for m in moves) == [BLUE, YELLOW, PINK]
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_the_quick_hole_check_agrees_with_checking_every_cell(seed):
+@pytest.mark.parametrize("num_players", (2, 3))
+@pytest.mark.parametrize("seed", range(4))
+def test_the_quick_hole_check_agrees_with_checking_every_cell(seed, num_players):
     rng = random.Random(seed)
-    state = position()
+    state = position(num_players)
     for _ in range(90):
         low, high = 0, 10
         allowed = []

@@ -186,24 +186,56 @@ def new_state(num_players: int, excluded_color: int, first_player: int) -> Kraby
 # ----- sliding entry (K3) and the hole rule (K4) -----
 
 
+def stop_table(low: int, high: int, from_low: bool) -> list[int]:
+    """For each line's blocked bits (an int below 1 << SIZE), where along the line a tile entering
+    at its low end (`from_low`) or its high end stops, or -1 when it cannot enter there: nothing
+    on the line stops it, or the entry cell is taken (K3). Lines inside the playing area `low`
+    .. `high`, where only cells inside it are ever blocked."""
+    stops = []
+    for ahead in range(1 << SIZE):
+        if not ahead:
+            stops.append(-1)
+            continue
+        stop = (ahead & -ahead).bit_length() - 2 if from_low else ahead.bit_length()
+        stops.append(stop if low <= stop <= high else -1)
+    return stops
+
+
+# Each edge in order: (edge, whether its lanes are rows, whether it enters at a lane's low end).
+EDGE_WAYS = ((NORTH, False, True), (EAST, True, False), (SOUTH, False, False), (WEST, True, True))
+
+# Per number of fishers, each edge in order as (edge, whether its lanes are rows, its
+# `stop_table`, and its entry points by lane and stop: (edge, lane, cell)), built once.
+ENTRY_WAYS = {
+    num_players: tuple(
+        (
+            edge,
+            along_row,
+            stop_table(*playing_area(num_players), from_low),
+            [
+                [
+                    (edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane)
+                    for stop in range(SIZE)
+                ]
+                for lane in range(SIZE)
+            ],
+        )
+        for edge, along_row, from_low in EDGE_WAYS
+    )
+    for num_players in (2, 3, 4)
+}
+
+
 def slide_stop(state: KrabyState, edge: int, lane: int) -> int | None:
     """The cell where a tile slid in at `edge` along `lane` stops, or None if that entry is not
     allowed: the entry cell is taken, or nothing on the way stops the tile (K3)."""
     low, high = playing_area(state.num_players)
     if not low <= lane <= high:
         return None
-    along_row = edge in (WEST, EAST)
-    ahead = (state.row_blocked if along_row else state.col_blocked)[lane]
-    if not ahead:  # only cells inside the playing area are ever blocked
+    _, along_row, stops, _ = ENTRY_WAYS[state.num_players][EDGES.index(edge)]
+    stop = stops[(state.row_blocked if along_row else state.col_blocked)[lane]]
+    if stop < 0:
         return None
-    if edge in (WEST, NORTH):
-        stop = (ahead & -ahead).bit_length() - 2
-        if stop < low:
-            return None
-    else:
-        stop = ahead.bit_length()
-        if stop > high:
-            return None
     return lane * SIZE + stop if along_row else stop * SIZE + lane
 
 
@@ -211,50 +243,60 @@ def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
     """Would a tile entering at (edge, lane) and stopping at `cell` keep every free cell
     fillable (K4)? See `no_new_hole`; this is its check for one entry."""
     if edge in (WEST, EAST):
-        across, stop = state.col_blocked, cell % SIZE
-    else:
-        across, stop = state.row_blocked, cell // SIZE
-    before = after = 0
-    for line in across[:stop]:
-        before |= line
-    for line in across[stop + 1 :]:
-        after |= line
-    both_sides = before & after
-    return not both_sides or no_new_hole(across[stop], lane, both_sides)
+        stop = cell % SIZE
+        return no_new_hole(state.row_blocked, state.col_blocked[stop], lane, stop)
+    stop = cell // SIZE
+    return no_new_hole(state.col_blocked, state.row_blocked[stop], lane, stop)
 
 
-def no_new_hole(across: int, lane: int, both_sides: int) -> bool:
-    """The hole rule (K4) for a tile stopping where its lane meets the line `across` (blocked
-    bits, the lane's bit not yet set), from a board with no hole (decode_state checks that).
+def no_new_hole(lanes: list[int], across: int, lane: int, stop: int) -> bool:
+    """The hole rule (K4) for a tile sliding along `lane` (one of `lanes`, the blocked bits of
+    the lines parallel to it) and stopping at `stop` on the line `across` (its blocked bits, the
+    lane's bit not yet set), from a board with no hole (decode_state checks that).
 
     Only the free cells of the tile's lane and of the line across can lose their line to the
     edge. Those of the lane keep theirs: the tile slid over the ones behind it, and stopped
     right against the cell ahead. On the line across, the free cells strictly between its first
-    and last blocked cell have no line along it, so each needs one along its own lane: it has
-    none when that lane is blocked on both sides of `across`: `both_sides` holds those lanes
-    (see `blocked_on_both_sides`)."""
-    across |= 1 << lane
-    # The bits strictly between the lowest and the highest set bit of `across`:
-    inside = ((1 << (across.bit_length() - 1)) - 1) & -((across & -across) << 1)
-    trapped = inside & ~across  # all inside the playing area, as the blocked bits are
-    return not trapped & both_sides
+    and last blocked cell have no line along it, so they have one along their own lane (no
+    hole), and the tile takes that from none of them. The tile only puts newly between blocked
+    cells the free cells from it to the span of `across`, when it stops outside that span and
+    not right next to it; each of those then needs its own lane's line to the edge."""
+    return bool(NOTHING_NEWLY_BETWEEN[across] >> lane & 1) or newly_between_keep_a_line(
+        lanes, across, lane, stop
+    )
 
 
-def blocked_on_both_sides(lines: list[int]) -> list[int]:
-    """For each line i, the lanes across it blocked both before and after it (the OR of the
-    lines before i, AND the OR of the lines after i): for columns, bit r is set when row r is
-    blocked both left and right of column i. Plain loops: cheaper than accumulate on 11 lines."""
-    both = []
-    seen = 0  # the OR of the lines after the current one
-    for line in reversed(lines):
-        both.append(seen)
-        seen |= line
-    both.reverse()
-    seen = 0  # now the OR of the lines before
-    for i, line in enumerate(lines):
-        both[i] &= seen
-        seen |= line
-    return both
+def nothing_newly_between(across: int) -> int:
+    """The positions on a line with blocked bits `across` where a tile puts no free cell of the
+    line newly between two blocked cells: inside the line's span or right next to it, or
+    anywhere on an empty line (see `no_new_hole`)."""
+    if not across:
+        return (1 << SIZE) - 1
+    first, last = across & -across, 1 << (across.bit_length() - 1)
+    return (last - 1) & -(first << 1) | first >> 1 | last << 1
+
+
+# NOTHING_NEWLY_BETWEEN[across]: `nothing_newly_between`, for every line, built once.
+NOTHING_NEWLY_BETWEEN = [nothing_newly_between(across) for across in range(1 << SIZE)]
+
+
+def newly_between_keep_a_line(lanes: list[int], across: int, lane: int, stop: int) -> bool:
+    """Whether the free cells between a tile stopping at `lane` on the line `across` and that
+    line's span keep a line to the edge along their own lanes: none of those lanes is blocked
+    on both sides of `across` (see `no_new_hole`)."""
+    if across >> lane:  # the span is beyond the tile
+        newly_between = lanes[lane + 1 : (across & -across).bit_length() - 1]
+    else:
+        newly_between = lanes[across.bit_length() : lane]
+    at_stop = 1 << stop
+    # Each is free at `stop` (its bit there never set): is it blocked both before and after?
+    # A plain loop: a generator costs more than the check on these few lines.
+    for line in newly_between:
+        if line & -line < at_stop < line:
+            break
+    else:
+        return True
+    return False
 
 
 def unfillable_cells(state: KrabyState) -> list[int]:
@@ -296,49 +338,32 @@ _ENTRY_POINTS_LIMIT = 4096
 
 
 def has_entry_point(state: KrabyState) -> bool:
-    """Whether a tile may enter anywhere (K3, K4): each entry checked as `is_legal` checks one,
-    stopping at the first legal one. Usually one of the first few is, so this skips the per-board
-    tables `find_entry_points` builds to list them all."""
-    low, high = playing_area(state.num_players)
-    for edge in EDGES:
-        for lane in range(low, high + 1):
-            stop = slide_stop(state, edge, lane)
-            if stop is not None and leaves_no_hole(state, edge, lane, stop):
-                return True
-    return False
+    """Whether a tile may enter anywhere (K3, K4): the walk of `find_entry_points`, stopping at
+    the first entry point (usually one of the first few)."""
+    return bool(find_entry_points(state, first_only=True))
 
 
-# Each edge in order: (edge, whether its lanes are rows, whether it enters at a lane's low end).
-EDGE_WAYS = ((NORTH, False, True), (EAST, True, False), (SOUTH, False, False), (WEST, True, True))
-
-
-def find_entry_points(state: KrabyState) -> list[tuple[int, int, int]]:
-    """The entry points in order; the same stops as `slide_stop` (K3) and the same hole rule as
-    `leaves_no_hole` (K4), with each side's blocked lines found once."""
+def find_entry_points(state: KrabyState, first_only: bool = False) -> list[tuple[int, int, int]]:
+    """The entry points in order (only the first with `first_only`): each edge's stops (K3) from
+    its `stop_table`, checked by `no_new_hole` (K4), whose first test is inlined here as most
+    entries need no other."""
     low, high = playing_area(state.num_players)
     lanes = range(low, high + 1)
     rows, cols = state.row_blocked, state.col_blocked
-    # Tiles sliding along rows stop in a column: the hole check looks along that column.
-    both_sides_of = {True: blocked_on_both_sides(cols), False: blocked_on_both_sides(rows)}
     found = []
-    for edge, along_row, from_low in EDGE_WAYS:
+    for _, along_row, stops, entries in ENTRY_WAYS[state.num_players]:
         lines, across = (rows, cols) if along_row else (cols, rows)
-        both_sides = both_sides_of[along_row]
         for lane in lanes:
-            ahead = lines[lane]  # only cells inside the playing area are ever blocked
-            if not ahead:
-                continue  # nothing stops the tile (K3)
-            if from_low:
-                stop = (ahead & -ahead).bit_length() - 2
-                if stop < low:
-                    continue  # the entry cell is taken
-            else:
-                stop = ahead.bit_length()
-                if stop > high:
-                    continue
-            both = both_sides[stop]
-            if not both or no_new_hole(across[stop], lane, both):
-                found.append((edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane))
+            stop = stops[lines[lane]]
+            if stop < 0:
+                continue  # nothing stops the tile, or its entry cell is taken (K3)
+            crossing = across[stop]
+            if NOTHING_NEWLY_BETWEEN[crossing] >> lane & 1 or newly_between_keep_a_line(
+                lines, crossing, lane, stop
+            ):
+                found.append(entries[lane][stop])
+                if first_only:
+                    return found
     return found
 
 
