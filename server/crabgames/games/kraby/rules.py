@@ -372,7 +372,9 @@ def find_entry_points(state: KrabyState, first_only: bool = False) -> list[tuple
 
 def figure_placements(state: KrabyState, player: int) -> list[PlaceFigure]:
     ship = state.ships[player]
-    if sum(1 for hold in ship if hold) >= max_figures_per_ship(state.num_players):
+    # Asked every turn, when most ships are full: the figures aboard counted without a generator
+    # (a free hold is 0).
+    if len(ship) - ship.count(0) >= max_figures_per_ship(state.num_players):
         return []
     taken = {(hold, m) for other in state.ships for m, hold in zip(MULTIPLIERS, other, strict=True)}
     return [
