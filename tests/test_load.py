@@ -11,7 +11,6 @@ import os
 import random
 import statistics
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from crabgames.service.sealing import ENV_VAR
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.command_line import start_server
 from tests.fuzzing import CALL_TIMEOUT, CASES
 from tests.playthrough import pick
 
@@ -105,15 +105,8 @@ def play_one(stub, game_id, players, options, rng, tally) -> tuple[int, int]:
 @pytest.fixture(scope="module")
 def server_process():
     key = base64.b64encode(os.urandom(32)).decode()
-    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING", ENV_VAR: f"load:{key}"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0", "--threads", "8"],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process, address = start_server("--threads", "8", env={ENV_VAR: f"load:{key}"})
     try:
-        address = process.stdout.readline().split()[-1]
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=15)
         yield process, address

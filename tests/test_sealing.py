@@ -9,8 +9,6 @@ import contextlib
 import os
 import random
 import signal
-import subprocess
-import sys
 
 import grpc
 import pytest
@@ -23,6 +21,7 @@ from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.command_line import start_server
 from tests.fuzzing import (
     CALL_TIMEOUT,
     CASES,
@@ -401,15 +400,8 @@ def varint(n: int) -> bytes:
 
 def test_the_command_line_server_seals_when_keys_are_in_the_environment():
     key = base64.b64encode(os.urandom(32)).decode()
-    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING", ENV_VAR: f"live:{key}"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0"],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process, address = start_server(env={ENV_VAR: f"live:{key}"})
     try:
-        address = process.stdout.readline().split()[-1]
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=10)
             response = new_game(api_grpc.RulesServiceStub(channel))

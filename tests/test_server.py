@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import time
 
 import grpc
@@ -20,6 +17,7 @@ from crabclients.play_random import play
 from crabgames.v1 import crab_rage_pb2, game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.command_line import start_server
 
 
 def details(error: grpc.RpcError) -> dict:
@@ -116,17 +114,8 @@ def test_a_three_player_game_plays_to_the_end_through_the_server(server_address)
 
 
 def test_the_server_starts_from_the_command_line_and_stops_gracefully_on_sigterm():
-    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0", "--grace", "2"],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    process, address = start_server("--grace", "2")
     try:
-        line = process.stdout.readline()
-        assert "listening on" in line
-        address = line.split()[-1]
         with RulesClient.connect(address, timeout=10) as client:
             assert {g.id for g in client.list_games()} >= {"kraby"}
         start = time.monotonic()

@@ -6,8 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import grpc
@@ -16,6 +14,7 @@ import pytest
 from crabgames.v1 import kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.command_line import start_server
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="needs Linux /proc")
 CONNECTIONS = 16
@@ -54,17 +53,11 @@ def established_on_port(port: int) -> set[str]:
 
 @pytest.fixture
 def two_workers():
-    env = {**os.environ, "CRABGAMES_LOG_LEVEL": "WARNING"}
-    command = [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0"]
-    process = subprocess.Popen(
-        [*command, "--workers", "2", "--grace", "1"], stdout=subprocess.PIPE, text=True, env=env
-    )
+    process, address = start_server("--workers", "2", "--grace", "1")
     workers: list[int] = []
     try:
-        line = process.stdout.readline()
-        assert "listening on" in line, line
         workers += children(process.pid)
-        yield process, line.split()[-1]
+        yield process, address
     finally:
         for pid in workers:  # even when the parent is gone: no orphan outlives the test
             with contextlib.suppress(OSError):
