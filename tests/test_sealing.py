@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument
 from crabgames.service.sealing import ENV_VAR, PermissionDenied, Sealer
 from crabgames.service.server import serve
@@ -377,7 +378,7 @@ def test_an_altered_sealed_state_is_always_refused_and_never_crashes(sealed, pic
         code, reason = refused(call, request)
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAL"), changes
     flipped = data.draw(flipped_bytes(original.SerializeToString()))
-    request = b"\x0a" + varint(len(flipped)) + flipped + b"\x18\x01"  # state, spectator
+    request = wire.message_field(1, flipped) + b"\x18\x01"  # state, spectator
     code = raw_call(channel, "GetView", request)
     assert code in CLIENT_ERRORS
     try:
@@ -387,15 +388,6 @@ def test_an_altered_sealed_state_is_always_refused_and_never_crashes(sealed, pic
     parsed.DiscardUnknownFields()
     if encode(parsed) != encode(original):
         assert code == grpc.StatusCode.INVALID_ARGUMENT
-
-
-def varint(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        out.append(byte | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
 
 
 def test_the_command_line_server_seals_when_keys_are_in_the_environment():
