@@ -89,12 +89,10 @@ def test_state_bytes_equal_protobufs_deterministic_serialization(engine):
     assert fields_seen == {field.name for field in pb.CrabBucketState.DESCRIPTOR.fields}
 
 
-def test_encode_state_fills_the_message_the_bytes_serialize(engine):
+def test_the_engine_encodes_the_message_the_bytes_serialize(engine):
     for state in played_states(engine):
-        native = engine.decode(state).state
-        msg = pb.CrabBucketState()
-        GAME.encode_state(native, msg)
-        assert msg == reference_message(native)
+        match = engine.decode(state)
+        assert engine.encode(match).crab_bucket == reference_message(match.state)
 
 
 @pytest.mark.parametrize("case", range(0, len(CASES), 3))

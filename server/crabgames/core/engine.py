@@ -239,11 +239,9 @@ class Engine:
         return msg
 
     def encode_serialized(self, match: Match) -> bytes:
-        """`encode`, serialized deterministically (the bytes a state is remembered by): from the
-        game's own bytes when it gives them (`Game.encode_state_bytes`)."""
+        """`encode`, serialized deterministically (the bytes a state is remembered by), framed
+        from the game's own bytes without building the message."""
         part = match.game.encode_state_bytes(match.state)
-        if part is None:
-            return self.encode(match).SerializeToString(deterministic=True)
         # The game's field (10 to 12) comes after every header field (1 to 9).
         return state_header_bytes(match) + STATE_GAME_TAGS[match.game.facts.id] + wire.sized(part)
 
@@ -284,7 +282,7 @@ class Engine:
         msg = state_header(match)
         part = getattr(msg, match.game.facts.id)
         part.SetInParent()
-        match.game.encode_state(match.state, part)
+        part.MergeFromString(match.game.encode_state_bytes(match.state))
         return msg
 
     def happened(self, match: Match, events: list[Any]) -> Happened:

@@ -151,14 +151,11 @@ class Game(ABC, Generic[S, M]):
         naming the field path of the first problem."""
 
     @abstractmethod
-    def encode_state(self, state: S, msg: Any) -> None: ...
-
-    def encode_state_bytes(self, state: S) -> bytes | None:
-        """The game's state message already serialized, its fields in field-number order (equal
-        to what `encode_state` fills, serialized deterministically), or None to have the engine
-        build the message. The service answers ApplyMove with these bytes, and remembers the
-        state by them, skipping a parse and a serialization."""
-        return None
+    def encode_state_bytes(self, state: S) -> bytes:
+        """The game's state message serialized, its fields in field-number order (as protobuf's
+        deterministic serialization writes them). The service answers ApplyMove with these
+        bytes framed in a GameState, and remembers the state by them: a state sent back must
+        match them byte for byte to be found."""
 
     @abstractmethod
     def decode_move(self, msg: Any, path: str) -> M: ...

@@ -247,7 +247,7 @@ def _options_bytes(options: Options) -> bytes:
 
 # The state is written as protobuf wire bytes, its fields in field-number order: exactly what
 # protobuf's deterministic serialization writes, so the service sends (and remembers a state by)
-# these bytes as they are, and `encode_state` merges them in one call (a message operation per
+# these bytes as they are, and the engine merges them in one call (a message operation per
 # pile, hand, card or field costs several times more). A repeated field is the join of its
 # elements' encodings, and a length-delimited field holding a message is one element (an empty
 # one for an empty pile). Each part's bytes come from protobuf itself (a message holding only
@@ -392,10 +392,6 @@ def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
             parts.offered[tuple(state.offered)],
         ]
     )
-
-
-def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-    msg.MergeFromString(encode_state_bytes(state))
 
 
 # ----- the public fields of a view -----

@@ -15,7 +15,6 @@ from crabgames.games.crab_bucket.codec import (
     decode_card,
     decode_options_msg,
     decode_state,
-    encode_state,
     options_msg,
 )
 from crabgames.games.crab_bucket.data import ABILITY_NAMES, CIRCLE, OXI, card_name
@@ -142,8 +141,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         """Hidden cards drawn at random until the turn player's decision matches the view."""
         for _ in range(RESAMPLE_TRIES):
             state = state_from_view(view, player, num_players, rng)
-            msg = pb.CrabBucketState()
-            self.encode_state(state, msg)
+            msg = pb.CrabBucketState.FromString(self.encode_state_bytes(state))
             try:
                 return decode_state(msg, num_players, "view.crab_bucket")
             except InvalidArgument as error:
@@ -155,9 +153,6 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
 
     def decode_state(self, msg: pb.CrabBucketState, num_players: int, path: str):
         return decode_state(msg, num_players, path)
-
-    def encode_state(self, state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-        encode_state(state, msg)
 
     def encode_state_bytes(self, state: CrabBucketState) -> bytes:
         return codec.encode_state_bytes(state)

@@ -196,9 +196,6 @@ class CrabRageGame(Game[State, Move]):
             ) from None
         return state
 
-    def encode_state(self, state: State, msg: Any) -> None:
-        codec.encode_state(state, msg)
-
     def encode_state_bytes(self, state: State) -> bytes:
         return codec.state_bytes(state)
 

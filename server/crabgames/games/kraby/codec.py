@@ -101,10 +101,6 @@ def add_cells(cells: list[int], msg: pb.KrabyState | pb.KrabyView) -> None:
     msg.MergeFromString(CELLS_FIELD_HEAD + bytes(cells))
 
 
-def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
-    msg.MergeFromString(encode_state_bytes(state))
-
-
 def encode_state_bytes(state: KrabyState) -> bytes:
     """The state serialized, its fields in field-number order (as protobuf's deterministic
     serialization writes them: the engine remembers states by these bytes)."""

@@ -303,9 +303,6 @@ class KrabyGame(Game[KrabyState, object]):
     def decode_state(self, msg: pb.KrabyState, num_players: int, path: str) -> KrabyState:
         return codec.decode_state(msg, num_players, path)
 
-    def encode_state(self, state: KrabyState, msg: pb.KrabyState) -> None:
-        codec.encode_state(state, msg)
-
     def encode_state_bytes(self, state: KrabyState) -> bytes:
         return codec.encode_state_bytes(state)
 
