@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 
+from crabgames.core import wire
 from crabgames.core.errors import bad_move, bad_state
 from crabgames.games.kraby import rules
 from crabgames.games.kraby.data import (
@@ -73,7 +74,7 @@ assert pb.KrabyView.CELLS_FIELD_NUMBER == pb.KrabyState.CELLS_FIELD_NUMBER
 
 def field_tag(number: int) -> bytes:
     """The tag of a length-delimited field (a message or packed scalars)."""
-    return bytes([number << 3 | 2])
+    return wire.tag(number, wire.LENGTH_DELIMITED)
 
 
 # The cells as their packed repeated field: the packed body is just bytes(cells).
