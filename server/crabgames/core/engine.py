@@ -234,9 +234,13 @@ class Engine:
     def encode_and_remember(self, match: Match) -> game_pb2.GameState:
         """`encode`, remembering the state: the client will most likely send it back. The match
         is handed over: the caller may read it but no longer change it."""
-        msg = self.encode(match)
-        self.decoded.put(msg.SerializeToString(deterministic=True), match, owned=True)
-        return msg
+        return game_pb2.GameState.FromString(self.remember(match))
+
+    def remember(self, match: Match) -> bytes:
+        """Remember the match (handed over) by its state's bytes, and return them."""
+        data = self.encode_serialized(match)
+        self.decoded.put(data, match, owned=True)
+        return data
 
     def encode_serialized(self, match: Match) -> bytes:
         """`encode`, serialized deterministically (the bytes a state is remembered by), framed
@@ -484,9 +488,7 @@ class Engine:
         match, happened, outcome = self.played(msg, move, validate_only, expected_version)
         if match is None:
             return msg.SerializeToString(), happened, outcome
-        data = self.encode_serialized(match)
-        self.decoded.put(data, match, owned=True)
-        return data, happened, outcome
+        return self.remember(match), happened, outcome
 
     def played(
         self,
