@@ -77,7 +77,20 @@ def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_a_state_header_written_by_hand_is_what_protobuf_writes(game_id):
-    from crabgames.core.engine import EXPLICIT, state_header, state_header_bytes
+    from crabgames.core.engine import EXPLICIT, next_decision_msg, state_header_bytes
+
+    def state_header(match) -> game_pb2.GameState:
+        """The same fields through the protobuf API."""
+        return game_pb2.GameState(
+            rules_version=match.game.facts.rules_version,
+            num_players=match.num_players,
+            seed=match.seed,
+            prng=game_pb2.Prng(seed=match.prng.seed, counter=match.prng.counter),
+            chance_mode=match.chance_mode,
+            version=match.version,
+            next=next_decision_msg(match.decision()),
+            sampled=match.sampled,
+        )
 
     for state in sample_states(game_id):
         match = ENGINE.decode(state)

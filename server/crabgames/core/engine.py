@@ -243,8 +243,8 @@ class Engine:
         return data
 
     def encode_serialized(self, match: Match) -> bytes:
-        """`encode`, serialized deterministically (the bytes a state is remembered by), framed
-        from the game's own bytes without building the message."""
+        """The state serialized deterministically (the bytes it is remembered by and sent as),
+        framed from the game's own bytes."""
         part = match.game.encode_state_bytes(match.state)
         # The game's field (10 to 12) comes after every header field (1 to 9).
         return state_header_bytes(match) + STATE_GAME_TAGS[match.game.facts.id] + wire.sized(part)
@@ -283,11 +283,7 @@ class Engine:
         return match
 
     def encode(self, match: Match) -> game_pb2.GameState:
-        msg = state_header(match)
-        part = getattr(msg, match.game.facts.id)
-        part.SetInParent()
-        part.MergeFromString(match.game.encode_state_bytes(match.state))
-        return msg
+        return game_pb2.GameState.FromString(self.encode_serialized(match))
 
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
@@ -576,23 +572,10 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
         )
 
 
-def state_header(match: Match) -> game_pb2.GameState:
-    """A GameState with every field but the game's own."""
-    return game_pb2.GameState(
-        rules_version=match.game.facts.rules_version,
-        num_players=match.num_players,
-        seed=match.seed,
-        prng=game_pb2.Prng(seed=match.prng.seed, counter=match.prng.counter),
-        chance_mode=match.chance_mode,
-        version=match.version,
-        next=next_decision_msg(match.decision()),
-        sampled=match.sampled,
-    )
-
-
 def state_header_bytes(match: Match) -> bytes:
-    """`state_header`, serialized deterministically, written field by field (fields 1 to 9 in
-    order; proto3 leaves zero scalars out; `prng` and `next` are always present)."""
+    """Every GameState field but the game's own, serialized deterministically, written field
+    by field (fields 1 to 9 in order; proto3 leaves zero scalars out; `prng` and `next` are
+    always present)."""
     prng = wire.varint_field(1, match.prng.seed) + wire.varint_field(2, match.prng.counter)
     return b"".join(
         (
