@@ -28,13 +28,18 @@ def position(
     state = rules.new_state(num_players, PINK, 0)
     for (row, col), color in (tiles or {}).items():
         state.cells[cell(row, col)] = color + TILE_OFFSET
-        state.bag[color - 1] -= 1
+        state.bag = rules.counted(state.bag, color, -1)
         state.turns_taken += 1
     state.rebuild_lines()
     for player in range(num_players):
         wanted = hand if (player == 0 and hand) else [ORANGE, GREEN, BLUE, YELLOW, PINK, ORANGE]
         for color in wanted:
-            state.hands[player][color - 1] += 1
-            state.bag[color - 1] -= 1
+            state.hands[player] = rules.counted(state.hands[player], color, 1)
+            state.bag = rules.counted(state.bag, color, -1)
     state.step = rules.PLACE_TILE
     return state
+
+
+def with_count(counts: tuple[int, ...], color: int, count: int) -> tuple[int, ...]:
+    """`counts` (by colour - 1) with exactly `count` of `color`."""
+    return rules.counted(counts, color, count - counts[color - 1])

@@ -24,8 +24,8 @@ ORANGE_GROUPS = [
 ]
 
 
-def board_with(groups, color) -> list[int]:
-    cells = [EMPTY] * CELLS
+def board_with(groups, color) -> bytearray:
+    cells = bytearray([EMPTY] * CELLS)
     for group in groups:
         for row, col in group:
             cells[cell(row, col)] = color + TILE_OFFSET
@@ -51,7 +51,7 @@ SPECIES = tuple(
     for color, points in [(ORANGE, 7), (GREEN, 9), (BLUE, 10), (YELLOW, 16), (PINK, -3)]
 )
 # Holds x1, x2, x3 of the four ships in the example.
-SHIPS = [[0, ORANGE, GREEN], [0, GREEN, BLUE], [0, PINK, YELLOW], [0, YELLOW, ORANGE]]
+SHIPS = [(0, ORANGE, GREEN), (0, GREEN, BLUE), (0, PINK, YELLOW), (0, YELLOW, ORANGE)]
 
 
 def test_the_four_fishers_score_41_48_42_and_53_and_the_fourth_wins():
@@ -80,7 +80,7 @@ def test_a_tie_on_total_and_best_species_shares_the_victory():
         rules.SpeciesScore(c, (), p)
         for c, p in [(ORANGE, 5), (GREEN, 5), (BLUE, 0), (YELLOW, 0), (PINK, 0)]
     )
-    fishers = rules.score_fishers([[0, 0, ORANGE], [0, 0, GREEN], [0, 0, 0]], flat)
+    fishers = rules.score_fishers([(0, 0, ORANGE), (0, 0, GREEN), (0, 0, 0)], flat)
     assert rules.rank(fishers) == ((1, 1, 3), (0, 1))
 
 

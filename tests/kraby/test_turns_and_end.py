@@ -38,13 +38,13 @@ def full_board_except_row(row: int) -> rules.KrabyState:
         if cell != ISLAND and cell // SIZE != row:
             color = COLORS[placed % 5]
             state.cells[cell] = color + TILE_OFFSET
-            state.bag[color - 1] -= 1
+            state.bag = rules.counted(state.bag, color, -1)
             placed += 1
     for color in COLORS:  # the 11 tiles left go to two hands
         while state.bag[color - 1]:
             player = 0 if sum(state.hands[0]) < 6 else 1
-            state.hands[player][color - 1] += 1
-            state.bag[color - 1] -= 1
+            state.hands[player] = rules.counted(state.hands[player], color, 1)
+            state.bag = rules.counted(state.bag, color, -1)
     state.turns_taken = placed
     state.rebuild_lines()
     return state
@@ -63,17 +63,17 @@ def test_when_no_fisher_can_place_a_tile_the_game_ends():
 
 def test_the_game_ends_when_every_tile_is_on_the_board():
     state = full_board_except_row(3)
-    state.hands = [[0] * 5 for _ in range(3)]
-    state.cells = [c if c != rules.EMPTY else ORANGE + TILE_OFFSET for c in state.cells]
+    state.hands = [(0,) * 5] * 3
+    state.cells = bytearray(c if c != rules.EMPTY else ORANGE + TILE_OFFSET for c in state.cells)
     state.rebuild_lines()
     assert rules.begin_turn(state) == [rules.GameEnded("all tiles placed")]
 
 
 def test_a_fisher_with_an_empty_hand_is_skipped():
     state = position()
-    state.bag = [b + h for b, h in zip(state.bag, state.hands[1], strict=True)]
-    state.hands[1] = [0] * 5
-    state.bag = [0] * 5  # the rest of the tiles are imagined on the board elsewhere
+    state.bag = tuple(b + h for b, h in zip(state.bag, state.hands[1], strict=True))
+    state.hands[1] = (0,) * 5
+    state.bag = (0,) * 5  # the rest of the tiles are imagined on the board elsewhere
     GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
     if state.step == rules.PLACE_FIGURE:
         events = GAME.apply_move(state, SKIP_FIGURE)

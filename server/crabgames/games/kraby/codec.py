@@ -89,7 +89,6 @@ TURN_PLAYER_TAG = pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3
 TURNS_TAKEN_TAG = pb.KrabyState.TURNS_TAKEN_FIELD_NUMBER << 3
 
 
-@functools.lru_cache(maxsize=8192)  # a few thousand small tuples at most are ever common
 def message_field(tag: bytes, kind: type, values: tuple[int, ...]) -> bytes:
     """A submessage field: `values` are the fields of `kind` in order (tile counts in
     COLOR_FIELDS order, a ship's holds, the options)."""
@@ -98,22 +97,47 @@ def message_field(tag: bytes, kind: type, values: tuple[int, ...]) -> bytes:
     return tag + bytes([len(body)]) + body
 
 
-def add_cells(cells: list[int], msg: pb.KrabyState | pb.KrabyView) -> None:
-    msg.MergeFromString(CELLS_FIELD_HEAD + bytes(cells))
+class FieldBytes(dict[tuple[int, ...], bytes]):
+    """One state field's bytes by the piece's values (a hand, the bag, a ship, ...), each built
+    on first use: the pieces are tuples, so looking one up costs no conversion. A game meets a
+    few hundred pieces at most; the table starts over when it holds `LIMIT`."""
+
+    LIMIT = 4096
+
+    def __init__(self, tag: bytes, kind: type) -> None:
+        super().__init__()
+        self.tag, self.kind = tag, kind
+
+    def __missing__(self, values: tuple[int, ...]) -> bytes:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        data = self[values] = message_field(self.tag, self.kind, values)
+        return data
+
+
+OPTIONS_FIELD = FieldBytes(OPTIONS_TAG, pb.KrabyOptions)
+HAND_FIELD = FieldBytes(HANDS_TAG, pb.KrabyTileCounts)
+BAG_FIELD = FieldBytes(BAG_TAG, pb.KrabyTileCounts)
+SHIP_FIELD = FieldBytes(SHIPS_TAG, pb.KrabyShip)
+SUPPLY_FIELD = FieldBytes(SUPPLY_TAG, pb.KrabyTileCounts)
+
+
+def add_cells(cells: bytearray, msg: pb.KrabyState | pb.KrabyView) -> None:
+    msg.MergeFromString(CELLS_FIELD_HEAD + cells)
 
 
 def encode_state_bytes(state: KrabyState) -> bytes:
     """The state serialized, its fields in field-number order (as protobuf's deterministic
     serialization writes them: the engine remembers states by these bytes)."""
-    counts = pb.KrabyTileCounts
     return b"".join(
         [
-            message_field(OPTIONS_TAG, pb.KrabyOptions, (state.excluded_color, state.first_player)),
-            CELLS_FIELD_HEAD + bytes(state.cells),
-            *[message_field(HANDS_TAG, counts, tuple(hand)) for hand in state.hands],
-            message_field(BAG_TAG, counts, tuple(state.bag)),
-            *[message_field(SHIPS_TAG, pb.KrabyShip, tuple(ship)) for ship in state.ships],
-            message_field(SUPPLY_TAG, counts, tuple(state.figure_supply)),
+            OPTIONS_FIELD[state.excluded_color, state.first_player],
+            CELLS_FIELD_HEAD,
+            state.cells,
+            *[HAND_FIELD[hand] for hand in state.hands],
+            BAG_FIELD[state.bag],
+            *[SHIP_FIELD[ship] for ship in state.ships],
+            SUPPLY_FIELD[state.figure_supply],
             small_scalar(STEP_TAG, state.step),
             small_scalar(TURN_PLAYER_TAG, state.turn_player),
             small_scalar(TURNS_TAKEN_TAG, state.turns_taken),
@@ -222,20 +246,21 @@ def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
     first = msg.options.first_player
     if not 0 <= first < n:
         raise bad_state(f"{path}.options.first_player", f"must be a seat from 0 to {n - 1}")
-    cells = list(msg.cells)
-    check_cells(cells, n, excluded, f"{path}.cells")
+    values = list(msg.cells)
+    check_cells(values, n, excluded, f"{path}.cells")
+    cells = bytearray(values)  # every value checked: each fits a byte
     if len(msg.hands) != n:
         raise bad_state(f"{path}.hands", f"needs one hand per player ({n}), has {len(msg.hands)}")
-    hands = [decode_counts(h, f"{path}.hands[{i}]") for i, h in enumerate(msg.hands)]
+    hands = [tuple(decode_counts(h, f"{path}.hands[{i}]")) for i, h in enumerate(msg.hands)]
     for i, hand in enumerate(hands):
         if sum(hand) > HAND_SIZE:
             raise bad_state(f"{path}.hands[{i}]", f"holds {sum(hand)} tiles; at most {HAND_SIZE}")
-    bag = decode_counts(msg.bag, f"{path}.bag")
+    bag = tuple(decode_counts(msg.bag, f"{path}.bag"))
     check_tile_totals(cells, hands, bag, n, excluded, path)
     if len(msg.ships) != n:
         raise bad_state(f"{path}.ships", f"needs one ship per player ({n}), has {len(msg.ships)}")
-    ships = [[s.hold_x1, s.hold_x2, s.hold_x3] for s in msg.ships]
-    supply = decode_counts(msg.figure_supply, f"{path}.figure_supply")
+    ships = [(s.hold_x1, s.hold_x2, s.hold_x3) for s in msg.ships]
+    supply = tuple(decode_counts(msg.figure_supply, f"{path}.figure_supply"))
     check_figures(ships, supply, n, excluded, path)
     if msg.step not in STEP_NAMES:
         raise bad_state(f"{path}.step", f"unknown step {msg.step}")

@@ -222,11 +222,9 @@ class KrabyGame(Game[KrabyState, object]):
         rng.shuffle(pool)
         for p in others:
             size = sum(state.hands[p])
-            new.hands[p] = [0] * 5
-            for color in pool[:size]:
-                new.hands[p][color - 1] += 1
+            new.hands[p] = tuple(pool[:size].count(c) for c in COLORS)
             del pool[:size]
-        new.bag = [pool.count(c) for c in COLORS]
+        new.bag = tuple(pool.count(c) for c in COLORS)
         return new
 
     # ----- for learning agents and bots -----

@@ -110,14 +110,18 @@ class GameEnded(NamedTuple):
 
 @dataclass
 class KrabyState:
+    """A position. Clones share the pieces a move replaces rather than changes in place (the
+    hands, the bag, the ships and the figure supply are tuples), and copy only the board and its
+    lines of sight: a clone is taken before every move."""
+
     num_players: int
     excluded_color: int
     first_player: int
-    cells: list[int]
-    hands: list[list[int]]  # per seat, tile counts indexed by colour - 1
-    bag: list[int]  # tile counts indexed by colour - 1
-    ships: list[list[int]]  # per seat, the colour in holds x1, x2, x3 (0 = free)
-    figure_supply: list[int]  # indexed by colour - 1
+    cells: bytearray  # KrabyCell values, row-major: as it is sent, and cheap to copy
+    hands: list[tuple[int, ...]]  # per seat, tile counts indexed by colour - 1
+    bag: tuple[int, ...]  # tile counts indexed by colour - 1
+    ships: list[tuple[int, int, int]]  # per seat, the colour in holds x1, x2, x3 (0 = free)
+    figure_supply: tuple[int, ...]  # indexed by colour - 1
     step: int
     turn_player: int
     turns_taken: int
@@ -146,10 +150,10 @@ class KrabyState:
             self.excluded_color,
             self.first_player,
             self.cells[:],
-            [hand[:] for hand in self.hands],
-            self.bag[:],
-            [ship[:] for ship in self.ships],
-            self.figure_supply[:],
+            self.hands[:],
+            self.bag,
+            self.ships[:],
+            self.figure_supply,
             self.step,
             self.turn_player,
             self.turns_taken,
@@ -158,24 +162,32 @@ class KrabyState:
         )
 
 
+def counted(counts: tuple[int, ...], color: int, change: int) -> tuple[int, ...]:
+    """`counts` (indexed by colour - 1) with `change` more of `color`, as a new tuple: the old
+    one may be shared with a clone."""
+    changed = list(counts)
+    changed[color - 1] += change
+    return tuple(changed)
+
+
 def new_state(num_players: int, excluded_color: int, first_player: int) -> KrabyState:
     low, high = playing_area(num_players)
-    cells = [OFF_BOARD] * CELLS
+    cells = bytearray([OFF_BOARD] * CELLS)
     for row in range(low, high + 1):
         for col in range(low, high + 1):
             cells[row * SIZE + col] = EMPTY
     cells[ISLAND] = ISLAND_CELL
     in_play = colors_in_play(num_players, excluded_color)
-    per_color = [tiles_per_color(num_players) if c in in_play else 0 for c in COLORS]
-    figures = [figures_per_color(num_players) if c in in_play else 0 for c in COLORS]
+    per_color = tuple(tiles_per_color(num_players) if c in in_play else 0 for c in COLORS)
+    figures = tuple(figures_per_color(num_players) if c in in_play else 0 for c in COLORS)
     return KrabyState(
         num_players=num_players,
         excluded_color=excluded_color,
         first_player=first_player,
         cells=cells,
-        hands=[[0] * 5 for _ in range(num_players)],
+        hands=[(0,) * 5] * num_players,
         bag=per_color,
-        ships=[[0, 0, 0] for _ in range(num_players)],
+        ships=[(0, 0, 0)] * num_players,
         figure_supply=figures,
         step=DEAL,
         turn_player=0,
@@ -452,15 +464,15 @@ def deal(state: KrabyState, color: int) -> list:
 
 
 def take_from_bag(state: KrabyState, player: int, color: int) -> None:
-    state.bag[color - 1] -= 1
-    state.hands[player][color - 1] += 1
+    state.bag = counted(state.bag, color, -1)
+    state.hands[player] = counted(state.hands[player], color, 1)
 
 
 def place_tile(state: KrabyState, move: PlaceTile) -> list:
     player = state.turn_player
     stop = slide_stop(state, move.edge, move.lane)
     assert stop is not None  # checked legal before
-    state.hands[player][move.color - 1] -= 1
+    state.hands[player] = counted(state.hands[player], move.color, -1)
     state.cells[stop] = move.color + TILE_OFFSET
     state.block(stop)
     state.turns_taken += 1
@@ -489,10 +501,17 @@ def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list:
     if isinstance(move, SkipFigure):
         events: list = [FigureSkipped(player)]
     else:
-        state.ships[player][move.multiplier - 1] = move.color
-        state.figure_supply[move.color - 1] -= 1
+        state.ships[player] = with_figure(state.ships[player], move)
+        state.figure_supply = counted(state.figure_supply, move.color, -1)
         events = [FigurePlaced(player, move.color, move.multiplier)]
     return events + end_turn(state)
+
+
+def with_figure(ship: tuple[int, int, int], move: PlaceFigure) -> tuple[int, int, int]:
+    """`ship` with the figure in its hold, as a new tuple: the old one may be shared."""
+    holds = list(ship)
+    holds[move.multiplier - 1] = move.color
+    return holds[0], holds[1], holds[2]
 
 
 def end_turn(state: KrabyState) -> list:
@@ -553,7 +572,7 @@ NOT_FIRST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE)
 NOT_LAST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE != SIZE - 1)
 
 
-def species_cells(cells: list[int], color: int) -> int:
+def species_cells(cells: bytearray, color: int) -> int:
     """The cells holding `color`'s tiles as a bit set: the board as bytes, each cell mapped to
     the digit '1' or '0', read as a binary number (last cell first, so that bit i is cell i)."""
     digits = bytes(cells).translate(SPECIES_DIGITS[color])
@@ -567,7 +586,7 @@ SPECIES_DIGITS = {
 }
 
 
-def group_sizes(cells: list[int], color: int) -> list[int]:
+def group_sizes(cells: bytearray, color: int) -> list[int]:
     """Sizes of the groups of one species (tiles touching by sides), in reading order: each group
     grown from its first cell, over bit sets, until it takes in no more of the species' tiles."""
     left = species_cells(cells, color)
@@ -590,7 +609,7 @@ def group_sizes(cells: list[int], color: int) -> list[int]:
     return sizes
 
 
-def score_species(cells: list[int]) -> tuple[SpeciesScore, ...]:
+def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
     scores = []
     for color in COLORS:
         sizes = tuple(group_sizes(cells, color))
@@ -599,7 +618,7 @@ def score_species(cells: list[int]) -> tuple[SpeciesScore, ...]:
 
 
 def score_fishers(
-    ships: list[list[int]], species: tuple[SpeciesScore, ...]
+    ships: list[tuple[int, int, int]], species: tuple[SpeciesScore, ...]
 ) -> tuple[FisherScore, ...]:
     points = {s.color: s.points for s in species}
     fishers = []
