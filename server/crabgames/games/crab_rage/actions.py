@@ -58,6 +58,9 @@ from crabgames.games.crab_rage.state import (
     own_crabs_in,
     push,
     turn_order,
+    writable_arena,
+    writable_crab,
+    writable_player,
 )
 
 # Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
@@ -359,14 +362,13 @@ def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
 def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Event], list[Task]]:
     """Resolve the action's own effect; return its events and the follow-up steps."""
     ref = (player, move.crab)
-    c = crab(state, ref)
-    where, action = c.arena, move.action
+    where, action = crab(state, ref).arena, move.action
     events: list[Event] = []
     tasks: list[Task] = []
     touched = [where]
     if action in (MOVE, GO_CLAM):
         if action == GO_CLAM:
-            c.muscle = GO_CLAM_MUSCLE
+            writable_crab(state, ref).muscle = GO_CLAM_MUSCLE
             events.append(
                 Event(
                     MUSCLE_EVENT,
@@ -379,7 +381,7 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
         tasks = send(state, [(ref, move.arena)])
         touched = [where, move.arena]
     elif action == SPLIT:
-        partners = state.arenas[where].partner
+        partners = writable_arena(state, where).partner
         other = partners[move.partner]
         partners[move.partner] = partners[other] = -1
     elif action == SMASH:
@@ -389,7 +391,7 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
         tasks = [Task(DESTINATIONS_STEP, player, where, leaving, [-1] * len(leaving), style)]
         return events, tasks  # the style bonus follows the destinations
     elif action == PSYCH_OUT:
-        other = crab(state, move.target)
+        c, other = writable_crab(state, ref), writable_crab(state, move.target)
         c.muscle, other.muscle = other.muscle, c.muscle
     elif action == SWAP:
         there = crab(state, move.target).arena
@@ -415,8 +417,9 @@ def style_bonus_now(
     if all(a == BACKSTAGE for a in touched):
         me = state.players[player]
         if me.supply > 0:
+            me = writable_player(state, player)
             me.supply -= 1
-            crab(state, ref).riding_fans += 1
+            me.crabs[ref[1]].riding_fans += 1
             return [
                 Event(
                     FANS_EVENT,
@@ -505,12 +508,12 @@ class ActionTurn(Handler):
             )
         ]
         if move.kind == PASS_KIND:
-            state.players[player].passed = True
+            writable_player(state, player).passed = True
             return events
         state.active = player
         if move.kind == SIGNATURE_KIND:
             return events + signature(state, player, move.arena)
-        me = state.players[player]
+        me = writable_player(state, player)
         me.rage -= ACTION_COST[move.action] + move.amount
         style = move.action not in state.used_actions
         if style:
@@ -538,7 +541,7 @@ class AfterAction(Handler):
 
 
 def signature(state: State, player: int, arena: int) -> list[Event]:
-    me = state.players[player]
+    me = writable_player(state, player)
     me.rage -= SIGNATURE_RAGE_COST
     me.signature_used = True
     kind = Signature(me.signature)

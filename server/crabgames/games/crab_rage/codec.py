@@ -231,12 +231,9 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
     """`encode_state` as wire bytes, its fields in field-number order, as protobuf's
     deterministic serialization writes them (the engine remembers states by these bytes)."""
     players = [
-        player_field(p, viewer != -2 and viewer != seat) for seat, p in enumerate(state.players)
+        player_bytes(p, viewer != -2 and viewer != seat) for seat, p in enumerate(state.players)
     ]
-    arenas = [
-        arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
-        for a in state.arenas
-    ]
+    arenas = [arena_bytes(a) for a in state.arenas]
     turn = turn_fields(
         tuple(state.action_cards),
         state.round,
@@ -251,6 +248,27 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
         for t in state.pending
     ]
     return b"".join([*players, *arenas, turn, *pending, contest_fields(state)])
+
+
+# An encoded player or arena is frozen with its bytes kept (State.clone: copy on write): the
+# engine hands a state over once it is encoded, and the next move's state shares every piece
+# the move did not change, bytes included, so only the changed ones are encoded again.
+
+
+def player_bytes(p: Player, hide_commitment: bool) -> bytes:
+    if hide_commitment and p.commitment:  # G4: not the full encoding that is kept
+        return player_field(p, True)
+    if not p.frozen or not p.encoded:
+        p.encoded = player_field(p, False)
+        p.frozen = True
+    return p.encoded
+
+
+def arena_bytes(a: Arena) -> bytes:
+    if not a.frozen or not a.encoded:
+        a.encoded = arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
+        a.frozen = True
+    return a.encoded
 
 
 @functools.lru_cache(maxsize=4096)

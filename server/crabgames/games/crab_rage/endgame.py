@@ -17,6 +17,8 @@ from crabgames.games.crab_rage.state import (
     arenas_alphabetical,
     push,
     turn_order,
+    writable_arena,
+    writable_player,
 )
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
@@ -66,7 +68,7 @@ class HardcoreFans(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         player = next_to_commit(state, task.arena)
-        me = state.players[player]
+        me = writable_player(state, player)
         me.committed, me.commitment = True, move.amount  # secret until all are in (G4)
         who = team(state, player)
         return [
@@ -84,10 +86,10 @@ class HardcoreFans(Handler):
         """All are in: reveal together and add to the arena."""
         events = []
         for p in shouters(state, task.arena):
-            me = state.players[p]
+            me = writable_player(state, p)
             shout = me.commitment if me.committed else 0
             me.hardcore -= shout
-            state.arenas[task.arena].fans[p] += shout
+            writable_arena(state, task.arena).fans[p] += shout
             me.committed, me.commitment = False, 0
             events.append(
                 Event(
@@ -122,7 +124,7 @@ class Scoring(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
         events = []
         for index in arenas_alphabetical(state):
-            arena = state.arenas[index]
+            arena = writable_arena(state, index)
             arena.glory = arena_glory(arena.fans)
             for p, glory in enumerate(arena.glory):
                 if glory:
@@ -179,7 +181,7 @@ class SpotlightDuel(Handler):
         if move.kind == MoveKind.DUEL_KEEP:
             self.keep(state)
             return []
-        state.players[player].rage -= 1
+        writable_player(state, player).rage -= 1
         duel.rerolls[duel.turn] += 1
         duel.rolls[duel.turn].pop()
         duel.awaiting_keep = False

@@ -37,6 +37,7 @@ from crabgames.games.crab_rage.state import (
     Phase,
     State,
     Step,
+    writable_player,
 )
 from crabgames.v1 import game_pb2
 
@@ -151,7 +152,7 @@ class CrabRageGame(Game[State, Move]):
         copy = state.clone()
         for seat, p in enumerate(copy.players):
             if p.committed and seat != player:
-                p.commitment = rng.randint(0, p.hardcore)
+                writable_player(copy, seat).commitment = rng.randint(0, p.hardcore)
         return copy
 
     def invariant_violations(self, state: State) -> list[str]:

@@ -25,11 +25,13 @@ from crabgames.games.crab_rage.state import (
     Step,
     Task,
     clamp_muscle,
-    crab,
     managers_in,
     own_crabs_in,
     push,
     turn_order,
+    writable_arena,
+    writable_crab,
+    writable_player,
 )
 
 # Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
@@ -57,7 +59,9 @@ CHOOSE_DESTINATION_BY_SEAT = seat_decisions("choose_destination")
 
 
 def end_alliance(state: State, player: int, arena: int) -> None:
-    partners = state.arenas[arena].partner
+    if state.arenas[arena].partner[player] < 0:
+        return  # independent already: nothing changes, the arena stays shared
+    partners = writable_arena(state, arena).partner
     other = partners[player]
     if other >= 0:
         partners[other] = -1
@@ -68,7 +72,7 @@ def leave(state: State, ref: CrabRef, destination: int) -> None:
     """The crab leaves its place for `destination`; a manager's last crab leaving an arena ends
     their alliance there (R10)."""
     player, index = ref
-    c = state.players[player].crabs[index]
+    c = writable_crab(state, ref)
     origin = c.arena
     c.arena, c.destination = IN_TRANSIT, destination
     if origin >= 0 and not own_crabs_in(state, player, origin):
@@ -94,7 +98,7 @@ class EnterArena(Handler):
         team = state.players[task.player].team
         events = []
         for ref in task.crabs:
-            c = crab(state, ref)
+            c = writable_crab(state, ref)
             c.arena, c.destination = task.arena, -1
             events.append(
                 Event(
@@ -106,6 +110,7 @@ class EnterArena(Handler):
                 )
             )
             if c.riding_fans:  # R12: the riding fan drops into the first arena entered
+                arena = writable_arena(state, task.arena)
                 arena.fans[task.player] += c.riding_fans
                 c.riding_fans = 0
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
@@ -160,7 +165,7 @@ class ChooseAlliance(Handler):
         if move.alliance == INDEPENDENT:
             end_alliance(state, player, arena)
         elif move.alliance == FORM:
-            partners = state.arenas[arena].partner
+            partners = writable_arena(state, arena).partner
             partners[player], partners[move.partner] = move.partner, player
         return [Event(ALLIANCE_EVENT, words, player, arena, move.alliance)]
 
@@ -178,7 +183,7 @@ def alliance_text(
 
 
 def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
-    c = crab(state, ref)
+    c = writable_crab(state, ref)
     c.muscle = clamp_muscle(c.muscle + delta)  # R3
     return Event(
         MUSCLE_EVENT,
@@ -196,12 +201,12 @@ def muscle_text(team: int, seat: int, index: int, delta: int, why: str, muscle: 
 def place_fans(state: State, player: int, arena: int, count: int, why: str) -> list[Event]:
     """Fans from the supply into an arena; a player whose supply runs out places what they have
     (R15, R21)."""
-    me = state.players[player]
-    placed = min(count, me.supply)
+    placed = min(count, state.players[player].supply)
     if placed <= 0:
         return []
+    me = writable_player(state, player)
     me.supply -= placed
-    state.arenas[arena].fans[player] += placed
+    writable_arena(state, arena).fans[player] += placed
     return [
         Event(
             FANS_EVENT,

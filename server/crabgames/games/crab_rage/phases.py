@@ -40,6 +40,9 @@ from crabgames.games.crab_rage.state import (
     seats_of,
     turn_order,
     units_in,
+    writable_arena,
+    writable_crab,
+    writable_player,
 )
 
 # Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
@@ -101,7 +104,7 @@ class DealBillboard(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         state.billboards_to_deal.remove(value)
-        state.arenas[task.arena].billboard = value
+        writable_arena(state, task.arena).billboard = value
         return [
             Event(
                 BILLBOARD_DEALT_EVENT,
@@ -142,13 +145,14 @@ class RoundStart(Handler):
         state.round += 1
         state.phase = Phase.REFEREE
         state.used_actions = []
-        for player in state.players:
-            player.passed = False
+        for seat, player in enumerate(state.players):
+            if player.passed:
+                writable_player(state, seat).passed = False
         events = [Event(ROUND_STARTED_EVENT, f"round {state.round}", -1, -1, state.round)]
         if state.round > 1:  # R5: billboards move one arena clockwise from round 2
             boards = [a.billboard for a in state.arenas]
-            for index, arena in enumerate(state.arenas):
-                arena.billboard = boards[index - 1]
+            for index in range(len(state.arenas)):
+                writable_arena(state, index).billboard = boards[index - 1]
             events.append(Event(BILLBOARDS_ROTATED_EVENT, "billboards rotate clockwise"))
         push(
             state,
@@ -200,7 +204,7 @@ class BuildRage(Handler):
         amount = task.values[0]
         if amount <= 0:
             return []
-        me = state.players[task.player]
+        me = writable_player(state, task.player)
         me.rage += amount
         if me.rage > MUTATION_ABOVE:  # R4: one build event, however many tokens
             push(state, Task(MUTATION_CHOICE_STEP, task.player))
@@ -247,7 +251,7 @@ class MutationRoll(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         player, index = task.crabs[0]
-        state.players[player].crabs[index].muscle = value
+        writable_crab(state, (player, index)).muscle = value
         return [
             Event(
                 MUTATION_EVENT,
@@ -456,8 +460,10 @@ class FanPhase(Handler):
             rage, fans = fanbase_rewards(state, seat)
             me = state.players[seat]
             gained = min(fans, me.supply)
-            me.supply -= gained
-            me.hardcore += gained
+            if gained:
+                me = writable_player(state, seat)
+                me.supply -= gained
+                me.hardcore += gained
             if gained:
                 events.append(
                     Event(

@@ -142,8 +142,13 @@ class Player:
     signature_used: bool = False
     committed: bool = False
     commitment: int = 0
+    # Copy on write (State.clone): a frozen player may be shared by several states and is never
+    # changed again (`writable_player` copies it first), so its wire bytes are kept with it.
+    frozen: bool = field(default=False, compare=False, repr=False)
+    encoded: bytes = field(default=b"", compare=False, repr=False)
 
     def clone(self) -> Player:
+        """A private (not frozen) deep copy."""
         return Player(
             self.team,
             self.rage,
@@ -166,8 +171,12 @@ class Arena:
     fans: list[int]
     partner: list[int]  # R10: alliance partner by seat, -1 independent or absent
     glory: list[int]
+    # Copy on write, as for Player (`writable_arena`).
+    frozen: bool = field(default=False, compare=False, repr=False)
+    encoded: bytes = field(default=b"", compare=False, repr=False)
 
     def clone(self) -> Arena:
+        """A private (not frozen) deep copy."""
         return Arena(self.billboard, self.fans[:], self.partner[:], self.glory[:])
 
 
@@ -225,13 +234,18 @@ class State:
         return len(self.players)
 
     def clone(self) -> State:
-        """A deep copy, written out (deepcopy took ~200 us; playouts and the engine's decoded
-        state cache clone often). Ints, enums, tuples and NamedTuples are immutable and shared;
-        every list and dataclass is copied. tests/crab_rage/test_clone.py checks that every
-        field is covered."""
+        """A copy that shares the players and arenas copy-on-write: both states freeze them, and
+        whichever changes one first copies it (`writable_player`, `writable_arena`); a move
+        changes one or two of them. Ints, enums, tuples and NamedTuples are immutable and shared;
+        every other list and dataclass is copied. tests/crab_rage/test_clone.py checks that
+        every field is covered and that playing on a clone never changes the original."""
+        for piece in self.players:
+            piece.frozen = True
+        for piece in self.arenas:
+            piece.frozen = True
         return State(
-            [p.clone() for p in self.players],
-            [a.clone() for a in self.arenas],
+            self.players[:],
+            self.arenas[:],
             self.action_cards[:],
             self.round,
             self.phase,
@@ -243,6 +257,29 @@ class State:
             None if self.roll_off is None else self.roll_off.clone(),
             None if self.duel is None else self.duel.clone(),
         )
+
+
+def writable_player(state: State, seat: int) -> Player:
+    """The seat's player, safe to change: a frozen one (shared with a clone) is copied first.
+    Every change to a player or one of its crabs goes through here."""
+    player = state.players[seat]
+    if player.frozen:
+        player = state.players[seat] = player.clone()
+    return player
+
+
+def writable_crab(state: State, ref: CrabRef) -> Crab:
+    """The crab, safe to change (its player is made writable)."""
+    return writable_player(state, ref[0]).crabs[ref[1]]
+
+
+def writable_arena(state: State, index: int) -> Arena:
+    """The arena, safe to change: a frozen one is copied first. Every change to an arena (its
+    billboard, fans, alliances or glory) goes through here."""
+    arena = state.arenas[index]
+    if arena.frozen:
+        arena = state.arenas[index] = arena.clone()
+    return arena
 
 
 # ----- small queries used everywhere -----
