@@ -77,16 +77,13 @@ def field_tag(number: int) -> bytes:
     return wire.tag(number, wire.LENGTH_DELIMITED)
 
 
-# The cells as their packed repeated field: the packed body is just bytes(cells).
+# The cells as their packed repeated field: the packed body is just the cells' bytes.
 CELLS_FIELD_HEAD = field_tag(pb.KrabyState.CELLS_FIELD_NUMBER) + bytes([CELLS])
 OPTIONS_TAG = field_tag(pb.KrabyState.OPTIONS_FIELD_NUMBER)
 HANDS_TAG = field_tag(pb.KrabyState.HANDS_FIELD_NUMBER)
 BAG_TAG = field_tag(pb.KrabyState.BAG_FIELD_NUMBER)
 SHIPS_TAG = field_tag(pb.KrabyState.SHIPS_FIELD_NUMBER)
 SUPPLY_TAG = field_tag(pb.KrabyState.FIGURE_SUPPLY_FIELD_NUMBER)
-STEP_TAG = pb.KrabyState.STEP_FIELD_NUMBER << 3  # varint fields: wire type 0
-TURN_PLAYER_TAG = pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3
-TURNS_TAKEN_TAG = pb.KrabyState.TURNS_TAKEN_FIELD_NUMBER << 3
 
 
 def message_field(tag: bytes, kind: type, values: tuple[int, ...]) -> bytes:
@@ -122,6 +119,16 @@ SHIP_FIELD = FieldBytes(SHIPS_TAG, pb.KrabyShip)
 SUPPLY_FIELD = FieldBytes(SUPPLY_TAG, pb.KrabyTileCounts)
 
 
+def small_scalars(tag: int) -> list[bytes]:
+    """A varint field's bytes for each value under 128, by value; proto3 leaves zero out."""
+    return [bytes((tag, value)) if value else b"" for value in range(128)]
+
+
+STEP_FIELD = small_scalars(pb.KrabyState.STEP_FIELD_NUMBER << 3)  # varint fields: wire type 0
+TURN_PLAYER_FIELD = small_scalars(pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3)
+TURNS_TAKEN_FIELD = small_scalars(pb.KrabyState.TURNS_TAKEN_FIELD_NUMBER << 3)
+
+
 def add_cells(cells: bytearray, msg: pb.KrabyState | pb.KrabyView) -> None:
     msg.MergeFromString(CELLS_FIELD_HEAD + cells)
 
@@ -138,16 +145,11 @@ def encode_state_bytes(state: KrabyState) -> bytes:
             BAG_FIELD[state.bag],
             *[SHIP_FIELD[ship] for ship in state.ships],
             SUPPLY_FIELD[state.figure_supply],
-            small_scalar(STEP_TAG, state.step),
-            small_scalar(TURN_PLAYER_TAG, state.turn_player),
-            small_scalar(TURNS_TAKEN_TAG, state.turns_taken),
+            STEP_FIELD[state.step],
+            TURN_PLAYER_FIELD[state.turn_player],
+            TURNS_TAKEN_FIELD[state.turns_taken],
         ]
     )
-
-
-def small_scalar(tag: int, value: int) -> bytes:
-    """A varint field under 128; proto3 leaves zero out."""
-    return bytes((tag, value)) if value else b""
 
 
 # Every tile placement there is, by its (edge, lane, colour): a valid one decodes to the shared

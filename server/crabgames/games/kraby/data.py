@@ -8,6 +8,7 @@ SIZE = 11
 CELLS = SIZE * SIZE
 ISLAND = 5 * SIZE + 5  # K1: the sand bar is the single centre cell
 HAND_SIZE = 6
+MAX_PLAYERS = 4
 
 # K2: the species, in scoring order. Values are KrabyColor numbers (1..5).
 COLORS = (

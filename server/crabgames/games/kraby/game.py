@@ -17,6 +17,7 @@ from crabgames.games.kraby.data import (
     HAND_SIZE,
     ISLAND,
     ISLAND_CELL,
+    MAX_PLAYERS,
     SIZE,
     TILE_OFFSET,
     colors_in_play,
@@ -90,7 +91,6 @@ def tile_hidden(
     return kind(player, pb.KRABY_COLOR_UNSPECIFIED)
 
 
-@functools.cache  # a Decision is immutable: one per step and seat
 def decision_at(step: int, turn_player: int) -> Decision:
     if step in (PLACE_TILE, PLACE_FIGURE):
         return Decision.player_decides(turn_player, STEP_NAMES[step])
@@ -99,12 +99,17 @@ def decision_at(step: int, turn_player: int) -> Decision:
     return Decision.chance(STEP_NAMES[step])
 
 
+# DECISIONS[step][turn_player]: a Decision is immutable, so one per step and seat, built once
+# (asked several times a move).
+DECISIONS = {step: [decision_at(step, seat) for seat in range(MAX_PLAYERS)] for step in STEP_NAMES}
+
+
 class KrabyGame(Game[KrabyState, object]):
     facts = GameFacts(
         id="kraby",
         title="Kraby",
         min_players=2,
-        max_players=4,
+        max_players=MAX_PLAYERS,
         rules_version=RULES_VERSION,
         has_chance=True,
         has_hidden_information=True,
@@ -130,7 +135,7 @@ class KrabyGame(Game[KrabyState, object]):
         return rules.new_state(num_players, *options)
 
     def next_decision(self, state: KrabyState) -> Decision:
-        return decision_at(state.step, state.turn_player)
+        return DECISIONS[state.step][state.turn_player]
 
     def legal_moves(self, state: KrabyState) -> Sequence[object]:
         return rules.legal_moves(state)
@@ -348,6 +353,10 @@ class KrabyGame(Game[KrabyState, object]):
 
     def encode_event(self, event: object, msg: game_pb2.Event) -> None:
         msg.MergeFromString(event_bytes(type(event), event))
+
+    def encode_event_bytes(self, event: object) -> bytes:
+        # Each event's bytes are kept (event_bytes): no message is built for one seen before.
+        return event_bytes(type(event), event)
 
     @staticmethod
     def fill_event(event: object, msg: game_pb2.Event) -> None:

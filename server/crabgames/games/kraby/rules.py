@@ -238,17 +238,24 @@ ENTRY_WAYS = {
 }
 
 
+# Per number of fishers, per edge: (whether its lanes are rows, its `stop_table`).
+SLIDE_WAYS = {
+    num_players: {edge: (along_row, stops) for edge, along_row, stops, _ in ways}
+    for num_players, ways in ENTRY_WAYS.items()
+}
+
+
 def slide_stop(state: KrabyState, edge: int, lane: int) -> int | None:
-    """The cell where a tile slid in at `edge` along `lane` stops, or None if that entry is not
-    allowed: the entry cell is taken, or nothing on the way stops the tile (K3)."""
-    low, high = playing_area(state.num_players)
-    if not low <= lane <= high:
-        return None
-    _, along_row, stops, _ = ENTRY_WAYS[state.num_players][EDGES.index(edge)]
-    stop = stops[(state.row_blocked if along_row else state.col_blocked)[lane]]
-    if stop < 0:
-        return None
-    return lane * SIZE + stop if along_row else stop * SIZE + lane
+    """The cell where a tile slid in at `edge` along `lane` (a row or column 0 .. SIZE - 1)
+    stops, or None if that entry is not allowed: the entry cell is taken, or nothing on the way
+    stops the tile (K3). A lane outside the playing area has no blocked cell, so nothing stops
+    a tile there."""
+    along_row, stops = SLIDE_WAYS[state.num_players][edge]
+    if along_row:
+        stop = stops[state.row_blocked[lane]]
+        return None if stop < 0 else lane * SIZE + stop
+    stop = stops[state.col_blocked[lane]]
+    return None if stop < 0 else stop * SIZE + lane
 
 
 def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
