@@ -577,9 +577,10 @@ class Frenzy(Handler):
         return [Move(SIGNATURE_TARGET_KIND, target=r) for r in refs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
-        task.values[0] -= 1
-        if task.values[0] == 0:
-            state.pending.pop()
+        state.pending.pop()
+        left = task.values[0] - 1  # targets still to pick
+        if left:
+            push(state, task.replaced(values=[left]))  # steps are replaced, never changed
         return [change_muscle(state, move.target, -FRENZY_HIT, "Frenzy")]
 
 

@@ -243,10 +243,7 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
         tuple(state.used_actions),
         tuple(state.billboards_to_deal),
     )
-    pending = [
-        pending_field(t.kind, t.player, t.arena, tuple(t.values), t.flag, tuple(t.crabs))
-        for t in state.pending
-    ]
+    pending = [t.encoded or task_bytes(t) for t in state.pending]
     return b"".join([*players, *arenas, turn, *pending, contest_fields(state)])
 
 
@@ -262,6 +259,12 @@ def player_bytes(p: Player, hide_commitment: bool) -> bytes:
         p.encoded = player_field(p, False)
         p.frozen = True
     return p.encoded
+
+
+def task_bytes(t: Task) -> bytes:
+    """A pending step's bytes, kept with it: a step is never changed once pushed."""
+    t.encoded = pending_field(t.kind, t.player, t.arena, tuple(t.values), t.flag, tuple(t.crabs))
+    return t.encoded
 
 
 def arena_bytes(a: Arena) -> bytes:

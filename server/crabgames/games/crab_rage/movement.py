@@ -299,7 +299,9 @@ class ChooseDestinations(Handler):
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
-        task.values[task.values.index(-1)] = move.arena
+        values = task.values[:]  # steps are replaced, never changed (State.clone)
+        values[values.index(-1)] = move.arena
+        state.pending[-1] = task.replaced(values=values)
         return []
 
     def step(self, state: State, task: Task) -> list[Event]:

@@ -69,7 +69,9 @@ class Step(IntEnum):
 
 @dataclass(slots=True)
 class Task:
-    """One pending step. Field use depends on `kind` (documented in the proto)."""
+    """One pending step. Field use depends on `kind` (documented in the proto). A step is
+    never changed once pushed (a handler replaces it: `replaced`), so clones share it and its
+    wire bytes are kept with it."""
 
     kind: Step
     player: int = -1
@@ -77,9 +79,11 @@ class Task:
     crabs: list[CrabRef] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     flag: bool = False
+    encoded: bytes = field(default=b"", compare=False, repr=False)
 
-    def clone(self) -> Task:
-        return Task(self.kind, self.player, self.arena, self.crabs[:], self.values[:], self.flag)
+    def replaced(self, values: list[int]) -> Task:
+        """This step with other values, to put in its place."""
+        return Task(self.kind, self.player, self.arena, self.crabs, values, self.flag)
 
 
 class MoveKind(IntEnum):
@@ -236,8 +240,9 @@ class State:
     def clone(self) -> State:
         """A copy that shares the players and arenas copy-on-write: both states freeze them, and
         whichever changes one first copies it (`writable_player`, `writable_arena`); a move
-        changes one or two of them. Ints, enums, tuples and NamedTuples are immutable and shared;
-        every other list and dataclass is copied. tests/crab_rage/test_clone.py checks that
+        changes one or two of them. Ints, enums, tuples and NamedTuples are immutable and shared,
+        and so are the pending steps (never changed, only replaced: Task); every other list and
+        dataclass is copied. tests/crab_rage/test_clone.py checks that
         every field is covered and that playing on a clone never changes the original."""
         for piece in self.players:
             piece.frozen = True
@@ -253,7 +258,7 @@ class State:
             self.active,
             self.used_actions[:],
             self.billboards_to_deal[:],
-            [t.clone() for t in self.pending],
+            self.pending[:],  # steps are never changed, only replaced (Task)
             None if self.roll_off is None else self.roll_off.clone(),
             None if self.duel is None else self.duel.clone(),
         )
