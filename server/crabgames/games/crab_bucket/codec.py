@@ -42,6 +42,7 @@ from crabgames.games.crab_bucket.rules import (
     Options,
 )
 from crabgames.v1 import crab_bucket_pb2 as pb
+from crabgames.v1 import game_pb2
 
 MAX_MISSIONS = 200
 Fail = Callable[[str, str], InvalidArgument]
@@ -392,6 +393,66 @@ def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
             parts.offered[tuple(state.offered)],
         ]
     )
+
+
+# ----- events -----
+
+# An event is written as protobuf wire bytes too (the engine frames responses from them): the
+# `Event` message's `text` (1) and `crab_bucket` (11) fields, holding the CrabBucketEvent whose
+# oneof field is the event's kind, holding the kind's fields from the event's data. Each kind's
+# fields are read from its message descriptor once, in field-number order, as protobuf writes;
+# a scalar or card field's bytes are remembered by its value (a few small ints per field).
+EVENT_TEXT = wire.tag(
+    game_pb2.Event.DESCRIPTOR.fields_by_name["text"].number, wire.LENGTH_DELIMITED
+)
+EVENT_GAME = field_tag(game_pb2.Event, "crab_bucket")
+FieldWriter = Callable[[Any], bytes]
+
+
+def _field_writer(field: Any) -> FieldWriter:
+    """How one field of an event kind is written from its value in the event's data."""
+    number = field.number
+    if field.message_type is not None:  # the only message field of an event is a card
+        tag = wire.tag(number, wire.LENGTH_DELIMITED)
+        return Remembered(
+            lambda card: tag + wire.sized(CARD_MSGS[card].SerializeToString())
+        ).__getitem__
+    if field.is_repeated:  # packed ints, left out when empty
+        tag = wire.tag(number, wire.LENGTH_DELIMITED)
+        return lambda values: (
+            tag + wire.sized(b"".join(map(wire.varint, values))) if values else b""
+        )
+    if field.has_presence:  # `optional`: written whenever set, zero included
+        return Remembered(
+            lambda value: wire.tag(number, wire.VARINT) + wire.varint(value)
+        ).__getitem__
+    return Remembered(lambda value: wire.varint_field(number, value)).__getitem__  # zero left out
+
+
+# kind -> (the CrabBucketEvent oneof field's tag, (data key, writer) per field in number order)
+EVENT_KINDS: dict[str, tuple[bytes, tuple[tuple[str, FieldWriter], ...]]] = {
+    oneof.name: (
+        wire.tag(oneof.number, wire.LENGTH_DELIMITED),
+        tuple(
+            (field.name, _field_writer(field))
+            for field in sorted(oneof.message_type.fields, key=lambda f: f.number)
+        ),
+    )
+    for oneof in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
+}
+
+
+def encode_event_bytes(event: rules.Event) -> bytes:
+    """The `Event` message serialized, as `SerializeToString` writes it (tests compare the two
+    for every kind of event)."""
+    kind_tag, writers = EVENT_KINDS[event.kind]
+    data = event.data
+    body = b"".join([write(data[key]) for key, write in writers if key in data])
+    body_size = wire.varint(len(body))
+    game_size = wire.varint(len(kind_tag) + len(body_size) + len(body))
+    text = event.text.encode()
+    text_part = EVENT_TEXT + wire.varint(len(text)) + text if text else b""
+    return b"".join((text_part, EVENT_GAME, game_size, kind_tag, body_size, body))
 
 
 # ----- the public fields of a view -----

@@ -42,14 +42,23 @@ RULES_VERSION = "crab_bucket-1"
 RESAMPLE_TRIES = 100
 MAX_PLAYERS = 5
 
-# Every decision (G3) built once (the engine asks who decides several times a call).
-DECISION_NAMES = {*rules.STEP_DECISIONS.values(), *rules.PENDING_DECISIONS.values()}
+# Every decision (G3) built once (the engine asks who decides several times a call), by what
+# decides it: the step, or the pending decision on top of the stack; then by the turn player's
+# seat (a chance decision is the same at every seat).
 GAME_OVER_DECISION = Decision.game_over()
-CHANCE_DECISIONS = {name: Decision.chance(name) for name in DECISION_NAMES}
-PLAYER_DECISIONS = {
-    name: tuple(Decision.player_decides(seat, name) for seat in range(MAX_PLAYERS))
-    for name in DECISION_NAMES
-}
+
+
+def deciders(names: dict[int, str], chance: tuple[int, ...]) -> dict[int, tuple[Decision, ...]]:
+    return {
+        key: (Decision.chance(name),) * MAX_PLAYERS
+        if key in chance
+        else tuple(Decision.player_decides(seat, name) for seat in range(MAX_PLAYERS))
+        for key, name in names.items()
+    }
+
+
+STEP_DECIDERS = deciders(rules.STEP_DECISIONS, rules.CHANCE_STEPS)
+PENDING_DECIDERS = deciders(rules.PENDING_DECISIONS, rules.CHANCE_PENDING)
 
 
 class CrabBucketGame(Game[CrabBucketState, Move]):
@@ -82,10 +91,9 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     def next_decision(self, state: CrabBucketState) -> Decision:
         if state.step == GAME_OVER:
             return GAME_OVER_DECISION
-        name = rules.decision_name(state)
-        if rules.is_chance(state):
-            return CHANCE_DECISIONS[name]
-        return PLAYER_DECISIONS[name][state.turn_player]
+        if state.pending:
+            return PENDING_DECIDERS[state.pending[-1][0]][state.turn_player]
+        return STEP_DECIDERS[state.step][state.turn_player]
 
     def legal_moves(self, state: CrabBucketState) -> Sequence[Move]:
         return rules.legal_moves(state)
@@ -260,6 +268,10 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
             else:
                 setattr(part, key, value)
 
+    # Written directly, cheaper than building the message to serialize it (tests compare them).
+    # The codec's function itself, as these run for every event of every call.
+    encode_event_bytes = staticmethod(codec.encode_event_bytes)
+
     def chance_hidden_from(self, state: CrabBucketState) -> list[int]:
         # A card dealt or drawn into a hand: everyone but its holder (G5, B2).
         return rules.chance_hidden_from(state)
@@ -269,8 +281,8 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         # face up on a pile, and missions and mission piles are face up (rules notes).
         return []
 
-    def redact_event(self, event: rules.Event, viewer: int | None) -> rules.Event:
-        return rules.seen_by(event, viewer)
+    # Who sees what of an event (G5, B2): the public event itself for most.
+    redact_event = staticmethod(rules.seen_by)
 
     def encode_view(self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView):
         options_msg(state.options, msg.options)

@@ -10,6 +10,8 @@ chance event over what is in it. Decisions that interrupt a turn (choosing the n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import compress
 from typing import Any, NamedTuple
 
 from crabgames.games.crab_bucket import abilities
@@ -75,6 +77,7 @@ PENDING_DECISIONS = {
     KEEP_MISSION: "keep_mission",
 }
 CHANCE_PENDING = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
+CHANCE_STEPS = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
 
 
 # ----- options, state, moves, events -----
@@ -87,7 +90,7 @@ class Options:
     missions: tuple[Mission, ...]
     first_mission_level: int
 
-    @property
+    @cached_property  # read on most moves; the options never change
     def wild(self) -> bool:
         return self.mode == WILD_CRAB
 
@@ -340,7 +343,7 @@ def is_chance(state: CrabBucketState) -> bool:
         return False
     if state.pending:
         return state.pending[-1][0] in CHANCE_PENDING
-    return state.step in (DEAL, REFILL)
+    return state.step in CHANCE_STEPS
 
 
 def waits_for_decision(state: CrabBucketState) -> bool:
@@ -442,7 +445,16 @@ def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
     if state.pending and state.pending[-1][0] in LEVELED_PENDING:
         level = state.pending[-1][1]
         return [(m, 1) for m in state.mission_piles[level - 1]]
-    return [(card, n) for card, n in enumerate(state.draw_pile) if n]
+    # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
+    # crab card); the Oxi! cards are the last card id and may be there several times.
+    draw_pile = state.draw_pile
+    outcomes = list(compress(CRAB_CARD_DRAWS, draw_pile))
+    if draw_pile[OXI]:
+        outcomes.append((OXI, draw_pile[OXI]))
+    return outcomes
+
+
+CRAB_CARD_DRAWS = tuple((card, 1) for card in range(CRAB_CARDS))
 
 
 def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
