@@ -5,10 +5,15 @@ protobuf's deterministic serialization (fields in number order)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
-from crabgames.games.crab_rage import codec
+from crabgames.core.game import CHANCE, NOBODY
+from crabgames.games.crab_rage import GAME, codec
+from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, State
+from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import CrabRageState
 from tests.crab_rage.helpers import random_game
 
@@ -73,3 +78,28 @@ def test_encoded_states_and_views_match_the_field_by_field_encoding():
     for seed in range(6):
         random_game(3 + seed % 3, seed, check)
     assert checked > 4000
+
+
+def test_event_bytes_equal_the_message_route_for_every_event_kind():
+    # Game.encode_event_bytes writes the Event directly: it must give exactly the bytes of the
+    # message `encode_event` fills, for every kind of event, as the host and as each viewer
+    # (a redacted commitment has amount -1) sees it.
+    seen: set[int] = set()
+    for players, seed in ((3, 14), (4, 4), (5, 7), (3, 1), (4, 2), (5, 3)):
+        rng = random.Random(seed)
+        state = initial_state(players, default_options(players))
+        while (decision := GAME.next_decision(state)).kind != NOBODY:
+            if decision.kind == CHANCE:
+                value = rng.choice([v for v, _ in GAME.chance_outcomes(state)])
+                events = GAME.apply_chance(state, value)
+            else:
+                events = GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
+            for event in events:
+                seen.add(event.kind)
+                for viewer in (None, *range(players)):
+                    shown = GAME.redact_event(event, viewer)
+                    msg = game_pb2.Event()
+                    GAME.encode_event(shown, msg)
+                    assert GAME.encode_event_bytes(shown) == msg.SerializeToString()
+    # No step emits GAME_OVER (the outcome tells it); every other kind was checked.
+    assert seen == set(EventKind) - {EventKind.GAME_OVER}, set(EventKind) - seen

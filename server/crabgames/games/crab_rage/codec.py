@@ -40,11 +40,13 @@ from crabgames.games.crab_rage.state import (
 from crabgames.v1.crab_rage_pb2 import (
     CrabRageArena,
     CrabRageCrab,
+    CrabRageEvent,
     CrabRageFanbaseCard,
     CrabRagePending,
     CrabRagePlayer,
     CrabRageState,
 )
+from crabgames.v1.game_pb2 import Event
 
 PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
 # R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
@@ -665,6 +667,27 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
     need(not msg.awaiting_keep or rolls[msg.turn], f"{path}.awaiting_keep", "nothing was rolled")
     need(all(w in duelists for w in msg.winners), f"{path}.winners", "must be duelists")
     return Duel(duelists, rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), list(msg.winners))
+
+
+# ----- events -----
+
+EVENT_TEXT_FIELD = Event.DESCRIPTOR.fields_by_name["text"].number
+EVENT_GAME_FIELD = Event.DESCRIPTOR.fields_by_name["crab_rage"].number
+
+
+def event_bytes(event: Any) -> bytes:
+    """An event as a serialized `crabgames.v1.Event`, as `encode_event` fills it: the text
+    (field 1, left out when empty, as proto3 does) then the game's part (field 12, always set)."""
+    text = event.text.encode()
+    head = message_field(EVENT_TEXT_FIELD, text) if text else b""
+    return head + event_part_field(event.kind, event.player, event.arena, event.amount)
+
+
+@functools.lru_cache(maxsize=4096)
+def event_part_field(kind: int, player: int, arena: int, amount: int) -> bytes:
+    """The game's part of an event: a pure function of four small values, most recurring."""
+    part = CrabRageEvent(kind=kind, player=player, arena=arena, amount=amount)
+    return message_field(EVENT_GAME_FIELD, part.SerializeToString())
 
 
 # ----- moves -----

@@ -254,6 +254,10 @@ class CrabRageGame(Game[State, Move]):
             event.amount,
         )
 
+    def encode_event_bytes(self, event: Event) -> bytes:
+        """`encode_event`'s message serialized, written directly (codec.event_bytes)."""
+        return codec.event_bytes(event)
+
     def decision_hidden_from(self, state: State) -> list[int]:
         """A hardcore fan commitment is hidden from every other seat until all for that arena
         are in (R17, G4); the last one is revealed at once with the others."""
