@@ -18,6 +18,7 @@ from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
+    COLORS,
     CRAB_CARDS,
     HAND_SIZE,
     LEVELS,
@@ -291,36 +292,53 @@ def can_place(card: int, top: int) -> bool:
     return number_of(card) <= number_of(top)
 
 
-def top_colors(state: CrabBucketState) -> list[int]:
-    return [TOP_COLOR[pile[-1]] if pile else NO_COLOR for pile in state.piles]
-
-
 # B3: Oxi! tops (and empty piles) have no colour. TOP_COLOR[card] for every card kind.
 NO_COLOR = -1
 TOP_COLOR = (*(color_of(card) for card in range(CRAB_CARDS)), NO_COLOR)
 
-
-def clockwise_pairs(colors: list[int], distance: int) -> zip:
-    """(colour of pile i, colour of the pile `distance` places clockwise) for every pile i."""
-    return zip(colors, colors[distance:] + colors[:distance], strict=True)
-
-
-def _linked(colors: list[int], a: int, b: int) -> bool:
-    return (a, b) in clockwise_pairs(colors, 1) or (b, a) in clockwise_pairs(colors, 1)
+# Missions are checked on bit sets, one per colour: bit i set when pile i's top has the colour
+# (python-chess style; a requirement is then two shifts and an and).
+PILE_BITS = tuple(1 << pile for pile in range(CIRCLE))
+ALL_PILES = (1 << CIRCLE) - 1
 
 
-def requirement_met(req: Any, colors: list[int]) -> bool:
-    """B3, on the colours of the 8 tops in clockwise order."""
-    if isinstance(req, Gap):
-        return (req.color, req.color) in clockwise_pairs(colors, req.between + 1)
+def top_color_masks(state: CrabBucketState) -> list[int]:
+    """Each colour's bit set of piles; the last entry (at NO_COLOR) gathers the Oxi! tops."""
+    masks = [0] * (len(COLORS) + 1)
+    for bit, pile in zip(PILE_BITS, state.piles, strict=True):
+        if pile:
+            masks[TOP_COLOR[pile[-1]]] |= bit
+    return masks
+
+
+def clockwise(mask: int, distance: int) -> int:
+    """The piles `distance` places clockwise of those in `mask`: bit i is set when pile
+    i + distance (around the circle) is in `mask`."""
+    return (mask >> distance | mask << (CIRCLE - distance)) & ALL_PILES
+
+
+def _linked(masks: list[int], a: int, b: int) -> bool:
+    """Some pile's top is `a` and the next pile's clockwise is `b`, or the other way round."""
+    return bool(masks[a] & clockwise(masks[b], 1) or masks[b] & clockwise(masks[a], 1))
+
+
+def requirement_met(req: Any, masks: list[int]) -> bool:
+    """B3, on the tops' colour bit sets (`top_color_masks`)."""
+    if isinstance(req, Gap):  # two tops of the colour, `between` piles apart clockwise
+        pairs = masks[req.color]
+        return bool(pairs & clockwise(pairs, req.between + 1))
     if isinstance(req, NotAdjacent):
-        return not _linked(colors, req.first, req.second)
+        return not _linked(masks, req.first, req.second)
     assert isinstance(req, Adjacent)
-    return _linked(colors, req.first, req.second)
+    return _linked(masks, req.first, req.second)
 
 
-def mission_met(mission: Mission, colors: list[int]) -> bool:
-    return all(requirement_met(req, colors) for req in mission.requirements)
+def mission_met(mission: Mission, masks: list[int]) -> bool:
+    # A loop, not all() over a generator: missions are checked after every card play.
+    for req in mission.requirements:  # noqa: SIM110
+        if not requirement_met(req, masks):
+            return False
+    return True
 
 
 # ----- who decides -----
@@ -392,9 +410,10 @@ def can_act(state: CrabBucketState) -> bool:
 def has_main_action(state: CrabBucketState) -> bool:
     """Whether `main_moves` lists any card play: the same table, read until the first fit."""
     top = tops(state)
-    return any(
-        PLACEABLE[card][pile_top] for card in state.hands[state.turn_player] for pile_top in top
-    )
+    for card in state.hands[state.turn_player]:  # noqa: SIM110 (a loop: asked every turn)
+        if not FITS_ON[card].isdisjoint(top):
+            return True
+    return False
 
 
 def main_moves(state: CrabBucketState) -> list[Move]:
@@ -426,6 +445,11 @@ def is_legal(state: CrabBucketState, move: Move) -> bool:
 # Oxi!, Quick, onto any pile; Wild Crab, discarded and any pile cut.
 PLACEABLE: tuple[tuple[bool, ...], ...] = tuple(
     tuple(card == OXI or can_place(card, top) for top in (*range(CARD_KINDS), EMPTY))
+    for card in range(CARD_KINDS)
+)
+# The tops each card may be placed on, from PLACEABLE: FITS_ON[card].
+FITS_ON: tuple[frozenset[int], ...] = tuple(
+    frozenset(top for top in (*range(CARD_KINDS), EMPTY) if PLACEABLE[card][top])
     for card in range(CARD_KINDS)
 )
 # The PlayCard moves, shared (they are frozen): PLAY_CARD[card][pile].
@@ -534,7 +558,7 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
     if state.current == NO_MISSION or state.step == GAME_OVER:
         return
     mission = state.options.missions[state.current]
-    if not mission_met(mission, top_colors(state)):
+    if not mission_met(mission, top_color_masks(state)):
         return
     state.completed.append(state.current)
     state.spent.append(False)
@@ -744,17 +768,20 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
     state.ability_used = False
     state.plays_left = 1
     state.played = 0
-    holders = [p for p in range(state.num_players) if state.hands[p]]
+    hands = state.hands
+    holders = sum(map(bool, hands))  # the players with cards in hand
     if not holders:
         game_over(state, CARDS_RAN_OUT, events)  # B7
         return
-    if state.passes >= len(holders):
+    if state.passes >= holders:
         game_over(state, STALLED, events)  # B7, G6: a full round of passes
         return
-    n = state.num_players
-    state.turn_player = next(
-        p for p in ((state.turn_player + k) % n for k in range(1, n + 1)) if state.hands[p]
-    )
+    player = state.turn_player
+    while True:  # the next holder clockwise (there is one)
+        player = (player + 1) % state.num_players
+        if hands[player]:
+            break
+    state.turn_player = player
     state.step = PLAY
 
 
