@@ -698,17 +698,8 @@ def decode_move(msg: Any, path: str) -> Move:
     if kind is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
     target = (msg.target.player, msg.target.crab) if msg.HasField("target") else (-1, -1)
-    move = Move(
-        kind,
-        msg.action,
-        msg.crab,
-        msg.arena,
-        target,
-        msg.amount,
-        msg.partner,
-        msg.alliance,
-    )
-    return normalized(move)
+    fields = (kind, msg.action, msg.crab, msg.arena, target, msg.amount, msg.partner, msg.alliance)
+    return normalized(fields)
 
 
 def encode_move(move: Move, msg: Any) -> None:

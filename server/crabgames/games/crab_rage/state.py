@@ -420,13 +420,18 @@ def kept_fields(kind: int, action: int, independent: bool) -> tuple[bool, ...]:
 _DEFAULTS = Move(MoveKind.PASS)  # every field but the kind (always kept) at its default
 
 
-def normalized(move: Move) -> Move:
-    kind = move.kind
+_ACT, _ALLIANCE, _INDEPENDENT = MoveKind.ACT, MoveKind.ALLIANCE, AllianceChoice.INDEPENDENT
+
+
+def normalized(fields: Sequence) -> Move:
+    """The move of these eight field values (a Move, or its fields in order) with every field
+    its kind does not use at its default, built once (moves are decoded on every call)."""
+    kind = fields[0]
     keep = kept_fields(
         kind,
-        move.action if kind == MoveKind.ACT else 0,
-        kind == MoveKind.ALLIANCE and move.alliance == AllianceChoice.INDEPENDENT,
+        fields[1] if kind == _ACT else 0,
+        kind == _ALLIANCE and fields[7] == _INDEPENDENT,
     )
-    return Move._make(
-        [value if k else d for value, k, d in zip(move, keep, _DEFAULTS, strict=True)]
+    return tuple.__new__(
+        Move, [value if k else d for value, k, d in zip(fields, keep, _DEFAULTS, strict=True)]
     )
