@@ -24,8 +24,9 @@ def card(name: str) -> int:
     return card_id(COLOR_NAMES.index(color), int(number))
 
 
-def cards(*names: str) -> list[int]:
-    return [card(n) for n in names]
+def cards(*names: str) -> tuple[int, ...]:
+    """The cards in this order: a pile, bottom first (piles and hands are tuples)."""
+    return tuple(card(n) for n in names)
 
 
 def mission_index(name: str, missions: tuple[Mission, ...] = DEFAULT_MISSIONS) -> int:
@@ -60,17 +61,17 @@ def position(
 
     stacks = [p if isinstance(p, list) else ([p] if p else []) for p in piles]
     assert len(stacks) == 8
-    state.piles = [[take(n) for n in stack] for stack in stacks]
+    state.piles = [tuple(take(n) for n in stack) for stack in stacks]
     hands = hands or {}
     for seat in range(num_players):
         if seat in hands:
-            state.hands[seat] = sorted(take(n) for n in hands[seat])
+            state.hands[seat] = tuple(sorted(take(n) for n in hands[seat]))
     for seat in range(num_players):
         if seat not in hands:
             picked = [c for c in range(CRAB_CARDS) if free[c]][:3]
             for c in picked:
                 free[c] -= 1
-            state.hands[seat] = picked
+            state.hands[seat] = tuple(picked)
     if draw_pile is None:
         state.draw_pile = free
     else:
@@ -96,6 +97,6 @@ def position(
 
 
 def _take_mission(state: CrabBucketState, index: int) -> None:
-    for pile in state.mission_piles:
+    for level, pile in enumerate(state.mission_piles):
         if index in pile:
-            pile.remove(index)
+            state.mission_piles[level] = rules.without(pile, index)

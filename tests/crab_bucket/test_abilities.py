@@ -91,7 +91,7 @@ def test_rescue_an_oxi_in_quick_mode_takes_it_from_a_pile_and_plays_it_at_once()
     assert {u.source for u in uses(state)} == {1}
     use(state, UseAbility(m, (5,), source=1))
     assert state.piles[1] == cards("red 7")
-    assert state.piles[5] == [card("red 5"), OXI]
+    assert state.piles[5] == (card("red 5"), OXI)
     assert state.played == 0  # in addition to the main action (B6)
 
 
@@ -122,7 +122,7 @@ def test_swap_a_card_from_your_hand_for_one_from_the_top():
     state = ready("Mission 2-B")
     use(state, UseAbility(mission_index("Mission 2-B"), (0,), card("blue 3")))
     assert state.piles[0] == cards("blue 1", "blue 3")
-    assert state.hands[0] == sorted(cards("red 1", "yellow 3", "red 8"))
+    assert state.hands[0] == tuple(sorted(cards("red 1", "yellow 3", "red 8")))
     assert rules.decision_name(state) == "play"  # the main action follows
 
 
@@ -147,7 +147,7 @@ def test_draw_1_and_play_2_needs_a_card_to_draw():
 def test_discard_1_crab_pile_removes_it_from_the_game_and_frees_the_space():
     state = ready("Mission 3-A")
     use(state, UseAbility(mission_index("Mission 3-A"), (0,)))
-    assert state.piles[0] == []
+    assert state.piles[0] == ()
     assert set(cards("blue 1", "red 8")) <= set(state.removed)
     assert all(PlayCard(c, 0) in rules.legal_moves(state) for c in state.hands[0])
 
@@ -157,13 +157,13 @@ def test_discard_the_top_card_of_all_piles():
     use(state, UseAbility(mission_index("Mission 3-B"), ()))
     assert state.piles == [
         cards("blue 1"),
-        [],
+        (),
         cards("green 1"),
-        [],
+        (),
         cards("blue 2"),
-        [],
-        [],
-        [],
+        (),
+        (),
+        (),
     ]
     assert set(cards("red 8", "red 7", "green 8", "yellow 8", "blue 8")) <= set(state.removed)
 

@@ -96,5 +96,5 @@ def test_a_card_not_in_hand_cannot_be_played():
 def test_a_played_card_goes_on_top_and_the_pile_grows():
     state = example()
     rules.apply_move(state, PlayCard(card("red 5"), 0))
-    assert state.piles[0] == [card("green 7"), card("red 5")]
+    assert state.piles[0] == (card("green 7"), card("red 5"))
     assert card("red 5") not in state.hands[0]

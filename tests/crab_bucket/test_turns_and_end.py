@@ -37,7 +37,7 @@ def test_quick_oxi_may_be_played_onto_any_pile_and_anything_goes_on_it():
     state = simple({0: ["oxi", "blue 1", "blue 2"]})
     assert {m.pile for m in rules.legal_moves(state) if m == PlayCard(OXI, m.pile)} == set(range(8))
     rules.apply_move(state, PlayCard(OXI, 0))
-    assert state.piles[0] == [card("red 8"), OXI]
+    assert state.piles[0] == (card("red 8"), OXI)
     assert rules.can_place(card("red 8"), OXI)
 
 
@@ -92,7 +92,7 @@ def test_wild_crab_mode_cannot_pick_an_empty_mission_pile():
 
 def test_a_new_mission_already_met_by_the_circle_is_completed_at_once():
     state = simple({0: ["green 7", "blue 1", "blue 2"]}, current="Spare 3")
-    state.piles[6] = [card("red 1"), card("green 1")]  # green 8 at 2, green 1 at 6: 3 between
+    state.piles[6] = (card("red 1"), card("green 1"))  # green 8 at 2, green 1 at 6: 3 between
     rules.check_mission(state, [])
     assert state.completed == [4]
 

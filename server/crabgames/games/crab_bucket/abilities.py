@@ -100,7 +100,9 @@ def _uses_rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
 
 def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     for pile in move.piles:
-        state.draw_pile[state.piles[pile].pop()] += 1
+        stack = state.piles[pile]
+        state.draw_pile[stack[-1]] += 1
+        state.piles[pile] = stack[:-1]
     rules.check_mission(state, events)
 
 
@@ -109,8 +111,9 @@ def _uses_swap_tops(state: CrabBucketState, mission: int) -> list[Move]:
 
 
 def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    a, b = (state.piles[p] for p in move.piles)
-    a[-1], b[-1] = b[-1], a[-1]
+    p, q = move.piles
+    a, b = state.piles[p], state.piles[q]
+    state.piles[p], state.piles[q] = a[:-1] + b[-1:], b[:-1] + a[-1:]
     rules.check_mission(state, events)
 
 
@@ -132,7 +135,8 @@ def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -
         rules.cut_pile(state, pile, events)
     else:
         source = state.piles[move.source]
-        del source[len(source) - 1 - source[::-1].index(OXI)]  # the uppermost Oxi! there
+        uppermost = len(source) - 1 - source[::-1].index(OXI)  # the uppermost Oxi! there
+        state.piles[move.source] = source[:uppermost] + source[uppermost + 1 :]
         rules.put_on_pile(state, OXI, pile, events)
     rules.check_mission(state, events)
 
@@ -165,12 +169,11 @@ def _uses_swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
 
 
 def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    stack = state.piles[move.piles[0]]
-    hand = state.hands[state.turn_player]
-    hand.remove(move.card)
-    hand.append(stack[-1])
-    hand.sort()
-    stack[-1] = move.card
+    (pile,) = move.piles
+    stack = state.piles[pile]
+    hand = rules.without(state.hands[state.turn_player], move.card)
+    state.hands[state.turn_player] = rules.sorted_with(hand, stack[-1])
+    state.piles[pile] = (*stack[:-1], move.card)
     rules.check_mission(state, events)
 
 
@@ -194,10 +197,10 @@ def _uses_discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
 
 
 def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    stack = state.piles[move.piles[0]]
-    state.removed.extend(stack)  # level 3: removed from the game
+    (pile,) = move.piles
+    state.removed.extend(state.piles[pile])  # level 3: removed from the game
     state.removed.sort()
-    stack.clear()
+    state.piles[pile] = ()
     rules.check_mission(state, events)
 
 
@@ -206,9 +209,10 @@ def _uses_discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
 
 
 def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    for stack in state.piles:
+    for pile, stack in enumerate(state.piles):
         if stack:
-            state.removed.append(stack.pop())
+            state.removed.append(stack[-1])
+            state.piles[pile] = stack[:-1]
     state.removed.sort()
     rules.check_mission(state, events)
 

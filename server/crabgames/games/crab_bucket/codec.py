@@ -355,15 +355,15 @@ def encode_state_bytes(state: CrabBucketState) -> bytes:
     return b"".join(
         [
             options_encodings(state.options)[2],  # 1
-            *map(PILE_PARTS.__getitem__, map(tuple, state.piles)),  # 2
-            *map(HAND_PARTS.__getitem__, map(tuple, state.hands)),  # 3
+            *map(PILE_PARTS.__getitem__, state.piles),  # 2
+            *map(HAND_PARTS.__getitem__, state.hands),  # 3
             # 4: the crab cards counted 1 (`compress` stops at the last crab card), then the Oxi!
             # cards, which are the last card id and may be there several times.
             *compress(CRABS_IN_DRAW_PILE, draw_pile),
             IN_DRAW_PILE[OXI] * draw_pile[OXI],
             OXI_COUNT_PARTS[state.oxi_set_aside, state.oxi_discarded],  # 5, 6
             *map(IN_REMOVED.__getitem__, state.removed),  # 7
-            *map(MISSION_PILE_PARTS.__getitem__, map(tuple, state.mission_piles)),  # 8
+            *map(MISSION_PILE_PARTS.__getitem__, state.mission_piles),  # 8
             CURRENT_MISSION_PARTS[state.current],  # 9
             mission_lists_bytes(state, STATE_LISTS),  # 10 to 12
             TURN_PARTS[  # 13 to 20
@@ -528,12 +528,13 @@ def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBu
     """Validate every field and build the native state; the first problem raises bad_state."""
     options = _decode_options_once(msg.options, num_players, f"{path}.options")
     state = rules.new_state(num_players, options)
-    state.piles = _decode_stacks(msg.piles, CIRCLE, f"{path}.piles", "8 piles (B2)")
-    state.hands = _decode_stacks(msg.hands, num_players, f"{path}.hands", "one hand per player")
-    for seat, hand in enumerate(state.hands):
-        hand.sort()
+    piles = _decode_stacks(msg.piles, CIRCLE, f"{path}.piles", "8 piles (B2)")
+    hands = _decode_stacks(msg.hands, num_players, f"{path}.hands", "one hand per player")
+    for seat, hand in enumerate(hands):
         if len(hand) > HAND_SIZE + 1:
             raise bad_state(f"{path}.hands[{seat}].cards", "a hand holds at most 4 cards")
+    state.piles = list(map(tuple, piles))
+    state.hands = [tuple(sorted(hand)) for hand in hands]
     state.draw_pile = [0] * CARD_KINDS
     for card in decode_cards(msg.draw_pile, f"{path}.draw_pile", bad_state):
         state.draw_pile[card] += 1
@@ -612,7 +613,7 @@ def _decode_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str)
         missions[m].level != level for level, pile in enumerate(piles, start=1) for m in pile
     ):
         _name_misplaced_mission(msg, state, path)
-    state.mission_piles = [sorted(pile) for pile in piles]
+    state.mission_piles = [tuple(sorted(pile)) for pile in piles]
     state.current = current[0] if current else NO_MISSION
     state.completed, state.spent = completed, [done.ability_used for done in msg.completed]
     state.discarded_missions, state.offered = discarded, offered

@@ -100,13 +100,15 @@ class Options:
 class CrabBucketState:
     options: Options
     num_players: int
-    piles: list[list[int]]  # 8 stacks, bottom first (B2)
-    hands: list[list[int]]  # sorted
+    # The piles, hands and mission piles are tuples, replaced when they change and never
+    # changed in place, so a clone shares them (copy-on-write): it copies only the lists.
+    piles: list[tuple[int, ...]]  # 8 stacks, bottom first (B2)
+    hands: list[tuple[int, ...]]  # sorted
     draw_pile: list[int]  # count per card kind (CARD_KINDS entries)
     oxi_set_aside: int
     oxi_discarded: int = 0
     removed: list[int] = field(default_factory=list)  # sorted
-    mission_piles: list[list[int]] = field(default_factory=list)  # levels 1..3, sorted ids
+    mission_piles: list[tuple[int, ...]] = field(default_factory=list)  # levels 1..3, sorted
     current: int = NO_MISSION
     completed: list[int] = field(default_factory=list)
     spent: list[bool] = field(default_factory=list)  # parallel to `completed`
@@ -127,13 +129,13 @@ class CrabBucketState:
         return CrabBucketState(
             self.options,
             self.num_players,
-            [list(p) for p in self.piles],
-            [list(h) for h in self.hands],
+            list(self.piles),
+            list(self.hands),
             list(self.draw_pile),
             self.oxi_set_aside,
             self.oxi_discarded,
             list(self.removed),
-            [list(p) for p in self.mission_piles],
+            list(self.mission_piles),
             self.current,
             list(self.completed),
             list(self.spent),
@@ -261,13 +263,13 @@ def deal_size(num_players: int) -> int:
 def new_state(num_players: int, options: Options) -> CrabBucketState:
     draw_pile = [1] * CRAB_CARDS + [0]  # the Oxi! cards wait until after the deal (B1)
     mission_piles = [
-        [i for i, m in enumerate(options.missions) if m.level == level] for level in LEVELS
+        tuple(i for i, m in enumerate(options.missions) if m.level == level) for level in LEVELS
     ]
     return CrabBucketState(
         options,
         num_players,
-        [[] for _ in range(CIRCLE)],
-        [[] for _ in range(num_players)],
+        [()] * CIRCLE,
+        [()] * num_players,
         draw_pile,
         num_players,
         mission_piles=mission_piles,
@@ -280,6 +282,20 @@ def new_state(num_players: int, options: Options) -> CrabBucketState:
 
 def tops(state: CrabBucketState) -> list[int]:
     return [pile[-1] if pile else EMPTY for pile in state.piles]
+
+
+# A changed pile, hand or mission pile is a new tuple (the state's copy-on-write pieces).
+
+
+def sorted_with(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """A sorted hand (or mission pile) with one more card (or mission) in its place."""
+    return tuple(sorted((*cards, card)))
+
+
+def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    """The cards (or missions) with one copy of `card` taken out."""
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
 
 
 def can_place(card: int, top: int) -> bool:
@@ -501,7 +517,7 @@ def _draw_mission(
     state: CrabBucketState, mission: int, level: int, offered: bool, events: list[Event]
 ) -> None:
     """A mission drawn as the current one (B5) or into a "draw 2 choose 1" offer."""
-    state.mission_piles[level - 1].remove(mission)
+    state.mission_piles[level - 1] = without(state.mission_piles[level - 1], mission)
     name = state.options.missions[mission].name
     verb = "offered" if offered else "is the new current mission"
     text = f"{name} (level {level}) {verb}"
@@ -517,12 +533,11 @@ def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
     state.draw_pile[card] -= 1
     if state.dealt < CIRCLE:
         pile = state.dealt
-        state.piles[pile].append(card)
+        state.piles[pile] += (card,)
         say(events, "card_dealt", f"{card_name(card)} dealt to pile {pile}", card=card, pile=pile)
     else:
         player = (state.dealt - CIRCLE) // HAND_SIZE
-        state.hands[player].append(card)
-        state.hands[player].sort()
+        state.hands[player] = sorted_with(state.hands[player], card)
         text = into_hand_text("card_dealt", player, card)
         say(events, "card_dealt", text, card=card, player=player)
     state.dealt += 1
@@ -544,8 +559,7 @@ def _finish_setup(state: CrabBucketState, events: list[Event]) -> None:
 def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
     player = state.turn_player
     state.draw_pile[card] -= 1
-    state.hands[player].append(card)
-    state.hands[player].sort()
+    state.hands[player] = sorted_with(state.hands[player], card)
     text = into_hand_text("card_drawn", player, card)
     say(events, "card_drawn", text, player=player, card=card)
 
@@ -582,9 +596,8 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
 def keep_mission(state: CrabBucketState, mission: int, events: list[Event]) -> None:
     returned = [m for m in state.offered if m != mission]
     for m in returned:
-        pile = state.mission_piles[state.options.missions[m].level - 1]
-        pile.append(m)
-        pile.sort()
+        level = state.options.missions[m].level
+        state.mission_piles[level - 1] = sorted_with(state.mission_piles[level - 1], m)
     state.offered = []
     state.current = mission
     name = state.options.missions[mission].name
@@ -638,7 +651,7 @@ def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
 
 
 def take_from_hand(state: CrabBucketState, card: int) -> None:
-    state.hands[state.turn_player].remove(card)
+    state.hands[state.turn_player] = without(state.hands[state.turn_player], card)
 
 
 def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
@@ -654,7 +667,7 @@ def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]
 
 
 def put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
-    state.piles[pile].append(card)
+    state.piles[pile] += (card,)
     player = state.turn_player
     say(
         events,
@@ -672,7 +685,7 @@ def cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
     returned = stack[:-1]
     for card in returned:
         state.draw_pile[card] += 1
-    del stack[:-1]
+    state.piles[pile] = stack[-1:]
     player = state.turn_player
     say(
         events,

@@ -41,11 +41,13 @@ def _deal_pool(
     crabs = [c for c in pool if c != OXI]
     rest = crabs[len(slots) :] + [c for c in pool if c == OXI]
     rng.shuffle(rest)
+    piles = list(map(list, state.piles))
     for (p, i), card in zip(slots, crabs, strict=False):
-        state.piles[p][i] = card
+        piles[p][i] = card
+    state.piles = list(map(tuple, piles))
     cards = iter(rest)
     for q in others:
-        state.hands[q] = sorted(next(cards) for _ in state.hands[q])
+        state.hands[q] = tuple(sorted(next(cards) for _ in state.hands[q]))
     state.draw_pile = [0] * CARD_KINDS
     for card in cards:
         state.draw_pile[card] += 1
@@ -79,7 +81,7 @@ def state_from_view(
     state.oxi_discarded, state.oxi_set_aside = view.oxi_discarded, view.oxi_set_aside
     pool = _unseen(seen, num_players, path)
     for seat, size in enumerate(view.hand_sizes):
-        state.hands[seat] = list(own) if seat == player else [EMPTY] * max(size, 0)
+        state.hands[seat] = tuple(own) if seat == player else (EMPTY,) * max(size, 0)
     if len(pool) != len(slots) + sum(view.hand_sizes) - len(own) + view.draw_pile_size:
         raise bad_request(f"{path}.draw_pile_size", "does not match the cards left unseen")
     _missions_from_view(view, state, path)
@@ -111,7 +113,7 @@ def _piles_from_view(
             stack.append(top)
             seen[top] += 1
         seen[OXI] += buried_oxi
-        state.piles[p] = stack
+        state.piles[p] = tuple(stack)
         slots += [(p, i) for i, card in enumerate(stack[:-1]) if card == EMPTY]
     return slots
 
@@ -138,7 +140,7 @@ def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState, path: s
     seen = {*state.completed, *state.discarded_missions, *state.offered, state.current}
     for level in LEVELS:
         rest = [i for i, m in enumerate(missions) if m.level == level and i not in seen]
-        state.mission_piles[level - 1] = rest
+        state.mission_piles[level - 1] = tuple(rest)
         sizes = list(view.mission_pile_sizes)
         if len(sizes) != len(LEVELS) or sizes[level - 1] != len(rest):
             raise bad_request(f"{path}.mission_pile_sizes", "does not match the missions seen")
