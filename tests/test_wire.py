@@ -55,24 +55,68 @@ def test_legal_moves_bytes_are_the_response_protobuf_would_build(game_id):
             assert got == expected
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
+def event_msgs(game, events, viewer="host") -> list[game_pb2.Event]:
+    """Native events as `viewer` sees them (the host sees all), encoded through the protobuf
+    API (`encode_event`)."""
+    out = []
+    for event in events:
+        seen = event if viewer == "host" else game.redact_event(event, viewer)
+        if seen is not None:
+            msg = game_pb2.Event()
+            game.encode_event(seen, msg)
+            out.append(msg)
+    return out
+
+
+def moves_played(game_id: str):
+    """(state, move, the native events it makes) along a random game."""
     for state in [s for s in sample_states(game_id) if s.next.kind != game_pb2.DECIDER_KIND_NONE]:
         moves, _ = ENGINE.legal_moves(state)
-        after, happened, outcome = ENGINE.apply_move_to_seats(state, moves[len(moves) // 2])
-        seats = list(enumerate(happened.seat_events))
+        move = moves[len(moves) // 2]
+        yield state, move, ENGINE.decode(state).play(move)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
+    game = ENGINE.games[game_id]
+    for state, move, events in moves_played(game_id):
+        after, happened, outcome = ENGINE.apply_move_to_seats(state, move)
         expected = api.ApplyMoveResponse(
             state=after,
-            events=happened.events,
-            public_events=happened.public_events,
-            seat_events=[api.SeatEvents(player=p, events=e) for p, e in seats],
+            events=event_msgs(game, events),
+            public_events=event_msgs(game, events, None),
+            seat_events=[
+                api.SeatEvents(player=p, events=event_msgs(game, events, p))
+                for p in range(state.num_players)
+            ],
             outcome=outcome,
         )
         got = apply_move_response(
-            after.SerializeToString(), happened.events, happened.public_events, seats, outcome
+            after.SerializeToString(),
+            happened.sized_events,
+            happened.sized_public,
+            enumerate(happened.sized_seats),
+            outcome,
         )
         assert api.ApplyMoveResponse.FromString(got) == expected
         assert got and (outcome is None) == (not expected.HasField("outcome"))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_an_events_bytes_are_what_its_message_serializes_to(game_id):
+    """A game may write an event's bytes directly (Game.encode_event_bytes): they must be the
+    message's, for every event a random game makes and every copy a viewer gets."""
+    game = ENGINE.games[game_id]
+    kinds = set()
+    for _state, _move, events in moves_played(game_id):
+        for viewer in ("host", None, *range(_state.num_players)):
+            seen = [e if viewer == "host" else game.redact_event(e, viewer) for e in events]
+            for event, msg in zip(
+                [e for e in seen if e is not None], event_msgs(game, events, viewer), strict=True
+            ):
+                assert game.encode_event_bytes(event) == msg.SerializeToString()
+                kinds.add(msg.WhichOneof("event"))
+    assert kinds == {game_id}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

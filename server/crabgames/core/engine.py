@@ -145,17 +145,33 @@ class Match:
         return events
 
 
-UNHASHABLE = object()  # `happened` knows such an event by identity
-
-
 @dataclass
 class Happened:
     """What a call did: every event (secrets included, for the host), and the same events as a
-    spectator and as each seat may see them (G5)."""
+    spectator and as each seat may see them (G5). Each event is kept serialized with its length
+    in front, ready to frame in a response (`wire.repeated_field`); lists share their items,
+    and when nothing was secret every list is the same list."""
 
-    events: list[game_pb2.Event]
-    public_events: list[game_pb2.Event]
-    seat_events: list[list[game_pb2.Event]]
+    sized_events: list[bytes]
+    sized_public: list[bytes]
+    sized_seats: list[list[bytes]]
+
+    @property
+    def events(self) -> list[game_pb2.Event]:
+        return event_msgs(self.sized_events)
+
+    @property
+    def public_events(self) -> list[game_pb2.Event]:
+        return event_msgs(self.sized_public)
+
+    @property
+    def seat_events(self) -> list[list[game_pb2.Event]]:
+        return [event_msgs(seen) for seen in self.sized_seats]
+
+
+def event_msgs(sized: list[bytes]) -> list[game_pb2.Event]:
+    holder = api.ApplyMoveResponse.FromString(wire.repeated_field(RESPONSE_EVENTS, sized))
+    return list(holder.events)
 
 
 @dataclass
@@ -287,35 +303,15 @@ class Engine:
 
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
-        # Each distinct event is encoded once: most are the same for every viewer, and a
-        # redacted copy is often the same for every viewer it hides something from. Events are
-        # known by value (their encoding depends on nothing else); an unhashable one by
-        # identity, kept alive meanwhile so that a freed copy's id() cannot be reused for
-        # another viewer's copy.
-        encoded: dict[Any, game_pb2.Event] = {}
-        alive: list[Any] = []
-
-        def encode(event: Any) -> game_pb2.Event:
-            kind = type(event)
-            key = (kind, event)
-            try:
-                msg = encoded.get(key) if kind.__hash__ is not None else UNHASHABLE
-            except TypeError:  # a hashable kind holding an unhashable value
-                msg = UNHASHABLE
-            if msg is UNHASHABLE:
-                key = (kind, id(event))
-                msg = encoded.get(key)
-                alive.append(event)
-            if msg is None:
-                msg = encoded[key] = game_pb2.Event()
-                game.encode_event(event, msg)
-            return msg
-
-        host = [encode(event) for event in events]
         public = [game.redact_event(event, None) for event in events]
         # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
         # others are redacted seat by seat.
         secret = [i for i, event in enumerate(events) if public[i] is not event]
+        if not secret:  # the common case: everyone sees the same events
+            host = list(map(self.sized_event_of(game), events))
+            return Happened(host, host, [host] * match.num_players)
+        encode = self.sized_event_of(game)
+        host = [encode(event) for event in events]
         seats = []
         for seat in range(match.num_players):
             seen_by_seat = list(host)
@@ -327,6 +323,30 @@ class Engine:
                     seen_by_seat[i] = encode(copy)
             seats.append(seen_by_seat)
         return Happened(host, [encode(seen) for seen in public if seen is not None], seats)
+
+    @staticmethod
+    def sized_event_of(game: Game) -> Callable[[Any], bytes]:
+        """An encoder for one call's events: each distinct event is encoded once, as most are
+        the same for every viewer and a redacted copy is often the same for every viewer it
+        hides something from. Events are known by value (their encoding depends on nothing
+        else); an unhashable one by identity, kept alive meanwhile so that a freed copy's id()
+        cannot be reused for another viewer's copy."""
+        encoded: dict[Any, bytes] = {}
+        alive: list[Any] = []
+
+        def encode(event: Any) -> bytes:
+            try:
+                key = (type(event), event)
+                data = encoded.get(key)
+            except TypeError:  # unhashable (or holding an unhashable value)
+                key = (type(event), id(event))
+                data = encoded.get(key)
+                alive.append(event)
+            if data is None:
+                data = encoded[key] = wire.sized(game.encode_event_bytes(event))
+            return data
+
+        return encode
 
     def encode_outcome(self, match: Match) -> game_pb2.Outcome | None:
         outcome = match.game.outcome(match.state)
@@ -575,28 +595,40 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
 def state_header_bytes(match: Match) -> bytes:
     """Every GameState field but the game's own, serialized deterministically, written field
     by field (fields 1 to 9 in order; proto3 leaves zero scalars out; `prng` and `next` are
-    always present)."""
-    prng = wire.varint_field(1, match.prng.seed) + wire.varint_field(2, match.prng.counter)
+    always present). What stays the same all game long is serialized once per game."""
+    constants, prng_seed = game_constants_bytes(
+        match.game.facts.rules_version, match.num_players, match.seed, match.prng.seed
+    )
+    prng = prng_seed + wire.varint_field(2, match.prng.counter)
     return b"".join(
         (
-            game_constants_bytes(match.game.facts.rules_version, match.num_players, match.seed),
+            constants,
             PRNG_TAG,
             wire.sized(prng),
             wire.varint_field(STATE_CHANCE_MODE, match.chance_mode),
             wire.varint_field(STATE_VERSION, match.version),
-            NEXT_TAG,
-            wire.sized(next_decision_bytes(match.decision())),
+            next_decision_field(match.decision()),
             wire.varint_field(STATE_SAMPLED, match.sampled),
         )
     )
 
 
 @functools.lru_cache(maxsize=1024)  # a few per game being played: they never change in a game
-def game_constants_bytes(rules_version: str, num_players: int, seed: int) -> bytes:
-    """Fields 1 to 3 of a GameState (rules version, player count, seed)."""
-    return game_pb2.GameState(
+def game_constants_bytes(
+    rules_version: str, num_players: int, seed: int, prng_seed: int
+) -> tuple[bytes, bytes]:
+    """Fields 1 to 3 of a GameState (rules version, player count, seed), and field 1 of its
+    PRNG (the PRNG's seed: a 64-bit varint, slow to write in Python)."""
+    constants = game_pb2.GameState(
         rules_version=rules_version, num_players=num_players, seed=seed
     ).SerializeToString(deterministic=True)
+    return constants, wire.varint_field(1, prng_seed)
+
+
+@functools.lru_cache(maxsize=1024)  # a game has a few dozen decisions per seat
+def next_decision_field(decision: Decision) -> bytes:
+    """A GameState's `next` field."""
+    return NEXT_TAG + wire.sized(next_decision_bytes(decision))
 
 
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
@@ -697,6 +729,7 @@ RESPONSE_MOVES = _RESPONSE_FIELDS["moves"].number
 RESPONSE_NEXT = _RESPONSE_FIELDS["next"].number
 RESPONSE_MOVE_ID_COUNT = _RESPONSE_FIELDS["move_id_count"].number
 RESPONSE_LEGAL_MASK = _RESPONSE_FIELDS["legal_mask"].number
+RESPONSE_EVENTS = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
 
 # Each game's encoded moves, by player, then by the game's move_cache_key. Bounded, as a game's
 # move space may be large.

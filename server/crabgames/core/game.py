@@ -185,6 +185,14 @@ class Game(ABC, Generic[S, M]):
     def encode_event(self, event: Any, msg: game_pb2.Event) -> None:
         """Fill the game's event field and the one-line `text`."""
 
+    def encode_event_bytes(self, event: Any) -> bytes:
+        """The event as a serialized `Event` (the bytes `encode_event`'s message serializes to);
+        the engine frames responses from these bytes. A game may write them directly when that
+        is cheaper than building the message."""
+        msg = game_pb2.Event()
+        self.encode_event(event, msg)
+        return msg.SerializeToString()
+
     def chance_hidden_from(self, state: S) -> Collection[int]:
         """At a chance node: the seats that must not see its outcome (for a draw into a hand,
         everyone but the drawer; spectators never see such an outcome). Empty when the outcome

@@ -5,6 +5,7 @@ responses need: varint fields, length-delimited fields and repeated length-delim
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 VARINT = 0
@@ -27,6 +28,7 @@ def varint(n: int) -> bytes:
     return bytes(out)
 
 
+@functools.cache  # a message type has a few dozen fields
 def tag(field_number: int, wire_type: int) -> bytes:
     return varint(field_number << 3 | wire_type)
 

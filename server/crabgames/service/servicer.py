@@ -136,9 +136,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             )
             return apply_move_response(
                 new_state,
-                happened.events,
-                happened.public_events,
-                enumerate(happened.seat_events),
+                happened.sized_events,
+                happened.sized_public,
+                enumerate(happened.sized_seats),
                 outcome,
             )
         sealed, happened, outcome = self.engine.apply_move_to_seats(
@@ -149,12 +149,12 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         sealed = request.state if request.validate_only else self.sealer.seal(sealed)
         mover = state.next.player
         seats = (
-            [(mover, happened.seat_events[mover])]
+            [(mover, happened.sized_seats[mover])]
             if state.next.kind == game_pb2.DECIDER_KIND_PLAYER
             else []
         )
         return apply_move_response(
-            sealed.SerializeToString(), [], happened.public_events, seats, outcome
+            sealed.SerializeToString(), [], happened.sized_public, seats, outcome
         )
 
     def ApplyMoves(self, request_iterator, context):
@@ -251,51 +251,53 @@ def seat_events(happened) -> list[api.SeatEvents]:
     ]
 
 
+def _number(message_class, field: str) -> int:
+    return message_class.DESCRIPTOR.fields_by_name[field].number
+
+
 def _tag(message_class, field: str) -> bytes:
-    number = message_class.DESCRIPTOR.fields_by_name[field].number
-    return wire.tag(number, wire.LENGTH_DELIMITED)
+    return wire.tag(_number(message_class, field), wire.LENGTH_DELIMITED)
 
 
 APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
 STATE_TAG = _tag(api.ApplyMoveResponse, "state")
-EVENTS_TAG = _tag(api.ApplyMoveResponse, "events")
-PUBLIC_EVENTS_TAG = _tag(api.ApplyMoveResponse, "public_events")
+EVENTS_FIELD = _number(api.ApplyMoveResponse, "events")
+PUBLIC_EVENTS_FIELD = _number(api.ApplyMoveResponse, "public_events")
 SEAT_EVENTS_TAG = _tag(api.ApplyMoveResponse, "seat_events")
 OUTCOME_TAG = _tag(api.ApplyMoveResponse, "outcome")
-SEAT_PLAYER = api.SeatEvents.DESCRIPTOR.fields_by_name["player"].number
-SEAT_EVENT_TAG = _tag(api.SeatEvents, "events")
+SEAT_PLAYER = _number(api.SeatEvents, "player")
+
+
+@functools.cache  # a handful of seats
+def seat_player_field(seat: int) -> bytes:
+    return wire.varint_field(SEAT_PLAYER, seat)
+
+
+SEAT_EVENTS_EVENTS_FIELD = _number(api.SeatEvents, "events")
 
 
 def apply_move_response(
     state: bytes,
-    events: list[game_pb2.Event],
-    public_events: list[game_pb2.Event],
-    seats: Iterable[tuple[int, list[game_pb2.Event]]],
+    events: list[bytes],
+    public_events: list[bytes],
+    seats: Iterable[tuple[int, list[bytes]]],
     outcome: game_pb2.Outcome | None,
 ) -> bytes:
-    """An ApplyMoveResponse's wire bytes, from the serialized state. Most events appear in
-    several lists (the host's, the public and every seat's are mostly the same messages): each
-    is serialized once."""
-    serialized: dict[int, bytes] = {}  # by id(): the messages stay alive in the lists
-
-    def framed(tag: bytes, messages: list[game_pb2.Event]) -> bytes:
-        out = [b""]
-        for msg in messages:
-            data = serialized.get(id(msg))
-            if data is None:
-                data = serialized[id(msg)] = wire.sized(msg.SerializeToString())
-            out.append(data)
-        return tag.join(out)
-
+    """An ApplyMoveResponse's wire bytes, from the serialized state and the events as the
+    engine keeps them (each serialized once, with its length in front: Happened). Seats that
+    see the same list (often every seat) share its framing."""
     parts = [
         STATE_TAG,
         wire.sized(state),
-        framed(EVENTS_TAG, events),
-        framed(PUBLIC_EVENTS_TAG, public_events),
+        wire.repeated_field(EVENTS_FIELD, events),
+        wire.repeated_field(PUBLIC_EVENTS_FIELD, public_events),
     ]
+    framed: dict[int, bytes] = {}  # by id() of the list: the lists stay alive meanwhile
     for seat, seen in seats:
-        body = wire.varint_field(SEAT_PLAYER, seat) + framed(SEAT_EVENT_TAG, seen)
-        parts += (SEAT_EVENTS_TAG, wire.sized(body))
+        body = framed.get(id(seen))
+        if body is None:
+            body = framed[id(seen)] = wire.repeated_field(SEAT_EVENTS_EVENTS_FIELD, seen)
+        parts += (SEAT_EVENTS_TAG, wire.sized(seat_player_field(seat) + body))
     if outcome is not None:
         parts += (OUTCOME_TAG, wire.sized(outcome.SerializeToString()))
     return b"".join(parts)
