@@ -10,6 +10,7 @@ from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
     ABILITY_LEVEL,
     BLUE,
+    CIRCLE,
     COLORS,
     DEFAULT_MISSIONS,
     GREEN,
@@ -39,17 +40,13 @@ MEETS_EXAMPLE = [
 ]
 
 
-def colors_of(tops: list[str]) -> list[int]:
-    """The tops' colour bit sets, as missions are checked."""
-    return rules.top_color_masks(position(tops, current=None))
+def colors_of(tops: list[str]) -> int:
+    return rules.top_colors(position(tops, current=None))
 
 
-def circle_masks(colors: tuple[int, ...]) -> list[int]:
-    """`rules.top_color_masks` of a circle whose tops have these colours (pile by pile)."""
-    masks = [0] * (len(COLORS) + 1)
-    for pile, color in enumerate(colors):
-        masks[color] |= 1 << pile
-    return masks
+def circle_colors(colors: tuple[int, ...]) -> int:
+    """`rules.top_colors` of a circle whose tops have these colours (pile by pile)."""
+    return sum(1 << (CIRCLE * color + pile) for pile, color in enumerate(colors))
 
 
 def test_the_rulebook_example_mission_is_green_2_red_3_blue_0_yellow_1():
@@ -137,11 +134,11 @@ ALL_CIRCLES = sorted(arrangements())
 
 @pytest.mark.parametrize("mission", DEFAULT_MISSIONS, ids=lambda m: m.name)
 def test_every_default_mission_is_satisfiable(mission: Mission):
-    witness = next((c for c in ALL_CIRCLES if rules.mission_met(mission, circle_masks(c))), None)
+    witness = next((c for c in ALL_CIRCLES if rules.mission_met(mission, circle_colors(c))), None)
     assert witness is not None, f"no circle meets {mission.name}"
     # Two cards of each colour exist many times over among 32 cards: the witness is a real
     # circle; and it is not met by every circle (the mission means something).
-    assert not all(rules.mission_met(mission, circle_masks(c)) for c in ALL_CIRCLES)
+    assert not all(rules.mission_met(mission, circle_colors(c)) for c in ALL_CIRCLES)
 
 
 def test_the_default_deck_has_six_missions_per_level_and_each_ability_twice():

@@ -76,7 +76,7 @@ def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -
         player=player,
         mission=move.mission,
         ability=ability,
-        piles=list(move.piles),
+        piles=move.piles,
     )
     EFFECTS[ability](state, move, events)
 

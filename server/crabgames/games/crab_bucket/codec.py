@@ -400,8 +400,9 @@ def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
 # An event is written as protobuf wire bytes too (the engine frames responses from them): the
 # `Event` message's `text` (1) and `crab_bucket` (11) fields, holding the CrabBucketEvent whose
 # oneof field is the event's kind, holding the kind's fields from the event's data. Each kind's
-# fields are read from its message descriptor once, in field-number order, as protobuf writes;
-# a scalar or card field's bytes are remembered by its value (a few small ints per field).
+# fields are read from its message descriptor once, in field-number order, as protobuf writes.
+# The `crab_bucket` field's bytes are remembered by the values of the kind's fields (a few small
+# ints: a player, a card, a pile); only the text is written every time.
 EVENT_TEXT = wire.tag(
     game_pb2.Event.DESCRIPTOR.fields_by_name["text"].number, wire.LENGTH_DELIMITED
 )
@@ -410,49 +411,55 @@ FieldWriter = Callable[[Any], bytes]
 
 
 def _field_writer(field: Any) -> FieldWriter:
-    """How one field of an event kind is written from its value in the event's data."""
-    number = field.number
+    """How one field of an event kind is written from its value (None: not in the event)."""
     if field.message_type is not None:  # the only message field of an event is a card
-        tag = wire.tag(number, wire.LENGTH_DELIMITED)
-        return Remembered(
-            lambda card: tag + wire.sized(CARD_MSGS[card].SerializeToString())
-        ).__getitem__
+        tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
+        return lambda card: b"" if card is None else field_bytes(tag, card_bytes(card))
     if field.is_repeated:  # packed ints, left out when empty
-        tag = wire.tag(number, wire.LENGTH_DELIMITED)
+        tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
         return lambda values: (
-            tag + wire.sized(b"".join(map(wire.varint, values))) if values else b""
+            field_bytes(tag, b"".join(map(wire.varint, values))) if values else b""
         )
+    tag = wire.tag(field.number, wire.VARINT)
     if field.has_presence:  # `optional`: written whenever set, zero included
-        return Remembered(
-            lambda value: wire.tag(number, wire.VARINT) + wire.varint(value)
-        ).__getitem__
-    return Remembered(lambda value: wire.varint_field(number, value)).__getitem__  # zero left out
+        return lambda value: b"" if value is None else tag + wire.varint(value)
+    return lambda value: tag + wire.varint(value) if value else b""  # proto3: zero left out
 
 
-# kind -> (the CrabBucketEvent oneof field's tag, (data key, writer) per field in number order)
-EVENT_KINDS: dict[str, tuple[bytes, tuple[tuple[str, FieldWriter], ...]]] = {
-    oneof.name: (
-        wire.tag(oneof.number, wire.LENGTH_DELIMITED),
-        tuple(
-            (field.name, _field_writer(field))
-            for field in sorted(oneof.message_type.fields, key=lambda f: f.number)
-        ),
-    )
-    for oneof in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
+def card_bytes(card: int) -> bytes:
+    return CARD_MSGS[card].SerializeToString()
+
+
+def _game_parts(kind: Any) -> tuple[tuple[str, ...], Remembered]:
+    """The kind's field names in number order, and its `crab_bucket` field's bytes by their
+    values in that order."""
+    fields = sorted(kind.message_type.fields, key=lambda f: f.number)
+    writers = [_field_writer(f) for f in fields]
+    kind_tag = wire.tag(kind.number, wire.LENGTH_DELIMITED)
+
+    def build(values: tuple) -> bytes:
+        body = b"".join(write(value) for write, value in zip(writers, values, strict=True))
+        return field_bytes(EVENT_GAME, field_bytes(kind_tag, body))
+
+    return tuple(f.name for f in fields), Remembered(build)
+
+
+# kind -> (its field names, its `crab_bucket` field's bytes by their values)
+EVENT_KINDS: dict[str, tuple[tuple[str, ...], Remembered]] = {
+    kind.name: _game_parts(kind)
+    for kind in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
 }
 
 
 def encode_event_bytes(event: rules.Event) -> bytes:
     """The `Event` message serialized, as `SerializeToString` writes it (tests compare the two
     for every kind of event)."""
-    kind_tag, writers = EVENT_KINDS[event.kind]
-    data = event.data
-    body = b"".join([write(data[key]) for key, write in writers if key in data])
-    body_size = wire.varint(len(body))
-    game_size = wire.varint(len(kind_tag) + len(body_size) + len(body))
+    names, game_parts = EVENT_KINDS[event.kind]
+    game_part = game_parts[tuple(map(event.data.get, names))]
     text = event.text.encode()
-    text_part = EVENT_TEXT + wire.varint(len(text)) + text if text else b""
-    return b"".join((text_part, EVENT_GAME, game_size, kind_tag, body_size, body))
+    if not text:
+        return game_part
+    return b"".join((EVENT_TEXT, wire.varint(len(text)), text, game_part))
 
 
 # ----- the public fields of a view -----

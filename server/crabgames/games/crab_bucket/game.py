@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request
@@ -95,29 +95,17 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
             return PENDING_DECIDERS[state.pending[-1][0]][state.turn_player]
         return STEP_DECIDERS[state.step][state.turn_player]
 
-    def legal_moves(self, state: CrabBucketState) -> Sequence[Move]:
-        return rules.legal_moves(state)
-
-    def is_legal(self, state: CrabBucketState, move: Move) -> bool:
-        return rules.is_legal(state, move)
+    # The rules' own functions, bound without a wrapper: the engine calls them on every move.
+    legal_moves = staticmethod(rules.legal_moves)
+    is_legal = staticmethod(rules.is_legal)
+    apply_move = staticmethod(rules.apply_move)
+    chance_outcomes = staticmethod(rules.chance_outcomes)
+    apply_chance = staticmethod(rules.apply_chance)
+    outcome = staticmethod(rules.outcome)
+    clone = staticmethod(CrabBucketState.clone)
 
     def explain_illegal(self, state: CrabBucketState, move: Move) -> Violation:
         return explain(state, move)
-
-    def apply_move(self, state: CrabBucketState, move: Move) -> list[Any]:
-        return rules.apply_move(state, move)
-
-    def chance_outcomes(self, state: CrabBucketState) -> Sequence[tuple[int, int]]:
-        return rules.chance_outcomes(state)
-
-    def apply_chance(self, state: CrabBucketState, value: int) -> list[Any]:
-        return rules.apply_chance(state, value)
-
-    def outcome(self, state: CrabBucketState) -> rules.Outcome | None:
-        return rules.outcome(state)
-
-    def clone(self, state: CrabBucketState) -> CrabBucketState:
-        return state.clone()
 
     def invariant_violations(self, state: CrabBucketState) -> list[str]:
         return rules.invariant_violations(state)
@@ -263,7 +251,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         for key, value in event.data.items():
             if key == "card":
                 part.card.CopyFrom(CARD_MSGS[value])
-            elif isinstance(value, list):
+            elif isinstance(value, tuple):
                 getattr(part, key).extend(value)
             else:
                 setattr(part, key, value)

@@ -12,13 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
+from operator import getitem
 from typing import Any, NamedTuple
 
 from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
-    COLORS,
     CRAB_CARDS,
     HAND_SIZE,
     LEVELS,
@@ -192,7 +192,8 @@ Move = PlayCard | Pass | UseAbility | ChooseMissionPile | KeepMission
 
 @dataclass(slots=True)
 class Event:
-    """`kind` is the proto oneof field; `data` its fields (cards as ints); `text` one line."""
+    """`kind` is the proto oneof field; `data` its fields (cards as ints, repeated fields as
+    tuples); `text` one line."""
 
     kind: str
     text: str
@@ -312,47 +313,57 @@ def can_place(card: int, top: int) -> bool:
 NO_COLOR = -1
 TOP_COLOR = (*(color_of(card) for card in range(CRAB_CARDS)), NO_COLOR)
 
-# Missions are checked on bit sets, one per colour: bit i set when pile i's top has the colour
-# (python-chess style; a requirement is then two shifts and an and).
-PILE_BITS = tuple(1 << pile for pile in range(CIRCLE))
+# Missions are checked on bit sets (python-chess style): bit i of a colour's set is pile i, set
+# when that pile's top has the colour; a requirement is then a few shifts and ands. The four
+# colours' sets sit side by side in one int, `colors`: pile i's top of colour c is bit 8c + i.
 ALL_PILES = (1 << CIRCLE) - 1
+# TOP_BITS[pile][top] (top EMPTY, -1, is the last entry), 0 for a top without colour.
+TOP_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        0 if TOP_COLOR[top] == NO_COLOR else 1 << (CIRCLE * TOP_COLOR[top] + pile)
+        for top in (*range(CARD_KINDS), EMPTY)
+    )
+    for pile in range(CIRCLE)
+)
 
 
-def top_color_masks(state: CrabBucketState) -> list[int]:
-    """Each colour's bit set of piles; the last entry (at NO_COLOR) gathers the Oxi! tops."""
-    masks = [0] * (len(COLORS) + 1)
-    for bit, pile in zip(PILE_BITS, state.piles, strict=True):
-        if pile:
-            masks[TOP_COLOR[pile[-1]]] |= bit
-    return masks
+def top_colors(state: CrabBucketState) -> int:
+    """The colours of the tops, as the four colours' bit sets side by side."""
+    return sum(map(getitem, TOP_BITS, tops(state)))
 
 
-def clockwise(mask: int, distance: int) -> int:
-    """The piles `distance` places clockwise of those in `mask`: bit i is set when pile
-    i + distance (around the circle) is in `mask`."""
-    return (mask >> distance | mask << (CIRCLE - distance)) & ALL_PILES
+def piles_of(colors: int, color: int) -> int:
+    """The bit set of the piles whose top has `color`."""
+    return (colors >> CIRCLE * color) & ALL_PILES
 
 
-def _linked(masks: list[int], a: int, b: int) -> bool:
+def clockwise(piles: int, distance: int) -> int:
+    """The piles `distance` places clockwise of those in `piles`: bit i is set when pile
+    i + distance (around the circle) is in `piles`."""
+    return (piles >> distance | piles << (CIRCLE - distance)) & ALL_PILES
+
+
+def _linked(colors: int, a: int, b: int) -> bool:
     """Some pile's top is `a` and the next pile's clockwise is `b`, or the other way round."""
-    return bool(masks[a] & clockwise(masks[b], 1) or masks[b] & clockwise(masks[a], 1))
+    piles_a, piles_b = piles_of(colors, a), piles_of(colors, b)
+    return bool(piles_a & clockwise(piles_b, 1) or piles_b & clockwise(piles_a, 1))
 
 
-def requirement_met(req: Any, masks: list[int]) -> bool:
-    """B3, on the tops' colour bit sets (`top_color_masks`)."""
+def requirement_met(req: Any, colors: int) -> bool:
+    """B3, on the tops' colours (`top_colors`)."""
     if isinstance(req, Gap):  # two tops of the colour, `between` piles apart clockwise
-        pairs = masks[req.color]
-        return bool(pairs & clockwise(pairs, req.between + 1))
+        piles = piles_of(colors, req.color)
+        return bool(piles & clockwise(piles, req.between + 1))
     if isinstance(req, NotAdjacent):
-        return not _linked(masks, req.first, req.second)
+        return not _linked(colors, req.first, req.second)
     assert isinstance(req, Adjacent)
-    return _linked(masks, req.first, req.second)
+    return _linked(colors, req.first, req.second)
 
 
-def mission_met(mission: Mission, masks: list[int]) -> bool:
+def mission_met(mission: Mission, colors: int) -> bool:
     # A loop, not all() over a generator: missions are checked after every card play.
     for req in mission.requirements:  # noqa: SIM110
-        if not requirement_met(req, masks):
+        if not requirement_met(req, colors):
             return False
     return True
 
@@ -572,7 +583,7 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
     if state.current == NO_MISSION or state.step == GAME_OVER:
         return
     mission = state.options.missions[state.current]
-    if not mission_met(mission, top_color_masks(state)):
+    if not mission_met(mission, top_colors(state)):
         return
     state.completed.append(state.current)
     state.spent.append(False)
@@ -594,7 +605,7 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
 
 
 def keep_mission(state: CrabBucketState, mission: int, events: list[Event]) -> None:
-    returned = [m for m in state.offered if m != mission]
+    returned = tuple(m for m in state.offered if m != mission)
     for m in returned:
         level = state.options.missions[m].level
         state.mission_piles[level - 1] = sorted_with(state.mission_piles[level - 1], m)
