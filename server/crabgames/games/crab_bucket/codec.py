@@ -401,8 +401,8 @@ def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
 # `Event` message's `text` (1) and `crab_bucket` (11) fields, holding the CrabBucketEvent whose
 # oneof field is the event's kind, holding the kind's fields from the event's data. Each kind's
 # fields are read from its message descriptor once, in field-number order, as protobuf writes.
-# The `crab_bucket` field's bytes are remembered by the values of the kind's fields (a few small
-# ints: a player, a card, a pile); only the text is written every time.
+# The `crab_bucket` field's bytes are remembered by the event's data (a few small ints: a player,
+# a card, a pile), kind by kind; only the text is written every time.
 EVENT_TEXT = wire.tag(
     game_pb2.Event.DESCRIPTOR.fields_by_name["text"].number, wire.LENGTH_DELIMITED
 )
@@ -430,22 +430,22 @@ def card_bytes(card: int) -> bytes:
     return CARD_MSGS[card].SerializeToString()
 
 
-def _game_parts(kind: Any) -> tuple[tuple[str, ...], Remembered]:
-    """The kind's field names in number order, and its `crab_bucket` field's bytes by their
-    values in that order."""
+def _game_parts(kind: Any) -> Remembered:
+    """The `crab_bucket` field's bytes of an event of this kind, by its data's items."""
     fields = sorted(kind.message_type.fields, key=lambda f: f.number)
-    writers = [_field_writer(f) for f in fields]
+    writers = [(f.name, _field_writer(f)) for f in fields]
     kind_tag = wire.tag(kind.number, wire.LENGTH_DELIMITED)
 
-    def build(values: tuple) -> bytes:
-        body = b"".join(write(value) for write, value in zip(writers, values, strict=True))
+    def build(items: tuple[tuple[str, Any], ...]) -> bytes:
+        data = dict(items)
+        body = b"".join(write(data.get(name)) for name, write in writers)
         return field_bytes(EVENT_GAME, field_bytes(kind_tag, body))
 
-    return tuple(f.name for f in fields), Remembered(build)
+    return Remembered(build)
 
 
-# kind -> (its field names, its `crab_bucket` field's bytes by their values)
-EVENT_KINDS: dict[str, tuple[tuple[str, ...], Remembered]] = {
+# kind -> its events' `crab_bucket` field bytes, by the event's data items
+EVENT_KINDS: dict[str, Remembered] = {
     kind.name: _game_parts(kind)
     for kind in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
 }
@@ -454,8 +454,7 @@ EVENT_KINDS: dict[str, tuple[tuple[str, ...], Remembered]] = {
 def encode_event_bytes(event: rules.Event) -> bytes:
     """The `Event` message serialized, as `SerializeToString` writes it (tests compare the two
     for every kind of event)."""
-    names, game_parts = EVENT_KINDS[event.kind]
-    game_part = game_parts[tuple(map(event.data.get, names))]
+    game_part = EVENT_KINDS[event.kind][tuple(event.data.items())]
     text = event.text.encode()
     if not text:
         return game_part
