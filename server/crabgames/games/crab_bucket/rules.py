@@ -9,6 +9,7 @@ chance event over what is in it. Decisions that interrupt a turn (choosing the n
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
@@ -447,24 +448,30 @@ def main_moves(state: CrabBucketState) -> list[Move]:
     return card_plays(state, sorted(set(state.hands[state.turn_player])))
 
 
-def card_plays(state: CrabBucketState, cards: list[int]) -> list[Move]:
-    """The main action with each of `cards` (from the turn player's hand), pile by pile."""
+PILES = range(CIRCLE)
+
+
+def card_plays(
+    state: CrabBucketState, cards: list[int], piles: Sequence[int] = PILES
+) -> list[Move]:
+    """The main action with each of `cards` (from the turn player's hand) on each of `piles`,
+    pile by pile."""
     top = tops(state)
     moves: list[Move] = []
     for card in cards:
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
-        moves += [plays[pile] for pile in range(CIRCLE) if fits[top[pile]]]
+        moves += [plays[pile] for pile in piles if fits[top[pile]]]
     return moves
 
 
 def is_legal(state: CrabBucketState, move: Move) -> bool:
     """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
-    card only (the same generator), which is all a turn's card play can be."""
+    card on its own pile only (the same generator), which is all it can be."""
     if not isinstance(move, PlayCard):
         return move in legal_moves(state)
     if decision_name(state) != "play" or move.card not in state.hands[state.turn_player]:
         return False
-    return move in card_plays(state, [move.card])
+    return move.pile in PILES and move in card_plays(state, [move.card], [move.pile])
 
 
 # Legal-move generation asks for every card in hand on every pile, so both answers are tables
