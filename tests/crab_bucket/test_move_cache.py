@@ -1,5 +1,5 @@
 """The engine builds each legal move's message once per `move_cache_key`: moves with equal keys
-must have equal labels and ids, in every mode and with every mission deck."""
+must be the same move with equal labels and ids, in every mode and with every mission deck."""
 
 from __future__ import annotations
 
@@ -20,9 +20,11 @@ def test_moves_with_equal_cache_keys_have_equal_labels_and_ids():
             if state_msg.next.kind != game_pb2.DECIDER_KIND_PLAYER:
                 continue
             state = engine.decode(state_msg).state
-            for move in GAME.legal_moves(state):
-                key = GAME.move_cache_key(state, move)
-                found = (GAME.move_label(state, move), GAME.move_id(state, move))
+            moves = GAME.legal_moves(state)
+            keys = GAME.move_cache_keys(state, moves)
+            assert keys == [GAME.move_cache_key(state, move) for move in moves]
+            for move, key in zip(moves, keys, strict=True):
+                found = (move, GAME.move_label(state, move), GAME.move_id(state, move))
                 assert seen.setdefault(key, found) == found, key
                 kinds.add(type(move).__name__)
     assert kinds >= {"PlayCard", "UseAbility", "ChooseMissionPile", "KeepMission"}

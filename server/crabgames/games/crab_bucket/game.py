@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request
@@ -206,14 +206,23 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
 
     def move_cache_key(self, state: CrabBucketState, move: Move) -> Hashable:
         """What a move's label and id read besides the move: the mode for a card play (Oxi!), the
-        mission's ability for a use; a kept mission's name and offer slot take the full key."""
+        mission's ability for a use; a kept mission's name and offer slot take the full key. A
+        card play is keyed by ints (hashed in C, unlike the frozen move itself)."""
         if isinstance(move, PlayCard):
-            return move, state.options.wild
+            return move.card, move.pile, state.options.wild
         if isinstance(move, UseAbility):
             return move, state.options.missions[move.mission].ability
         if isinstance(move, KeepMission):
             return super().move_cache_key(state, move)
         return move
+
+    def move_cache_keys(self, state: CrabBucketState, moves: Sequence[Move]) -> list[Hashable]:
+        # The card plays' keys built in the list itself: most legal moves are card plays.
+        wild, key = state.options.wild, self.move_cache_key
+        return [
+            (move.card, move.pile, wild) if type(move) is PlayCard else key(state, move)
+            for move in moves
+        ]
 
     def move_label(self, state: CrabBucketState, move: Move) -> str:
         missions = state.options.missions
