@@ -313,6 +313,7 @@ class Engine:
         encode = self.sized_event_of(game)
         host = [encode(event) for event in events]
         seats = []
+        lists: dict[tuple[bytes, ...], list[bytes]] = {}  # seats that see the same share a list
         for seat in range(match.num_players):
             seen_by_seat = list(host)
             for i in reversed(secret):  # from the end, so a hidden event's removal shifts none
@@ -321,7 +322,7 @@ class Engine:
                     del seen_by_seat[i]
                 else:
                     seen_by_seat[i] = encode(copy)
-            seats.append(seen_by_seat)
+            seats.append(lists.setdefault(tuple(seen_by_seat), seen_by_seat))
         return Happened(host, [encode(seen) for seen in public if seen is not None], seats)
 
     @staticmethod
