@@ -1,0 +1,30 @@
+"""A clone shares the pieces a move replaces (copy-on-write): playing on a clone must never
+change the state it was taken from."""
+
+from __future__ import annotations
+
+import random
+
+from crabgames.games.kraby import GAME, rules
+from crabgames.v1 import kraby_pb2 as pb
+
+
+def step(state: rules.KrabyState, rng: random.Random) -> None:
+    """One decision on `state`: a random legal move, or a random chance outcome."""
+    if state.step in (rules.DEAL, rules.DRAW):
+        GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])
+    else:
+        GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
+
+
+def test_playing_a_clone_to_the_end_never_changes_the_original():
+    for num_players, seed in [(2, 1), (3, 2), (4, 3)]:
+        rng = random.Random(seed)
+        state = rules.new_state(num_players, pb.KRABY_COLOR_PINK, 0)
+        while state.step != rules.GAME_OVER:
+            before = GAME.encode_state_bytes(state), state.row_blocked[:], state.col_blocked[:]
+            clone = GAME.clone(state)
+            while clone.step != rules.GAME_OVER:
+                step(clone, rng)
+            assert (GAME.encode_state_bytes(state), state.row_blocked, state.col_blocked) == before
+            step(state, rng)
