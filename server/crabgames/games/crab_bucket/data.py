@@ -18,6 +18,7 @@ OXI = 32
 CARD_KINDS = 33  # crab cards 0..31 and the Oxi! card
 CIRCLE = 8  # piles in the circle (B2)
 HAND_SIZE = 3
+MAX_PLAYERS = 5  # the most seats the engine serves (GameFacts.max_players)
 
 
 def card_id(color: int, number: int) -> int:

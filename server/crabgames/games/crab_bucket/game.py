@@ -17,7 +17,7 @@ from crabgames.games.crab_bucket.codec import (
     decode_state,
     options_msg,
 )
-from crabgames.games.crab_bucket.data import ABILITY_NAMES, CIRCLE, OXI, card_name
+from crabgames.games.crab_bucket.data import ABILITY_NAMES, CIRCLE, MAX_PLAYERS, OXI, card_name
 from crabgames.games.crab_bucket.explain import explain
 from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_bucket.rules import (
@@ -40,7 +40,6 @@ from crabgames.v1 import game_pb2
 
 RULES_VERSION = "crab_bucket-1"
 RESAMPLE_TRIES = 100
-MAX_PLAYERS = 5
 
 # Every decision (G3) built once (the engine asks who decides several times a call), by what
 # decides it: the step, or the pending decision on top of the stack; then by the turn player's

@@ -23,6 +23,7 @@ from crabgames.games.crab_bucket.data import (
     CRAB_CARDS,
     HAND_SIZE,
     LEVELS,
+    MAX_PLAYERS,
     NO_TITLE_NOTE,
     OXI,
     Adjacent,
@@ -199,9 +200,6 @@ class Event:
     kind: str
     text: str
     data: dict[str, Any]
-    # A card dealt or drawn into a hand: the copy without the card, made once, that every other
-    # seat and the spectators get as the same object (so the engine encodes it only once).
-    others_see: Event | None = field(default=None, compare=False, repr=False)
 
 
 def say(events: list[Event], kind: str, text: str, **data: Any) -> None:
@@ -220,6 +218,16 @@ def into_hand_text(kind: str, player: int, card: int | None) -> str:
 
 
 INTO_HAND = ("card_dealt", "card_drawn")  # events that may carry a card into a hand
+# What every other seat and the spectators see of a card dealt or drawn into `holder`'s hand,
+# UNSEEN_INTO_HAND[kind][holder]: one shared event (never changed), so the engine encodes it
+# once for them all.
+UNSEEN_INTO_HAND = {
+    kind: tuple(
+        Event(kind, into_hand_text(kind, holder, None), {"player": holder})
+        for holder in range(MAX_PLAYERS)
+    )
+    for kind in INTO_HAND
+}
 
 
 def seen_by(event: Event, viewer: int | None) -> Event:
@@ -230,10 +238,7 @@ def seen_by(event: Event, viewer: int | None) -> Event:
     holder = event.data.get("player")
     if holder is None or holder == viewer:
         return event
-    if event.others_see is None:
-        data = {key: value for key, value in event.data.items() if key != "card"}
-        event.others_see = Event(event.kind, into_hand_text(event.kind, holder, None), data)
-    return event.others_see
+    return UNSEEN_INTO_HAND[event.kind][holder]
 
 
 def card_receiver(state: CrabBucketState) -> int | None:
