@@ -336,11 +336,15 @@ class Engine:
         alive: list[Any] = []
 
         def encode(event: Any) -> bytes:
-            try:
-                key = (type(event), event)
-                data = encoded.get(key)
-            except TypeError:  # unhashable (or holding an unhashable value)
-                key = (type(event), id(event))
+            kind = type(event)
+            key = (kind, event) if kind.__hash__ is not None else None
+            if key is not None:
+                try:
+                    data = encoded.get(key)
+                except TypeError:  # a hashable kind holding an unhashable value
+                    key = None
+            if key is None:  # known by identity
+                key = (kind, id(event))
                 data = encoded.get(key)
                 alive.append(event)
             if data is None:
