@@ -6,7 +6,7 @@ responses need: varint fields, length-delimited fields and repeated length-delim
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 
 VARINT = 0
 LENGTH_DELIMITED = 2
@@ -51,3 +51,21 @@ def repeated_field(field_number: int, sized: Iterable[bytes]) -> bytes:
 def sized(payload: bytes) -> bytes:
     """A payload prefixed with its length, for `repeated_field`."""
     return varint(len(payload)) + payload
+
+
+class Remembered(dict):
+    """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
+    game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
+    hundred of. Bounded: a table holding `LIMIT` starts over."""
+
+    LIMIT = 4096
+
+    def __init__(self, build: Callable[[Hashable], bytes]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, value: Hashable) -> bytes:
+        if len(self) >= self.LIMIT:
+            self.clear()
+        built = self[value] = self.build(value)
+        return built

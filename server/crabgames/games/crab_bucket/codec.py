@@ -8,6 +8,7 @@ from typing import Any
 
 from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument, bad_state
+from crabgames.core.wire import Remembered
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
@@ -270,21 +271,6 @@ OPTIONS_TAG = field_tag(pb.CrabBucketState, "options")
 IN_DRAW_PILE = one_card_encodings(pb.CrabBucketState, "draw_pile")
 CRABS_IN_DRAW_PILE = IN_DRAW_PILE[:CRAB_CARDS]  # each crab card is in the game once
 IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
-PARTS_KEPT = 4096  # values remembered per table; a full table starts again
-
-
-class Remembered(dict):
-    """`table[value]` is `build(value)`, built on first use and remembered."""
-
-    def __init__(self, build: Callable[[Any], bytes]) -> None:
-        super().__init__()
-        self.build = build
-
-    def __missing__(self, value: Any) -> bytes:
-        if len(self) >= PARTS_KEPT:
-            self.clear()
-        built = self[value] = self.build(value)
-        return built
 
 
 def _stack_part(field: str) -> Remembered:

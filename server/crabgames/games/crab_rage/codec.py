@@ -4,6 +4,7 @@ outcome."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
@@ -257,23 +258,34 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
 def player_bytes(p: Player, hide_commitment: bool) -> bytes:
     if hide_commitment and p.commitment:  # G4: not the full encoding that is kept
         return player_field(p, True)
-    if not p.frozen or not p.encoded:
-        p.encoded = player_field(p, False)
-        p.frozen = True
-    return p.encoded
+    return kept_bytes(p, full_player_field)
+
+
+def full_player_field(p: Player) -> bytes:
+    return player_field(p, False)
+
+
+def arena_bytes(a: Arena) -> bytes:
+    return kept_bytes(a, whole_arena_field)
+
+
+def whole_arena_field(a: Arena) -> bytes:
+    return arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
+
+
+def kept_bytes(piece: Player | Arena, encode: Callable[[Any], bytes]) -> bytes:
+    """A piece's bytes, kept with it: once encoded it is frozen (never changed again), and a
+    piece not yet frozen may have changed since it was last encoded."""
+    if not piece.frozen or not piece.encoded:
+        piece.encoded = encode(piece)
+        piece.frozen = True
+    return piece.encoded
 
 
 def task_bytes(t: Task) -> bytes:
     """A pending step's bytes, kept with it: a step is never changed once pushed."""
     t.encoded = pending_field(t.kind, t.player, t.arena, tuple(t.values), t.flag, tuple(t.crabs))
     return t.encoded
-
-
-def arena_bytes(a: Arena) -> bytes:
-    if not a.frozen or not a.encoded:
-        a.encoded = arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
-        a.frozen = True
-    return a.encoded
 
 
 @functools.lru_cache(maxsize=4096)

@@ -264,13 +264,19 @@ class State:
         )
 
 
+def writable(pieces: list, index: int):
+    """`pieces[index]` (a player or an arena), safe to change: a frozen one (shared with a
+    clone) is copied into its place first."""
+    piece = pieces[index]
+    if piece.frozen:
+        piece = pieces[index] = piece.clone()
+    return piece
+
+
 def writable_player(state: State, seat: int) -> Player:
-    """The seat's player, safe to change: a frozen one (shared with a clone) is copied first.
-    Every change to a player or one of its crabs goes through here."""
-    player = state.players[seat]
-    if player.frozen:
-        player = state.players[seat] = player.clone()
-    return player
+    """The seat's player, safe to change. Every change to a player or one of its crabs goes
+    through here."""
+    return writable(state.players, seat)
 
 
 def writable_crab(state: State, ref: CrabRef) -> Crab:
@@ -279,12 +285,9 @@ def writable_crab(state: State, ref: CrabRef) -> Crab:
 
 
 def writable_arena(state: State, index: int) -> Arena:
-    """The arena, safe to change: a frozen one is copied first. Every change to an arena (its
-    billboard, fans, alliances or glory) goes through here."""
-    arena = state.arenas[index]
-    if arena.frozen:
-        arena = state.arenas[index] = arena.clone()
-    return arena
+    """The arena, safe to change. Every change to an arena (its billboard, fans, alliances or
+    glory) goes through here."""
+    return writable(state.arenas, index)
 
 
 # ----- small queries used everywhere -----

@@ -94,29 +94,17 @@ def message_field(tag: bytes, kind: type, values: tuple[int, ...]) -> bytes:
     return tag + bytes([len(body)]) + body
 
 
-class FieldBytes(dict[tuple[int, ...], bytes]):
-    """One state field's bytes by the piece's values (a hand, the bag, a ship, ...), each built
-    on first use: the pieces are tuples, so looking one up costs no conversion. A game meets a
-    few hundred pieces at most; the table starts over when it holds `LIMIT`."""
-
-    LIMIT = 4096
-
-    def __init__(self, tag: bytes, kind: type) -> None:
-        super().__init__()
-        self.tag, self.kind = tag, kind
-
-    def __missing__(self, values: tuple[int, ...]) -> bytes:
-        if len(self) >= self.LIMIT:
-            self.clear()
-        data = self[values] = message_field(self.tag, self.kind, values)
-        return data
+def field_table(tag: bytes, kind: type) -> wire.Remembered:
+    """One state field's bytes by the piece's values (a hand, the bag, a ship, ...): the pieces
+    are tuples, so looking one up costs no conversion."""
+    return wire.Remembered(functools.partial(message_field, tag, kind))
 
 
-OPTIONS_FIELD = FieldBytes(OPTIONS_TAG, pb.KrabyOptions)
-HAND_FIELD = FieldBytes(HANDS_TAG, pb.KrabyTileCounts)
-BAG_FIELD = FieldBytes(BAG_TAG, pb.KrabyTileCounts)
-SHIP_FIELD = FieldBytes(SHIPS_TAG, pb.KrabyShip)
-SUPPLY_FIELD = FieldBytes(SUPPLY_TAG, pb.KrabyTileCounts)
+OPTIONS_FIELD = field_table(OPTIONS_TAG, pb.KrabyOptions)
+HAND_FIELD = field_table(HANDS_TAG, pb.KrabyTileCounts)
+BAG_FIELD = field_table(BAG_TAG, pb.KrabyTileCounts)
+SHIP_FIELD = field_table(SHIPS_TAG, pb.KrabyShip)
+SUPPLY_FIELD = field_table(SUPPLY_TAG, pb.KrabyTileCounts)
 
 
 def small_scalars(tag: int) -> list[bytes]:
