@@ -55,16 +55,20 @@ def test_legal_moves_bytes_are_the_response_protobuf_would_build(game_id):
             assert got == expected
 
 
+def seen_by(game, events, viewer="host") -> list:
+    """Native events as `viewer` sees them (the host sees all)."""
+    if viewer == "host":
+        return list(events)
+    return [seen for seen in (game.redact_event(e, viewer) for e in events) if seen is not None]
+
+
 def event_msgs(game, events, viewer="host") -> list[game_pb2.Event]:
-    """Native events as `viewer` sees them (the host sees all), encoded through the protobuf
-    API (`encode_event`)."""
+    """The events `viewer` sees, encoded through the protobuf API (`encode_event`)."""
     out = []
-    for event in events:
-        seen = event if viewer == "host" else game.redact_event(event, viewer)
-        if seen is not None:
-            msg = game_pb2.Event()
-            game.encode_event(seen, msg)
-            out.append(msg)
+    for event in seen_by(game, events, viewer):
+        msg = game_pb2.Event()
+        game.encode_event(event, msg)
+        out.append(msg)
     return out
 
 
@@ -108,12 +112,10 @@ def test_an_events_bytes_are_what_its_message_serializes_to(game_id):
     message's, for every event a random game makes and every copy a viewer gets."""
     game = ENGINE.games[game_id]
     kinds = set()
-    for _state, _move, events in moves_played(game_id):
-        for viewer in ("host", None, *range(_state.num_players)):
-            seen = [e if viewer == "host" else game.redact_event(e, viewer) for e in events]
-            for event, msg in zip(
-                [e for e in seen if e is not None], event_msgs(game, events, viewer), strict=True
-            ):
+    for state, _move, events in moves_played(game_id):
+        for viewer in ("host", None, *range(state.num_players)):
+            seen = seen_by(game, events, viewer)
+            for event, msg in zip(seen, event_msgs(game, seen), strict=True):
                 assert game.encode_event_bytes(event) == msg.SerializeToString()
                 kinds.add(msg.WhichOneof("event"))
     assert kinds == {game_id}

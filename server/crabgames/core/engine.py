@@ -307,11 +307,10 @@ class Engine:
         # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
         # others are redacted seat by seat.
         secret = [i for i, event in enumerate(events) if public[i] is not event]
-        if not secret:  # the common case: everyone sees the same events
-            host = list(map(self.sized_event_of(game), events))
-            return Happened(host, host, [host] * match.num_players)
         encode = self.sized_event_of(game)
-        host = [encode(event) for event in events]
+        host = list(map(encode, events))
+        if not secret:  # the common case: everyone sees the same events
+            return Happened(host, host, [host] * match.num_players)
         seats = []
         lists: dict[tuple[bytes, ...], list[bytes]] = {}  # seats that see the same share a list
         for seat in range(match.num_players):

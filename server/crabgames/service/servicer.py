@@ -259,21 +259,19 @@ def _tag(message_class, field: str) -> bytes:
     return wire.tag(_number(message_class, field), wire.LENGTH_DELIMITED)
 
 
-APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
+APPLY_MOVES_RESPONSE = _number(api.ApplyMovesResponse, "response")
 STATE_TAG = _tag(api.ApplyMoveResponse, "state")
 EVENTS_FIELD = _number(api.ApplyMoveResponse, "events")
 PUBLIC_EVENTS_FIELD = _number(api.ApplyMoveResponse, "public_events")
 SEAT_EVENTS_TAG = _tag(api.ApplyMoveResponse, "seat_events")
 OUTCOME_TAG = _tag(api.ApplyMoveResponse, "outcome")
 SEAT_PLAYER = _number(api.SeatEvents, "player")
+SEAT_EVENTS_EVENTS_FIELD = _number(api.SeatEvents, "events")
 
 
 @functools.cache  # a handful of seats
 def seat_player_field(seat: int) -> bytes:
     return wire.varint_field(SEAT_PLAYER, seat)
-
-
-SEAT_EVENTS_EVENTS_FIELD = _number(api.SeatEvents, "events")
 
 
 def apply_move_response(
