@@ -23,8 +23,14 @@ from crabgames.games.crab_rage.data import (
 )
 from crabgames.games.crab_rage.setup import Options, default_options
 from crabgames.games.crab_rage.state import (
+    ACT_PLAIN_USES,
+    ACT_USES,
     BACKSTAGE,
     IN_TRANSIT,
+    INDEPENDENT_USES,
+    KIND_USES,
+    NO_CRAB,
+    AllianceChoice,
     Arena,
     Crab,
     Duel,
@@ -36,7 +42,6 @@ from crabgames.games.crab_rage.state import (
     State,
     Step,
     Task,
-    normalized,
 )
 from crabgames.v1.crab_rage_pb2 import (
     CrabRageArena,
@@ -706,12 +711,35 @@ def event_part_field(kind: int, player: int, arena: int, amount: int) -> bytes:
 
 
 def decode_move(msg: Any, path: str) -> Move:
+    """The move, reading only the fields its kind (and action) uses; the others keep their
+    defaults so that equal moves compare equal (state.KIND_USES)."""
     kind = MOVE_KIND_OF.get(msg.kind)
     if kind is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
-    target = (msg.target.player, msg.target.crab) if msg.HasField("target") else (-1, -1)
-    fields = (kind, msg.action, msg.crab, msg.arena, target, msg.amount, msg.partner, msg.alliance)
-    return normalized(fields)
+    if kind == ACT:
+        uses = ACT_USES.get(msg.action, ACT_PLAIN_USES)
+    elif kind == ALLIANCE and msg.alliance == INDEPENDENT:
+        uses = INDEPENDENT_USES
+    else:
+        uses = KIND_USES[kind]
+    action, crab, arena, target, amount, partner, alliance = uses
+    return _new(  # built from its eight fields: the NamedTuple constructor costs more
+        Move,
+        (
+            kind,
+            msg.action if action else 0,
+            msg.crab if crab else 0,
+            msg.arena if arena else 0,
+            (msg.target.player, msg.target.crab) if target and msg.HasField("target") else NO_CRAB,
+            msg.amount if amount else 0,
+            msg.partner if partner else 0,
+            msg.alliance if alliance else 0,
+        ),
+    )
+
+
+ACT, ALLIANCE, INDEPENDENT = MoveKind.ACT, MoveKind.ALLIANCE, AllianceChoice.INDEPENDENT
+_new = tuple.__new__
 
 
 def encode_move(move: Move, msg: Any) -> None:

@@ -378,7 +378,8 @@ def push(state: State, *tasks: Task) -> None:
     state.pending.extend(reversed(tasks))
 
 
-# Which Move fields each kind (and each action) uses; the rest are cleared by `normalized`.
+# Which Move fields each kind (and each action) uses; `codec.decode_move` reads only those and
+# leaves the rest at their defaults, so equal moves compare equal.
 _ACT_FIELDS = {
     1: ("arena",),  # Move
     2: ("arena",),  # Go Clam
@@ -404,37 +405,12 @@ _KIND_FIELDS = {
 }
 
 
-def used_fields(kind: int, action: int, independent: bool) -> tuple[str, ...]:
-    if kind == MoveKind.ACT:
-        return ("action", "crab", *_ACT_FIELDS.get(action, ()))
-    if kind == MoveKind.ALLIANCE and independent:
-        return ("alliance",)
-    return _KIND_FIELDS.get(kind, ())
+def _uses(*names: str) -> tuple[bool, ...]:
+    """For each Move field after `kind`, in order, whether a move uses it."""
+    return tuple(name in names for name in Move._fields[1:])
 
 
-@functools.lru_cache(maxsize=64)
-def kept_fields(kind: int, action: int, independent: bool) -> tuple[bool, ...]:
-    """For each field of Move in order, whether a move of this kind (and action) keeps it: a
-    pure function of three small values, asked on every decoded move."""
-    used = used_fields(kind, action, independent)
-    return tuple(name == "kind" or name in used for name in Move._fields)
-
-
-_DEFAULTS = Move(MoveKind.PASS)  # every field but the kind (always kept) at its default
-
-
-_ACT, _ALLIANCE, _INDEPENDENT = MoveKind.ACT, MoveKind.ALLIANCE, AllianceChoice.INDEPENDENT
-
-
-def normalized(fields: Sequence) -> Move:
-    """The move of these eight field values (a Move, or its fields in order) with every field
-    its kind does not use at its default, built once (moves are decoded on every call)."""
-    kind = fields[0]
-    keep = kept_fields(
-        kind,
-        fields[1] if kind == _ACT else 0,
-        kind == _ALLIANCE and fields[7] == _INDEPENDENT,
-    )
-    return tuple.__new__(
-        Move, [value if k else d for value, k, d in zip(fields, keep, _DEFAULTS, strict=True)]
-    )
+ACT_USES = {action: _uses("action", "crab", *names) for action, names in _ACT_FIELDS.items()}
+ACT_PLAIN_USES = _uses("action", "crab")  # Rush, Scatter, Charm (and unknown actions)
+INDEPENDENT_USES = _uses("alliance")  # R10: an independent names no partner
+KIND_USES = {kind: _uses(*names) for kind, names in _KIND_FIELDS.items()}
