@@ -8,7 +8,6 @@ views (G5), legality, replay. The service layer only translates requests to thes
 from __future__ import annotations
 
 import functools
-import operator
 import random
 import secrets
 import threading
@@ -436,15 +435,15 @@ class Engine:
         moves = encoded_legal_moves(match, decision)
         id_count = match.game.move_id_count(match.num_players)
         parts = [
-            wire.repeated_field(RESPONSE_MOVES, map(BODY, moves)),
+            wire.repeated_field(RESPONSE_MOVES, moves.bodies),
             wire.message_field(RESPONSE_NEXT, next_decision_bytes(decision)),
             wire.varint_field(RESPONSE_MOVE_ID_COUNT, id_count),
         ]
         if with_mask:
             mask = bytearray(id_count)  # packed bools: one byte, 0 or 1, per move id
             if decision.kind == PLAYER:
-                for move in moves:
-                    mask[move.move_id] = 1
+                for move_id in moves.move_ids():
+                    mask[move_id] = 1
             parts.append(wire.message_field(RESPONSE_LEGAL_MASK, bytes(mask)))
         return b"".join(parts)
 
@@ -546,7 +545,7 @@ class Engine:
         )
         if decision.kind != CHANCE and decision.kind != NOBODY and decision.player == player:
             moves = encoded_legal_moves(match, decision)
-            view.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, map(BODY, moves)))
+            view.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, moves.bodies))
         outcome = self.encode_outcome(match)
         if outcome is not None:
             view.outcome.CopyFrom(outcome)
@@ -652,68 +651,99 @@ def describe(decision: Decision) -> str:
     return f"player {decision.player} ({decision.name})"
 
 
-class EncodedMove(NamedTuple):
-    """A legal move as protobuf bytes (varint length, then the serialized Move), ready to be
-    framed as a repeated field, and its id."""
+class EncodedMoves(NamedTuple):
+    """The legal moves of whoever decides now, each as protobuf bytes (varint length, then the
+    serialized Move) ready to be framed as a repeated field; their ids come on request (only
+    the legal-move mask needs them)."""
 
-    body: bytes
-    move_id: int
-
-
-BODY = operator.itemgetter(0)  # EncodedMove.body, mapped in C
+    bodies: list[bytes]
+    move_ids: Callable[[], list[int]]
 
 
-def encoded_legal_moves(match: Match, decision: Decision) -> list[EncodedMove]:
+def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
     """The legal moves of whoever decides now, encoded. A move (with its player, label and id)
     always encodes the same, so each game's encodings are kept: building a hundred Move messages
     per call would cost more than finding the moves."""
     game, state = match.game, match.state
     if decision.kind == NOBODY:
-        return []
+        return EncodedMoves([], list)
     if decision.kind == CHANCE:
         outcomes = game.chance_outcomes(state)
         total = sum(weight for _, weight in outcomes)
-        return [
-            encoded(
+        bodies = [
+            sized_move(
                 game_pb2.Move(
                     player=-1,
                     move_id=-1,
                     label=game.chance_label(state, value),
                     chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
-                ),
-                -1,
+                )
             )
             for value, weight in outcomes
         ]
-    player = decision.player
-    cache = _encoded_moves(game, player)
+        return EncodedMoves(bodies, lambda: [-1] * len(bodies))
+    encodings = _encoded_moves(game, decision.player)
     moves = game.legal_moves(state)
     keys = game.move_cache_keys(state, moves)
-    out = list(map(cache.get, keys))
-    if None in out:  # most calls find every move encoded already
-        for i, found in enumerate(out):
-            if found is None:
-                out[i] = cache[keys[i]] = encode_move(game, state, player, moves[i])
-    return out
+    try:  # most calls find every move encoded already
+        bodies = list(map(encodings.bodies.__getitem__, keys))
+    except KeyError:
+        bodies = encodings.add(keys, state, moves)
+    return EncodedMoves(bodies, lambda: encodings.ids(keys, state, moves))
 
 
-def encode_move(game: Game, state: Any, player: int, native: Any) -> EncodedMove:
-    move_id = game.move_id(state, native)
-    msg = game_pb2.Move(player=player, label=game.move_label(state, native), move_id=move_id)
-    part = getattr(msg, game.facts.id)
-    part.SetInParent()
-    game.encode_move(native, part)
-    return encoded(msg, move_id)
+class MoveEncodings:
+    """One player's encoded moves in one game, by the game's move_cache_key: the bodies (read
+    on every call, so kept alone in a dict of their own) and the move ids (read only for a
+    legal-move mask). Bounded, as a game's move space may be large."""
+
+    LIMIT = 20_000
+
+    def __init__(self, game: Game, player: int) -> None:
+        self.game = game
+        self.player = player
+        self.bodies: dict[Any, bytes] = {}
+        self.move_ids: dict[Any, int] = {}
+
+    def add(self, keys: list[Any], state: Any, moves: list[Any]) -> list[bytes]:
+        """The bodies of these moves, encoding the ones not met before."""
+        if len(self.bodies) + len(keys) > self.LIMIT:
+            self.bodies.clear()
+            self.move_ids.clear()
+        bodies = []
+        for key, move in zip(keys, moves, strict=True):
+            body = self.bodies.get(key)
+            if body is None:
+                body = self.bodies[key] = self.encode(key, state, move)
+            bodies.append(body)
+        return bodies
+
+    def encode(self, key: Any, state: Any, native: Any) -> bytes:
+        game = self.game
+        move_id = self.move_ids[key] = game.move_id(state, native)
+        msg = game_pb2.Move(
+            player=self.player, label=game.move_label(state, native), move_id=move_id
+        )
+        part = getattr(msg, game.facts.id)
+        part.SetInParent()
+        game.encode_move(native, part)
+        return sized_move(msg)
+
+    def ids(self, keys: list[Any], state: Any, moves: list[Any]) -> list[int]:
+        try:
+            return list(map(self.move_ids.__getitem__, keys))
+        except KeyError:  # the table started over meanwhile (another call filled it)
+            return [self.game.move_id(state, move) for move in moves]
 
 
-def encoded(msg: game_pb2.Move, move_id: int) -> EncodedMove:
-    return EncodedMove(wire.sized(msg.SerializeToString()), move_id)
+def sized_move(msg: game_pb2.Move) -> bytes:
+    return wire.sized(msg.SerializeToString())
 
 
 def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
     holder = game_pb2.View()
     moves = encoded_legal_moves(match, decision)
-    holder.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, map(BODY, moves)))
+    holder.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, moves.bodies))
     return list(holder.legal_moves)
 
 
@@ -735,16 +765,12 @@ RESPONSE_MOVE_ID_COUNT = _RESPONSE_FIELDS["move_id_count"].number
 RESPONSE_LEGAL_MASK = _RESPONSE_FIELDS["legal_mask"].number
 RESPONSE_EVENTS = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
 
-# Each game's encoded moves, by player, then by the game's move_cache_key. Bounded, as a game's
-# move space may be large.
-_ENCODED_MOVES: dict[tuple[str, int], dict[Any, EncodedMove]] = {}
-_ENCODED_MOVES_LIMIT = 20_000
+# Each game's encoded moves, by player.
+_ENCODED_MOVES: dict[tuple[str, int], MoveEncodings] = {}
 
 
-def _encoded_moves(game: Game, player: int) -> dict[Any, EncodedMove]:
-    cache = _ENCODED_MOVES.get((game.facts.id, player))
-    if cache is None:
-        cache = _ENCODED_MOVES[game.facts.id, player] = {}
-    elif len(cache) > _ENCODED_MOVES_LIMIT:
-        cache.clear()
-    return cache
+def _encoded_moves(game: Game, player: int) -> MoveEncodings:
+    encodings = _ENCODED_MOVES.get((game.facts.id, player))
+    if encodings is None:
+        encodings = _ENCODED_MOVES[game.facts.id, player] = MoveEncodings(game, player)
+    return encodings
