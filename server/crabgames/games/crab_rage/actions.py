@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
@@ -18,6 +16,7 @@ from crabgames.games.crab_rage.data import (
     GO_CLAM_MUSCLE,
     HYPE_UP_BOOST,
     MAX_MUSCLE,
+    MIN_MUSCLE,
     SETUP,
     SHELL_UP_BOOST,
     SIGNATURE_FANS,
@@ -101,10 +100,6 @@ CRAB_REFS = tuple(
 )
 
 
-def available_actions(state: State) -> list[Action]:
-    return [*BOARD_ACTIONS, *map(ACTION_OF.__getitem__, state.action_cards)]
-
-
 def rivals_in(state: State, player: int, arena: int) -> list[CrabRef]:
     """Rival crabs: crabs of any other team, regardless of alliances."""
     return [ref for ref in crabs_in(state, arena) if ref[0] != player]
@@ -141,14 +136,16 @@ def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
 # Moves are built by `_new` from all eight fields: the NamedTuple constructor with defaults
 # costs twice as much, and `Move._make` adds a Python call and a length check; a turn can have
 # over a hundred moves (docs/performance.md). A crab's moves for one action (or one target) are
-# built once (tables, or bounded caches of pure functions of small values) and a turn only
+# built once, at import, in tables (so they sit together in memory: the server calls the
+# generator with cold CPU caches, where every scattered object read costs), and a turn only
 # gathers them.
 _new = tuple.__new__
 # R8: X is at least 1, so Smash and Rage need 1 rage beyond the printed cost.
 LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
+CRAB_INDICES = range(len(CRAB_REFS[0]))
+TARGETS = [t for refs in CRAB_REFS for t in refs]
 
 
-@functools.lru_cache(maxsize=8192)
 def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
     """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`."""
     return tuple(
@@ -156,17 +153,23 @@ def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move
     )
 
 
+# Smash: crab `index` on each target for X from 1 to SMASH_TABLE_X, by crab index and target (a
+# turn takes the first `top`); a larger X (rare: rage builds slowly) is built on the call.
+SMASH_TABLE_X = 16
+SMASH_MOVES = tuple({t: x_moves(SMASH, i, t, SMASH_TABLE_X) for t in TARGETS} for i in CRAB_INDICES)
+# Rage: crab `index` for X from 1 to 5 (R8: muscle 1 can rise by at most 5), by crab index.
+RAGE_MOVES = tuple(x_moves(RAGE, i, NO_CRAB, MAX_MUSCLE - MIN_MUSCLE) for i in CRAB_INDICES)
+
+
 # Psych Out and Swap: crab `index` on each target, by action, crab index and target.
 TARGET_MOVES = {
     a: tuple(
-        {t: _new(Move, (ACT_KIND, a, i, 0, t, 0, 0, 0)) for refs in CRAB_REFS for t in refs}
-        for i in range(len(CRAB_REFS[0]))
+        {t: _new(Move, (ACT_KIND, a, i, 0, t, 0, 0, 0)) for t in TARGETS} for i in CRAB_INDICES
     )
     for a in (PSYCH_OUT, SWAP)
 }
 
 
-@functools.lru_cache(maxsize=1024)
 def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Move, ...]:
     """Move or Go Clam with crab `index` from `where` to each other arena (of `arenas`)."""
     return tuple(
@@ -176,9 +179,27 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
     )
 
 
+# Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
+# of arenas.
+MOVES_AWAY = {
+    (a, i, where, arenas): moves_away(a, i, where, arenas)
+    for a in (MOVE, GO_CLAM)
+    for arenas in sorted({s.arenas for s in SETUP.values()})
+    for i in CRAB_INDICES
+    for where in range(BACKSTAGE, arenas)
+}
+
+# Split: crab `index` naming the alliance of each seat, by crab index and seat.
+SPLIT_MOVES = tuple(
+    tuple(
+        _new(Move, (ACT_KIND, SPLIT, i, 0, NO_CRAB, 0, seat, 0)) for seat in range(len(CRAB_REFS))
+    )
+    for i in CRAB_INDICES
+)
+
 # Rush, Scatter and Charm: one move per crab, by action and crab index.
 PLAIN_MOVES = {
-    a: tuple(_new(Move, (ACT_KIND, a, i, 0, NO_CRAB, 0, 0, 0)) for i in range(len(CRAB_REFS[0])))
+    a: tuple(_new(Move, (ACT_KIND, a, i, 0, NO_CRAB, 0, 0, 0)) for i in CRAB_INDICES)
     for a in (RUSH, SCATTER, CHARM)
 }
 
@@ -187,29 +208,18 @@ Placed = list[tuple[int, int]]  # (crab index, place)
 Rivals = list[list[CrabRef]]  # by arena
 
 
-class Crabs(NamedTuple):
-    """What every action's moves read about the acting player's crabs, gathered once a turn."""
-
-    placed: Placed  # the crabs asked about, in order
-    in_arenas: Placed  # those of them in an arena (R7: arena-only actions)
-    rivals: Rivals  # `rivals_by_arena`
-
-
-def acting_crabs(state: State, player: int, crabs: Iterable[int]) -> Crabs:
-    mine = state.players[player].crabs
-    placed = [(i, mine[i].arena) for i in crabs]
-    in_arenas = [p for p in placed if p[1] >= 0]
-    return _new(Crabs, (placed, in_arenas, rivals_by_arena(state, player)))
-
-
-def action_moves(state: State, player: int, action: Action, crabs: Crabs) -> list[Move]:
-    """Every way `player` can perform `action` with each of `crabs` (from `acting_crabs`): the
-    turn lists all crabs, `is_turn_move` only the move's own (the same code validates)."""
+def action_moves(
+    state: State, player: int, action: Action, placed: Placed, in_arenas: Placed, rivals: Rivals
+) -> list[Move]:
+    """Every way `player` can perform `action` with each of the `placed` crabs (`in_arenas`:
+    those of them in an arena; `rivals`: `rivals_by_arena`): the turn lists all crabs,
+    `is_turn_move` only the move's own (the same code validates)."""
     spare = state.players[player].rage - ACTION_COST[action]  # rage left for X (R8)
     if spare < (1 if action in WITH_X else 0):
         return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
-    placed = crabs.in_arenas if action in ARENA_ONLY else crabs.placed  # R7
-    return MOVES_OF_ACTION[action](state, player, action, placed, crabs.rivals, spare)
+    if action in ARENA_ONLY:
+        placed = in_arenas  # R7
+    return MOVES_OF_ACTION[action](state, player, action, placed, rivals, spare)
 
 
 def _smash(
@@ -218,8 +228,13 @@ def _smash(
     top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
     moves: list[Move] = []
     for i, where in placed:
-        for t in rivals[where]:
-            moves.extend(x_moves(SMASH, i, t, top))
+        if top <= SMASH_TABLE_X:
+            table = SMASH_MOVES[i]
+            for t in rivals[where]:
+                moves += table[t][:top]
+        else:
+            for t in rivals[where]:
+                moves += x_moves(SMASH, i, t, top)
     return moves
 
 
@@ -229,7 +244,8 @@ def _move_away(
     arenas = len(state.arenas)
     moves: list[Move] = []
     for i, where in placed:
-        moves.extend(moves_away(action, i, where, arenas))
+        away = MOVES_AWAY.get((action, i, where, arenas))
+        moves += moves_away(action, i, where, arenas) if away is None else away
     return moves
 
 
@@ -270,7 +286,8 @@ def _split(
                 if max(partner) >= 0
                 else []
             )
-        moves.extend([_new(Move, (ACT_KIND, SPLIT, i, 0, NO_CRAB, 0, s, 0)) for s in seats])
+        table = SPLIT_MOVES[i]
+        moves += [table[s] for s in seats]
     return moves
 
 
@@ -280,7 +297,9 @@ def _rage(
     mine = state.players[player].crabs
     moves: list[Move] = []
     for i, _ in placed:
-        moves.extend(x_moves(RAGE, i, NO_CRAB, min(spare, MAX_MUSCLE - mine[i].muscle)))
+        top = min(spare, MAX_MUSCLE - mine[i].muscle)
+        if top > 0:
+            moves += RAGE_MOVES[i][:top]
     return moves
 
 
@@ -322,11 +341,22 @@ PASS = Move(PASS_KIND)
 
 
 def turn_moves(state: State, player: int) -> list[Move]:
+    """Pass, then each available action (the board's, then the action cards in the order they
+    were revealed) with each crab, then the signature moves."""
+    placed: Placed = []
+    in_arenas: Placed = []
+    for i, c in enumerate(state.players[player].crabs):
+        place = (i, c.arena)
+        placed.append(place)
+        if place[1] >= 0:
+            in_arenas.append(place)
+    rivals = rivals_by_arena(state, player)
     moves = [PASS]
-    crabs = acting_crabs(state, player, range(len(state.players[player].crabs)))
-    for action in available_actions(state):
-        moves.extend(action_moves(state, player, action, crabs))
-    moves.extend(signature_moves(state, player))
+    for action in BOARD_ACTIONS:
+        moves += action_moves(state, player, action, placed, in_arenas, rivals)
+    for card in state.action_cards:
+        moves += action_moves(state, player, ACTION_OF[card], placed, in_arenas, rivals)
+    moves += signature_moves(state, player)
     return moves
 
 
@@ -335,11 +365,16 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
     and crab (or the signature moves): the same generator decides, at a fraction of the cost."""
     kind = move.kind
     if kind == ACT_KIND:
-        crabs = len(state.players[player].crabs)
-        if move.action not in available_actions(state) or not 0 <= move.crab < crabs:
+        action, index = move.action, move.crab
+        mine = state.players[player].crabs
+        if not 0 <= index < len(mine):
             return False
-        crabs = acting_crabs(state, player, (move.crab,))
-        return move in action_moves(state, player, ACTION_OF[move.action], crabs)
+        if action not in BOARD_ACTIONS and action not in state.action_cards:
+            return False  # not available this round
+        placed = [(index, mine[index].arena)]
+        in_arenas = placed if placed[0][1] >= 0 else []
+        rivals = rivals_by_arena(state, player)
+        return move in action_moves(state, player, ACTION_OF[action], placed, in_arenas, rivals)
     if kind == SIGNATURE_KIND:
         return move in signature_moves(state, player)
     return move == PASS

@@ -109,14 +109,16 @@ class CrabRageGame(Game[State, Move]):
         if not state.pending:
             return []
         task = state.pending[-1]
-        handler = HANDLERS[task.kind]
+        if task.kind == ACTION_TURN:  # a player always decides a turn of the Action Phase
+            return actions.turn_moves(state, task.player)
         if current_decision(state).kind != PLAYER:
             return []
-        return handler.moves(state, task)
+        return HANDLERS[task.kind].moves(state, task)
 
     def is_legal(self, state: State, move: Move) -> bool:
-        task = top(state)
-        if task is not None and task.kind == Step.ACTION_TURN:
+        pending = state.pending
+        task = pending[-1] if pending else None
+        if task is not None and task.kind == ACTION_TURN:
             # Up to ~130 turn moves: check only the ones of the move's own action and crab.
             return actions.is_turn_move(state, task.player, move)
         return move in self.legal_moves(state)
