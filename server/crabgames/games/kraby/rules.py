@@ -9,6 +9,7 @@ set, so "no bit between here and the edge" means a clear line to the edge of the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import NamedTuple
 
 from crabgames.games.kraby.data import (
@@ -362,15 +363,25 @@ def has_entry_point(state: KrabyState) -> bool:
     return bool(find_entry_points(state, first_only=True))
 
 
-def find_entry_points(state: KrabyState, first_only: bool = False) -> list[tuple[int, int, int]]:
-    """The entry points in order (only the first with `first_only`): each edge's stops (K3) from
-    its `stop_table`, checked by `no_new_hole` (K4), whose first test is inlined here as most
-    entries need no other."""
-    low, high = playing_area(state.num_players)
-    lanes = range(low, high + 1)
+# Per number of fishers, the lanes of the playing area (K1).
+LANES = {n: range(playing_area(n)[0], playing_area(n)[1] + 1) for n in (2, 3, 4)}
+assert EDGES == (1, 2, 3, 4)  # ENTRY_WAYS[n][edge - 1] is the edge's
+
+
+def find_entry_points(
+    state: KrabyState, first_only: bool = False, only: PlaceTile | None = None
+) -> list[tuple[int, int, int]]:
+    """The entry points in order (only the first with `first_only`, and only at the edge and lane
+    of the tile `only`, for is_legal): each edge's stops (K3) from its `stop_table`, checked by
+    `no_new_hole` (K4), whose first test is inlined here as most entries need no other."""
+    ways = ENTRY_WAYS[state.num_players]
+    lanes = LANES[state.num_players]
+    if only is not None:
+        ways = (ways[only.edge - 1],)
+        lanes = (only.lane,) if only.lane in lanes else ()
     rows, cols = state.row_blocked, state.col_blocked
     found = []
-    for _, along_row, stops, entries in ENTRY_WAYS[state.num_players]:
+    for _, along_row, stops, entries in ways:
         lines, across = (rows, cols) if along_row else (cols, rows)
         for lane in lanes:
             stop = stops[lines[lane]]
@@ -389,11 +400,15 @@ def find_entry_points(state: KrabyState, first_only: bool = False) -> list[tuple
 # ----- figures (K6) -----
 
 
+# Per number of fishers, how many figures a ship may hold (K6).
+FIGURES_PER_SHIP = {n: max_figures_per_ship(n) for n in (2, 3, 4)}
+
+
 def figure_placements(state: KrabyState, player: int) -> list[PlaceFigure]:
     ship = state.ships[player]
     # Asked every turn, when most ships are full: the figures aboard counted without a generator
     # (a free hold is 0).
-    if len(ship) - ship.count(0) >= max_figures_per_ship(state.num_players):
+    if len(ship) - ship.count(0) >= FIGURES_PER_SHIP[state.num_players]:
         return []
     taken = {(hold, m) for other in state.ships for m, hold in zip(MULTIPLIERS, other, strict=True)}
     return [
@@ -453,6 +468,16 @@ def legal_moves(state: KrabyState) -> list:
     return []
 
 
+def is_legal(state: KrabyState, move: object) -> bool:
+    """Whether `move` is one of `legal_moves`: a tile by the same walk, narrowed to its own edge
+    and lane (one check stays cheap)."""
+    if isinstance(move, PlaceTile) and state.step == PLACE_TILE:
+        return state.hands[state.turn_player][move.color - 1] > 0 and bool(
+            find_entry_points(state, True, move)
+        )
+    return move in legal_moves(state)
+
+
 # ----- turn flow -----
 
 
@@ -475,13 +500,37 @@ def take_from_bag(state: KrabyState, player: int, color: int) -> None:
     state.hands[player] = counted(state.hands[player], color, 1)
 
 
-def place_tile(state: KrabyState, move: PlaceTile) -> list:
+WEIGHT = itemgetter(1)
+
+
+def chance_outcomes(state: KrabyState) -> list[tuple[int, int]]:
+    """A draw from the bag: value = KrabyColor, weight = tiles of that colour left (G2)."""
+    return list(filter(WEIGHT, zip(COLORS, state.bag, strict=True)))
+
+
+def apply_chance(state: KrabyState, color: int) -> list:
+    """A tile dealt, or drawn after placing one (K7): into the hand of the fisher to play."""
+    if state.step == DEAL:
+        return deal(state, color)
+    player = state.turn_player
+    state.bag = counted(state.bag, color, -1)
+    state.hands[player] = counted(state.hands[player], color, 1)
+    return [TileDrawn(player, color), *offer_figure(state)]
+
+
+def apply_move(state: KrabyState, move: object) -> list:
+    """Play a fisher's move, checked legal before: a tile slides in (K3), else a figure is
+    placed or not (K6)."""
+    if not isinstance(move, PlaceTile):
+        return place_figure(state, move)  # type: ignore[arg-type]
     player = state.turn_player
     stop = slide_stop(state, move.edge, move.lane)
     assert stop is not None  # checked legal before
     state.hands[player] = counted(state.hands[player], move.color, -1)
     state.cells[stop] = move.color + TILE_OFFSET
-    state.block(stop)
+    row, col = divmod(stop, SIZE)  # as state.block(stop)
+    state.row_blocked[row] |= 1 << col
+    state.col_blocked[col] |= 1 << row
     state.turns_taken += 1
     events: list = [TilePlaced(player, move.edge, move.lane, move.color, stop)]
     if sum(state.bag):
@@ -491,16 +540,14 @@ def place_tile(state: KrabyState, move: PlaceTile) -> list:
     return events
 
 
-def draw(state: KrabyState, color: int) -> list:
-    take_from_bag(state, state.turn_player, color)
-    return [TileDrawn(state.turn_player, color), *offer_figure(state)]
-
-
 def offer_figure(state: KrabyState) -> list:
     if figure_placements(state, state.turn_player):
         state.step = PLACE_FIGURE
         return []
-    return end_turn(state)  # nothing to place: the optional move is skipped (G6)
+    # Nothing to place: the optional move is skipped (G6), and the turn ends.
+    state.turn_player = (state.turn_player + 1) % state.num_players
+    state.step = PLACE_TILE
+    return begin_turn(state)
 
 
 def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list:
@@ -511,7 +558,10 @@ def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list:
         state.ships[player] = with_figure(state.ships[player], move)
         state.figure_supply = counted(state.figure_supply, move.color, -1)
         events = [FigurePlaced(player, move.color, move.multiplier)]
-    return events + end_turn(state)
+    # The turn ends.
+    state.turn_player = (player + 1) % state.num_players
+    state.step = PLACE_TILE
+    return events + begin_turn(state)
 
 
 def with_figure(ship: tuple[int, int, int], move: PlaceFigure) -> tuple[int, int, int]:
@@ -521,19 +571,13 @@ def with_figure(ship: tuple[int, int, int], move: PlaceFigure) -> tuple[int, int
     return holds[0], holds[1], holds[2]
 
 
-def end_turn(state: KrabyState) -> list:
-    state.turn_player = (state.turn_player + 1) % state.num_players
-    state.step = PLACE_TILE
-    return begin_turn(state)
-
-
 def begin_turn(state: KrabyState) -> list:
     """Start the turn of `turn_player`, passing for every fisher who cannot place (G6) and ending
     the game when the tiles run out or nobody can place (K8)."""
-    if not sum(state.bag) and not any(sum(hand) for hand in state.hands):
+    if not sum(state.bag) and not any(map(sum, state.hands)):
         return finish(state, "all tiles placed")
     events: list = []
-    entries = has_entry_point(state)
+    entries = find_entry_points(state, first_only=True)  # has_entry_point
     for _ in range(state.num_players):
         if entries and sum(state.hands[state.turn_player]):
             return events
