@@ -69,8 +69,7 @@ def test_each_seat_gets_the_messages_of_its_own_redacted_copies(kind):
 def test_each_distinct_event_is_encoded_once_however_many_viewers_see_it():
     game = DealsToEachSeat()
     match = SimpleNamespace(game=game, num_players=3)
-    event = Dealt(holder=0, seen_by=0)
-    Engine([]).happened(match, [event, event])
+    Engine([]).happened(match, [Dealt(holder=0, seen_by=0)])
     # the host's copy doubles as seat 0's; the public copy and seats 1 and 2 differ
     assert game.encoded == 4
 

@@ -302,34 +302,36 @@ class Engine:
 
     def happened(self, match: Match, events: list[Any]) -> Happened:
         game = match.game
+        encode_event = game.encode_event_bytes
+        host = [wire.sized(encode_event(event)) for event in events]
         public = [game.redact_event(event, None) for event in events]
         # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
-        # others are redacted seat by seat.
-        secret = [i for i, event in enumerate(events) if public[i] is not event]
-        encode = self.sized_event_of(game)
-        host = list(map(encode, events))
+        # others are redacted viewer by viewer.
+        secret = [i for i, seen in enumerate(public) if seen is not events[i]]
         if not secret:  # the common case: everyone sees the same events
             return Happened(host, host, [host] * match.num_players)
-        seats = []
-        lists: dict[tuple[bytes, ...], list[bytes]] = {}  # seats that see the same share a list
-        for seat in range(match.num_players):
-            seen_by_seat = list(host)
+        encode = self.sized_event_of(game)
+        lists: dict[tuple[bytes, ...], list[bytes]] = {}  # viewers who see the same share a list
+
+        def seen_by(seat: int | None) -> list[bytes]:
+            seen = list(host)
             for i in reversed(secret):  # from the end, so a hidden event's removal shifts none
-                copy = game.redact_event(events[i], seat)
+                copy = public[i] if seat is None else game.redact_event(events[i], seat)
                 if copy is None:
-                    del seen_by_seat[i]
-                else:
-                    seen_by_seat[i] = encode(copy)
-            seats.append(lists.setdefault(tuple(seen_by_seat), seen_by_seat))
-        return Happened(host, [encode(seen) for seen in public if seen is not None], seats)
+                    del seen[i]
+                elif copy is not events[i]:
+                    seen[i] = encode(copy)
+            return lists.setdefault(tuple(seen), seen)
+
+        return Happened(host, seen_by(None), [seen_by(seat) for seat in range(match.num_players)])
 
     @staticmethod
     def sized_event_of(game: Game) -> Callable[[Any], bytes]:
-        """An encoder for one call's events: each distinct event is encoded once, as most are
-        the same for every viewer and a redacted copy is often the same for every viewer it
-        hides something from. Events are known by value (their encoding depends on nothing
-        else); an unhashable one by identity, kept alive meanwhile so that a freed copy's id()
-        cannot be reused for another viewer's copy."""
+        """An encoder for one call's redacted copies of events: each distinct copy is encoded
+        once, as a copy is often the same for every viewer it hides something from. Copies are
+        known by value (their encoding depends on nothing else); an unhashable one by identity,
+        kept alive meanwhile so that a freed copy's id() cannot be reused for another viewer's
+        copy."""
         encoded: dict[Any, bytes] = {}
         alive: list[Any] = []
 
