@@ -88,6 +88,11 @@ CHOOSE_FRENZY_TARGET_BY_SEAT = seat_decisions("choose_frenzy_target")
 CHOOSE_SHELL_UP_CRAB_BY_SEAT = seat_decisions("choose_shell_up_crab")
 CHOOSE_RIPTIDE_TARGET_BY_SEAT = seat_decisions("choose_riptide_target")
 
+# A turn's steps by seat, built once: a step is never changed once pushed (Task), so every
+# state shares them, with their wire bytes.
+ACTION_TURN_BY_SEAT = tuple(Task(ACTION_TURN_STEP, seat) for seat in range(max(SETUP)))
+AFTER_ACTION_BY_SEAT = tuple(Task(AFTER_ACTION_STEP, seat) for seat in range(max(SETUP)))
+
 # ----- legal actions -----
 
 
@@ -533,15 +538,9 @@ class ActionTurn(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         player = task.player
-        state.pending.pop()
-        push(state, Task(AFTER_ACTION_STEP, player))
-        events = [
-            Event(
-                PASSED_EVENT if move.kind == PASS_KIND else ACTED_EVENT,
-                describe_words(state, player, move),
-                player,
-            )
-        ]
+        state.pending[-1] = AFTER_ACTION_BY_SEAT[player]  # in this step's place
+        kind = PASSED_EVENT if move.kind == PASS_KIND else ACTED_EVENT
+        events = [_new(Event, (kind, describe_words(state, player, move), player, -1, 0, ""))]
         if move.kind == PASS_KIND:
             writable_player(state, player).passed = True
             return events
@@ -564,10 +563,12 @@ class AfterAction(Handler):
 
     def step(self, state: State, task: Task) -> list[Event]:
         state.active = -1
-        order = turn_order(state, task.player)
-        for seat in order[1:] + order[:1]:
-            if not state.players[seat].passed:
-                push(state, Task(ACTION_TURN_STEP, seat))
+        players = state.players
+        seats = len(players)
+        for after in range(1, seats + 1):  # clockwise from the next seat, this one last
+            seat = (task.player + after) % seats
+            if not players[seat].passed:
+                state.pending.append(ACTION_TURN_BY_SEAT[seat])
                 break
         return []
 

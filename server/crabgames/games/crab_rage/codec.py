@@ -692,9 +692,29 @@ EVENT_TEXT_FIELD = Event.DESCRIPTOR.fields_by_name["text"].number
 EVENT_GAME_FIELD = Event.DESCRIPTOR.fields_by_name["crab_rage"].number
 
 
+# An event's bytes are a pure function of its few small values (its sentence's too): remembered,
+# boundedly, as the same events recur (the same actions on the same crabs, the same dice), so
+# most are neither rendered nor written again.
+EVENT_BYTES: dict[Any, bytes] = {}
+EVENT_BYTES_LIMIT = 4096
+
+
 def event_bytes(event: Any) -> bytes:
-    """An event as a serialized `crabgames.v1.Event`, as `encode_event` fills it: the text
-    (field 1, left out when empty, as proto3 does) then the game's part (field 12, always set)."""
+    """An event as a serialized `crabgames.v1.Event`, as `encode_event` fills it."""
+    try:
+        data = EVENT_BYTES.get(event)
+    except TypeError:  # a sentence's values hold a list
+        return written_event_bytes(event)
+    if data is None:
+        if len(EVENT_BYTES) >= EVENT_BYTES_LIMIT:
+            EVENT_BYTES.clear()
+        data = EVENT_BYTES[event] = written_event_bytes(event)
+    return data
+
+
+def written_event_bytes(event: Any) -> bytes:
+    """The text (field 1, left out when empty, as proto3 does) then the game's part (field 12,
+    always set)."""
     text = event.text.encode()
     head = message_field(EVENT_TEXT_FIELD, text) if text else b""
     return head + event_part_field(event.kind, event.player, event.arena, event.amount)

@@ -256,9 +256,8 @@ class CrabRageGame(Game[State, Move]):
             event.amount,
         )
 
-    def encode_event_bytes(self, event: Event) -> bytes:
-        """`encode_event`'s message serialized, written directly (codec.event_bytes)."""
-        return codec.event_bytes(event)
+    # `encode_event`'s message serialized, written directly; bound without a wrapper call.
+    encode_event_bytes = staticmethod(codec.event_bytes)
 
     def decision_hidden_from(self, state: State) -> list[int]:
         """A hardcore fan commitment is hidden from every other seat until all for that arena
@@ -271,11 +270,10 @@ class CrabRageGame(Game[State, Move]):
             return []
         return [p for p in range(state.num_players) if p != decision.player]
 
-    def redact_event(self, event: Event, viewer: int | None) -> Event | None:
-        # G5: only a commitment's amount is secret; every chance event is public (dice,
-        # billboard deal, microphone, action card turned face up), so chance_hidden_from is
-        # left empty.
-        return event.seen_by(viewer)
+    # G5: only a commitment's amount is secret; every chance event is public (dice, billboard
+    # deal, microphone, action card turned face up), so chance_hidden_from is left empty. Bound
+    # without a wrapper call: (event, viewer) -> the event as the viewer sees it.
+    redact_event = staticmethod(Event.seen_by)
 
     def encode_view(self, state: State, player: int | None, msg: Any) -> None:
         codec.encode_state(state, msg.state, player)

@@ -182,16 +182,15 @@ def alliance_text(
     return f"{who} boosts its alliance with {partner} in {where}"
 
 
+_new = tuple.__new__  # an Event from all its fields, without the NamedTuple constructor's call
+
+
 def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
     c = writable_crab(state, ref)
-    c.muscle = clamp_muscle(c.muscle + delta)  # R3
-    return Event(
-        MUSCLE_EVENT,
-        (muscle_text, state.players[ref[0]].team, *ref, delta, why, c.muscle),
-        ref[0],
-        c.arena,
-        c.muscle,
-    )
+    c.muscle = muscle = clamp_muscle(c.muscle + delta)  # R3
+    seat = ref[0]
+    words = (muscle_text, state.players[seat].team, seat, ref[1], delta, why, muscle)
+    return _new(Event, (MUSCLE_EVENT, words, seat, c.arena, muscle, ""))
 
 
 def muscle_text(team: int, seat: int, index: int, delta: int, why: str, muscle: int) -> str:

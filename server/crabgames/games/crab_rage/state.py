@@ -281,7 +281,7 @@ def writable_player(state: State, seat: int) -> Player:
 
 def writable_crab(state: State, ref: CrabRef) -> Crab:
     """The crab, safe to change (its player is made writable)."""
-    return writable_player(state, ref[0]).crabs[ref[1]]
+    return writable(state.players, ref[0]).crabs[ref[1]]
 
 
 def writable_arena(state: State, index: int) -> Arena:
