@@ -239,7 +239,9 @@ class Engine:
         game's `decode_state`); a state seen lately is taken from `decoded`. A `read_only`
         caller (legal moves, views, outcomes, playouts, which clone before they play) gets the
         remembered match itself, uncopied, and must not change it."""
-        key = msg.SerializeToString(deterministic=True)
+        # No GameState holds a map, so plain serialization is already deterministic (and skips
+        # parsing a keyword argument).
+        key = msg.SerializeToString()
         match = self.decoded.get(key, read_only)
         if match is None:
             match = self.decode_checked(msg, path)
@@ -261,8 +263,11 @@ class Engine:
         """The state serialized deterministically (the bytes it is remembered by and sent as),
         framed from the game's own bytes."""
         part = match.game.encode_state_bytes(match.state)
-        # The game's field (10 to 12) comes after every header field (1 to 9).
-        return state_header_bytes(match) + STATE_GAME_TAGS[match.game.facts.id] + wire.sized(part)
+        # The game's field (10 to 12) comes after every header field (1 to 9); one join copies
+        # each piece once.
+        fields = state_header_fields(match)
+        fields += (STATE_GAME_TAGS[match.game.facts.id], wire.varint(len(part)), part)
+        return b"".join(fields)
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
         which = msg.WhichOneof("game")
@@ -598,24 +603,29 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
 
 
 def state_header_bytes(match: Match) -> bytes:
-    """Every GameState field but the game's own, serialized deterministically, written field
-    by field (fields 1 to 9 in order; proto3 leaves zero scalars out; `prng` and `next` are
-    always present). What stays the same all game long is serialized once per game."""
+    """Every GameState field but the game's own, serialized deterministically."""
+    return b"".join(state_header_fields(match))
+
+
+def state_header_fields(match: Match) -> list[bytes]:
+    """`state_header_bytes` field by field (fields 1 to 9 in order; proto3 leaves zero scalars
+    out; `prng` and `next` are always present). What stays the same all game long is
+    serialized once per game."""
     constants, prng_seed = game_constants_bytes(
         match.game.facts.rules_version, match.num_players, match.seed, match.prng.seed
     )
-    prng = prng_seed + wire.varint_field(2, match.prng.counter)
-    return b"".join(
-        (
-            constants,
-            PRNG_TAG,
-            wire.sized(prng),
-            wire.varint_field(STATE_CHANCE_MODE, match.chance_mode),
-            wire.varint_field(STATE_VERSION, match.version),
-            next_decision_field(match.decision()),
-            wire.varint_field(STATE_SAMPLED, match.sampled),
-        )
-    )
+    counter = wire.varint_field(2, match.prng.counter)
+    return [
+        constants,
+        PRNG_TAG,
+        wire.varint(len(prng_seed) + len(counter)),
+        prng_seed,
+        counter,
+        wire.varint_field(STATE_CHANCE_MODE, match.chance_mode),
+        wire.varint_field(STATE_VERSION, match.version),
+        next_decision_field(match.decision()),
+        wire.varint_field(STATE_SAMPLED, match.sampled),
+    ]
 
 
 @functools.lru_cache(maxsize=1024)  # a few per game being played: they never change in a game

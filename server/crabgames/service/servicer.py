@@ -287,7 +287,8 @@ def apply_move_response(
     see the same list (often every seat) share its framing."""
     parts = [
         STATE_TAG,
-        wire.sized(state),
+        wire.varint(len(state)),
+        state,
         wire.repeated_field(EVENTS_FIELD, events),
         wire.repeated_field(PUBLIC_EVENTS_FIELD, public_events),
     ]
