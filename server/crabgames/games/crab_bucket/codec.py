@@ -363,7 +363,8 @@ def encode_state_bytes(state: CrabBucketState) -> bytes:
                 state.passes,
             ],
             *map(STATE_LISTS.pending.__getitem__, state.pending),  # 21
-            END_PARTS[state.end_reason, rules.talking_allowed(state)],  # 22, 23
+            # 22, 23: talking is allowed in Quick mode's first mission only (B9)
+            END_PARTS[state.end_reason, not (state.options.wild or state.completed)],
         ]
     )
 

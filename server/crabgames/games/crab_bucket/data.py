@@ -39,6 +39,10 @@ def card_name(card: int) -> str:
     return f"{COLOR_NAMES[color_of(card)]} {number_of(card)}"
 
 
+# Every card's name, by card: the events of most moves name a card.
+CARD_NAMES: tuple[str, ...] = tuple(map(card_name, range(CARD_KINDS)))
+
+
 # ----- missions (B3) -----
 
 

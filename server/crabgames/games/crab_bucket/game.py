@@ -149,15 +149,21 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     def decode_state(self, msg: pb.CrabBucketState, num_players: int, path: str):
         return decode_state(msg, num_players, path)
 
-    def encode_state_bytes(self, state: CrabBucketState) -> bytes:
-        return codec.encode_state_bytes(state)
+    encode_state_bytes = staticmethod(codec.encode_state_bytes)  # bound: runs on every call
 
     def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
         which = msg.WhichOneof("move")
         if which is None:
             raise bad_move(path, "set one of play_card, pass, use_ability, ...")
-        if which == "play_card":
-            return self.decode_play_card(msg.play_card, path)
+        if which == "play_card":  # most moves: decoded here, without a further call
+            play = msg.play_card
+            card_msg = play.card
+            card = CARD_IDS.get((card_msg.oxi, card_msg.color, card_msg.number))
+            if card is None:  # `decode_card` names the problem
+                card = decode_card(card_msg, f"{path}.play_card.card", bad_move)
+            pile = play.pile
+            # the shared move for a pile of the circle
+            return PLAY_CARD[card][pile] if 0 <= pile < CIRCLE else PlayCard(card, pile)
         if which == "pass":
             return Pass()
         if which == "choose_mission_pile":
@@ -171,16 +177,6 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         source = use.oxi_from_pile if use.HasField("oxi_from_pile") else -1
         # Piles of RESCUE_TOPS and SWAP_TOPS are a set: listed in increasing order.
         return UseAbility(use.mission, tuple(sorted(use.piles)), card, source)
-
-    def decode_play_card(self, play: pb.CrabBucketPlayCard, path: str) -> PlayCard:
-        """A valid card is looked up (and the shared move for a pile of the circle); any other
-        goes through `decode_card`, which names its problem."""
-        msg = play.card
-        card = CARD_IDS.get((msg.oxi, msg.color, msg.number))
-        if card is None:
-            card = decode_card(msg, f"{path}.play_card.card", bad_move)
-        pile = play.pile
-        return PLAY_CARD[card][pile] if 0 <= pile < CIRCLE else PlayCard(card, pile)
 
     def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
         if isinstance(move, PlayCard):

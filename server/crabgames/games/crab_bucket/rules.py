@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
+    CARD_NAMES,
     CIRCLE,
     CRAB_CARDS,
     HAND_SIZE,
@@ -96,6 +97,10 @@ class Options:
     @cached_property  # read on most moves; the options never change
     def wild(self) -> bool:
         return self.mode == WILD_CRAB
+
+    @cached_property  # each mission's requirements as links (`links_met`), built once
+    def mission_links(self) -> tuple[tuple[Link, ...], ...]:
+        return tuple(tuple(map(link_of, mission.requirements)) for mission in self.missions)
 
 
 @dataclass
@@ -295,8 +300,13 @@ def tops(state: CrabBucketState) -> list[int]:
 
 
 def sorted_with(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """A sorted hand (or mission pile) with one more card (or mission) in its place."""
-    return tuple(sorted((*cards, card)))
+    """A sorted hand (or mission pile) with one more card (or mission) in its place: after the
+    ones not above it. A short loop, no sort: a draw happens on most calls, and sorting runs far
+    more machine code (a cold cost in the server)."""
+    i = 0
+    while i < len(cards) and cards[i] <= card:
+        i += 1
+    return cards[:i] + (card,) + cards[i:]
 
 
 def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -338,40 +348,52 @@ def top_colors(state: CrabBucketState) -> int:
     return sum(map(getitem, TOP_BITS, tops(state)))
 
 
-def piles_of(colors: int, color: int) -> int:
-    """The bit set of the piles whose top has `color`."""
-    return (colors >> CIRCLE * color) & ALL_PILES
+class Link(NamedTuple):
+    """A requirement (B3) as one test on the tops' colours: whether some pile whose top has the
+    first colour has a top of the second colour `near` or `far` places clockwise, which the
+    requirement wants (`wanted`) or forbids. A Gap of n is its colour to itself n + 1 places
+    on; a Chain (Adjacent) is the first colour with the second 1 place on or 1 place back (7
+    on); an X (NotAdjacent) is the same link, forbidden. Colours are given as the shift of
+    their bit set in `colors` (8 times the colour)."""
+
+    first: int
+    second: int
+    near: int
+    far: int
+    wanted: bool
 
 
-def clockwise(piles: int, distance: int) -> int:
-    """The piles `distance` places clockwise of those in `piles`: bit i is set when pile
-    i + distance (around the circle) is in `piles`."""
-    return (piles >> distance | piles << (CIRCLE - distance)) & ALL_PILES
+def link_of(req: Any) -> Link:
+    if isinstance(req, Gap):
+        shift = CIRCLE * req.color
+        return Link(shift, shift, req.between + 1, req.between + 1, True)
+    assert isinstance(req, NotAdjacent | Adjacent)
+    wanted = isinstance(req, Adjacent)
+    return Link(CIRCLE * req.first, CIRCLE * req.second, 1, CIRCLE - 1, wanted)
 
 
-def _linked(colors: int, a: int, b: int) -> bool:
-    """Some pile's top is `a` and the next pile's clockwise is `b`, or the other way round."""
-    piles_a, piles_b = piles_of(colors, a), piles_of(colors, b)
-    return bool(piles_a & clockwise(piles_b, 1) or piles_b & clockwise(piles_a, 1))
+def links_met(links: Sequence[Link], colors: int) -> bool:
+    """Every link as it is wanted, on the tops' colours (`top_colors`). A loop of shifts and
+    ands, no call per requirement: missions are checked after every card play."""
+    for first, second, near, far, wanted in links:
+        piles = colors >> first & ALL_PILES
+        others = colors >> second & ALL_PILES
+        # bit i of `others >> d | others << (8 - d)`: pile i + d (around the circle) has it
+        linked = piles & (
+            others >> near | others << (CIRCLE - near) | others >> far | others << (CIRCLE - far)
+        )
+        if bool(linked) != wanted:
+            return False
+    return True
 
 
 def requirement_met(req: Any, colors: int) -> bool:
     """B3, on the tops' colours (`top_colors`)."""
-    if isinstance(req, Gap):  # two tops of the colour, `between` piles apart clockwise
-        piles = piles_of(colors, req.color)
-        return bool(piles & clockwise(piles, req.between + 1))
-    if isinstance(req, NotAdjacent):
-        return not _linked(colors, req.first, req.second)
-    assert isinstance(req, Adjacent)
-    return _linked(colors, req.first, req.second)
+    return links_met((link_of(req),), colors)
 
 
 def mission_met(mission: Mission, colors: int) -> bool:
-    # A loop, not all() over a generator: missions are checked after every card play.
-    for req in mission.requirements:  # noqa: SIM110
-        if not requirement_met(req, colors):
-            return False
-    return True
+    return links_met(tuple(map(link_of, mission.requirements)), colors)
 
 
 # ----- who decides -----
@@ -410,13 +432,18 @@ def waits_for_decision(state: CrabBucketState) -> bool:
 
 
 def legal_moves(state: CrabBucketState) -> list[Move]:
-    if state.step == GAME_OVER or is_chance(state):
+    """Nothing at the end or while chance decides (`is_chance`, read here without a call)."""
+    if state.step == GAME_OVER:
         return []
     if state.pending:
         kind = state.pending[-1][0]
         if kind == KEEP_MISSION:
             return [KeepMission(m) for m in state.offered]
+        if kind in CHANCE_PENDING:
+            return []
         return [ChooseMissionPile(level) for level in LEVELS if state.mission_piles[level - 1]]
+    if state.step != PLAY:  # a card dealt or drawn: chance decides
+        return []
     return play_moves(state)
 
 
@@ -425,8 +452,8 @@ def play_moves(state: CrabBucketState) -> list[Move]:
     possible but an ability is (with neither, the turn passes automatically, G6)."""
     mains = main_moves(state)
     uses: list[Move] = []
-    if not state.ability_used and state.played == 0:
-        uses = abilities.ability_moves(state)
+    if state.completed and not state.ability_used and state.played == 0:
+        uses = abilities.ability_moves(state)  # only a completed mission has an ability
     if mains:
         return uses + mains
     if uses:
@@ -454,29 +481,34 @@ def main_moves(state: CrabBucketState) -> list[Move]:
 
 
 PILES = range(CIRCLE)
+# An empty pile read as this stand-in, whose last card is the EMPTY top: `(stack or NO_TOP)[-1]`.
+NO_TOP = (EMPTY,)
 
 
 def card_plays(
     state: CrabBucketState, cards: list[int], piles: Sequence[int] = PILES
 ) -> list[Move]:
     """The main action with each of `cards` (from the turn player's hand) on each of `piles`,
-    pile by pile."""
-    top = tops(state)
+    pile by pile. Each pile's top is read where it is needed (no list of the tops first):
+    `is_legal` asks for one card on one pile."""
+    stacks = state.piles
     moves: list[Move] = []
     for card in cards:
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
-        moves += [plays[pile] for pile in piles if fits[top[pile]]]
+        moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
     return moves
 
 
 def is_legal(state: CrabBucketState, move: Move) -> bool:
     """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
-    card on its own pile only (the same generator), which is all it can be."""
+    card on its own pile only (the same generator), which is all it can be. A card play is
+    decided in the "play" decision only: the PLAY step with nothing pending (`decision_name`)."""
     if not isinstance(move, PlayCard):
         return move in legal_moves(state)
-    if decision_name(state) != "play" or move.card not in state.hands[state.turn_player]:
+    card, pile = move.card, move.pile
+    if state.step != PLAY or state.pending or card not in state.hands[state.turn_player]:
         return False
-    return move.pile in PILES and move in card_plays(state, [move.card], [move.pile])
+    return 0 <= pile < CIRCLE and move in card_plays(state, (card,), (pile,))
 
 
 # Legal-move generation asks for every card in hand on every pile, so both answers are tables
@@ -503,11 +535,16 @@ PLAY_CARD: tuple[tuple[PlayCard, ...], ...] = tuple(
 def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
     """Card draws: (card id, copies in the draw pile) in card-id order. Mission draws: (mission
     index, 1) in index order (G2)."""
-    if not is_chance(state):
+    if state.step == GAME_OVER:
         return []
-    if state.pending and state.pending[-1][0] in LEVELED_PENDING:
-        level = state.pending[-1][1]
-        return [(m, 1) for m in state.mission_piles[level - 1]]
+    if state.pending:  # chance decides a mission draw or an extra card draw (`is_chance`)
+        kind, level = state.pending[-1]
+        if kind in LEVELED_PENDING:
+            return [(m, 1) for m in state.mission_piles[level - 1]]
+        if kind != EXTRA_DRAW:
+            return []
+    elif state.step not in CHANCE_STEPS:
+        return []
     # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
     # crab card); the Oxi! cards are the last card id and may be there several times.
     draw_pile = state.draw_pile
@@ -583,8 +620,8 @@ def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    text = into_hand_text("card_drawn", player, card)
-    say(events, "card_drawn", text, player=player, card=card)
+    text = f"player {player} draws {CARD_NAMES[card]}"  # `into_hand_text`, without the call
+    events.append(Event("card_drawn", text, {"player": player, "card": card}))
 
 
 # ----- missions (B5) -----
@@ -594,9 +631,10 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
     """B5: after every change to the circle, and when a new mission becomes current."""
     if state.current == NO_MISSION or state.step == GAME_OVER:
         return
-    mission = state.options.missions[state.current]
-    if not mission_met(mission, top_colors(state)):
+    options = state.options
+    if not links_met(options.mission_links[state.current], top_colors(state)):
         return
+    mission = options.missions[state.current]
     state.completed.append(state.current)
     state.spent.append(False)
     say(
@@ -678,7 +716,8 @@ def take_from_hand(state: CrabBucketState, card: int) -> None:
 
 
 def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
-    take_from_hand(state, card)
+    hands, player = state.hands, state.turn_player
+    hands[player] = without(hands[player], card)
     state.plays_left -= 1
     state.played += 1
     if card == OXI and state.options.wild:
@@ -692,14 +731,8 @@ def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]
 def put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
     state.piles[pile] += (card,)
     player = state.turn_player
-    say(
-        events,
-        "card_played",
-        f"player {player} plays {card_name(card)} on pile {pile}",
-        player=player,
-        card=card,
-        pile=pile,
-    )
+    text = f"player {player} plays {CARD_NAMES[card]} on pile {pile}"
+    events.append(Event("card_played", text, {"player": player, "card": card, "pile": pile}))
 
 
 def cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
@@ -766,7 +799,7 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if state.plays_left <= 0:
         state.step = REFILL
         return False
-    if can_act(state):
+    if has_main_action(state) or play_moves(state):  # `can_act`, without the call
         return True
     if state.played:
         state.plays_left = 0  # "play 2": no legal second play
