@@ -211,6 +211,11 @@ def say(events: list[Event], kind: str, text: str, **data: Any) -> None:
     events.append(Event(kind, text, data))
 
 
+# A seat or a pile as text, by table: the texts of the events of most moves (a card played, a
+# card drawn) are built without formatting an int, which runs more machine code.
+NUMERALS = tuple(map(str, range(max(MAX_PLAYERS, CIRCLE))))
+
+
 # ----- what each seat sees (G5) -----
 
 
@@ -477,7 +482,7 @@ def has_main_action(state: CrabBucketState) -> bool:
 
 
 def main_moves(state: CrabBucketState) -> list[Move]:
-    return card_plays(state, sorted(set(state.hands[state.turn_player])))
+    return card_plays(state, state.hands[state.turn_player])
 
 
 PILES = range(CIRCLE)
@@ -488,12 +493,16 @@ NO_TOP = (EMPTY,)
 def card_plays(
     state: CrabBucketState, cards: list[int], piles: Sequence[int] = PILES
 ) -> list[Move]:
-    """The main action with each of `cards` (from the turn player's hand) on each of `piles`,
-    pile by pile. Each pile's top is read where it is needed (no list of the tops first):
-    `is_legal` asks for one card on one pile."""
+    """The main action with each of `cards` (from the turn player's hand, sorted) on each of
+    `piles`, pile by pile; a card held twice (Oxi!) plays once. Each pile's top is read where it
+    is needed (no list of the tops first): `is_legal` asks for one card on one pile."""
     stacks = state.piles
     moves: list[Move] = []
+    previous = None
     for card in cards:
+        if card == previous:  # sorted: a second copy follows the first
+            continue
+        previous = card
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
         moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
     return moves
@@ -620,7 +629,7 @@ def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    text = f"player {player} draws {CARD_NAMES[card]}"  # `into_hand_text`, without the call
+    text = f"player {NUMERALS[player]} draws {CARD_NAMES[card]}"  # `into_hand_text`
     events.append(Event("card_drawn", text, {"player": player, "card": card}))
 
 
@@ -731,7 +740,7 @@ def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]
 def put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
     state.piles[pile] += (card,)
     player = state.turn_player
-    text = f"player {player} plays {CARD_NAMES[card]} on pile {pile}"
+    text = f"player {NUMERALS[player]} plays {CARD_NAMES[card]} on pile {NUMERALS[pile]}"
     events.append(Event("card_played", text, {"player": player, "card": card, "pile": pile}))
 
 
