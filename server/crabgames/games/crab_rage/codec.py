@@ -4,11 +4,10 @@ outcome."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
-from crabgames.core.wire import message_field
+from crabgames.core.wire import Remembered, message_field
 from crabgames.games.crab_rage.consistency import check_reachable
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
@@ -134,7 +133,6 @@ CRABS_FIELD = CrabRagePlayer.DESCRIPTOR.fields_by_name["crabs"].number
 FANBASE_CARD_FIELD = CrabRagePlayer.DESCRIPTOR.fields_by_name["fanbase_card"].number
 
 
-@functools.lru_cache(maxsize=1024)
 def crab_field(muscle: int, riding_fans: int, arena: int, destination: int) -> bytes:
     """A crab as a `crabs` field: its place and arena on the wire (in transit: the arena it is
     entering)."""
@@ -148,14 +146,12 @@ def crab_field(muscle: int, riding_fans: int, arena: int, destination: int) -> b
     return message_field(CRABS_FIELD, crab_msg.SerializeToString())
 
 
-@functools.lru_cache(maxsize=256)
 def fanbase_card_field(card: tuple[Reward, ...]) -> bytes:
     card_msg = CrabRageFanbaseCard()
     encode_fanbase(card, card_msg)
     return message_field(FANBASE_CARD_FIELD, card_msg.SerializeToString())
 
 
-@functools.lru_cache(maxsize=4096)
 def player_scalars(
     team: int,
     rage: int,
@@ -181,9 +177,15 @@ def player_scalars(
     )
 
 
+# The remembered encodings of a player's pieces, by their values (plain dict lookups: no call).
+CRAB_FIELDS = Remembered(lambda key: crab_field(*key))
+PLAYER_SCALARS = Remembered(lambda key: player_scalars(*key))
+FANBASE_CARD_FIELDS = Remembered(fanbase_card_field)
+
+
 def player_field(p: Player, hide_commitment: bool) -> bytes:
     """A player as a `players` field, its fields in field-number order."""
-    before_crabs, before_card, after_card = player_scalars(
+    before_crabs, before_card, after_card = PLAYER_SCALARS[
         p.team,
         p.rage,
         p.supply,
@@ -193,9 +195,9 @@ def player_field(p: Player, hide_commitment: bool) -> bytes:
         p.signature_used,
         p.committed,
         0 if hide_commitment else p.commitment,
-    )
-    crabs = [crab_field(c.muscle, c.riding_fans, c.arena, c.destination) for c in p.crabs]
-    fields = [before_crabs, *crabs, before_card, fanbase_card_field(p.fanbase), after_card]
+    ]
+    crabs = [CRAB_FIELDS[c.muscle, c.riding_fans, c.arena, c.destination] for c in p.crabs]
+    fields = [before_crabs, *crabs, before_card, FANBASE_CARD_FIELDS[p.fanbase], after_card]
     return message_field(PLAYERS_FIELD, b"".join(fields))
 
 
@@ -242,7 +244,7 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
         player_bytes(p, viewer != -2 and viewer != seat) for seat, p in enumerate(state.players)
     ]
     arenas = [arena_bytes(a) for a in state.arenas]
-    turn = turn_fields(
+    turn = TURN_FIELDS[
         tuple(state.action_cards),
         state.round,
         state.phase,
@@ -250,7 +252,7 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
         state.active,
         tuple(state.used_actions),
         tuple(state.billboards_to_deal),
-    )
+    ]
     pending = [t.encoded or task_bytes(t) for t in state.pending]
     return b"".join([*players, *arenas, turn, *pending, contest_fields(state)])
 
@@ -260,31 +262,24 @@ def state_bytes(state: State, viewer: int | None = -2) -> bytes:
 # the move did not change, bytes included, so only the changed ones are encoded again.
 
 
+# A piece's bytes are kept with it: once encoded it is frozen (never changed again), and a piece
+# not yet frozen may have changed since it was last encoded.
+
+
 def player_bytes(p: Player, hide_commitment: bool) -> bytes:
     if hide_commitment and p.commitment:  # G4: not the full encoding that is kept
         return player_field(p, True)
-    return kept_bytes(p, full_player_field)
-
-
-def full_player_field(p: Player) -> bytes:
-    return player_field(p, False)
+    if not p.frozen or not p.encoded:
+        p.encoded = player_field(p, False)
+        p.frozen = True
+    return p.encoded
 
 
 def arena_bytes(a: Arena) -> bytes:
-    return kept_bytes(a, whole_arena_field)
-
-
-def whole_arena_field(a: Arena) -> bytes:
-    return arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
-
-
-def kept_bytes(piece: Player | Arena, encode: Callable[[Any], bytes]) -> bytes:
-    """A piece's bytes, kept with it: once encoded it is frozen (never changed again), and a
-    piece not yet frozen may have changed since it was last encoded."""
-    if not piece.frozen or not piece.encoded:
-        piece.encoded = encode(piece)
-        piece.frozen = True
-    return piece.encoded
+    if not a.frozen or not a.encoded:
+        a.encoded = arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
+        a.frozen = True
+    return a.encoded
 
 
 def task_bytes(t: Task) -> bytes:
@@ -293,7 +288,6 @@ def task_bytes(t: Task) -> bytes:
     return t.encoded
 
 
-@functools.lru_cache(maxsize=4096)
 def turn_fields(
     action_cards: tuple[int, ...],
     round_number: int,
@@ -313,6 +307,9 @@ def turn_fields(
         used_actions=used_actions,
         billboards_to_deal=billboards_to_deal,
     ).SerializeToString()
+
+
+TURN_FIELDS = Remembered(lambda key: turn_fields(*key))
 
 
 def contest_fields(state: State) -> bytes:

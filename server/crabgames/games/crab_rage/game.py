@@ -225,13 +225,10 @@ class CrabRageGame(Game[State, Move]):
         task = state.pending[-1]
         if task.kind != ACTION_TURN:
             return [(move, label(state, move)) for move in moves]
-        table = bytes(
-            [
-                *(p.team for p in state.players),
-                state.players[task.player].signature,
-                *(a.billboard for a in state.arenas),
-            ]
-        )
+        players = state.players
+        teams = [p.team for p in players]
+        billboards = [a.billboard for a in state.arenas]
+        table = bytes([*teams, players[task.player].signature, *billboards])
         return list(zip(moves, repeat(table)))
 
     def chance_label(self, state: State, value: int) -> str:
