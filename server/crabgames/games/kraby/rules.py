@@ -9,7 +9,6 @@ set, so "no bit between here and the edge" means a clear line to the edge of the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import itemgetter
 from typing import NamedTuple
 
 from crabgames.games.kraby.data import (
@@ -343,8 +342,11 @@ def unfillable_cells(state: KrabyState) -> list[int]:
 def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
     """Every (edge, lane, stop cell) where a tile of any colour may legally enter (K3, K4, K5).
     A pure function of the board (its rows determine its columns), kept for the boards seen
-    lately: one position is asked about several times (its view, its legal moves, the move)."""
-    key = (state.num_players, *state.row_blocked)
+    lately: one position is asked about several times (its view, its legal moves, the move).
+    Known by the cells' bytes: one object to hash and compare (a tuple of the rows' bit sets
+    reads a dozen int objects, each likely a cache miss in the server), which also tell the
+    playing area (K1) apart; 3 and 4 fishers share theirs."""
+    key = bytes(state.cells)
     found = _ENTRY_POINTS.get(key)
     if found is None:
         if len(_ENTRY_POINTS) >= _ENTRY_POINTS_LIMIT:
@@ -353,7 +355,7 @@ def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
     return found
 
 
-_ENTRY_POINTS: dict[tuple[int, ...], tuple[tuple[int, int, int], ...]] = {}
+_ENTRY_POINTS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
 _ENTRY_POINTS_LIMIT = 4096
 
 
@@ -376,9 +378,9 @@ def find_entry_points(
     `no_new_hole` (K4), whose first test is inlined here as most entries need no other."""
     ways = ENTRY_WAYS[state.num_players]
     lanes = LANES[state.num_players]
-    if only is not None:
+    if only is not None:  # a lane outside the playing area has no blocked cell: no stop there
         ways = (ways[only.edge - 1],)
-        lanes = (only.lane,) if only.lane in lanes else ()
+        lanes = (only.lane,)
     rows, cols = state.row_blocked, state.col_blocked
     found = []
     for _, along_row, stops, entries in ways:
@@ -500,12 +502,10 @@ def take_from_bag(state: KrabyState, player: int, color: int) -> None:
     state.hands[player] = counted(state.hands[player], color, 1)
 
 
-WEIGHT = itemgetter(1)
-
-
 def chance_outcomes(state: KrabyState) -> list[tuple[int, int]]:
     """A draw from the bag: value = KrabyColor, weight = tiles of that colour left (G2)."""
-    return list(filter(WEIGHT, zip(COLORS, state.bag, strict=True)))
+    bag = state.bag
+    return [(c, bag[c - 1]) for c in COLORS if bag[c - 1]]
 
 
 def apply_chance(state: KrabyState, color: int) -> list:
