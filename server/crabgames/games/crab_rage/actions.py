@@ -402,7 +402,7 @@ def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
 def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Event], list[Task]]:
     """Resolve the action's own effect; return its events and the follow-up steps."""
     ref = (player, move.crab)
-    where, action = crab(state, ref).arena, move.action
+    where, action = state.players[player].crabs[move.crab].arena, move.action
     events: list[Event] = []
     tasks: list[Task] = []
     touched = [where]

@@ -127,7 +127,7 @@ class CrabRageGame(Game[State, Move]):
         return explain(state, move)
 
     def apply_move(self, state: State, move: Move) -> list[Event]:
-        task = top(state)
+        task = state.pending[-1]  # a move is only checked and played while someone decides
         events = HANDLERS[task.kind].play(state, task, move)
         return events + advance(state)
 

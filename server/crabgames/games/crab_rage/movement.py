@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from crabgames.core.game import Decision
-from crabgames.games.crab_rage.data import Billboard
+from crabgames.games.crab_rage.data import MAX_MUSCLE, MIN_MUSCLE, Billboard
 from crabgames.games.crab_rage.events import (
     Event,
     EventKind,
@@ -24,7 +24,6 @@ from crabgames.games.crab_rage.state import (
     State,
     Step,
     Task,
-    clamp_muscle,
     managers_in,
     own_crabs_in,
     push,
@@ -187,7 +186,7 @@ _new = tuple.__new__  # an Event from all its fields, without the NamedTuple con
 
 def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
     c = writable_crab(state, ref)
-    c.muscle = muscle = clamp_muscle(c.muscle + delta)  # R3
+    c.muscle = muscle = max(MIN_MUSCLE, min(MAX_MUSCLE, c.muscle + delta))  # R3: muscle 1-6
     seat = ref[0]
     words = (muscle_text, state.players[seat].team, seat, ref[1], delta, why, muscle)
     return _new(Event, (MUSCLE_EVENT, words, seat, c.arena, muscle, ""))
