@@ -233,17 +233,20 @@ class Engine:
     # ----- decode / encode -----
 
     def decode(
-        self, msg: game_pb2.GameState, path: str = "state", read_only: bool = False
+        self, msg: game_pb2.GameState | bytes, path: str = "state", read_only: bool = False
     ) -> Match:
         """The state as a Match of the caller's own, after every check (G-level header and the
         game's `decode_state`); a state seen lately is taken from `decoded`. A `read_only`
         caller (legal moves, views, outcomes, playouts, which clone before they play) gets the
-        remembered match itself, uncopied, and must not change it."""
+        remembered match itself, uncopied, and must not change it. The state may come as its
+        serialized bytes, as received: a state seen lately is then never parsed at all."""
         # No GameState holds a map, so plain serialization is already deterministic (and skips
         # parsing a keyword argument).
-        key = msg.SerializeToString()
+        key = msg if type(msg) is bytes else msg.SerializeToString()
         match = self.decoded.get(key, read_only)
         if match is None:
+            if type(msg) is bytes:
+                msg = parse_state(msg, path)
             match = self.decode_checked(msg, path)
             self.decoded.put(key, match, owned=read_only)
         return match
@@ -433,7 +436,9 @@ class Engine:
         """`legal_moves_response_bytes` as a message."""
         return api.LegalMovesResponse.FromString(self.legal_moves_response_bytes(msg, with_mask))
 
-    def legal_moves_response_bytes(self, msg: game_pb2.GameState, with_mask: bool = False) -> bytes:
+    def legal_moves_response_bytes(
+        self, msg: game_pb2.GameState | bytes, with_mask: bool = False
+    ) -> bytes:
         """Every legal move of whoever decides now, the decision, the move-id space size and,
         when asked for, the legal-move mask (for learning agents): the LegalMoves RPC's answer,
         serialized, framed from the moves' kept encodings."""
@@ -504,7 +509,7 @@ class Engine:
 
     def apply_move_serialized(
         self,
-        msg: game_pb2.GameState,
+        msg: game_pb2.GameState | bytes,
         move: game_pb2.Move,
         validate_only: bool = False,
         expected_version: int | None = None,
@@ -513,12 +518,12 @@ class Engine:
         bytes the state is remembered by, so it is serialized once."""
         match, happened, outcome = self.played(msg, move, validate_only, expected_version)
         if match is None:
-            return msg.SerializeToString(), happened, outcome
+            return (msg if type(msg) is bytes else msg.SerializeToString()), happened, outcome
         return self.remember(match), happened, outcome
 
     def played(
         self,
-        msg: game_pb2.GameState,
+        msg: game_pb2.GameState | bytes,
         move: game_pb2.Move,
         validate_only: bool,
         expected_version: int | None,
@@ -591,6 +596,14 @@ class Engine:
                     error.message,
                 )
         return ReplayResult(True, self.encode(match), self.encode_outcome(match), len(moves))
+
+
+def parse_state(data: bytes, path: str) -> game_pb2.GameState:
+    try:
+        return game_pb2.GameState.FromString(data)
+    except Exception as error:  # DecodeError, recursion limit, bad UTF-8, ...
+        why = str(error) or type(error).__name__
+        raise bad_state(path, f"does not parse as crabgames.v1.GameState: {why}") from None
 
 
 def check_player_count(facts, num_players: int, field: str, error) -> None:

@@ -60,8 +60,64 @@ def safe_deserializer(message_class) -> Callable[[bytes], object]:
     return deserialize
 
 
+class Received:
+    """A request whose `state` was left as the bytes received: `request` holds every other
+    field. The engine finds a state it produced lately by these bytes, so a client sending back
+    the state it was given costs no parsing of the state, nor serializing it again to look it
+    up (docs/performance.md)."""
+
+    __slots__ = ("request", "state")
+
+    def __init__(self, request, state: bytes) -> None:
+        self.request = request
+        self.state = state
+
+
+STATE_TAG = 0x0A  # field 1 (`state` in LegalMovesRequest and ApplyMoveRequest), length-delimited
+
+
+def state_left_as_bytes(message_class) -> Callable[[bytes], object]:
+    """A deserializer for a request whose field 1 is its state: a Received when the state is
+    the first field on the wire (as every protobuf library writes fields in number order) and
+    appears only once; otherwise the request parsed whole, as `safe_deserializer` does."""
+    parse_whole = safe_deserializer(message_class)
+
+    def deserialize(data: bytes):
+        split = split_state(data)
+        if split is not None:
+            state, rest = split
+            try:
+                request = message_class.FromString(rest)
+            except Exception:  # parsed whole below, to name the error as usual
+                request = None
+            # A second state field would be merged into the first by protobuf, changing what
+            # the state says: only a lone state stays bytes.
+            if request is not None and not request.HasField("state"):
+                return Received(request, state)
+        return parse_whole(data)
+
+    return deserialize
+
+
+def split_state(data: bytes) -> tuple[bytes, bytes] | None:
+    """The leading state field's bytes and the rest of the request, or None when the request
+    does not start with a whole state field."""
+    if not data or data[0] != STATE_TAG:
+        return None
+    length = shift = 0
+    for i in range(1, min(len(data), 6)):  # a length below 2**32 takes at most 5 bytes
+        byte = data[i]
+        length |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            end = i + 1 + length
+            return (data[i + 1 : end], data[end:]) if end <= len(data) else None
+        shift += 7
+    return None
+
+
 def guarded(behavior):
-    """Refuse undecodable requests and calls already out of time before doing any work."""
+    """Refuse undecodable requests and calls already out of time before doing any work. A
+    Received request reaches the behavior as the request and its state's bytes."""
 
     @functools.wraps(behavior)
     def handle(request, context):
@@ -72,6 +128,8 @@ def guarded(behavior):
             check_time(context)
         except Interrupted as error:
             context.abort(error.code, error.message)
+        if type(request) is Received:
+            return behavior(request.request, context, request.state)
         return behavior(request, context)
 
     return handle
@@ -118,12 +176,20 @@ def serialize(response) -> bytes:
     return response if type(response) is bytes else response.SerializeToString()
 
 
+# The calls a game makes most, whose requests lead with the state. A sealing server opens and
+# checks every state, so it parses them whole.
+STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
+
+
 def add_rules_service(servicer, server: grpc.Server) -> None:
     """Register the rules service with every handler guarded (instead of the generated
     add_RulesServiceServicer_to_server)."""
     handlers = {}
     for method in SERVICE.methods:
         request_class = getattr(api, method.input_type.name)
+        deserializer = safe_deserializer(request_class)
+        if method.name in STATE_AS_BYTES and servicer.sealer is None:
+            deserializer = state_left_as_bytes(request_class)
         if method.client_streaming and method.server_streaming:
             handlers[method.name] = grpc.stream_stream_rpc_method_handler(
                 guarded_stream(getattr(servicer, method.name)),
@@ -133,7 +199,7 @@ def add_rules_service(servicer, server: grpc.Server) -> None:
             continue
         handlers[method.name] = grpc.unary_unary_rpc_method_handler(
             guarded(getattr(servicer, method.name)),
-            request_deserializer=safe_deserializer(request_class),
+            request_deserializer=deserializer,
             response_serializer=serialize,
         )
     server.add_generic_rpc_handlers(

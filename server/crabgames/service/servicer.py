@@ -30,9 +30,9 @@ def translate_errors(method):
     """Map engine errors to their status; anything else is a bug, logged and reported INTERNAL."""
 
     @functools.wraps(method)
-    def wrapper(self, request, context):
+    def wrapper(self, request, context, *state):
         try:
-            return method(self, request, context)
+            return method(self, request, context, *state)
         except RulesError as error:
             context.abort_with_status(status_for(error))
         except Exception:
@@ -117,8 +117,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             outcome=self.engine.outcome(state),
         )
 
+    # LegalMoves and ApplyMove may get the request's state as the bytes received (`state`,
+    # limits.Received: only on a server that does not seal), and request.state is then empty.
+
     @translate_errors
-    def LegalMoves(self, request, context):
+    def LegalMoves(self, request, context, state: bytes | None = None):
+        if state is not None:
+            return self.engine.legal_moves_response_bytes(state, request.with_mask)
         state = self.opened(request.state)
         # The moves show the player's hand; without sealing there is no seat to check.
         if self.sealer is not None and state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
@@ -126,11 +131,12 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         return self.engine.legal_moves_response_bytes(state, request.with_mask)
 
     @translate_errors
-    def ApplyMove(self, request, context):
+    def ApplyMove(self, request, context, state: bytes | None = None):
         expected = request.expected_version if request.HasField("expected_version") else None
-        state = self.opened(request.state)
-        if self.sealer is not None and state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
-            self.check_seat(state, state.next.player, request.player_token, "a move")
+        if state is None:
+            state = self.opened(request.state)
+            if self.sealer is not None and state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
+                self.check_seat(state, state.next.player, request.player_token, "a move")
         if self.sealer is None or state.sampled:  # no real secret to keep
             new_state, happened, outcome = self.engine.apply_move_serialized(
                 state, request.move, request.validate_only, expected
