@@ -11,7 +11,7 @@ GAME ?= kraby
 PLAY_ARGS ?=
 NODE_DEPS := clients/node/node_modules/.installed
 
-.PHONY: setup run test protos lint format bench bench-quick clean play demo typecheck fuzz-large load-large
+.PHONY: setup run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large
 
 setup: $(GENERATED)
 
@@ -73,8 +73,15 @@ format: setup
 	$(VENV)/bin/ruff check --fix server clients tests bench
 
 # Performance against the floor gRPC sets, on loopback (docs/performance.md); a few minutes.
-bench: setup
+# The worker rows want h2load (Debian's nghttp2-client): installed here when root with apt;
+# without it the bench falls back to Python load processes and says so.
+bench: setup h2load
 	$(PY) -m bench.bench
+
+h2load:
+	@command -v h2load >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nghttp2-client) \
+		|| echo "h2load not installed: the worker rows use Python load processes"
 
 # The same, with short timings: a smoke run in well under a minute.
 bench-quick: setup

@@ -4,7 +4,8 @@ For every served game, at a mid-game state and at the heaviest state found (the 
 move list is largest), it measures LegalMoves and ApplyMove beside a no-op RPC that carries the
 same state bytes through the same server (bench/noop.py); in-process random games per second; a
 full game driven move by move over gRPC beside the same game played inside the server
-(Playouts); a stream of moves beside unary calls; and throughput with 1 and 2 worker processes.
+(Playouts); a stream of moves beside unary calls; and throughput with 1 and 2 worker processes
+(driven by h2load when it is installed).
 Results: printed, and written to bench/results.md and bench/results.json.
 
 python -m bench.bench [--quick]
@@ -19,8 +20,11 @@ import os
 import platform
 import queue
 import random
+import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -353,8 +357,17 @@ def _load(address: str, kind: str, payload: bytes, seconds: float, results) -> N
     channel.close()
 
 
+# nghttp2's HTTP/2 load generator (Debian's nghttp2-client; `make bench` installs it when it
+# can). A C client leaves the cores to the server: Python load processes need about as much CPU
+# per call as a worker, so on a small machine they, not the workers, set the total.
+H2LOAD = shutil.which("h2load")
+
+
 def throughput(address: str, kind: str, payload: bytes, clients: int, seconds: float) -> float:
-    """Total calls per second from `clients` load processes, each on its own connection."""
+    """Total calls per second from `clients` connections, each with one call in flight: h2load's
+    when it is installed, else one Python load process per connection."""
+    if H2LOAD:
+        return h2load_throughput(address, kind, payload, clients, seconds)
     context = multiprocessing.get_context("spawn")
     results = context.Queue()
     processes = [
@@ -369,6 +382,42 @@ def throughput(address: str, kind: str, payload: bytes, clients: int, seconds: f
     return total
 
 
+def h2load_throughput(
+    address: str, kind: str, payload: bytes, connections: int, seconds: float
+) -> float:
+    """h2load's calls per second, each request the payload in gRPC's framing (an uncompressed
+    flag byte and a 4-byte length). h2load sees HTTP statuses only, not gRPC's (in trailers), so
+    the payload is checked with one real gRPC call first."""
+    channel = grpc.insecure_channel(address, CHANNEL_OPTIONS)
+    channel.unary_unary(f"/crabgames.v1.RulesService/{kind}")(payload, timeout=20)
+    channel.close()
+    with tempfile.NamedTemporaryFile(suffix=".grpc") as body:
+        body.write(b"\x00" + len(payload).to_bytes(4, "big") + payload)
+        body.flush()
+        report = subprocess.run(
+            [
+                H2LOAD,
+                *("--duration", str(max(1, round(seconds))), "--warm-up-time", "1"),
+                *("--clients", str(connections), "--max-concurrent-streams", "1"),
+                *("--data", body.name),
+                *("--header", "content-type: application/grpc", "--header", "te: trailers"),
+                f"http://{address}/crabgames.v1.RulesService/{kind}",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    failed = re.search(r"requests: .* (\d+) failed", report)
+    rate = re.search(r"finished in [^,]+, ([\d.]+) req/s", report)
+    if not rate or not failed or failed.group(1) != "0":
+        raise RuntimeError(f"h2load failed:\n{report}")
+    return float(rate.group(1))
+
+
+def load_description(clients: int) -> str:
+    return f"h2load, {clients} connections" if H2LOAD else f"{clients} client processes"
+
+
 def worker_rows(engine, seconds: float, clients: int) -> list[dict]:
     state = bench_states(engine, "kraby")["mid-game 3p"]
     moves, _ = engine.legal_moves(state)
@@ -381,6 +430,7 @@ def worker_rows(engine, seconds: float, clients: int) -> list[dict]:
         row = {
             "workload": f"kraby {kind}" + (" (4 playouts)" if kind == "Playouts" else ""),
             "clients": clients,
+            "load": load_description(clients),
         }
         for workers in (1, 2):
             server = BenchServer(workers)
@@ -393,7 +443,7 @@ def worker_rows(engine, seconds: float, clients: int) -> list[dict]:
         row["speedup"] = row["workers_2"] / row["workers_1"]
         rows.append(row)
         print(
-            f"{row['workload']:<26} {clients} client processes: 1 worker {row['workers_1']:6.0f}/s,"
+            f"{row['workload']:<26} {row['load']}: 1 worker {row['workers_1']:6.0f}/s,"
             f" 2 workers {row['workers_2']:6.0f}/s: x{row['speedup']:.2f}",
             flush=True,
         )
@@ -450,12 +500,12 @@ def markdown(results: dict) -> str:
     if results["workers"]:
         out += [
             "",
-            "| workload | client processes | 1 worker /s | 2 workers /s | speed-up |",
-            "|---|---:|---:|---:|---:|",
+            "| workload | load | 1 worker /s | 2 workers /s | speed-up |",
+            "|---|---|---:|---:|---:|",
         ]
         for r in results["workers"]:
             out.append(
-                f"| {r['workload']} | {r['clients']} | {r['workers_1']:.0f} |"
+                f"| {r['workload']} | {r['load']} | {r['workers_1']:.0f} |"
                 f" {r['workers_2']:.0f} | {r['speedup']:.2f}x |"
             )
     return "\n".join(out) + "\n"
@@ -465,7 +515,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="short timings (a smoke run)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per measurement")
-    parser.add_argument("--clients", type=int, default=4, help="load processes for workers")
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=8 if H2LOAD else 4,
+        help="connections (h2load) or load processes (without it) for the worker rows",
+    )
     parser.add_argument("--out", default=str(HERE), help="where results.md/.json go")
     args = parser.parse_args()
     seconds = args.seconds or (0.3 if args.quick else 1.5)
