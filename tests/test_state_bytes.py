@@ -111,3 +111,16 @@ def test_the_state_as_bytes_gets_the_same_answers_as_the_state_parsed(channel):
         assert legal(bytes_first) == legal(UNKNOWN_FIELD + bytes_first)
         move_field = _framed(2, move.SerializeToString())
         assert apply(bytes_first + move_field) == apply(move_field + bytes_first)
+
+
+@pytest.mark.parametrize("leading", [True, False], ids=["state as bytes", "state parsed"])
+def test_a_state_carrying_a_seal_is_refused_by_a_server_that_does_not_seal(channel, leading):
+    state, move = a_state_and_move()
+    state.sealed = b"a seal"
+    state_field = _framed(1, state.SerializeToString())
+    for method, rest in (("LegalMoves", b""), ("ApplyMove", _framed(2, move.SerializeToString()))):
+        data = state_field + rest if leading else UNKNOWN_FIELD + rest + state_field
+        with pytest.raises(grpc.RpcError) as caught:
+            raw_stub(channel, method)(data, timeout=10)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert details(caught.value)["BadRequest"].field_violations[0].field == "state.sealed"

@@ -273,6 +273,11 @@ class Engine:
         return b"".join(fields)
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
+        if msg.sealed:  # a sealing server opens its states before the engine sees them
+            raise bad_state(
+                f"{path}.sealed",
+                "a sampled state, or any state on a server that does not seal, is never sealed",
+            )
         which = msg.WhichOneof("game")
         game = self.game(which, f"{path}.game", path, bad_state)
         facts = game.facts
