@@ -620,15 +620,10 @@ def check_player_count(facts, num_players: int, field: str, error) -> None:
         )
 
 
-def state_header_bytes(match: Match) -> bytes:
-    """Every GameState field but the game's own, serialized deterministically."""
-    return b"".join(state_header_fields(match))
-
-
 def state_header_fields(match: Match) -> list[bytes]:
-    """`state_header_bytes` field by field (fields 1 to 9 in order; proto3 leaves zero scalars
-    out; `prng` and `next` are always present). What stays the same all game long is
-    serialized once per game."""
+    """Every GameState field but the game's own, serialized deterministically, field by field
+    (fields 1 to 9 in order; proto3 leaves zero scalars out; `prng` and `next` are always
+    present). What stays the same all game long is serialized once per game."""
     constants, prng_seed = game_constants_bytes(
         match.game.facts.rules_version, match.num_players, match.seed, match.prng.seed
     )
@@ -661,7 +656,7 @@ def game_constants_bytes(
 @functools.lru_cache(maxsize=1024)  # a game has a few dozen decisions per seat
 def next_decision_field(decision: Decision) -> bytes:
     """A GameState's `next` field."""
-    return NEXT_TAG + wire.sized(next_decision_bytes(decision))
+    return wire.message_field(STATE_NEXT, next_decision_bytes(decision))
 
 
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
@@ -780,7 +775,7 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
 VIEW_LEGAL_MOVES = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
 _STATE_FIELDS = game_pb2.GameState.DESCRIPTOR.fields_by_name
 PRNG_TAG = wire.tag(_STATE_FIELDS["prng"].number, wire.LENGTH_DELIMITED)
-NEXT_TAG = wire.tag(_STATE_FIELDS["next"].number, wire.LENGTH_DELIMITED)
+STATE_NEXT = _STATE_FIELDS["next"].number
 STATE_CHANCE_MODE = _STATE_FIELDS["chance_mode"].number
 STATE_VERSION = _STATE_FIELDS["version"].number
 STATE_SAMPLED = _STATE_FIELDS["sampled"].number
