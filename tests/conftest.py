@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import grpc
 import pytest
 
@@ -33,3 +35,13 @@ def channel(server_address):
 @pytest.fixture(scope="session")
 def stub(channel):
     return rules_service_pb2_grpc.RulesServiceStub(channel)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """How many fuzzed inputs each game got, by target, when the fuzz tests ran."""
+    fuzzing = sys.modules.get("tests.fuzzing")
+    lines = fuzzing.fuzz_summary() if fuzzing else []
+    if lines:
+        terminalreporter.section("fuzzed inputs by game and target")
+        for line in lines:
+            terminalreporter.write_line(line)
