@@ -20,6 +20,8 @@ from crabgames.games.crab_bucket.data import (
     HAND_SIZE,
     LEVELS,
     MAX_BETWEEN,
+    MAX_HAND,
+    MAX_PENDING,
     OXI,
     Adjacent,
     Gap,
@@ -28,6 +30,7 @@ from crabgames.games.crab_bucket.data import (
     card_id,
     card_name,
     color_of,
+    deck_size,
     number_of,
 )
 from crabgames.games.crab_bucket.rules import (
@@ -521,19 +524,20 @@ def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBu
     """Validate every field and build the native state; the first problem raises bad_state."""
     options = _decode_options_once(msg.options, num_players, f"{path}.options")
     state = rules.new_state(num_players, options)
-    piles = _decode_stacks(msg.piles, CIRCLE, f"{path}.piles", "8 piles (B2)")
-    hands = _decode_stacks(msg.hands, num_players, f"{path}.hands", "one hand per player")
-    for seat, hand in enumerate(hands):
-        if len(hand) > HAND_SIZE + 1:
-            raise bad_state(f"{path}.hands[{seat}].cards", "a hand holds at most 4 cards")
+    deck = deck_size(num_players)
+    piles = _decode_stacks(msg.piles, CIRCLE, deck, f"{path}.piles", "8 piles (B2)")
+    hands = _decode_stacks(msg.hands, num_players, MAX_HAND, f"{path}.hands", "one per player")
     state.piles = list(map(tuple, piles))
     state.hands = [tuple(sorted(hand)) for hand in hands]
     state.draw_pile = [0] * CARD_KINDS
-    for card in decode_cards(msg.draw_pile, f"{path}.draw_pile", bad_state):
+    for card in decode_cards(
+        _at_most(msg.draw_pile, deck, f"{path}.draw_pile"), f"{path}.draw_pile", bad_state
+    ):
         state.draw_pile[card] += 1
-    state.oxi_set_aside = _count(msg.oxi_set_aside, f"{path}.oxi_set_aside")
-    state.oxi_discarded = _count(msg.oxi_discarded, f"{path}.oxi_discarded")
-    state.removed = sorted(decode_cards(msg.removed, f"{path}.removed", bad_state))
+    state.oxi_set_aside = _oxi_count(msg.oxi_set_aside, num_players, f"{path}.oxi_set_aside")
+    state.oxi_discarded = _oxi_count(msg.oxi_discarded, num_players, f"{path}.oxi_discarded")
+    removed = _at_most(msg.removed, deck, f"{path}.removed")
+    state.removed = sorted(decode_cards(removed, f"{path}.removed", bad_state))
     _check_cards(state, path)
     _decode_missions(msg, state, path)
     _decode_turn(msg, state, path)
@@ -559,16 +563,27 @@ def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str)
     return options
 
 
-def _count(value: int, path: str) -> int:
-    if value < 0:
-        raise bad_state(path, "cannot be negative")
+def _oxi_count(value: int, num_players: int, path: str) -> int:
+    if not 0 <= value <= num_players:
+        raise bad_state(path, f"must be 0 to {num_players}: one Oxi! card per player (B1)")
     return value
 
 
-def _decode_stacks(msgs: Any, size: int, path: str, what: str) -> list[list[int]]:
+def _at_most(cards: Any, most: int, path: str) -> Any:
+    """A repeated card field, refused before decoding when longer than the game allows."""
+    if len(cards) > most:
+        raise bad_state(path, f"holds {len(cards)} cards; at most {most}")
+    return cards
+
+
+def _decode_stacks(msgs: Any, size: int, most: int, path: str, what: str) -> list[list[int]]:
+    """`size` stacks of at most `most` cards each (a pile: the whole deck; a hand: MAX_HAND)."""
     if len(msgs) != size:
         raise bad_state(path, f"has {len(msgs)} entries; there must be {what}")
-    return [decode_cards(s.cards, f"{path}[{i}].cards", bad_state) for i, s in enumerate(msgs)]
+    return [
+        decode_cards(_at_most(s.cards, most, f"{path}[{i}].cards"), f"{path}[{i}].cards", bad_state)
+        for i, s in enumerate(msgs)
+    ]
 
 
 def _check_cards(state: CrabBucketState, path: str) -> None:
@@ -680,8 +695,8 @@ def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> 
         if item.level not in wanted:
             raise bad_state(f"{where}.level", f"must be one of {list(wanted)}")
         state.pending.append((item.kind, item.level))
-    if len(state.pending) > 4:
-        raise bad_state(f"{path}.pending", "at most 4 pending decisions")
+    if len(state.pending) > MAX_PENDING:
+        raise bad_state(f"{path}.pending", f"at most {MAX_PENDING} pending decisions")
     if state.offered and (rules.KEEP_MISSION, 0) not in state.pending:
         raise bad_state(f"{path}.offered_missions", "missions are offered only before a keep")
     if (state.step == GAME_OVER) != (msg.end_reason != 0):

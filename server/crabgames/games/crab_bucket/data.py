@@ -18,7 +18,14 @@ OXI = 32
 CARD_KINDS = 33  # crab cards 0..31 and the Oxi! card
 CIRCLE = 8  # piles in the circle (B2)
 HAND_SIZE = 3
+MAX_HAND = HAND_SIZE + 1  # "Draw 1 card and play 2" draws a fourth card before the plays (B6)
 MAX_PLAYERS = 5  # the most seats the engine serves (GameFacts.max_players)
+MAX_PENDING = 4  # interrupting decisions stacked at once (an ability's draws and choices)
+
+
+def deck_size(num_players: int) -> int:
+    """Every card of a game: the 32 crab cards and one Oxi! card per player (B1)."""
+    return CRAB_CARDS + num_players
 
 
 def card_id(color: int, number: int) -> int:

@@ -9,8 +9,17 @@ import random
 from crabgames.core.errors import bad_request
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.codec import decode_card, decode_options_msg
-from crabgames.games.crab_bucket.data import CARD_KINDS, CIRCLE, CRAB_CARDS, LEVELS, OXI
-from crabgames.games.crab_bucket.rules import EMPTY, NO_MISSION, CrabBucketState
+from crabgames.games.crab_bucket.data import (
+    CARD_KINDS,
+    CIRCLE,
+    CRAB_CARDS,
+    LEVELS,
+    MAX_HAND,
+    MAX_PENDING,
+    OXI,
+    deck_size,
+)
+from crabgames.games.crab_bucket.rules import EMPTY, NO_MISSION, CrabBucketState, Options
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 
@@ -60,11 +69,8 @@ def state_from_view(
     it (decode_state) and draws again if the turn player's decision does not match."""
     path = "view.crab_bucket"
     options = decode_options_msg(view.options, num_players, f"{path}.options", bad_request)
+    check_view_sizes(view, options, num_players, path)
     state = rules.new_state(num_players, options)
-    if len(view.piles) != CIRCLE:
-        raise bad_request(f"{path}.piles", "there must be 8 piles (B2)")
-    if len(view.hand_sizes) != num_players:
-        raise bad_request(f"{path}.hand_sizes", f"needs {num_players} entries")
     own = [decode_card(c, f"{path}.hand[{i}]", bad_request) for i, c in enumerate(view.hand)]
     if len(own) != view.hand_sizes[player]:
         raise bad_request(f"{path}.hand", "does not match the viewer's hand size")
@@ -89,6 +95,64 @@ def state_from_view(
     others = [q for q in range(num_players) if q != player]
     _deal_pool(state, pool, slots, others, rng)
     return state
+
+
+def check_view_sizes(
+    view: pb.CrabBucketView, options: Options, num_players: int, path: str
+) -> None:
+    """Every count and length the sampler builds from, against what the game holds (B1, B2),
+    before anything is built: a view is the caller's, and a pile height of 10^7 would otherwise
+    be a list of 10^7 cards. The cards counted everywhere must be the whole deck."""
+    deck = deck_size(num_players)
+    if len(view.piles) != CIRCLE:
+        raise bad_request(f"{path}.piles", "there must be 8 piles (B2)")
+    for p, pile in enumerate(view.piles):
+        if not 0 <= pile.height <= deck:
+            raise bad_request(f"{path}.piles[{p}].height", f"must be 0 to {deck} cards")
+        if not 0 <= pile.oxi_count <= min(pile.height, num_players):
+            raise bad_request(f"{path}.piles[{p}].oxi_count", "does not fit the pile")
+    if len(view.hand_sizes) != num_players:
+        raise bad_request(f"{path}.hand_sizes", f"needs {num_players} entries")
+    for seat, size in enumerate(view.hand_sizes):
+        if not 0 <= size <= MAX_HAND:
+            raise bad_request(f"{path}.hand_sizes[{seat}]", f"a hand holds 0 to {MAX_HAND} cards")
+    if len(view.hand) > MAX_HAND:
+        raise bad_request(f"{path}.hand", f"a hand holds at most {MAX_HAND} cards")
+    if not 0 <= view.draw_pile_size <= deck:
+        raise bad_request(f"{path}.draw_pile_size", f"must be 0 to {deck} cards")
+    for name in ("oxi_set_aside", "oxi_discarded"):
+        if not 0 <= getattr(view, name) <= num_players:
+            raise bad_request(f"{path}.{name}", f"there are {num_players} Oxi! cards (B1)")
+    if len(view.removed) > deck:
+        raise bad_request(f"{path}.removed", f"at most {deck} cards")
+    counted = (
+        sum(pile.height for pile in view.piles)
+        + sum(view.hand_sizes)
+        + view.draw_pile_size
+        + len(view.removed)
+        + view.oxi_set_aside
+        + view.oxi_discarded
+    )
+    if counted != deck:
+        raise bad_request(
+            path, f"{counted} cards in piles, hands and elsewhere; the game has {deck}"
+        )
+    _check_mission_sizes(view, len(options.missions), path)
+
+
+def _check_mission_sizes(view: pb.CrabBucketView, missions: int, path: str) -> None:
+    if len(view.mission_pile_sizes) != len(LEVELS):
+        raise bad_request(f"{path}.mission_pile_sizes", "one size per level (3)")
+    for level, size in enumerate(view.mission_pile_sizes):
+        if not 0 <= size <= missions:
+            raise bad_request(f"{path}.mission_pile_sizes[{level}]", f"must be 0 to {missions}")
+    for name in ("completed", "discarded_missions"):
+        if len(getattr(view, name)) > missions:
+            raise bad_request(f"{path}.{name}", f"there are {missions} missions")
+    if len(view.offered_missions) > 2:
+        raise bad_request(f"{path}.offered_missions", "at most 2 missions are offered")
+    if len(view.pending) > MAX_PENDING:
+        raise bad_request(f"{path}.pending", f"at most {MAX_PENDING} pending decisions")
 
 
 def _piles_from_view(
