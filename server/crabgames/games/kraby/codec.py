@@ -236,6 +236,10 @@ def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
     first = msg.options.first_player
     if not 0 <= first < n:
         raise bad_state(f"{path}.options.first_player", f"must be a seat from 0 to {n - 1}")
+    if len(msg.cells) != CELLS:  # before the cells become a list
+        raise bad_state(
+            f"{path}.cells", f"must hold {CELLS} cells (11x11, row-major), has {len(msg.cells)}"
+        )
     values = list(msg.cells)
     check_cells(values, n, excluded, f"{path}.cells")
     cells = bytearray(values)  # every value checked: each fits a byte

@@ -10,8 +10,9 @@ from collections.abc import Hashable, Sequence
 from crabgames.core.errors import InvalidArgument, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.kraby import codec, rules
-from crabgames.games.kraby.codec import EDGE_NAMES, STEP_NAMES, counts_msg, decode_counts
+from crabgames.games.kraby.codec import COLOR_FIELDS, EDGE_NAMES, STEP_NAMES, counts_msg
 from crabgames.games.kraby.data import (
+    CELLS,
     COLOR_NAMES,
     COLORS,
     HAND_SIZE,
@@ -89,6 +90,30 @@ def tile_hidden(
 ) -> rules.TileDealt | rules.TileDrawn:
     """A dealt or drawn tile as the other seats and spectators see it: its colour unspecified."""
     return kind(player, pb.KRABY_COLOR_UNSPECIFIED)
+
+
+def check_view_sizes(view: pb.KrabyView, player: int, num_players: int) -> list[int]:
+    """Every count of a view the sampler builds from, bounded by the game's (the board's 121
+    cells, hands of at most 6 tiles, 120 tiles in all), before anything is built; the viewer's
+    own hand, counted by colour."""
+    path = "view.kraby"
+    if len(view.cells) != CELLS:
+        raise bad_request(f"{path}.cells", f"must hold {CELLS} cells (11x11, row-major)")
+    if len(view.hand_sizes) != num_players:
+        raise bad_request(f"{path}.hand_sizes", f"needs {num_players} entries")
+    for seat, size in enumerate(view.hand_sizes):
+        if not 0 <= size <= HAND_SIZE:
+            raise bad_request(f"{path}.hand_sizes[{seat}]", f"a hand holds 0 to {HAND_SIZE} tiles")
+    own = [getattr(view.own_hand, name) for name in COLOR_FIELDS]
+    for name, count in zip(COLOR_FIELDS, own, strict=True):
+        if not 0 <= count <= HAND_SIZE:
+            raise bad_request(f"{path}.own_hand.{name}", f"a hand holds 0 to {HAND_SIZE} tiles")
+    if sum(own) != view.hand_sizes[player]:
+        raise bad_request(f"{path}.own_hand", "does not match the viewer's hand size")
+    tiles = len(COLORS) * tiles_per_color(num_players)
+    if not 0 <= view.bag_size <= tiles:
+        raise bad_request(f"{path}.bag_size", f"must be 0 to {tiles} tiles")
+    return own
 
 
 def decision_at(step: int, turn_player: int) -> Decision:
@@ -231,18 +256,19 @@ class KrabyGame(Game[KrabyState, object]):
     ) -> KrabyState:
         """Deal the tiles the viewer cannot see (total minus board minus own hand) at random
         into the other hands, by their sizes, and the bag."""
-        if len(view.hand_sizes) != num_players:
-            raise bad_request("view.kraby.hand_sizes", f"needs {num_players} entries")
+        own = check_view_sizes(view, player, num_players)
         excluded = view.options.excluded_color or pb.KRABY_COLOR_PINK
-        own = decode_counts(view.own_hand, "view.kraby.own_hand")
         in_play = colors_in_play(num_players, excluded) if excluded in COLORS else ()
-        pool = []
+        cells, pool = list(view.cells), []  # 121 cells, checked
         for color in COLORS:
             total = tiles_per_color(num_players) if color in in_play else 0
-            unseen = total - list(view.cells).count(color + TILE_OFFSET) - own[color - 1]
+            unseen = total - cells.count(color + TILE_OFFSET) - own[color - 1]
             if unseen < 0:
                 raise bad_request("view.kraby.cells", f"too many {COLOR_NAMES[color]} tiles seen")
             pool += [color] * unseen
+        hidden = sum(view.hand_sizes) - view.hand_sizes[player] + view.bag_size
+        if hidden != len(pool):
+            raise bad_request("view.kraby.bag_size", "does not match the tiles left unseen")
         rng.shuffle(pool)
         msg = pb.KrabyState(
             options=view.options,
