@@ -159,7 +159,10 @@ def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move
 
 
 # Smash: crab `index` on each target for X from 1 to SMASH_TABLE_X, by crab index and target (a
-# turn takes the first `top`); a larger X (rare: rage builds slowly) is built on the call.
+# turn takes the first `top`). A larger X (rare: rage builds slowly) extends that crab's row on
+# target to MAX_X once, kept: rage is unlimited (R3), and a state with a lot of it would
+# otherwise build up to MAX_X moves per target on every decision (a Playouts call from rage
+# 100000 cost 20 times a normal one). At most 4 crabs x 20 targets x MAX_X moves in all.
 SMASH_TABLE_X = 16
 SMASH_MOVES = tuple({t: x_moves(SMASH, i, t, SMASH_TABLE_X) for t in TARGETS} for i in CRAB_INDICES)
 # Rage: crab `index` for X from 1 to 5 (R8: muscle 1 can rise by at most 5), by crab index.
@@ -233,13 +236,12 @@ def _smash(
     top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
     moves: list[Move] = []
     for i, where in placed:
-        if top <= SMASH_TABLE_X:
-            table = SMASH_MOVES[i]
-            for t in rivals[where]:
-                moves += table[t][:top]
-        else:
-            for t in rivals[where]:
-                moves += x_moves(SMASH, i, t, top)
+        table = SMASH_MOVES[i]
+        for t in rivals[where]:
+            row = table[t]
+            if len(row) < top:
+                row = table[t] = x_moves(SMASH, i, t, MAX_X)
+            moves += row[:top]
     return moves
 
 
