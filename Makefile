@@ -11,7 +11,7 @@ GAME ?= kraby
 PLAY_ARGS ?=
 NODE_DEPS := clients/node/node_modules/.installed
 
-.PHONY: setup run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large
+.PHONY: setup run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
 
 setup: $(GENERATED)
 
@@ -58,6 +58,13 @@ test: setup $(NODE_DEPS)
 # (CRABGAMES_FUZZ_SCALE=N for another size). docs/security.md
 fuzz-large: setup
 	CRABGAMES_FUZZ=large $(PY) -m pytest tests/test_fuzz.py tests/test_sealing.py $(PYTEST_ARGS)
+
+# The adversarial campaign of issue 13 on loopback: idle streams, withheld bodies, max-cost
+# Playouts, padded and oversized states, fuzzed views, against a server without and with sealing,
+# while a well-behaved client plays (60 s each: CRABGAMES_ATTACK_SECONDS). Fails on a missed goal.
+ATTACK_ARGS ?=
+attack: setup
+	$(PY) -m bench.attack $(ATTACK_ARGS)
 
 # The loopback load test with 64 clients for 60 s (CRABGAMES_LOAD_CLIENTS, _SECONDS to change).
 load-large: setup
