@@ -61,13 +61,17 @@ PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
 # the limit is only there to keep rage, re-rolls and their sums far from int32.
 MAX_REWARD = 100
 MAX_RAGE = 100_000
+# The pending stack: random games reach 11 steps (450 games, 3 to 5 players); one action can
+# stack a few steps per crab it sends (destinations, entering, alliance, billboard, mutation) for
+# up to 15 crabs, well under this. A longer stack is refused before its steps are built.
+MAX_PENDING = 256
 
 # ----- options -----
 
 
 def decode_options(msg: Any, n: int, path: str) -> Options:
     teams = tuple(msg.teams)
-    if teams and (len(set(teams)) != n or any(t not in TEAMS for t in teams)):
+    if teams and (len(teams) != n or len(set(teams)) != n or any(t not in TEAMS for t in teams)):
         raise bad_request(f"{path}.teams", f"needs {n} distinct team colours, one per seat")
     base = default_options(n, teams)
     microphone = msg.microphone if msg.HasField("microphone") else None
@@ -76,6 +80,7 @@ def decode_options(msg: Any, n: int, path: str) -> Options:
     billboards = tuple(msg.billboards)
     if billboards and (
         SETUP[n].arenas != 3
+        or len(billboards) != 3
         or len(set(billboards)) != 3
         or any(b not in BILLBOARDS for b in billboards)
     ):
@@ -365,8 +370,8 @@ def decode_crab(msg: Any, arenas: int, player_path: str, index: int) -> Crab:
         raise bad_state(
             f"{player_path}.crabs[{index}].muscle", "muscle is a die face from 1 to 6 (R3)"
         )
-    if riding_fans < 0:
-        raise bad_state(f"{player_path}.crabs[{index}].riding_fans", "cannot be negative")
+    if not 0 <= riding_fans <= FANS_PER_PLAYER:
+        raise bad_state(f"{player_path}.crabs[{index}].riding_fans", "must be 0 to 32 fans (R21)")
     if place == PLACE_BACKSTAGE:
         if arena != -1:
             raise bad_state(
@@ -398,8 +403,8 @@ def decode_player(msg: Any, n: int, arenas: int, path: str) -> Player:
         raise bad_state(f"{path}.rage", f"rage is 0 to {MAX_RAGE}")
     if not 0 <= supply <= FANS_PER_PLAYER:
         raise bad_state(f"{path}.supply", "must be 0 to 32 fans")
-    if hardcore < 0:
-        raise bad_state(f"{path}.hardcore_fans", "cannot be negative")
+    if not 0 <= hardcore <= FANS_PER_PLAYER:
+        raise bad_state(f"{path}.hardcore_fans", "must be 0 to 32 fans (R21)")
     if len(msg.crabs) != SETUP[n].crabs:
         raise bad_state(f"{path}.crabs", f"{n} players have {SETUP[n].crabs} crabs each (R1)")
     crabs = [decode_crab(c, arenas, path, i) for i, c in enumerate(msg.crabs)]
@@ -439,10 +444,10 @@ def decode_arena(msg: Any, n: int, path: str) -> Arena:
     for name, values in (("fans", fans), ("partner", partner), ("glory", glory)):
         if len(values) != n:
             raise bad_state(f"{path}.{name}", f"needs one entry per seat ({n})")
-    if fans and min(fans) < 0:
-        raise bad_state(f"{path}.fans", "cannot be negative")
-    if glory and min(glory) < 0:
-        raise bad_state(f"{path}.glory", "cannot be negative")
+    if fans and not 0 <= min(fans) <= max(fans) <= FANS_PER_PLAYER:
+        raise bad_state(f"{path}.fans", "must be 0 to 32 fans (R21)")
+    if glory and not 0 <= min(glory) <= max(glory) <= n:
+        raise bad_state(f"{path}.glory", f"an arena gives 0 to {n} glory (R18)")
     if partner and not (min(partner) >= -1 and max(partner) < n):
         raise bad_state(f"{path}.partner", "must be -1 or a seat")
     return Arena(billboard, fans, partner, glory)
@@ -488,6 +493,12 @@ def decode_task(msg: Any, n: int, arenas: int, crabs: int, path: str) -> Task:
         raise bad_state(f"{path}.player", "must be -1 or a seat")
     if not -1 <= arena < arenas:
         raise bad_state(f"{path}.arena", "must be -1 or an arena")
+    # A step names crabs (each at most once) and holds a value per crab or per arena at most.
+    most = n * crabs
+    if len(msg.crabs) > most:
+        raise bad_state(f"{path}.crabs", f"at most the {most} crabs in the game")
+    if len(msg.values) > most:
+        raise bad_state(f"{path}.values", f"at most {most} values")
     refs = []
     for i, ref in enumerate(msg.crabs):
         seat, index = ref.player, ref.crab
@@ -555,6 +566,7 @@ def decode_state(msg: Any, n: int, path: str) -> State:
     ]
     need(len({p.team for p in players}) == n, f"{path}.players", "teams must differ")
     arenas = [decode_arena(a, n, f"{path}.arenas[{i}]") for i, a in enumerate(msg.arenas)]
+    need(len(msg.billboards_to_deal) <= len(BILLBOARDS), f"{path}.billboards_to_deal", "at most 4")
     boards = [a.billboard for a in arenas if a.billboard] + list(msg.billboards_to_deal)
     need(
         len(boards) == len(set(boards)) and BILLBOARDS.issuperset(boards),
@@ -563,9 +575,9 @@ def decode_state(msg: Any, n: int, path: str) -> State:
     )
     cards = list(msg.action_cards)
     need(
-        len(cards) == len(set(cards))
-        and all(c in ACTION_CARDS for c in cards)
-        and len(cards) <= ROUNDS,
+        len(cards) <= ROUNDS
+        and len(cards) == len(set(cards))
+        and all(c in ACTION_CARDS for c in cards),
         f"{path}.action_cards",
         "at most 4 distinct action cards",
     )
@@ -575,7 +587,7 @@ def decode_state(msg: Any, n: int, path: str) -> State:
     need(-1 <= msg.active_player < n, f"{path}.active_player", "must be -1 or a seat")
     used = list(msg.used_actions)
     need(
-        len(used) == len(set(used)) and ACTIONS.issuperset(used),
+        len(used) <= len(ACTIONS) and len(used) == len(set(used)) and ACTIONS.issuperset(used),
         f"{path}.used_actions",
         "distinct actions",
     )
@@ -592,6 +604,7 @@ def decode_state(msg: Any, n: int, path: str) -> State:
     )
     check_alliances(state, path)
     check_fans(state, path)
+    need(len(msg.pending) <= MAX_PENDING, f"{path}.pending", f"at most {MAX_PENDING} steps")
     state.pending = [
         decode_task(t, n, setup.arenas, setup.crabs, f"{path}.pending[{i}]")
         for i, t in enumerate(msg.pending)
@@ -644,6 +657,9 @@ def check_pending_refs(state: State, path: str) -> None:
 
 
 def decode_roll_off(msg: Any, n: int, path: str) -> RollOff:
+    # Each seat is in one unit at most, so at most n units stand (R15, R16).
+    need(len(msg.standing) <= n, f"{path}.standing", f"at most {n} units")
+    need(len(msg.rolling) <= len(msg.standing), f"{path}.rolling", "must be standing")
     units = list(msg.standing) + list(msg.rolling)
     need(
         all(0 < u < (1 << n) and bin(u).count("1") <= 2 for u in units),
@@ -663,14 +679,15 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
     duelists = list(msg.duelists)
     k = len(duelists)
     need(
-        k >= 2 and len(set(duelists)) == k and all(0 <= d < n for d in duelists),
+        2 <= k <= n and len(set(duelists)) == k and all(0 <= d < n for d in duelists),
         f"{path}.duelists",
         "two or more distinct seats",
     )
     need(len(msg.rolls) == k and len(msg.rerolls) == k, path, "one entry per duelist")
+    need(all(len(r.values) <= crabs for r in msg.rolls), f"{path}.rolls", "one roll per crab")
     rolls = [list(r.values) for r in msg.rolls]
     need(
-        all(len(r) <= crabs and all(1 <= v <= 6 for v in r) for r in rolls),
+        all(all(1 <= v <= 6 for v in r) for r in rolls),
         f"{path}.rolls",
         "die faces, at most one per crab",
     )
@@ -681,8 +698,15 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
         "re-rolls are paid with rage: 0 or more",
     )
     need(not msg.awaiting_keep or rolls[msg.turn], f"{path}.awaiting_keep", "nothing was rolled")
-    need(all(w in duelists for w in msg.winners), f"{path}.winners", "must be duelists")
-    return Duel(duelists, rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), list(msg.winners))
+    winners = list(msg.winners)
+    need(
+        len(winners) <= k
+        and len(set(winners)) == len(winners)
+        and all(w in duelists for w in winners),
+        f"{path}.winners",
+        "must be distinct duelists",
+    )
+    return Duel(duelists, rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), winners)
 
 
 # ----- events -----

@@ -7,7 +7,7 @@ from collections.abc import Hashable, Sequence
 from itertools import repeat
 from typing import Any
 
-from crabgames.core.errors import bad_state
+from crabgames.core.errors import InvalidArgument, bad_state
 from crabgames.core.game import PLAYER, Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handlers)
     actions,
@@ -173,7 +173,10 @@ class CrabRageGame(Game[State, Move]):
     ) -> State:
         """The view is the whole state but for other players' pending commitments (G4): draw
         those at random within the hardcore fans each holds."""
-        state = self.decode_state(view.state, num_players, "view.crab_rage.state")
+        try:  # the view's state is checked like any state (every count bounded), as a request
+            state = self.decode_state(view.state, num_players, "view.crab_rage.state")
+        except InvalidArgument as error:
+            raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
         return self.resample_hidden(state, player, rng)
 
     # ----- codec -----
