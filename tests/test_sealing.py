@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument
-from crabgames.service.sealing import ENV_VAR, PermissionDenied, Sealer
+from crabgames.service.sealing import ENV_VAR, Opened, PermissionDenied, Sealer
 from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -92,6 +92,8 @@ def refused(call, request) -> tuple[grpc.StatusCode, str]:
 
 # ----- the seal itself -----
 
+GAME = bytes(range(16))  # an instance id for states sealed by the tests themselves
+
 
 def full_state(case: int = 0) -> game_pb2.GameState:
     return recorded(case, 1).states[3]
@@ -99,7 +101,7 @@ def full_state(case: int = 0) -> game_pb2.GameState:
 
 def test_a_sealed_state_shows_only_its_header_and_opens_to_the_full_state():
     sealer, state = sealer_for_tests("a"), full_state()
-    sealed = sealer.seal(state)
+    sealed = sealer.seal(state, GAME)
     assert sealed.seed == 0 and not sealed.HasField("prng") and sealed.sealed
     which = state.WhichOneof("game")
     assert sealed.WhichOneof("game") == which and getattr(sealed, which).ByteSize() == 0
@@ -109,8 +111,9 @@ def test_a_sealed_state_shows_only_its_header_and_opens_to_the_full_state():
         state.num_players,
     )
     assert encode(getattr(state, which)) not in sealed.sealed  # encrypted, not just wrapped
-    assert encode(sealer.open(sealed)) == encode(state)
-    assert sealer.seal(state).sealed != sealed.sealed  # a fresh nonce every time
+    assert encode(sealer.open(sealed).state) == encode(state)
+    assert sealer.open(sealed).instance == GAME
+    assert sealer.seal(state, GAME).sealed != sealed.sealed  # a fresh nonce every time
 
 
 @pytest.mark.parametrize(
@@ -144,7 +147,7 @@ def test_a_sealed_state_shows_only_its_header_and_opens_to_the_full_state():
 )
 def test_any_change_to_a_sealed_state_is_refused_as_a_bad_seal(change):
     sealer = sealer_for_tests("a")
-    sealed = sealer.seal(full_state())
+    sealed = sealer.seal(full_state(), GAME)
     change(sealed)
     with pytest.raises(InvalidArgument) as caught:
         sealer.open(sealed)
@@ -154,9 +157,9 @@ def test_any_change_to_a_sealed_state_is_refused_as_a_bad_seal(change):
 
 def test_a_seal_cannot_be_moved_to_another_game():
     sealer = sealer_for_tests("a")
-    kraby = sealer.seal(full_state(0))
+    kraby = sealer.seal(full_state(0), GAME)
     other_case = next(i for i, (g, _, _) in enumerate(CASES) if g != CASES[0][0])
-    other = sealer.seal(full_state(other_case))
+    other = sealer.seal(full_state(other_case), GAME)
     other.sealed = kraby.sealed
     with pytest.raises(InvalidArgument):
         sealer.open(other)
@@ -164,17 +167,18 @@ def test_a_seal_cannot_be_moved_to_another_game():
 
 def test_keys_rotate_by_key_id():
     old, state = sealer_for_tests("a"), full_state()
-    sealed_with_old = old.seal(state)
+    sealed_with_old = old.seal(state, GAME)
     rotated = sealer_for_tests("b", "a")  # b seals now, a still opens
-    assert encode(rotated.open(sealed_with_old)) == encode(state)
-    assert rotated.seal(state).sealed.startswith(b"CGS1\x05key-b")
-    assert rotated.token(state, 1, rotated.keys["key-a"]) == old.token(state, 1)
-    rotated.check_token(state, 1, old.token(state, 1), "a view")  # an old token still works
+    assert encode(rotated.open(sealed_with_old).state) == encode(state)
+    assert rotated.seal(state, GAME).sealed.startswith(b"CGS2\x05key-b")
+    assert rotated.token(state, GAME, 1, rotated.keys["key-a"]) == old.token(state, GAME, 1)
+    opened = Opened(state, GAME)
+    rotated.check_token(opened, 1, old.token(state, GAME, 1), "a view")  # old tokens still work
     retired = sealer_for_tests("b")
     with pytest.raises(InvalidArgument, match="key 'key-a'"):
         retired.open(sealed_with_old)
     with pytest.raises(PermissionDenied):
-        retired.check_token(state, 1, old.token(state, 1), "a view")
+        retired.check_token(opened, 1, old.token(state, GAME, 1), "a view")
 
 
 @pytest.mark.parametrize(
@@ -199,13 +203,14 @@ def test_sealing_is_off_without_keys():
 def test_tokens_differ_by_seat_game_and_key():
     a, b = sealer_for_tests("a"), sealer_for_tests("b")
     state = full_state()
-    tokens = a.tokens(state)
+    tokens = a.tokens(state, GAME)
     assert len(set(tokens)) == state.num_players
-    assert b.tokens(state) != tokens
+    assert b.tokens(state, GAME) != tokens
     other = game_pb2.GameState()
     other.CopyFrom(state)
     other.seed += 1
-    assert a.tokens(other)[0] != tokens[0]
+    assert a.tokens(other, GAME)[0] != tokens[0]
+    assert a.tokens(state, bytes(16))[0] != tokens[0]  # same game, seed and seat: another game
 
 
 # ----- through a sealing server -----
@@ -296,7 +301,8 @@ def test_replay_returns_a_sealed_state_and_playouts_refuse_one(sealed):
     replayed = stub.Replay(api.ReplayRequest(new_game=request), timeout=CALL_TIMEOUT).state
     assert replayed.sealed and replayed.seed == 0
     fresh = stub.NewGame(request, timeout=CALL_TIMEOUT)
-    assert encode(keys.open(replayed)) == encode(keys.open(fresh.state))
+    assert encode(keys.open(replayed).state) == encode(keys.open(fresh.state).state)
+    assert keys.open(replayed).instance != keys.open(fresh.state).instance
     playouts = api.PlayoutsRequest(state=fresh.state, count=1)
     assert refused(stub.Playouts, playouts) == (grpc.StatusCode.PERMISSION_DENIED, "SEALED_STATE")
 
@@ -365,11 +371,11 @@ def test_a_sealed_game_plays_to_the_end_exactly_like_an_unsealed_one(sealed, stu
 def test_an_altered_sealed_state_is_always_refused_and_never_crashes(sealed, picked, data):
     stub, keys, channel = sealed
     record, index = picked
-    original = keys.seal(record.states[index])
+    original = keys.seal(record.states[index], GAME)
     state, changes = data.draw(mutated(original))
     if encode(state) == encode(original):
         return
-    tokens = keys.tokens(record.states[index])
+    tokens = keys.tokens(record.states[index], GAME)
     seat = max(0, original.next.player)
     for call, request in (
         (stub.GetView, api.GetViewRequest(state=state, player=seat, player_token=tokens[seat])),
@@ -397,7 +403,7 @@ def test_the_command_line_server_seals_when_keys_are_in_the_environment():
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=10)
             response = new_game(api_grpc.RulesServiceStub(channel))
-        assert response.state.sealed.startswith(b"CGS1\x04live") and response.player_tokens
+        assert response.state.sealed.startswith(b"CGS2\x04live") and response.player_tokens
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=15) == 0
     finally:

@@ -1,24 +1,32 @@
-"""Sealed states and player tokens (docs/security.md), at the service edge: the engine never
-sees a sealed state.
+"""Sealed states, player tokens and sampled-state tags (docs/security.md), at the service edge:
+the engine never sees a sealed state.
 
 A sealed `GameState` keeps its public header readable (rules_version, num_players, version,
 next, chance_mode, and which game it is, as an empty game message) and carries everything secret
-(the game's state, the seed and the PRNG) in `sealed`:
+(the game's state, the seed and the PRNG) in `sealed`, with the game's instance id:
 
-    sealed = b"CGS1" | len(key_id) (1 byte) | key_id | nonce (12 bytes) | AES-GCM(secret part)
+    sealed = b"CGS2" | len(key_id) (1 byte) | key_id | nonce (12 bytes)
+             | AES-GCM(instance id (16 bytes) | secret part)
 
 The secret part is a serialized GameState holding only seed, prng and the game's state. The
-header and the key id are the AES-GCM associated data, so a seal cannot be moved to another
-header (another version, another decision) without failing to open.
+magic, the header and the key id are the AES-GCM associated data, so a seal cannot be moved to
+another header (another version, another decision) without failing to open. The instance id is
+drawn at random for each game (NewGame, Replay): two games whose headers (and even seeds) are
+the same still differ in it, and tokens and the freshness ledger (ledger.py) are bound to it.
 
 Keys come from the environment: CRABGAMES_SEAL_KEYS="id1:base64key,id2:base64key" (16, 24 or 32
 bytes each). The first key seals; every listed key opens, so keys rotate by putting a new key
 first and dropping the old one once no state sealed with it is still in play. Separate AES and
 HMAC keys are derived from each key with HKDF.
 
-A player token is HMAC-SHA256(token key, game id | seed | seat), prefixed by the key id:
-"<key id>.<base64url mac>". The seed is secret inside the seal, so nobody can compute a token
-without the key.
+A player token is HMAC-SHA256(token key, game id | instance id | seed | seat), prefixed by the
+key id: "<key id>.<base64url mac>". The instance id and seed are secret inside the seal, so
+nobody can compute a token without the key, nor use one in another game.
+
+A sampled state (SampleState) holds no real secret and stays unsealed, but a sealing server
+tags it: sample_tag = b"CGT1" | len(key_id) | key_id | HMAC-SHA256(sample key, the state's
+serialization without the tag). Only states this deployment drew, and states played on from
+them, pass as sampled; a full state written by a caller does not.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import hmac
 import json
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from hashlib import sha256
 
@@ -36,17 +45,22 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
+from google.protobuf.unknown_fields import UnknownFieldSet
 from google.rpc import code_pb2
 
-from crabgames.core.errors import RulesError, malformed
+from crabgames.core.errors import InvalidArgument, RulesError, bad_state, malformed
 from crabgames.v1 import game_pb2
 
 ENV_VAR = "CRABGAMES_SEAL_KEYS"
-MAGIC = b"CGS1"
+MAGIC = b"CGS2"  # CGS1 seals (before instance ids) no longer open: they had no instance
+TAG_MAGIC = b"CGT1"
 NONCE_BYTES = 12
+INSTANCE_BYTES = 16  # 128 random bits: two games never share one
+MAC_BYTES = 32
 KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 GAME_FIELDS = ("kraby", "crab_bucket", "crab_rage")
+SECRET_FIELDS = frozenset(("seed", "prng", *GAME_FIELDS))
 
 
 class PermissionDenied(RulesError):
@@ -60,8 +74,8 @@ class PermissionDenied(RulesError):
         self.reason = reason
 
 
-def bad_seal(description: str):
-    return malformed("BAD_SEAL", "state.sealed", description)
+def bad_seal(description: str, field: str = "state.sealed") -> InvalidArgument:
+    return malformed("BAD_SEAL", field, description)
 
 
 @dataclass(frozen=True)
@@ -69,17 +83,37 @@ class SealKey:
     key_id: str
     aead: AESGCM
     token_key: bytes
+    sample_key: bytes
 
 
 def derive(key_id: str, secret: bytes) -> SealKey:
     def hkdf(info: bytes) -> bytes:
         return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(secret)
 
-    return SealKey(key_id, AESGCM(hkdf(b"crabgames seal v1")), hkdf(b"crabgames player token v1"))
+    return SealKey(
+        key_id,
+        AESGCM(hkdf(b"crabgames seal v1")),
+        hkdf(b"crabgames player token v1"),
+        hkdf(b"crabgames sampled state v1"),
+    )
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A request's state as the engine takes it (full, unsealed), and the instance id of the
+    sealed game it came from (b"" for a sampled state or when sealing is off)."""
+
+    state: game_pb2.GameState
+    instance: bytes = b""
+
+
+def new_instance() -> bytes:
+    return os.urandom(INSTANCE_BYTES)
 
 
 class Sealer:
-    """Seals and opens states and issues and checks player tokens with a ring of keys."""
+    """Seals and opens states, issues and checks player tokens, and tags sampled states, with a
+    ring of keys."""
 
     def __init__(self, keys: list[tuple[str, bytes]]) -> None:
         if not keys:
@@ -110,15 +144,18 @@ class Sealer:
         return cls(keys)
 
     @classmethod
-    def from_env(cls, environ=os.environ) -> Sealer | None:
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Sealer | None:
         """The sealer configured by CRABGAMES_SEAL_KEYS, or None (sealing off) when unset."""
         text = environ.get(ENV_VAR, "").strip()
         return cls.parse(text) if text else None
 
     # ----- states -----
 
-    def seal(self, state: game_pb2.GameState) -> game_pb2.GameState:
-        """A copy of a full state with its secret part sealed under the primary key."""
+    def seal(self, state: game_pb2.GameState, instance: bytes) -> game_pb2.GameState:
+        """A copy of a full state of game `instance` with its secret part sealed under the
+        primary key."""
+        if len(instance) != INSTANCE_BYTES:
+            raise ValueError("a sealed game needs its 16-byte instance id")
         which = state.WhichOneof("game")
         secret = game_pb2.GameState(seed=state.seed, prng=state.prng)
         if which is not None:
@@ -133,55 +170,98 @@ class Sealer:
         key = self.primary
         nonce = os.urandom(NONCE_BYTES)
         head = MAGIC + bytes([len(key.key_id)]) + key.key_id.encode()
-        body = key.aead.encrypt(nonce, secret.SerializeToString(), header(out, key.key_id))
-        out.sealed = head + nonce + body
+        plain = instance + secret.SerializeToString()
+        out.sealed = head + nonce + key.aead.encrypt(nonce, plain, header(out, key.key_id))
         return out
 
-    def open(self, state: game_pb2.GameState) -> game_pb2.GameState:
-        """The full state behind a sealed one; BAD_SEAL when the seal is missing, altered, made
-        with an unknown key or does not belong to this header."""
+    def open(self, state: game_pb2.GameState) -> Opened:
+        """The full state behind a sealed one, and its game's instance id; BAD_SEAL when the
+        seal is missing, altered, made with an unknown key or does not belong to this header,
+        MALFORMED_STATE (with the path) when the state holds a field this server never writes."""
         if not state.sealed:
             raise bad_seal("this server seals its states: send the state it returned, unchanged")
         which = state.WhichOneof("game")
         if state.seed or state.HasField("prng") or (which and getattr(state, which).ByteSize()):
             raise bad_seal("a sealed state keeps its seed, PRNG and game state only in the seal")
+        if state.sample_tag:
+            raise bad_seal("a sealed state has no sample tag", "state.sample_tag")
+        out = without_unknown_fields(state)
         key_id, nonce, body = split(state.sealed)
         key = self.keys.get(key_id)
         if key is None:
             raise bad_seal(f"sealed with key {key_id!r}, which this server does not hold")
         try:
             plain = key.aead.decrypt(nonce, body, header(state, key_id))
-            secret = game_pb2.GameState.FromString(plain)
-        except (InvalidTag, DecodeError):
+        except InvalidTag:
             raise bad_seal(
                 "the seal does not open: it was altered or belongs to another state"
             ) from None
-        out = game_pb2.GameState()
-        out.CopyFrom(state)
+        instance, secret = plain[:INSTANCE_BYTES], secret_part(plain[INSTANCE_BYTES:], which)
         out.ClearField("sealed")
         out.MergeFrom(secret)
-        return out
+        return Opened(out, instance)
 
     # ----- player tokens -----
 
-    def token(self, state: game_pb2.GameState, seat: int, key: SealKey | None = None) -> str:
-        """The token of `seat` in the game of a full (opened) state."""
+    def token(
+        self, state: game_pb2.GameState, instance: bytes, seat: int, key: SealKey | None = None
+    ) -> str:
+        """The token of `seat` in game `instance`, whose full (opened) state is `state`."""
         key = key or self.primary
-        mac = hmac.new(key.token_key, token_message(state, seat), sha256).digest()
+        mac = hmac.new(key.token_key, token_message(state, instance, seat), sha256).digest()
         return f"{key.key_id}.{base64.urlsafe_b64encode(mac).rstrip(b'=').decode()}"
 
-    def tokens(self, state: game_pb2.GameState) -> list[str]:
-        return [self.token(state, seat) for seat in range(state.num_players)]
+    def tokens(self, state: game_pb2.GameState, instance: bytes) -> list[str]:
+        return [self.token(state, instance, seat) for seat in range(state.num_players)]
 
-    def check_token(self, state: game_pb2.GameState, seat: int, token: str, why: str) -> None:
-        """PERMISSION_DENIED unless `token` is `seat`'s token for this (opened) state."""
+    def check_token(self, opened: Opened, seat: int, token: str, why: str) -> None:
+        """PERMISSION_DENIED unless `token` is `seat`'s token for this opened state's game."""
         if not token:
             raise PermissionDenied(f"{why} needs player {seat}'s player_token")
         key = self.keys.get(token.partition(".")[0])
         if key is None or not hmac.compare_digest(
-            self.token(state, seat, key).encode(), token.encode()
+            self.token(opened.state, opened.instance, seat, key).encode(), token.encode()
         ):
             raise PermissionDenied(f"{why}: player_token is not player {seat}'s token")
+
+    # ----- sampled states -----
+
+    def tag_sampled(self, state: game_pb2.GameState | bytes) -> bytes:
+        """A serialized sampled state (as the engine returned it) with its sample tag."""
+        data = state if type(state) is bytes else state.SerializeToString()
+        # The tag covers the state as protobuf serializes the parsed message, which is how
+        # `open_sampled` sees it, whatever order or encoding a client re-sent it in.
+        canonical = game_pb2.GameState.FromString(data).SerializeToString()
+        return canonical + SAMPLE_TAG_FIELD + wire_bytes(self.sample_tag(canonical, self.primary))
+
+    def sample_tag(self, canonical: bytes, key: SealKey) -> bytes:
+        mac = hmac.new(key.sample_key, b"crabgames sampled state\0" + canonical, sha256).digest()
+        return TAG_MAGIC + bytes([len(key.key_id)]) + key.key_id.encode() + mac
+
+    def open_sampled(self, state: game_pb2.GameState) -> game_pb2.GameState:
+        """A sampled state without its tag, for the engine; BAD_SEAL (field state.sample_tag)
+        unless this deployment drew it or played it on from one it drew."""
+        out = without_unknown_fields(state)
+        out.ClearField("sample_tag")
+        tag = state.sample_tag
+        key_id, mac = split_tag(tag)
+        key = self.keys.get(key_id)
+        if key is None:
+            raise bad_seal(f"tagged with key {key_id!r}, which this server does not hold", TAG)
+        expected = self.sample_tag(out.SerializeToString(), key)
+        if len(mac) != MAC_BYTES or not hmac.compare_digest(expected, tag):
+            raise bad_seal("not a state this server sampled, or changed since", TAG)
+        return out
+
+
+TAG = "state.sample_tag"
+SAMPLE_TAG_NUMBER = game_pb2.GameState.DESCRIPTOR.fields_by_name["sample_tag"].number
+SAMPLE_TAG_FIELD = bytes([SAMPLE_TAG_NUMBER << 3 | 2])  # field 13, length-delimited: one byte
+
+
+def wire_bytes(payload: bytes) -> bytes:
+    """A length prefix and `payload` (the tag is short: one varint byte)."""
+    return bytes([len(payload)]) + payload
 
 
 def split(sealed: bytes) -> tuple[str, bytes, bytes]:
@@ -198,10 +278,67 @@ def split(sealed: bytes) -> tuple[str, bytes, bytes]:
         raise bad_seal("not a seal made by this server") from None
 
 
+def split_tag(tag: bytes) -> tuple[str, bytes]:
+    if not tag.startswith(TAG_MAGIC) or len(tag) < len(TAG_MAGIC) + 1:
+        raise bad_seal("a sampled state needs the sample tag the server gave it", TAG)
+    size = tag[len(TAG_MAGIC)]
+    start = len(TAG_MAGIC) + 1
+    key_id = tag[start : start + size]
+    try:
+        return key_id.decode("ascii"), tag[start + size :]
+    except UnicodeDecodeError:
+        raise bad_seal("not a sample tag made by this server", TAG) from None
+
+
+def secret_part(plain: bytes, which: str | None) -> game_pb2.GameState:
+    """The sealed secret, checked: only this server writes it, so anything it would not write
+    (another field, an unknown one) means a leaked key or a bug, and is refused."""
+    try:
+        secret = game_pb2.GameState.FromString(plain)
+    except DecodeError:
+        raise bad_seal("the seal's content does not parse") from None
+    names = {field.name for field, _ in secret.ListFields()}
+    secret.DiscardUnknownFields()
+    if secret.ByteSize() != len(plain) or not names <= SECRET_FIELDS:
+        raise bad_seal("the seal holds fields this server never writes")
+    if which is not None and secret.WhichOneof("game") not in (None, which):
+        raise bad_seal("the seal holds another game")
+    return secret
+
+
+def without_unknown_fields(state: game_pb2.GameState) -> game_pb2.GameState:
+    """A copy of `state`; MALFORMED_STATE, with the field's path, when it holds an unknown field
+    at any depth: the server never writes one, and would otherwise echo it back."""
+    copy = game_pb2.GameState()
+    copy.CopyFrom(state)
+    copy.DiscardUnknownFields()
+    if copy.ByteSize() != state.ByteSize():  # one C pass; the path is looked for only now
+        path, number = first_unknown_field(state, "state") or ("state", 0)
+        raise bad_state(path, f"holds unknown field {number}, which this server never writes")
+    return copy
+
+
+def first_unknown_field(message: Message, path: str) -> tuple[str, int] | None:
+    unknown = UnknownFieldSet(message)
+    if len(unknown):
+        return path, unknown[0].field_number
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        items = enumerate(value) if field.is_repeated else [(None, value)]
+        for index, item in items:
+            where = f"{path}.{field.name}" + ("" if index is None else f"[{index}]")
+            found = first_unknown_field(item, where)
+            if found is not None:
+                return found
+    return None
+
+
 def header(state: game_pb2.GameState, key_id: str) -> bytes:
     """The public header a seal is bound to (AES-GCM associated data)."""
     fields = [
         "crabgames.v1.GameState",
+        MAGIC.decode(),
         key_id,
         state.WhichOneof("game") or "",
         state.rules_version,
@@ -215,6 +352,8 @@ def header(state: game_pb2.GameState, key_id: str) -> bytes:
     return json.dumps(fields, separators=(",", ":")).encode()
 
 
-def token_message(state: game_pb2.GameState, seat: int) -> bytes:
+def token_message(state: game_pb2.GameState, instance: bytes, seat: int) -> bytes:
     game = state.WhichOneof("game") or ""
-    return json.dumps(["crabgames player token", game, state.seed, seat]).encode()
+    return json.dumps(
+        ["crabgames player token v2", game, instance.hex(), state.seed, seat]
+    ).encode()

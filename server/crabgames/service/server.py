@@ -17,6 +17,7 @@ from grpc_reflection.v1alpha import reflection
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service.limits import MAX_CONCURRENT_RPCS, add_rules_service
+from crabgames.service.ledger import Ledger
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
 from crabgames.v1 import rules_service_pb2
@@ -64,7 +65,8 @@ def serve(
     )
     # Every handler guarded (limits.py); states sealed when CRABGAMES_SEAL_KEYS is set.
     sealer = Sealer.from_env()
-    add_rules_service(RulesServicer(Engine(all_games()), sealer), server)
+    ledger = Ledger.from_env(sealing=sealer is not None)  # CRABGAMES_LEDGER_URL (ledger.py)
+    add_rules_service(RulesServicer(Engine(all_games()), sealer, ledger), server)
     if sealer is not None:
         log.info(
             "sealing states with key %s (%d keys accepted)", sealer.primary.key_id, len(sealer.keys)

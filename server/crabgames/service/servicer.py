@@ -16,8 +16,9 @@ from crabgames.core.engine import EXPLICIT, Engine
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
 from crabgames.games.crab_rage import season
+from crabgames.service.ledger import Ledger
 from crabgames.service.limits import check_replay, time_check
-from crabgames.service.sealing import PermissionDenied, Sealer
+from crabgames.service.sealing import Opened, PermissionDenied, Sealer, new_instance
 from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -43,27 +44,45 @@ def translate_errors(method):
 
 
 class RulesServicer(api_grpc.RulesServiceServicer):
-    def __init__(self, engine: Engine, sealer: Sealer | None = None) -> None:
+    def __init__(
+        self, engine: Engine, sealer: Sealer | None = None, ledger: Ledger | None = None
+    ) -> None:
         self.engine = engine
         self.sealer = sealer  # None: sealing off (docs/security.md)
+        # None: no freshness ledger. With one, sealed calls wait on Redis (at most
+        # ledger.TIMEOUT_SECONDS twice), so they belong on a thread, not an event loop.
+        self.ledger = ledger
 
     # ----- sealing at the edge: the engine only ever sees full states -----
 
-    def opened(self, state: game_pb2.GameState) -> game_pb2.GameState:
-        """The full state behind a request's state (BAD_SEAL when sealing is on and the seal is
-        missing or altered)."""
-        if self.sealer is None or state.sampled:
-            return state  # the engine refuses one that carries a seal
+    def opened(self, state: game_pb2.GameState) -> Opened:
+        """The full state behind a request's state, and its sealed game's instance id (BAD_SEAL
+        when sealing is on and the seal, or a sampled state's tag, is missing or altered)."""
+        if self.sealer is None:
+            return Opened(state)  # the engine refuses one that carries a seal
+        if state.sampled:
+            return Opened(self.sealer.open_sampled(state))
         return self.sealer.open(state)
 
-    def check_seat(self, state: game_pb2.GameState, seat: int, token: str, what: str) -> None:
+    def check_seat(self, opened: Opened, seat: int, token: str, what: str) -> None:
         # A sampled state's hidden information is invented: it has no secret to guard.
-        if self.sealer is not None and not state.sampled:
-            self.sealer.check_token(state, seat, token, what)
+        if self.sealer is not None and opened.instance:
+            self.sealer.check_token(opened, seat, token, what)
 
-    def sealed(self, state: game_pb2.GameState) -> game_pb2.GameState:
-        # A sampled state stays unsealed, so a made-up state can never pass for a sealed game.
-        return state if self.sealer is None or state.sampled else self.sealer.seal(state)
+    def check_fresh(self, opened: Opened) -> None:
+        """STALE_STATE unless a sealed state is its game's newest (with the ledger on). Reads
+        of an older state are refused too: they would show its secrets again."""
+        if self.ledger is not None and opened.instance:
+            self.ledger.check(opened.instance, opened.state)
+
+    def sealed(self, state: game_pb2.GameState, instance: bytes) -> game_pb2.GameState:
+        """A new game's first state as the caller gets it: sealed, and recorded as the game's
+        newest in the ledger, on a sealing server."""
+        if self.sealer is None:
+            return state
+        if self.ledger is not None:
+            self.ledger.issue(instance, state)
+        return self.sealer.seal(state, instance)
 
     def refuse_explicit_chance(self, chance_mode: int, path: str) -> None:
         if self.sealer is not None and chance_mode == EXPLICIT:
@@ -102,9 +121,11 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             game_id, options, request.num_players, request.seed, request.chance_mode
         )
         # The caller of NewGame is the host: it gets every seat's token and the set-up events.
-        tokens = self.sealer.tokens(state) if self.sealer else []
+        # The instance id tells this game from any other with the same header and seed.
+        instance = new_instance()
+        tokens = self.sealer.tokens(state, instance) if self.sealer else []
         return api.NewGameResponse(
-            state=self.sealed(state),
+            state=self.sealed(state, instance),
             events=happened.events,
             public_events=happened.public_events,
             seat_events=seat_events(happened),
@@ -119,36 +140,67 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     def LegalMoves(self, request, context, state: bytes | None = None):
         if state is not None:
             return self.engine.legal_moves_response_bytes(state, request.with_mask)
-        state = self.opened(request.state)
+        opened = self.opened(request.state)
+        state = opened.state
         # The moves show the player's hand; without sealing there is no seat to check.
         if self.sealer is not None and state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
-            self.check_seat(state, state.next.player, request.player_token, "the legal moves")
+            self.check_seat(opened, state.next.player, request.player_token, "the legal moves")
+        self.check_fresh(opened)
         return self.engine.legal_moves_response_bytes(state, request.with_mask)
 
     @translate_errors
     def ApplyMove(self, request, context, state: bytes | None = None):
         expected = request.expected_version if request.HasField("expected_version") else None
-        if state is None:
-            state = self.opened(request.state)
-            if self.sealer is not None and state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
-                self.check_seat(state, state.next.player, request.player_token, "a move")
-        if self.sealer is None or state.sampled:  # no real secret to keep
-            new_state, happened, outcome = self.engine.apply_move_serialized(
-                state, request.move, request.validate_only, expected
-            )
-            return apply_move_response(
-                new_state,
-                happened.sized_events,
-                happened.sized_public,
-                enumerate(happened.sized_seats),
-                outcome,
-            )
-        sealed, happened, outcome = self.engine.apply_move_to_seats(
+        if state is None:  # else the bytes received: sealing is off
+            opened = self.opened(request.state)
+            decides = opened.state.next
+            if self.sealer is not None and decides.kind == game_pb2.DECIDER_KIND_PLAYER:
+                self.check_seat(opened, decides.player, request.player_token, "a move")
+            if opened.instance:
+                return self.apply_sealed(opened, request, expected)
+            state = opened.state
+        # No real secret to keep: sealing is off, or the state is sampled.
+        new_state, happened, outcome = self.engine.apply_move_serialized(
             state, request.move, request.validate_only, expected
         )
+        if self.sealer is None:
+            pass
+        elif request.validate_only:  # a sampled state stays tagged as one
+            new_state = request.state.SerializeToString()
+        else:
+            new_state = self.sealer.tag_sampled(new_state)
+        return apply_move_response(
+            new_state,
+            happened.sized_events,
+            happened.sized_public,
+            enumerate(happened.sized_seats),
+            outcome,
+        )
+
+    def apply_sealed(self, opened: Opened, request, expected: int | None) -> bytes:
+        """ApplyMove from a sealed game's state: the new state sealed and recorded as its game's
+        newest (with the ledger), and only the events its mover and a spectator may see."""
+        assert self.sealer is not None
+        state = opened.state
+        if request.validate_only:
+            self.check_fresh(opened)
+            _, happened, outcome = self.engine.apply_move_to_seats(
+                state, request.move, True, expected
+            )
+            sealed = request.state  # refused if it held unknown fields: nothing else is echoed
+        else:
+            try:
+                new_state, happened, outcome = self.engine.apply_move_to_seats(
+                    state, request.move, False, expected
+                )
+            except RulesError:
+                self.check_fresh(opened)  # an older state's refusals would tell about it too
+                raise
+            if self.ledger is not None:  # atomic: two servers never both move on from `state`
+                self.ledger.advance(opened.instance, state, new_state)
+            sealed = self.sealer.seal(new_state, opened.instance)
         # The full events carry other players' secrets (their draws): sealed, the caller gets
         # what a spectator sees and, for a player's move, what that seat sees (docs/security.md).
-        sealed = request.state if request.validate_only else self.sealer.seal(sealed)
         mover = state.next.player
         seats = (
             [(mover, happened.sized_seats[mover])]
@@ -171,10 +223,11 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         player = request.player if request.WhichOneof("viewer") == "player" else None
         if request.WhichOneof("viewer") is None:
             player = None  # no viewer given: a spectator
-        state = self.opened(request.state)
-        if player is not None and 0 <= player < state.num_players:
-            self.check_seat(state, player, request.player_token, "a player's view")
-        return api.GetViewResponse(view=self.engine.view(state, player))
+        opened = self.opened(request.state)
+        if player is not None and 0 <= player < opened.state.num_players:
+            self.check_seat(opened, player, request.player_token, "a player's view")
+        self.check_fresh(opened)
+        return api.GetViewResponse(view=self.engine.view(opened.state, player))
 
     @translate_errors
     def Replay(self, request, context):
@@ -195,7 +248,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         # so it learns nothing it did not know, and it gets no player token.
         return api.ReplayResponse(
             ok=result.ok,
-            state=self.sealed(result.state),
+            state=self.sealed(result.state, new_instance()),
             outcome=result.outcome,
             moves_applied=result.moves_applied,
             failed_move_index=result.failed_move_index,
@@ -206,8 +259,12 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     @translate_errors
     def SampleState(self, request, context):
         # Never sealed, marked `sampled`: its hidden information is invented, so it reveals no
-        # secret; a bot searches on it, even on a sealing server (docs/security.md).
-        return api.SampleStateResponse(state=self.engine.sample_state(request.view, request.seed))
+        # secret; a bot searches on it, even on a sealing server (docs/security.md), which tags
+        # it so that a full state a caller wrote cannot pass for one.
+        state = self.engine.sample_state(request.view, request.seed)
+        if self.sealer is not None:
+            state = game_pb2.GameState.FromString(self.sealer.tag_sampled(state))
+        return api.SampleStateResponse(state=state)
 
     @translate_errors
     def Playouts(self, request, context):
@@ -219,7 +276,8 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 " your view (SampleState)",
                 "SEALED_STATE",
             )
-        stats = playouts(self.engine, self.opened(request.state), request.count, request.seed)
+        state = self.opened(request.state).state
+        stats = playouts(self.engine, state, request.count, request.seed)
         response = api.PlayoutsResponse(
             games=stats.games, truncated=stats.truncated, decisions=stats.decisions, seed=stats.seed
         )
