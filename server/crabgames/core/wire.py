@@ -6,6 +6,7 @@ responses need: varint fields, length-delimited fields and repeated length-delim
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Hashable, Iterable
 
 VARINT = 0
@@ -56,16 +57,29 @@ def sized(payload: bytes) -> bytes:
 class Remembered(dict):
     """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
-    hundred of. Bounded: a table holding `LIMIT` starts over."""
+    hundred of. Bounded by count and by bytes: a table that would hold more than `LIMIT`
+    entries or `BYTES` bytes (each entry's bytes, its key's shallow size and ENTRY_OVERHEAD,
+    the dict slot and objects around them) starts over. The games bound each value (a pile
+    holds at most the deck, a mission pile the deck of missions), so an entry stays small."""
 
     LIMIT = 4096
+    BYTES = 1 << 20
+    ENTRY_OVERHEAD = 128
 
     def __init__(self, build: Callable[[Hashable], bytes]) -> None:
         super().__init__()
         self.build = build
+        self.used = 0
 
     def __missing__(self, value: Hashable) -> bytes:
-        if len(self) >= self.LIMIT:
+        built = self.build(value)
+        cost = len(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
+        if len(self) >= self.LIMIT or self.used + cost > self.BYTES:
             self.clear()
-        built = self[value] = self.build(value)
+        self[value] = built
+        self.used += cost
         return built
+
+    def clear(self) -> None:
+        super().clear()
+        self.used = 0

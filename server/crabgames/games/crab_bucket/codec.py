@@ -48,7 +48,14 @@ from crabgames.games.crab_bucket.rules import (
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
-MAX_MISSIONS = 200
+# Custom decks (B4) are the caller's: bounded so that every state, view and answer of such a game
+# stays far below the 4 MiB message limit, and each deck the caches keep is small. The worst
+# deck, MAX_MISSIONS missions named with MAX_NAME four-byte characters and MAX_REQUIREMENTS
+# requirements each, encodes in about 75 KB (tests/test_bounds.py measures it): its state, its
+# views and an ApplyMove answer with every event stay under 100 KB.
+MAX_MISSIONS = 200  # 11 times the default deck of 18
+MAX_NAME = 64  # characters in a mission's name
+MAX_REQUIREMENTS = 12  # twice the most a default mission shows (4 gaps, an X and a chain)
 Fail = Callable[[str, str], InvalidArgument]
 
 
@@ -158,12 +165,16 @@ def mission_msg(mission: Mission) -> pb.CrabBucketMission:
 
 
 def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
+    if len(msg.name) > MAX_NAME:
+        raise fail(f"{path}.name", f"at most {MAX_NAME} characters")
     if msg.level not in LEVELS:
         raise fail(f"{path}.level", f"is {msg.level}; missions are level 1, 2 or 3")
     if msg.ability not in ABILITIES:
         raise fail(f"{path}.ability", "must be one of the nine abilities")
     if not msg.requirements:
         raise fail(f"{path}.requirements", "a mission needs at least one requirement")
+    if len(msg.requirements) > MAX_REQUIREMENTS:
+        raise fail(f"{path}.requirements", f"at most {MAX_REQUIREMENTS} requirements")
     reqs = [_valid_requirement(r) for r in msg.requirements]
     for i, req in enumerate(reqs):
         if req is None:
@@ -220,18 +231,49 @@ def decode_options_msg(msg: pb.CrabBucketOptions, num_players: int, path: str, f
 # (shared by every clone of a game's states) is encoded once, bare and as the state's `options`
 # field. Keyed by id, with the object kept beside its bytes so that its id cannot be reused while
 # the entry exists.
-_OPTIONS_BYTES: dict[int, tuple[Options, bytes, bytes]] = {}
 OPTIONS_CACHE_SIZE = 256
+# Each options table keeps at most this many bytes, estimated from the options' encoded size:
+# the Options object (names, requirements, links) takes about 5 times its encoding (measured:
+# 352 KB for the largest deck, 70 KB encoded), plus the bytes the entry holds. 16 largest decks,
+# or hundreds of default-sized ones.
+OPTIONS_CACHE_BYTES = 8 << 20
+OPTIONS_COST = 5  # bytes kept per encoded byte, beside the entry's own bytes
+ENTRY_OVERHEAD = 512  # the entry's tuple, dict slot and bytes objects
+
+
+class OptionsTable(dict):
+    """A table of options bounded by count and by the bytes it keeps (estimated): it starts
+    over rather than pass either bound."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.used = 0
+
+    def keep(self, key: Any, value: Any, size: int) -> Any:
+        """Remember `value` under `key`; `size` is the bytes of the options' encodings it holds
+        beside the Options object."""
+        cost = ENTRY_OVERHEAD + OPTIONS_COST * size
+        if len(self) >= OPTIONS_CACHE_SIZE or self.used + cost > OPTIONS_CACHE_BYTES:
+            self.clear()
+        self[key] = value
+        self.used += cost
+        return value
+
+    def clear(self) -> None:
+        super().clear()
+        self.used = 0
+
+
+_OPTIONS_BYTES = OptionsTable()  # id(options) -> (options, bare bytes, as the state's field)
 
 
 def options_encodings(options: Options) -> tuple[Options, bytes, bytes]:
     """(options, the options message's bytes, the same as a state's `options` field)."""
     entry = _OPTIONS_BYTES.get(id(options))
     if entry is None or entry[0] is not options:
-        if len(_OPTIONS_BYTES) >= OPTIONS_CACHE_SIZE:
-            _OPTIONS_BYTES.clear()
         body = _options_bytes(options)
-        entry = _OPTIONS_BYTES[id(options)] = (options, body, field_bytes(OPTIONS_TAG, body))
+        entry = (options, body, field_bytes(OPTIONS_TAG, body))
+        _OPTIONS_BYTES.keep(id(options), entry, 2 * len(body))
     return entry
 
 
@@ -549,17 +591,20 @@ def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBu
 # state's options are most of its bytes and never change during a game. Only options that passed
 # every check are kept, so changed options are always checked in full (and the same bytes would
 # pass the same checks again). The Options are frozen, so sharing them is safe.
-_DECODED_OPTIONS: dict[tuple[bytes, int], Options] = {}
+# Options longer than this are more than any valid options encode to (the largest deck is
+# about 70 KB): they carry fields the engine never writes, and are neither decoded nor kept.
+MAX_OPTIONS_BYTES = 96 * 1024
+_DECODED_OPTIONS = OptionsTable()  # (options bytes, player count) -> Options
 
 
 def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
+    if msg.ByteSize() > MAX_OPTIONS_BYTES:
+        raise bad_state(path, f"{msg.ByteSize()} bytes: more than any valid options")
     key = (msg.SerializeToString(deterministic=True), num_players)
     options = _DECODED_OPTIONS.get(key)
     if options is None:
         options = decode_options_msg(msg, num_players, path, bad_state)
-        if len(_DECODED_OPTIONS) >= OPTIONS_CACHE_SIZE:
-            _DECODED_OPTIONS.clear()
-        _DECODED_OPTIONS[key] = options
+        _DECODED_OPTIONS.keep(key, options, len(key[0]))
     return options
 
 

@@ -355,6 +355,9 @@ def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
     return found
 
 
+# Bounded in bytes by its count: a key is a board's 121 bytes and a value at most 44 entry points
+# (4 edges x 11 lanes), each a shared tuple of `ENTRY_WAYS`: under 700 bytes an entry, under
+# 3 MiB in all.
 _ENTRY_POINTS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
 _ENTRY_POINTS_LIMIT = 4096
 
