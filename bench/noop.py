@@ -1,8 +1,9 @@
 """The RPC registered only by the benchmark's server, never by the production server.
 
 `Noop` carries the same state bytes through the same server and does nothing else (it parses the
-request, as every RPC must, and answers with the state): the floor gRPC itself sets. (The
-streaming ApplyMoves began here as a prototype, and joined the contract once it measured faster.)
+request, as every RPC must, and answers with the state): the floor gRPC itself sets. It runs on
+the server's event loop as the rules calls of bounded work do (service/edge.py). (The streaming
+ApplyMoves began here as a prototype, and joined the contract once it measured faster.)
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ NOOP = f"/{SERVICE}/Noop"
 
 
 def bench_handlers() -> list[grpc.GenericRpcHandler]:
-    def noop(request: api.ApplyMoveRequest, _context) -> api.ApplyMoveResponse:
+    async def noop(request: api.ApplyMoveRequest, _context: object) -> api.ApplyMoveResponse:
         return api.ApplyMoveResponse(state=request.state)
 
     handlers = {

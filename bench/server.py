@@ -22,11 +22,11 @@ def main() -> None:
     logging.basicConfig(level=logging.WARNING)
     host = args.address.rsplit(":", 1)[0]
     if args.workers > 1:
-        processes, port, _reserved = start_workers(
+        workers, port, _reserved = start_workers(
             args.address, args.workers, args.threads, 0.5, bench_handlers()
         )
         announce = lambda: print(f"listening on {host}:{port}", flush=True)  # noqa: E731
-        raise SystemExit(supervise(processes, announce))
+        raise SystemExit(supervise(workers, announce))
     running = serve(args.address, args.threads, handlers=bench_handlers())
     run_until_signalled(
         running, 0.5, lambda: print(f"listening on {host}:{running.port}", flush=True)

@@ -178,6 +178,7 @@ def test_a_season_of_six_games_is_refused(stub):
 
 
 def test_a_graceful_stop_lets_the_call_in_flight_finish_and_reports_not_serving():
+    import asyncio
     import threading
 
     from crabgames.service.server import serve
@@ -192,8 +193,8 @@ def test_a_graceful_stop_lets_the_call_in_flight_finish_and_reports_not_serving(
         stopper.start()
         time.sleep(0.1)
         check = health_pb2.HealthCheckRequest(service="crabgames.v1.RulesService")
-        assert running.health.Check(check, None).status == (
-            health_pb2.HealthCheckResponse.NOT_SERVING
-        )
+        # Asked of the servicer itself: a stopping server takes no new calls.
+        checked = asyncio.run(running.health.Check(check, None))
+        assert checked.status == health_pb2.HealthCheckResponse.NOT_SERVING
         assert slow.result(timeout=30).games > 0  # finished, not cut off
         stopper.join(timeout=30)

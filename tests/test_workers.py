@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from pathlib import Path
 
 import grpc
@@ -99,12 +100,37 @@ def test_sigterm_to_the_parent_stops_every_worker_gracefully(two_workers):
         assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
 
 
-def test_a_worker_that_dies_stops_the_set_with_a_failure(two_workers):
-    process, _ = two_workers
+def serves(address: str) -> bool:
+    with grpc.insecure_channel(address, [("grpc.use_local_subchannel_pool", 1)]) as channel:
+        games = api_grpc.RulesServiceStub(channel).ListGames(api.ListGamesRequest(), timeout=10)
+        return "kraby" in {game.id for game in games.games}
+
+
+def test_a_worker_that_dies_is_started_again_and_the_others_keep_serving(two_workers):
+    process, address = two_workers
     first, second = children(process.pid)
-    os.kill(first, signal.SIGKILL)
-    assert process.wait(timeout=15) == 1
-    assert not Path(f"/proc/{second}").exists()
+    os.kill(first, signal.SIGKILL)  # as the kernel's OOM killer would
+    deadline = time.monotonic() + 30
+    while len(set(children(process.pid)) - {first}) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    workers = set(children(process.pid))
+    assert second in workers and first not in workers and len(workers) == 2
+    assert process.poll() is None  # the set goes on
+    assert all(serves(address) for _ in range(CONNECTIONS))
+
+
+def test_a_worker_that_keeps_dying_as_it_starts_stops_the_set_with_a_failure(monkeypatch):
+    from crabgames.service import workers
+
+    monkeypatch.setattr(workers, "_worker", lambda *_args: os._exit(3))
+    pool = workers.Workers("127.0.0.1:0", 1, 0.1)
+    pool.processes = [pool.spawn(0), pool.spawn(1)]
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        assert workers.supervise(pool) == 1  # supervise sets its own signal handlers
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
 
 
 def test_max_connection_age_comes_from_the_environment(monkeypatch):

@@ -10,15 +10,17 @@ from (seed, i), never from the state's PRNG (whose future draws a player must no
 first `n` playouts of a call are the same whatever `count` was, and a truncated call equals the
 call asking for `games` playouts.
 
-Bounded (docs/performance.md): `count` is 1..MAX_PLAYOUTS, and a call stops at MAX_DECISIONS
-decisions in all, a deterministic work bound of at most about a second on one core (measured
-by `make bench`); only games played to the end are counted, and the response says it was
-truncated.
+Bounded (docs/performance.md, docs/security.md): `count` is 1..MAX_PLAYOUTS, and a call stops
+at MAX_DECISIONS decisions in all, a deterministic work bound of at most about a second on one
+core (measured by `make bench`), and whenever `time_up` says so (the service: the caller's
+deadline, the caller gone, or its time budget), checked every CHECK_EVERY decisions. Only games
+played to the end are counted, and the response says it was truncated.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from crabgames.core.engine import Engine, Match
@@ -30,6 +32,13 @@ from crabgames.v1 import game_pb2
 MAX_PLAYOUTS = 10_000
 # Decisions (player moves and chance events) per call, across all its playouts.
 MAX_DECISIONS = 10_000
+# How often a playout asks whether its time is up: rarely enough to cost nothing, often enough
+# that even a slow game (many legal moves per decision) stops within milliseconds.
+CHECK_EVERY = 32
+
+
+def never() -> bool:
+    return False
 
 
 @dataclass
@@ -57,21 +66,32 @@ def playouts(
     count: int,
     seed: int = 0,
     max_decisions: int = MAX_DECISIONS,
+    time_up: Callable[[], bool] = never,
 ) -> PlayoutStats:
     """Decode and validate the state, then play `count` random games from it."""
     if not 1 <= count <= MAX_PLAYOUTS:
         raise bad_request("count", f"must be from 1 to {MAX_PLAYOUTS}, not {count}")
     match = engine.decode(state, read_only=True)  # each playout plays on its own clone
-    return run_playouts(match, count, seed or secrets.randbits(63) or 1, max_decisions)
+    return run_playouts(match, count, seed or secrets.randbits(63) or 1, max_decisions, time_up)
 
 
-def run_playouts(match: Match, count: int, seed: int, max_decisions: int) -> PlayoutStats:
+def run_playouts(
+    match: Match,
+    count: int,
+    seed: int,
+    max_decisions: int,
+    time_up: Callable[[], bool] = never,
+) -> PlayoutStats:
     n = match.num_players
     stats = PlayoutStats(seed & MASK64, n, score_sums=[0.0] * n, wins=[0] * n)
     for index in range(count):
         prng = Prng(mix(stats.seed + (index + 1) * GAMMA))
         outcome, decisions = play_out(
-            match.game, match.game.clone(match.state), prng, max_decisions - stats.decisions
+            match.game,
+            match.game.clone(match.state),
+            prng,
+            max_decisions - stats.decisions,
+            time_up,
         )
         stats.decisions += decisions
         if outcome is None:
@@ -85,15 +105,18 @@ def run_playouts(match: Match, count: int, seed: int, max_decisions: int) -> Pla
     return stats
 
 
-def play_out(game: Game, state, prng: Prng, budget: int) -> tuple[game_pb2.Outcome | None, int]:
+def play_out(
+    game: Game, state, prng: Prng, budget: int, time_up: Callable[[], bool] = never
+) -> tuple[game_pb2.Outcome | None, int]:
     """Play one game to the end in place with uniformly random legal moves and chance drawn with
-    its weights (G2). Returns (outcome, decisions), or (None, decisions) at the work bound."""
+    its weights (G2). Returns (outcome, decisions), or (None, decisions) at the work bound or
+    once the time is up."""
     decisions = 0
     while True:
         kind = game.next_decision(state).kind
         if kind == NOBODY:
             break
-        if decisions >= budget:
+        if decisions >= budget or (decisions % CHECK_EVERY == 0 and time_up()):
             return None, decisions
         decisions += 1
         if kind == CHANCE:

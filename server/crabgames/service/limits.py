@@ -1,9 +1,8 @@
 """Limits at the service edge (docs/security.md): requests that do not parse become
 INVALID_ARGUMENT, repeated fields a client could inflate are capped, and long loops stop when
-the call's deadline passes or the client goes away.
-
-The rules service is registered through `add_rules_service`, which wraps every method handler:
-the generated code would let a request that fails to deserialize end as INTERNAL.
+the call's deadline passes or the client goes away. The deserializers here are the rules
+service's own (edge.py registers them): the generated code would let a request that fails to
+deserialize end as INTERNAL.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from collections.abc import Callable
 import grpc
 
 from crabgames.core.errors import RulesError, bad_request
-from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 
 SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
@@ -22,10 +20,8 @@ SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 # The longest random games in the conformance suite take under 200 decisions; a record ten
 # times longer is not a game. Replay's work is bounded by this (and by the end of the game).
 MAX_REPLAY_MOVES = 2000
-# Message size: MAX_MESSAGE_BYTES in server.py, enforced by gRPC (RESOURCE_EXHAUSTED).
-# Calls in flight per server process beyond this are refused at once (RESOURCE_EXHAUSTED) rather
-# than queued without bound (each may hold a 4 MiB request).
-MAX_CONCURRENT_RPCS = 256
+# Message size: MAX_MESSAGE_BYTES in server.py, enforced by gRPC (RESOURCE_EXHAUSTED); calls in
+# flight, request and idle timeouts: edge.py.
 
 
 class Interrupted(RulesError):
@@ -115,41 +111,6 @@ def split_state(data: bytes) -> tuple[bytes, bytes] | None:
     return None
 
 
-def guarded(behavior):
-    """Refuse undecodable requests and calls already out of time before doing any work. A
-    Received request reaches the behavior as the request and its state's bytes."""
-
-    @functools.wraps(behavior)
-    def handle(request, context):
-        if isinstance(request, Undecodable):
-            why = f"does not parse as {request.type_name}: {request.error}"
-            context.abort_with_status(status_for(bad_request("request", why)))
-        try:
-            check_time(context)
-        except Interrupted as error:
-            context.abort(error.code, error.message)
-        if type(request) is Received:
-            return behavior(request.request, context, request.state)
-        return behavior(request, context)
-
-    return handle
-
-
-def guarded_stream(behavior):
-    """`guarded` for a bidirectional stream: each request is checked as it arrives."""
-
-    def checked(requests, context):
-        for request in requests:
-            guarded(lambda r, _context: None)(request, context)  # aborts on a bad request
-            yield request
-
-    @functools.wraps(behavior)
-    def handle(request_iterator, context):
-        return behavior(checked(request_iterator, context), context)
-
-    return handle
-
-
 def check_time(context) -> None:
     """Raise Interrupted when the client is gone or the call's deadline has passed."""
     if not context.is_active():
@@ -157,6 +118,12 @@ def check_time(context) -> None:
     remaining = context.time_remaining()
     if remaining is not None and remaining <= 0:
         raise Interrupted(grpc.StatusCode.DEADLINE_EXCEEDED, "the call's deadline passed")
+
+
+def time_is_up(context) -> bool:
+    """Whether the client is gone or the call's deadline (or work budget) has passed."""
+    remaining = context.time_remaining()
+    return not context.is_active() or (remaining is not None and remaining <= 0)
 
 
 def time_check(context) -> Callable[[], None]:
@@ -169,39 +136,3 @@ def check_replay(request: api.ReplayRequest) -> None:
         raise bad_request(
             "moves", f"{len(request.moves)} moves; a record holds at most {MAX_REPLAY_MOVES}"
         )
-
-
-def serialize(response) -> bytes:
-    """A response message serialized; a response the servicer already serialized, as is."""
-    return response if type(response) is bytes else response.SerializeToString()
-
-
-# The calls a game makes most, whose requests lead with the state. A sealing server opens and
-# checks every state, so it parses them whole.
-STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
-
-
-def add_rules_service(servicer, server: grpc.Server) -> None:
-    """Register the rules service with every handler guarded (instead of the generated
-    add_RulesServiceServicer_to_server)."""
-    handlers = {}
-    for method in SERVICE.methods:
-        request_class = getattr(api, method.input_type.name)
-        deserializer = safe_deserializer(request_class)
-        if method.name in STATE_AS_BYTES and servicer.sealer is None:
-            deserializer = state_left_as_bytes(request_class)
-        if method.client_streaming and method.server_streaming:
-            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
-                guarded_stream(getattr(servicer, method.name)),
-                request_deserializer=safe_deserializer(request_class),
-                response_serializer=serialize,
-            )
-            continue
-        handlers[method.name] = grpc.unary_unary_rpc_method_handler(
-            guarded(getattr(servicer, method.name)),
-            request_deserializer=deserializer,
-            response_serializer=serialize,
-        )
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
-    )

@@ -21,8 +21,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--threads",
         type=int,
-        default=int(env("CRABGAMES_THREADS", "8")),
-        help="worker threads per process (env CRABGAMES_THREADS; default 8)",
+        default=int(env("CRABGAMES_THREADS", "2")),
+        help="threads per process for the long calls, Playouts and Replay; every other call"
+        " runs on the process's event loop (env CRABGAMES_THREADS; default 2)",
     )
     parser.add_argument(
         "--workers",
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit("--workers must be at least 1")
     host = args.address.rsplit(":", 1)[0]
     if args.workers > 1:  # fork before any gRPC object exists
-        processes, port, _reserved = start_workers(
+        workers, port, _reserved = start_workers(
             args.address, args.workers, args.threads, args.grace
         )
 
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"crabgames-server listening on {host}:{port}", flush=True)
             logging.getLogger("crabgames").info("%d workers on %s:%d", args.workers, host, port)
 
-        raise SystemExit(supervise(processes, announce))
+        raise SystemExit(supervise(workers, announce))
     running = serve(args.address, args.threads)
 
     def announce() -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
 import threading
-from collections.abc import Sequence
-from concurrent import futures
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -16,7 +17,7 @@ from grpc_reflection.v1alpha import reflection
 
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
-from crabgames.service.limits import MAX_CONCURRENT_RPCS, add_rules_service
+from crabgames.service.edge import Edge, add_rules_service
 from crabgames.service.ledger import Ledger
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
@@ -26,63 +27,111 @@ log = logging.getLogger(__name__)
 
 SERVICE_NAME = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # a full state is a few KB; anything near this is abuse
+# HTTP/2 streams (calls) one connection may have open at once: one connection cannot take all
+# of a process's MAX_CALLS (edge.py).
+MAX_STREAMS_PER_CONNECTION = 100
+START_TIMEOUT_SECONDS = 30.0
 
 
 @dataclass
 class Running:
-    server: grpc.Server
+    """A server serving on its own thread's asyncio loop (grpc.aio), so that callers of
+    `serve` (the command line, tests, the benchmark) stay synchronous."""
+
+    server: grpc.aio.Server
     port: int
-    health: health.HealthServicer
+    health: health.aio.HealthServicer
+    loop: asyncio.AbstractEventLoop
+    thread: threading.Thread
+    edge: Edge
 
     def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: health goes NOT_SERVING, in-flight calls get `grace` seconds."""
-        self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+        if not self.thread.is_alive():
+            return
+        stopping = asyncio.run_coroutine_threadsafe(self._stop(grace), self.loop)
+        stopping.result(timeout=grace + 30)
+        self.thread.join(timeout=30)
+        self.edge.close()
+
+    async def _stop(self, grace: float) -> None:
+        # The edge refuses new calls and the calls in flight get `grace` seconds, waited for
+        # here: grpc.aio's own stop(grace) holds the event loop while a call works on a thread.
+        await self.health.enter_graceful_shutdown()
+        self.edge.stopping = True
+        deadline = time.monotonic() + grace
+        while self.edge.calls and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        await self.server.stop(0)
+        self.loop.call_soon(self.loop.stop)
 
 
 def serve(
     address: str = "127.0.0.1:50051",
-    threads: int = 8,
+    threads: int = 2,
     reuse_port: bool = False,
     handlers: Sequence[grpc.GenericRpcHandler] = (),
-    interceptors: Sequence[grpc.ServerInterceptor] = (),
+    interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
 ) -> Running:
-    """Start the server. `reuse_port` lets several worker processes share the port (--workers);
-    off, binding a port already in use fails instead of silently sharing it. `handlers` and
-    `interceptors` are for tests and the benchmark (its no-op RPC), never the production server."""
+    """Start the server on a thread of its own. `threads` run the long calls (Playouts,
+    Replay; edge.py); every other call runs on the server's event loop. `reuse_port` lets
+    several worker processes share the port (--workers); off, binding a port already in use
+    fails instead of silently sharing it. `handlers` and `interceptors` are for tests and the
+    benchmark (its no-op RPC), never the production server."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True)
+    thread.start()
+    build = start(address, threads, reuse_port, handlers, interceptors, loop, thread)
+    try:
+        return asyncio.run_coroutine_threadsafe(build, loop).result(START_TIMEOUT_SECONDS)
+    except BaseException:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=10)
+        raise
+
+
+async def start(
+    address: str,
+    threads: int,
+    reuse_port: bool,
+    handlers: Sequence[grpc.GenericRpcHandler],
+    interceptors: Sequence[grpc.aio.ServerInterceptor],
+    loop: asyncio.AbstractEventLoop,
+    thread: threading.Thread,
+) -> Running:
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         *connection_age_options(),
     ]
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=threads),
+    server = grpc.aio.server(
         handlers=list(handlers) or None,
         interceptors=list(interceptors) or None,
         options=options,
-        maximum_concurrent_rpcs=MAX_CONCURRENT_RPCS,
     )
-    # Every handler guarded (limits.py); states sealed when CRABGAMES_SEAL_KEYS is set.
+    # States sealed when CRABGAMES_SEAL_KEYS is set.
     sealer = Sealer.from_env()
     ledger = Ledger.from_env(sealing=sealer is not None)  # CRABGAMES_LEDGER_URL (ledger.py)
-    add_rules_service(RulesServicer(Engine(all_games()), sealer, ledger), server)
+    edge = Edge(RulesServicer(Engine(all_games()), sealer, ledger), threads, MAX_MESSAGE_BYTES)
+    add_rules_service(edge, server)
     if sealer is not None:
         log.info(
             "sealing states with key %s (%d keys accepted)", sealer.primary.key_id, len(sealer.keys)
         )
-    health_servicer = health.HealthServicer()
+    health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     port = server.add_insecure_port(address)
     if not port:
         raise OSError(f"cannot listen on {address}")
-    server.start()
-    return Running(server, port, health_servicer)
+    await server.start()
+    return Running(server, port, health_servicer, loop, thread, edge)
 
 
 def connection_age_options() -> list[tuple[str, int]]:
@@ -98,7 +147,9 @@ def connection_age_options() -> list[tuple[str, int]]:
     ]
 
 
-def run_until_signalled(running: Running, grace: float, announce=lambda: None) -> None:
+def run_until_signalled(
+    running: Running, grace: float, announce: Callable[[], None] = lambda: None
+) -> None:
     """Serve until SIGTERM or SIGINT, then stop gracefully. The handlers are in place before
     `announce` says the server is up, so a signal sent right after it is never lost; the stop
     runs outside the handler, once, however many signals arrive."""

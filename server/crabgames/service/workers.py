@@ -5,9 +5,11 @@ serves more calls with several processes. The parent reserves the port with a pl
 port 0 picks one port for all), forks the workers before it creates any gRPC object (gRPC's
 threads do not survive a fork), and each worker starts its own server on that port with
 SO_REUSEPORT; the kernel spreads incoming connections across them, and every worker serves every
-game. SIGTERM or SIGINT to the parent is forwarded to every worker, which stops gracefully. If a
-worker dies on its own, the parent stops the others and exits non-zero, so a supervisor (systemd,
-Kubernetes) restarts the whole set.
+game. SIGTERM or SIGINT to the parent is forwarded to every worker, which stops gracefully. A
+worker that dies on its own (the kernel's OOM killer, a crash) is started again in its place
+while the others keep serving; only a worker that keeps dying right after it starts
+(MAX_QUICK_DEATHS times in a row) stops the set with a failure, for a supervisor (systemd,
+Kubernetes) to see.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ from crabgames.service.server import serve
 
 log = logging.getLogger(__name__)
 START_TIMEOUT_SECONDS = 30.0
+# A worker that dies within QUICK_DEATH_SECONDS of its start, MAX_QUICK_DEATHS times in a row,
+# cannot serve (a bad configuration, no memory at all): restarting it again would only spin.
+QUICK_DEATH_SECONDS = 5.0
+MAX_QUICK_DEATHS = 3
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -57,22 +63,41 @@ def _worker(address: str, threads: int, grace: float, ready, handlers=()) -> Non
     running.stop(grace)
 
 
+class Workers:
+    """The worker processes of one port, each started again when it dies."""
+
+    def __init__(self, address: str, threads: int, grace: float, handlers=()) -> None:
+        self.address, self.threads, self.grace, self.handlers = address, threads, grace, handlers
+        self.context = multiprocessing.get_context("fork")
+        self.ready = self.context.Queue()
+        self.processes: list = []
+        self.started_at: dict[int, float] = {}  # by pid
+
+    def spawn(self, index: int):
+        process = self.context.Process(
+            target=_worker,
+            args=(self.address, self.threads, self.grace, self.ready, self.handlers),
+            name=f"worker-{index}",
+        )
+        process.start()
+        self.started_at[process.pid] = time.monotonic()
+        return process
+
+    def restart(self, index: int):
+        """Start worker `index` again in place of the dead one."""
+        self.processes[index] = self.spawn(index)
+        return self.processes[index]
+
+
 def start_workers(address: str, workers: int, threads: int, grace: float, handlers=()):
-    """Fork the workers and wait until every one is listening. Returns (processes, port, socket).
+    """Fork the workers and wait until every one is listening. Returns (Workers, port, socket).
     `handlers` (extra generic RPC handlers) are for the benchmark only."""
     sock, port = reserve_port(address)
     host, _ = split_address(address)
     bound = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    context = multiprocessing.get_context("fork")
-    ready = context.Queue()
-    processes = [
-        context.Process(
-            target=_worker, args=(bound, threads, grace, ready, handlers), name=f"worker-{i}"
-        )
-        for i in range(workers)
-    ]
-    for process in processes:
-        process.start()
+    pool = Workers(bound, threads, grace, handlers)
+    pool.processes = [pool.spawn(i) for i in range(workers)]
+    processes = pool.processes
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
     started = 0
     while started < workers:
@@ -80,9 +105,9 @@ def start_workers(address: str, workers: int, threads: int, grace: float, handle
             stop_all(processes)
             raise OSError(f"the workers could not start on {bound}")
         with contextlib.suppress(queue.Empty):
-            ready.get(timeout=0.2)
+            pool.ready.get(timeout=0.2)
             started += 1
-    return processes, port, sock
+    return pool, port, sock
 
 
 def stop_all(processes) -> None:
@@ -92,26 +117,35 @@ def stop_all(processes) -> None:
                 os.kill(process.pid, signal.SIGTERM)
 
 
-def supervise(processes, ready: Callable[[], None] = lambda: None) -> int:
-    """Forward SIGTERM/SIGINT to the workers and wait for all of them. Returns the exit code.
-    `ready` runs once the signals are forwarded (announce the server there, not before)."""
+def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
+    """Forward SIGTERM/SIGINT to the workers, start again any worker that dies meanwhile, and
+    wait for all of them once stopping. Returns the exit code. `ready` runs once the signals
+    are forwarded (announce the server there, not before)."""
     stopping = False
+    quick_deaths = 0
 
     def on_signal(signum, _frame):
         nonlocal stopping
-        log.info("signal %s: stopping %d workers", signum, len(processes))
+        log.info("signal %s: stopping %d workers", signum, len(pool.processes))
         stopping = True
-        stop_all(processes)
+        stop_all(pool.processes)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     ready()
     failed = False
-    while any(p.exitcode is None for p in processes):
-        for process in processes:
+    while any(p.exitcode is None for p in pool.processes) or not stopping:
+        for index, process in enumerate(pool.processes):
             process.join(timeout=0.2)
-            if process.exitcode is not None and not stopping:
-                log.error("%s exited with %s: stopping the others", process.name, process.exitcode)
+            if process.exitcode is None or stopping:
+                continue
+            lived = time.monotonic() - pool.started_at.pop(process.pid, 0.0)
+            quick_deaths = quick_deaths + 1 if lived < QUICK_DEATH_SECONDS else 0
+            if quick_deaths >= MAX_QUICK_DEATHS:
+                log.error("%s keeps dying as it starts: stopping the others", process.name)
                 failed = stopping = True
-                stop_all(processes)
-    return 1 if failed or any(p.exitcode != 0 for p in processes) else 0
+                stop_all(pool.processes)
+                break
+            log.error("%s exited with %s: starting it again", process.name, process.exitcode)
+            pool.restart(index)
+    return 1 if failed or any(p.exitcode != 0 for p in pool.processes) else 0

@@ -1,0 +1,329 @@
+"""The rules service on an asyncio gRPC server (grpc.aio): how each call is read, run and
+answered, so that no caller can hold the server by being slow, idle or greedy
+(docs/security.md).
+
+- A unary method is registered as client-streaming, so the edge reads the request itself: it
+  must arrive within REQUEST_SECONDS (a withheld body holds a timer, never a thread), and a call
+  must carry exactly one request message, as a unary call does.
+- A call of bounded work (one decode, at most one move and its chance events) runs on the event
+  loop, between reads and writes. A long one (LONG_CALLS: loops over many games or moves) runs on
+  a small thread pool and stops at the caller's deadline, when the caller goes away, and at
+  WORK_SECONDS whatever the deadline; beyond QUEUED_LONG_CALLS waiting, one is refused at once.
+- An ApplyMoves stream must send its next request within STREAM_IDLE_SECONDS.
+- At most MAX_CALLS rules calls per process are in flight; more are refused at once
+  (RESOURCE_EXHAUSTED). Health and reflection are not counted, so they always answer.
+- An answer larger than the message limit is refused (RESOURCE_EXHAUSTED) before it is sent.
+
+The servicer (servicer.py) stays synchronous: it sees a `CallContext` with the parts of gRPC's
+servicer context it uses, and its abort becomes the asyncio call's abort here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NoReturn
+
+import grpc
+
+from crabgames.core import wire
+from crabgames.core.errors import RulesError, bad_request
+from crabgames.service.limits import (
+    Interrupted,
+    Received,
+    Undecodable,
+    check_time,
+    safe_deserializer,
+    state_left_as_bytes,
+)
+from crabgames.service.status import status_for
+from crabgames.v1 import rules_service_pb2 as api
+
+SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
+
+REQUEST_SECONDS = 10.0
+STREAM_IDLE_SECONDS = 30.0
+# The longest a long call may work, whatever the caller's deadline (Playouts' count and Replay's
+# record length bound them too; this bounds them on any state).
+WORK_SECONDS = 5.0
+MAX_CALLS = 1024
+QUEUED_LONG_CALLS = 8
+# Calls whose work is a loop over many games or moves: they run on the pool, never the loop.
+LONG_CALLS = ("Playouts", "Replay")
+# The calls a game makes most, whose requests lead with the state. A sealing server opens and
+# checks every state, so it parses them whole.
+STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
+APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
+
+
+class Aborted(Exception):
+    """The servicer ended the call with this status."""
+
+    def __init__(self, status: grpc.Status) -> None:
+        super().__init__(status.details)
+        self.status = status
+
+
+class Refused(RulesError):
+    """A call the edge refuses with a status of its own (too many calls, a body that never
+    came, an answer too large to send)."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.status_code = code.value[0]
+        self.reason = reason
+
+
+class CallContext:
+    """What the synchronous servicer sees of an asyncio call: its deadline (the caller's, cut
+    to a work budget), whether the caller is still there, and an abort that raises."""
+
+    __slots__ = ("deadline", "gone", "peer")
+
+    def __init__(self, deadline: float | None, peer: str = "") -> None:
+        self.deadline = deadline  # time.monotonic() seconds, or None
+        self.gone = threading.Event()
+        self.peer = peer
+
+    def time_remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def is_active(self) -> bool:
+        return not self.gone.is_set()
+
+    def abort_with_status(self, status: grpc.Status) -> NoReturn:
+        raise Aborted(status)
+
+    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
+        raise Aborted(status_for(Refused(code, code.name, details)))
+
+
+def deadline_of(context: grpc.aio.ServicerContext, budget: float | None) -> float | None:
+    """The caller's deadline, cut to `budget` seconds from now when one is given."""
+    now = time.monotonic()
+    remaining = context.time_remaining()
+    deadline = None if remaining is None else now + remaining
+    if budget is not None:
+        deadline = now + budget if deadline is None else min(deadline, now + budget)
+    return deadline
+
+
+async def abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("abort returns only by raising")  # pragma: no cover
+
+
+async def refuse(context: grpc.aio.ServicerContext, error: RulesError) -> NoReturn:
+    await abort(context, status_for(error))
+
+
+async def next_message(context: grpc.aio.ServicerContext, seconds: float, what: str) -> Any:
+    """The next request message (grpc.aio.EOF once the caller has sent all), waiting at most
+    `seconds` for it (a timer that cancels the wait: cheaper than asyncio.wait_for's task)."""
+    task = asyncio.current_task()
+    assert task is not None
+    fired: list[bool] = []
+
+    def time_out() -> None:
+        fired.append(True)
+        task.cancel()
+
+    timer = asyncio.get_running_loop().call_later(seconds, time_out)
+    try:
+        return await context.read()
+    except asyncio.CancelledError:
+        if not fired:
+            raise  # cancelled by gRPC (the caller went away), not by the timer
+        task.uncancel()
+    finally:
+        timer.cancel()
+    await refuse(
+        context,
+        Refused(
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            "REQUEST_TIMEOUT",
+            f"{what} did not arrive within {seconds:g} s",
+        ),
+    )
+
+
+async def one_request(context: grpc.aio.ServicerContext) -> Any:
+    """The call's one request message, checked to parse."""
+    request = await next_message(context, REQUEST_SECONDS, "the request")
+    if request is grpc.aio.EOF:
+        await refuse(context, bad_request("request", "no request message: a call sends one"))
+    extra = await next_message(context, REQUEST_SECONDS, "the end of the request")
+    if extra is not grpc.aio.EOF:
+        await refuse(context, bad_request("request", "more than one request message"))
+    await refuse_undecodable(context, request)
+    return request
+
+
+async def refuse_undecodable(context: grpc.aio.ServicerContext, request: Any) -> None:
+    if isinstance(request, Undecodable):
+        why = f"does not parse as {request.type_name}: {request.error}"
+        await refuse(context, bad_request("request", why))
+
+
+def call_servicer(behavior: Callable[..., Any], request: Any, call: CallContext) -> Any:
+    """A servicer method called with the request; a Received request's state as bytes."""
+    if type(request) is Received:
+        return behavior(request.request, call, request.state)
+    return behavior(request, call)
+
+
+def answer(response: Any, limit: int) -> bytes:
+    """A response's wire bytes, refused when larger than the message limit (the caller's state
+    is untouched: the server keeps nothing of a call)."""
+    data = response if type(response) is bytes else response.SerializeToString()
+    if len(data) > limit:
+        raise Refused(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "ANSWER_TOO_LARGE",
+            f"the answer would be {len(data)} bytes; the message limit is {limit}",
+        )
+    return data
+
+
+class Edge:
+    """Runs the servicer's methods as asyncio calls, with the limits above."""
+
+    def __init__(self, servicer: Any, long_threads: int, message_limit: int) -> None:
+        self.servicer = servicer
+        self.message_limit = message_limit
+        self.long_threads = long_threads
+        self.pool = ThreadPoolExecutor(long_threads, thread_name_prefix="long-call")
+        self.calls = 0
+        self.long_calls = 0
+        self.stopping = False  # set by a graceful stop: new calls are refused
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def admitted(self, long: bool) -> RulesError | None:
+        """Why a new call cannot start now, or None (and the call is counted)."""
+        if self.stopping:
+            return Refused(
+                grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", "the server is shutting down"
+            )
+        if self.calls >= MAX_CALLS:
+            return busy(f"{MAX_CALLS} calls are in flight on this server process")
+        if long and self.long_calls >= self.long_threads + QUEUED_LONG_CALLS:
+            return busy("too many long calls (Playouts, Replay) are running or waiting")
+        self.calls += 1
+        self.long_calls += long
+        return None
+
+    def unary(self, name: str) -> Callable[[Any, grpc.aio.ServicerContext], Awaitable[bytes]]:
+        behavior = getattr(self.servicer, name)
+        long = name in LONG_CALLS
+
+        async def handle(_requests: Any, context: grpc.aio.ServicerContext) -> bytes:
+            refused = self.admitted(long)
+            if refused is not None:
+                await refuse(context, refused)
+            try:
+                request = await one_request(context)
+                call = CallContext(deadline_of(context, WORK_SECONDS if long else None))
+                if long:
+                    return await self.run_long(behavior, request, call, context)
+                return self.run(behavior, request, call)
+            except Aborted as aborted:
+                await abort(context, aborted.status)
+            except Refused as error:
+                await refuse(context, error)
+            finally:
+                self.calls -= 1
+                self.long_calls -= long
+
+        handle.__name__ = name
+        return handle
+
+    def run(self, behavior: Callable[..., Any], request: Any, call: CallContext) -> bytes:
+        try:
+            check_time(call)
+        except Interrupted as error:
+            raise Aborted(status_for(error)) from None
+        return answer(call_servicer(behavior, request, call), self.message_limit)
+
+    async def run_long(
+        self,
+        behavior: Callable[..., Any],
+        request: Any,
+        call: CallContext,
+        context: grpc.aio.ServicerContext,
+    ) -> bytes:
+        """Run on the pool; a caller that goes away stops the work at its next check."""
+        loop = asyncio.get_running_loop()
+        work = functools.partial(self.run, behavior, request, call)
+        try:
+            return await loop.run_in_executor(self.pool, work)
+        except asyncio.CancelledError:
+            call.gone.set()
+            raise
+
+    def apply_moves(
+        self,
+    ) -> Callable[[Any, grpc.aio.ServicerContext], Any]:
+        """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
+        the stream with its status."""
+        apply_move = self.servicer.ApplyMove
+
+        async def handle(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+            refused = self.admitted(False)
+            if refused is not None:
+                await refuse(context, refused)
+            try:
+                while True:
+                    what = "the next request on the stream"
+                    request = await next_message(context, STREAM_IDLE_SECONDS, what)
+                    if request is grpc.aio.EOF:
+                        return
+                    await refuse_undecodable(context, request)
+                    call = CallContext(deadline_of(context, None))
+                    body = self.run(apply_move, request.request, call)
+                    await context.write(wire.message_field(APPLY_MOVES_RESPONSE, body))
+            except Aborted as aborted:
+                await abort(context, aborted.status)
+            except Refused as error:
+                await refuse(context, error)
+            finally:
+                self.calls -= 1
+
+        return handle
+
+
+def busy(message: str) -> Refused:
+    return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "BUSY", message)
+
+
+def as_is(data: bytes) -> bytes:
+    return data
+
+
+def add_rules_service(edge: Edge, server: grpc.aio.Server) -> None:
+    """Register the rules service through the edge (instead of the generated
+    add_RulesServiceServicer_to_server): every method reads its own requests."""
+    handlers = {}
+    for method in SERVICE.methods:
+        request_class = getattr(api, method.input_type.name)
+        deserializer = safe_deserializer(request_class)
+        if method.name in STATE_AS_BYTES and edge.servicer.sealer is None:
+            deserializer = state_left_as_bytes(request_class)
+        if method.client_streaming and method.server_streaming:
+            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
+                edge.apply_moves(), request_deserializer=deserializer, response_serializer=as_is
+            )
+        else:
+            handlers[method.name] = grpc.stream_unary_rpc_method_handler(
+                edge.unary(method.name),
+                request_deserializer=deserializer,
+                response_serializer=as_is,
+            )
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
+    )
