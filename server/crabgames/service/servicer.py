@@ -17,7 +17,7 @@ from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
-from crabgames.service.limits import check_replay, time_check
+from crabgames.service.limits import check_replay, time_check, time_is_up
 from crabgames.service.sealing import Opened, PermissionDenied, Sealer, new_instance
 from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import game_pb2
@@ -133,6 +133,8 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             outcome=self.engine.outcome(state),
         )
 
+    # ApplyMoves, the stream of ApplyMove calls, is run by the edge (edge.py) through ApplyMove.
+
     # LegalMoves and ApplyMove may get the request's state as the bytes received (`state`,
     # limits.Received: only on a server that does not seal), and request.state is then empty.
 
@@ -211,13 +213,6 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             sealed.SerializeToString(), [], happened.sized_public, seats, outcome
         )
 
-    def ApplyMoves(self, request_iterator, context):
-        """ApplyMove for each request on the stream, in order; a refused one ends the stream with
-        its status (ApplyMove aborts the call)."""
-        for request in request_iterator:
-            response = self.ApplyMove(request.request, context)
-            yield wire.message_field(APPLY_MOVES_RESPONSE, response)
-
     @translate_errors
     def GetView(self, request, context):
         player = request.player if request.WhichOneof("viewer") == "player" else None
@@ -277,7 +272,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 "SEALED_STATE",
             )
         state = self.opened(request.state).state
-        stats = playouts(self.engine, state, request.count, request.seed)
+        stats = playouts(
+            self.engine,
+            state,
+            request.count,
+            request.seed,
+            time_up=functools.partial(time_is_up, context),
+        )
         response = api.PlayoutsResponse(
             games=stats.games, truncated=stats.truncated, decisions=stats.decisions, seed=stats.seed
         )
@@ -319,7 +320,6 @@ def _tag(message_class, field: str) -> bytes:
     return wire.tag(_number(message_class, field), wire.LENGTH_DELIMITED)
 
 
-APPLY_MOVES_RESPONSE = _number(api.ApplyMovesResponse, "response")
 STATE_TAG = _tag(api.ApplyMoveResponse, "state")
 EVENTS_FIELD = _number(api.ApplyMoveResponse, "events")
 PUBLIC_EVENTS_FIELD = _number(api.ApplyMoveResponse, "public_events")
