@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument
-from crabgames.service.sealing import ENV_VAR, Opened, PermissionDenied, Sealer
+from crabgames.service.sealing import ENV_VAR, Opened, PermissionDenied, Sealer, header
 from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -330,6 +330,158 @@ def test_a_sampled_state_is_a_sandbox_for_bots_that_never_becomes_a_sealed_game(
     forged.sampled = False
     request = api.LegalMovesRequest(state=forged, player_token=response.player_tokens[0])
     assert refused(stub.LegalMoves, request) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_SEAL")
+
+
+def sampled_from_a_view(stub, seed: int = 8) -> game_pb2.GameState:
+    response = new_game(stub, seed=seed)
+    request = api.GetViewRequest(
+        state=response.state, player=0, player_token=response.player_tokens[0]
+    )
+    view = stub.GetView(request, timeout=CALL_TIMEOUT).view
+    return stub.SampleState(api.SampleStateRequest(view=view, seed=2), timeout=CALL_TIMEOUT).state
+
+
+def test_a_sampled_state_is_one_the_server_drew_and_stays_so_as_it_is_played_on(sealed):
+    stub = sealed[0]
+    sampled = sampled_from_a_view(stub)
+    assert sampled.sample_tag.startswith(b"CGT1\x05key-a")
+    state = sampled
+    for _ in range(3):  # every state played on from it keeps being tagged
+        moves = stub.LegalMoves(api.LegalMovesRequest(state=state), timeout=CALL_TIMEOUT).moves
+        request = api.ApplyMoveRequest(state=state, move=moves[0], validate_only=True)
+        assert stub.ApplyMove(request, timeout=CALL_TIMEOUT).state == state
+        request.validate_only = False
+        after = stub.ApplyMove(request, timeout=CALL_TIMEOUT).state
+        assert after.sampled and after.sample_tag and after.sample_tag != state.sample_tag
+        state = after
+    assert stub.Playouts(api.PlayoutsRequest(state=state, count=1), timeout=30).games == 1
+
+
+def forged_full_states(stub) -> dict[str, game_pb2.GameState]:
+    """Full states marked sampled that the server did not draw: issue 13, item 7."""
+    sampled = sampled_from_a_view(stub)
+    written = game_pb2.GameState()
+    written.CopyFrom(recorded(0, 1).states[3])  # any full state a caller could write
+    written.sampled = True
+    changed = game_pb2.GameState()
+    changed.CopyFrom(sampled)
+    changed.kraby.hands[1].CopyFrom(changed.kraby.hands[0])  # a hand of its choosing
+    moved = game_pb2.GameState()
+    moved.CopyFrom(written)
+    moved.sample_tag = sampled.sample_tag  # a real tag, from another state
+    other_key = game_pb2.GameState()
+    other_key.CopyFrom(sampled)
+    other_key.sample_tag = sampled.sample_tag.replace(b"key-a", b"key-z")
+    return {"no tag": written, "changed": changed, "moved tag": moved, "other key": other_key}
+
+
+def test_a_full_state_written_by_a_caller_does_not_pass_as_sampled(sealed):
+    stub = sealed[0]
+    for name, forged in forged_full_states(stub).items():
+        for call, request in (
+            (stub.LegalMoves, api.LegalMovesRequest(state=forged)),
+            (stub.GetView, api.GetViewRequest(state=forged, spectator=True)),
+            (stub.Playouts, api.PlayoutsRequest(state=forged, count=1)),
+        ):
+            with pytest.raises(grpc.RpcError) as caught:
+                call(request, timeout=CALL_TIMEOUT)
+            found = details(caught.value)
+            assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT, name
+            assert found["ErrorInfo"].reason == "BAD_SEAL", name
+            assert found["BadRequest"].field_violations[0].field == "state.sample_tag", name
+
+
+def test_neither_a_seal_nor_a_token_moves_between_games_with_the_same_header(sealed):
+    """Two games from the same seed have the same header and state: only the instance id in
+    their seals tells them apart, and each game's tokens work in that game only (item 9)."""
+    stub, keys, _ = sealed
+    one, two = new_game(stub, seed=77), new_game(stub, seed=77)
+    assert encode(keys.open(one.state).state) == encode(keys.open(two.state).state)
+    seat = one.state.next.player
+    moved = game_pb2.GameState()
+    moved.CopyFrom(one.state)
+    moved.sealed = two.state.sealed  # the other game's seal on this game's header
+    for token in (one.player_tokens[seat], two.player_tokens[seat]):
+        assert token not in (one.player_tokens[seat - 1], two.player_tokens[seat - 1])
+    for call, request in (
+        (stub.LegalMoves, api.LegalMovesRequest(state=moved, player_token=one.player_tokens[seat])),
+        (
+            stub.GetView,
+            api.GetViewRequest(state=moved, player=seat, player_token=one.player_tokens[seat]),
+        ),
+        (
+            stub.LegalMoves,
+            api.LegalMovesRequest(state=one.state, player_token=two.player_tokens[seat]),
+        ),
+    ):
+        assert refused(call, request) == (grpc.StatusCode.PERMISSION_DENIED, "BAD_PLAYER_TOKEN")
+    request = api.LegalMovesRequest(state=moved, player_token=two.player_tokens[seat])
+    assert stub.LegalMoves(request, timeout=CALL_TIMEOUT).moves  # it is game two's state
+
+
+UNKNOWN = b"\xa8\x06\x05"  # field 101, varint 5: in no message of the contract
+
+
+@pytest.mark.parametrize(
+    ("where", "path"),
+    [
+        (lambda s: s, "state"),
+        (lambda s: s.next, "state.next"),
+        (lambda s: s.kraby, "state.kraby"),
+    ],
+    ids=["top level", "in next", "in the empty game message"],
+)
+def test_an_unknown_field_beside_a_seal_is_refused_not_echoed(sealed, where, path):
+    stub = sealed[0]
+    response = new_game(stub)
+    state, tokens = response.state, response.player_tokens
+    seat = state.next.player
+    move = stub.LegalMoves(
+        api.LegalMovesRequest(state=state, player_token=tokens[seat]), timeout=CALL_TIMEOUT
+    ).moves[0]
+    padded = game_pb2.GameState()
+    padded.CopyFrom(state)
+    where(padded).MergeFromString(UNKNOWN)
+    for call, request in (
+        (stub.GetView, api.GetViewRequest(state=padded, spectator=True)),
+        (
+            stub.ApplyMove,
+            api.ApplyMoveRequest(
+                state=padded, move=move, player_token=tokens[seat], validate_only=True
+            ),
+        ),
+        (stub.ApplyMove, api.ApplyMoveRequest(state=padded, move=move, player_token=tokens[seat])),
+    ):
+        with pytest.raises(grpc.RpcError) as caught:
+            call(request, timeout=CALL_TIMEOUT)
+        found = details(caught.value)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert found["ErrorInfo"].reason == "MALFORMED_STATE"
+        assert found["BadRequest"].field_violations[0].field == path
+    sampled = sampled_from_a_view(stub)
+    where(sampled).MergeFromString(UNKNOWN)
+    request = api.GetViewRequest(state=sampled, spectator=True)
+    assert refused(stub.GetView, request) == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED_STATE")
+
+
+def test_a_seal_holding_anything_the_server_never_writes_is_refused():
+    sealer, state = sealer_for_tests("a"), full_state()
+    sealed = sealer.seal(state, GAME)
+    key = sealer.primary
+    for extra in (UNKNOWN, game_pb2.GameState(version=9).SerializeToString()):
+        secret = game_pb2.GameState(seed=state.seed, prng=state.prng, kraby=state.kraby)
+        nonce = os.urandom(12)
+        plain = GAME + secret.SerializeToString() + extra
+        body = key.aead.encrypt(nonce, plain, header(sealed, key.key_id))
+        sealed.sealed = b"CGS2\x05key-a" + nonce + body
+        with pytest.raises(InvalidArgument, match="never writes") as caught:
+            sealer.open(sealed)
+        assert caught.value.reason == "BAD_SEAL"
+    tagged = sealer.seal(state, GAME)
+    tagged.sample_tag = b"CGT1"
+    with pytest.raises(InvalidArgument) as caught:
+        sealer.open(tagged)
+    assert caught.value.violations[0].field == "state.sample_tag"
 
 
 FIRST_CASE_OF_EACH_GAME = sorted(

@@ -180,12 +180,12 @@ class Sealer:
         MALFORMED_STATE (with the path) when the state holds a field this server never writes."""
         if not state.sealed:
             raise bad_seal("this server seals its states: send the state it returned, unchanged")
+        out = without_unknown_fields(state)
         which = state.WhichOneof("game")
         if state.seed or state.HasField("prng") or (which and getattr(state, which).ByteSize()):
             raise bad_seal("a sealed state keeps its seed, PRNG and game state only in the seal")
         if state.sample_tag:
-            raise bad_seal("a sealed state has no sample tag", "state.sample_tag")
-        out = without_unknown_fields(state)
+            raise bad_seal("a sealed state has no sample tag", TAG)
         key_id, nonce, body = split(state.sealed)
         key = self.keys.get(key_id)
         if key is None:
