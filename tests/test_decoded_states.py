@@ -12,9 +12,13 @@ from crabgames.v1 import kraby_pb2
 from tests.playthrough import encode
 
 
+# Weight of one 2-player Kraby state in the cache (engine.DecodedStates.weight).
+KRABY_ENTRY_BYTES = 1024 + 4 * 300
+
+
 @pytest.fixture
 def engine():
-    return Engine(all_games(), cache_size=4)
+    return Engine(all_games(), cache_bytes=4 * KRABY_ENTRY_BYTES)
 
 
 def test_a_state_the_engine_returned_is_taken_from_memory(engine):
@@ -42,17 +46,30 @@ def test_an_altered_state_is_checked_in_full_even_after_its_original_was_seen(en
         engine.decode(state)
 
 
-def test_memory_is_bounded(engine):
+def test_memory_is_bounded_in_bytes(engine):
     for seed in range(1, 10):
         state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 2, seed=seed)
         engine.decode(state)
-    assert len(engine.decoded.entries) == 4
+    assert engine.decoded.bytes <= engine.decoded.max_bytes
+    assert len(engine.decoded.entries) == 4  # each weighs about a quarter of the bound
+    assert engine.decoded.bytes == sum(map(engine.decoded.weight, engine.decoded.entries))
+
+
+def test_a_state_too_large_to_keep_is_decoded_but_not_kept(engine, monkeypatch):
+    from crabgames.core import engine as engine_module
+
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 2, seed=3)
+    monkeypatch.setattr(engine_module, "MAX_KEPT_STATE_BYTES", len(encode(state)) - 1)
+    kept = dict(engine.decoded.entries)
+    assert engine.decode(encode(state)).num_players == 2
+    assert encode(state) not in engine.decoded.entries
+    assert dict(engine.decoded.entries).keys() <= kept.keys() | set()
 
 
 def test_a_fresh_engine_plays_the_same_game(engine):
     """Same seed, same decisions: the same states with or without anything remembered."""
     finals = []
-    for e in (engine, Engine(all_games(), cache_size=0)):
+    for e in (engine, Engine(all_games(), cache_bytes=0)):
         state, _ = e.new_game("kraby", kraby_pb2.KrabyOptions(), 2, seed=5)
         for _ in range(20):
             moves, _ = e.legal_moves(state)

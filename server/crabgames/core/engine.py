@@ -25,6 +25,7 @@ from crabgames.core.errors import (
     bad_move,
     bad_request,
     bad_state,
+    shown,
 )
 from crabgames.core.game import CHANCE, NOBODY, PLAYER, Decision, Game
 from crabgames.core.prng import MASK64, Prng
@@ -34,6 +35,12 @@ from crabgames.v1 import rules_service_pb2 as api
 AUTO = game_pb2.CHANCE_MODE_AUTO
 EXPLICIT = game_pb2.CHANCE_MODE_EXPLICIT
 _CHANCE_MODES = (game_pb2.CHANCE_MODE_UNSPECIFIED, AUTO, EXPLICIT)
+# The decoded-state cache's bound, and the largest state it keeps (docs/security.md).
+MAX_CACHE_BYTES = 32 * 1024 * 1024
+MAX_KEPT_STATE_BYTES = 64 * 1024
+# A state's version counts its decisions (player moves and chance events): no game has more than
+# a few thousand, so a larger version is not a game's (and stays far from the 64-bit wrap).
+MAX_VERSION = 1_000_000
 
 
 class Match:
@@ -189,12 +196,23 @@ class DecodedStates:
     back the state the server just returned, so decoding and checking it again is wasted work.
     Only performance depends on it (any server copy can take any call; a miss decodes and checks
     in full), and only an exact byte-for-byte match hits, so an altered state is always checked.
-    Entries are pristine copies: every `decode` hands out its own clone."""
+    Entries are pristine copies: every `decode` hands out its own clone.
 
-    def __init__(self, size: int = 2048) -> None:
-        self.size = size
+    Bounded in bytes, not entries: each entry is weighed as its key plus an estimate of its
+    decoded form (`weight`), the total stays under `max_bytes`, and a state larger than
+    MAX_KEPT_STATE_BYTES is never kept (no game's state comes near it; a padded one would)."""
+
+    def __init__(self, max_bytes: int = MAX_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self.entries: OrderedDict[bytes, Match] = OrderedDict()
         self.lock = threading.Lock()
+
+    @staticmethod
+    def weight(key: bytes) -> int:
+        # Measured (tracemalloc): a decoded match takes under 3 times its wire size plus about
+        # a kilobyte; the key is held too.
+        return 4 * len(key) + 1024
 
     def get(self, key: bytes, read_only: bool = False) -> Match | None:
         """The match remembered by `key`: a copy of the caller's own, or the entry itself for a
@@ -208,18 +226,24 @@ class DecodedStates:
     def put(self, key: bytes, match: Match, owned: bool = False) -> None:
         """Remember `match`: a copy of it, or the match itself when the caller hands it over
         (`owned`) and will only read it from now on."""
+        if len(key) > MAX_KEPT_STATE_BYTES:
+            return
         copy = match if owned else match.copy()
         with self.lock:
+            if key in self.entries:
+                self.bytes -= self.weight(key)
             self.entries[key] = copy
             self.entries.move_to_end(key)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+            self.bytes += self.weight(key)
+            while self.bytes > self.max_bytes:
+                old, _ = self.entries.popitem(last=False)
+                self.bytes -= self.weight(old)
 
 
 class Engine:
-    def __init__(self, games: Iterable[Game], cache_size: int = 2048) -> None:
+    def __init__(self, games: Iterable[Game], cache_bytes: int = MAX_CACHE_BYTES) -> None:
         self.games: dict[str, Game] = {g.facts.id: g for g in games}
-        self.decoded = DecodedStates(cache_size)
+        self.decoded = DecodedStates(cache_bytes)
 
     def game(self, game_id: str | None, missing: str, prefix: str, error) -> Game:
         """The game a oneof selects; `error` (bad_state or bad_request) names the field."""
@@ -284,13 +308,15 @@ class Engine:
         if msg.rules_version != facts.rules_version:
             raise bad_state(
                 f"{path}.rules_version",
-                f"is {msg.rules_version!r}; this server plays {facts.rules_version!r}",
+                f"is {shown(msg.rules_version)}; this server plays {facts.rules_version!r}",
             )
         check_player_count(facts, msg.num_players, f"{path}.num_players", bad_state)
         if msg.chance_mode not in _CHANCE_MODES:
             raise bad_state(f"{path}.chance_mode", f"unknown chance mode {msg.chance_mode}")
         if msg.prng.seed != msg.seed:
             raise bad_state(f"{path}.prng.seed", "does not match the game's seed")
+        check_version(msg.version, f"{path}.version", bad_state)
+        refuse_unknown_fields(msg, path)
         state = game.decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
         match = Match(
             game,
@@ -478,6 +504,7 @@ class Engine:
         if view.rules_version != facts.rules_version:
             raise bad_request("view.rules_version", f"this server plays {facts.rules_version!r}")
         check_player_count(facts, view.num_players, "view.num_players", bad_request)
+        check_version(view.version, "view.version", bad_request)
         if view.spectator or not 0 <= view.player < view.num_players:
             raise bad_request("view.player", "must be a player's view, not a spectator's")
         seed = (seed or secrets.randbits(63) or 1) & MASK64
@@ -609,6 +636,26 @@ def parse_state(data: bytes, path: str) -> game_pb2.GameState:
     except Exception as error:  # DecodeError, recursion limit, bad UTF-8, ...
         why = str(error) or type(error).__name__
         raise bad_state(path, f"does not parse as crabgames.v1.GameState: {why}") from None
+
+
+def check_version(version: int, field: str, error) -> None:
+    if version > MAX_VERSION:
+        raise error(field, f"is {version}; no game reaches {MAX_VERSION} decisions")
+
+
+def refuse_unknown_fields(msg: game_pb2.GameState, path: str) -> None:
+    """MALFORMED_STATE, with the field's path, for a state holding a field this engine never
+    writes (at any depth): it would be kept and echoed back, and could pad a state without
+    bound."""
+    copy = game_pb2.GameState()
+    copy.CopyFrom(msg)
+    copy.DiscardUnknownFields()
+    if copy.ByteSize() == msg.ByteSize():  # one pass in C; the path is looked for only now
+        return
+    found = wire.first_unknown_field(msg, path)
+    if found is not None:
+        where, number = found
+        raise bad_state(where, f"holds unknown field {number}, which this server never writes")
 
 
 def check_player_count(facts, num_players: int, field: str, error) -> None:

@@ -6,6 +6,15 @@ from dataclasses import dataclass
 
 # google.rpc.ErrorInfo domain for every error this engine raises.
 DOMAIN = "crabgames.v1"
+# A caller's value quoted in an error is cut to this many characters: an error never echoes a
+# caller's string whole (a long one would turn the error into a too-large trailer).
+SHOWN_CHARS = 40
+
+
+def shown(value: object) -> str:
+    """`value` as an error quotes it (repr), cut short."""
+    text = repr(value)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
 @dataclass(frozen=True)

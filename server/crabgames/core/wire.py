@@ -9,6 +9,9 @@ import functools
 import sys
 from collections.abc import Callable, Hashable, Iterable
 
+from google.protobuf.message import Message
+from google.protobuf.unknown_fields import UnknownFieldSet
+
 VARINT = 0
 LENGTH_DELIMITED = 2
 
@@ -83,3 +86,22 @@ class Remembered(dict):
     def clear(self) -> None:
         super().clear()
         self.used = 0
+
+
+def first_unknown_field(message: Message, path: str) -> tuple[str, int] | None:
+    """The path and number of the first field at any depth of `message` that its schema does
+    not know, or None. A state or request parsed from a caller's bytes keeps such fields, and
+    the engine never writes one."""
+    unknown = UnknownFieldSet(message)
+    if len(unknown):
+        return path, unknown[0].field_number
+    for field, value in message.ListFields():
+        if field.message_type is None:
+            continue
+        items = enumerate(value) if field.is_repeated else [(None, value)]
+        for index, item in items:
+            where = f"{path}.{field.name}" + ("" if index is None else f"[{index}]")
+            found = first_unknown_field(item, where)
+            if found is not None:
+                return found
+    return None

@@ -17,6 +17,15 @@ from crabgames.core.errors import (
 )
 
 
+# The longest text a status carries (message, each description and metadata value): every
+# status fits gRPC's trailers, whatever an error quotes (the engine cuts quotes too: shown()).
+MAX_TEXT_CHARS = 1024
+
+
+def cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT_CHARS else text[: MAX_TEXT_CHARS - 3] + "..."
+
+
 def _pack(message) -> any_pb2.Any:
     packed = any_pb2.Any()
     packed.Pack(message)
@@ -24,18 +33,21 @@ def _pack(message) -> any_pb2.Any:
 
 
 def status_for(error: RulesError) -> grpc.Status:
-    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=error.metadata)
+    metadata = {key: cut(value) for key, value in error.metadata.items()}
+    info = error_details_pb2.ErrorInfo(reason=error.reason, domain=DOMAIN, metadata=metadata)
     details = [_pack(info)]
     if isinstance(error, InvalidArgument):
         code = code_pb2.INVALID_ARGUMENT
         bad = error_details_pb2.BadRequest()
         for v in error.violations:
-            bad.field_violations.add(field=v.field, description=v.description)
+            bad.field_violations.add(field=cut(v.field), description=cut(v.description))
         details.append(_pack(bad))
     elif isinstance(error, IllegalMove):
         code = code_pb2.FAILED_PRECONDITION
         failure = error_details_pb2.PreconditionFailure()
-        failure.violations.add(type="ILLEGAL_MOVE", subject=error.rule, description=error.message)
+        failure.violations.add(
+            type="ILLEGAL_MOVE", subject=cut(error.rule), description=cut(error.message)
+        )
         details.append(_pack(failure))
     elif isinstance(error, GameOver):
         code = code_pb2.FAILED_PRECONDITION
@@ -46,7 +58,7 @@ def status_for(error: RulesError) -> grpc.Status:
     else:
         code = code_pb2.INVALID_ARGUMENT
     return rpc_status.to_status(
-        status_pb2.Status(code=code, message=error.message, details=details)
+        status_pb2.Status(code=code, message=cut(error.message), details=details)
     )
 
 
