@@ -65,6 +65,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     detail: collections.Counter = field(default_factory=collections.Counter)  # by payload
+    cpu_at_start: float = 0.0
 
     def saw(self, code: str, seconds: float | None = None) -> None:
         self.calls += 1
@@ -510,6 +511,7 @@ async def attack(port: int, seconds: float, scale: float, sealed: bool, go, resu
     ]
     results.put(("ready", None))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
+    cpu_at_start = cpu_seconds()
     stop_at = time.monotonic() + seconds
     rng = random.Random(13)
     bound = 1_000_000  # every loop also stops after this many calls
@@ -588,6 +590,7 @@ async def attack(port: int, seconds: float, scale: float, sealed: bool, go, resu
             "max_ms": 0,
         }
     results.put(("attacks", summary))
+    results.put(("attacker_cpu_seconds", round(cpu_seconds() - cpu_at_start, 1)))
 
 
 def attacker_process(port, seconds, scale, sealed, go, results) -> None:
@@ -603,7 +606,9 @@ def attacker_process(port, seconds, scale, sealed, go, results) -> None:
 
 def client_process(port: int, seconds: float, go, results) -> None:
     try:
-        results.put(("client", asdict_tally(play_well(port, seconds, go, results))))
+        tally = play_well(port, seconds, go, results)
+        results.put(("client", asdict_tally(tally)))
+        results.put(("client_cpu_seconds", round(cpu_seconds() - tally.cpu_at_start, 1)))
     except BaseException as error:  # noqa: BLE001
         results.put(("client-error", repr(error)))
 
@@ -623,6 +628,7 @@ def play_well(port: int, seconds: float, go, results) -> Tally:
         grpc.channel_ready_future(channel).result(timeout=15)
         results.put(("ready", None))
         go.wait()
+        tally.cpu_at_start = cpu_seconds()
         stop_at = time.monotonic() + seconds
         for number in range(100_000):  # bounded: a game is at least a few calls
             if time.monotonic() >= stop_at:
@@ -734,6 +740,19 @@ def asdict_tally(tally: Tally) -> dict:
     return data
 
 
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system) of this process, or of process `pid` from /proc."""
+    if pid is None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return round(usage.ru_utime + usage.ru_stime, 1)
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+
+
 def status_kib(pid: int, key: str) -> int:
     try:
         with open(f"/proc/{pid}/status") as status:
@@ -810,13 +829,15 @@ def run_campaign(sealed: bool, seconds: float, scale: float) -> dict:
         if kind != "ready":
             got[kind] = value
     rss_before = status_kib(process.pid, "VmRSS")
+    cpu_before = cpu_seconds(process.pid)
     samples: list[int] = []
     stop = threading.Event()
     watcher = threading.Thread(target=watch_memory, args=(process.pid, stop, samples))
     watcher.start()
     go.set()
     started = time.monotonic()
-    while not {"attacks", "client"} <= got.keys() and time.monotonic() < started + seconds + 90:
+    wanted = {"attacks", "client", "attacker_cpu_seconds", "client_cpu_seconds"}
+    while not wanted <= got.keys() and time.monotonic() < started + seconds + 90:
         if {"attacks-error", "client-error"} & got.keys() and not all(
             w.is_alive() for w in workers
         ):
@@ -830,6 +851,7 @@ def run_campaign(sealed: bool, seconds: float, scale: float) -> dict:
     stop.set()
     watcher.join()
     peak_kib = max([status_kib(process.pid, "VmHWM"), *samples])
+    got["server_cpu_seconds"] = round(cpu_seconds(process.pid) - cpu_before, 1)
     alive = process.poll() is None
     exit_code = stop_server(process)
     for worker in workers:
@@ -863,6 +885,12 @@ def summarize(sealed, seconds, elapsed, rss_before, peak_kib, alive, exit_code, 
         "elapsed_seconds": round(elapsed, 1),
         "server_rss_mib_at_start": round(rss_before / 1024, 1),
         "server_peak_rss_mib": round(peak_mib, 1),
+        # Who used the 2 cores: the attackers' own CPU competes with the server's.
+        "cpu_seconds": {
+            "server": got.get("server_cpu_seconds"),
+            "attackers": got.get("attacker_cpu_seconds"),
+            "well-behaved client": got.get("client_cpu_seconds"),
+        },
         "server_exit_code": exit_code,
         "client": {
             "calls": client["calls"],
@@ -884,19 +912,20 @@ def summarize(sealed, seconds, elapsed, rss_before, peak_kib, alive, exit_code, 
 def markdown(runs: list[dict]) -> str:
     lines = [
         "| run | server peak RSS | well-behaved calls | failed | p50 | p99 | max "
-        "| UNKNOWN/INTERNAL | goals |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| UNKNOWN/INTERNAL | CPU s: server, attackers, client | goals |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
         c = run["client"]
         missed = [goal for goal, ok in run["goals"].items() if not ok]
         bad = sum(sum(codes.values()) for codes in run["unknown_or_internal"].values())
+        cpu = ", ".join(str(v) for v in run["cpu_seconds"].values())
         lines.append(
             f"| {'sealing' if run['sealed'] else 'no sealing'} "
             f"| {run['server_peak_rss_mib']:.0f} MiB "
             f"(start {run['server_rss_mib_at_start']:.0f}) "
             f"| {c['calls']} | {c['failed']} | {c['p50_ms']:.1f} ms | {c['p99_ms']:.1f} ms "
-            f"| {c['max_ms']:.0f} ms | {bad} "
+            f"| {c['max_ms']:.0f} ms | {bad} | {cpu} "
             f"| {'met' if not missed else 'missed: ' + ', '.join(missed)} |"
         )
     for run in runs:
