@@ -189,7 +189,7 @@ class Sealer:
         key_id, nonce, body = split(state.sealed)
         key = self.keys.get(key_id)
         if key is None:
-            raise bad_seal(f"sealed with key {key_id!r}, which this server does not hold")
+            raise bad_seal(f"sealed with key {key_id[:32]!r}, which this server does not hold")
         try:
             plain = key.aead.decrypt(nonce, body, header(state, key_id))
         except InvalidTag:
@@ -228,7 +228,7 @@ class Sealer:
 
     def tag_sampled(self, state: game_pb2.GameState | bytes) -> bytes:
         """A serialized sampled state (as the engine returned it) with its sample tag."""
-        data = state if type(state) is bytes else state.SerializeToString()
+        data = state if isinstance(state, bytes) else state.SerializeToString()
         # The tag covers the state as protobuf serializes the parsed message, which is how
         # `open_sampled` sees it, whatever order or encoding a client re-sent it in.
         canonical = game_pb2.GameState.FromString(data).SerializeToString()
@@ -247,7 +247,7 @@ class Sealer:
         key_id, mac = split_tag(tag)
         key = self.keys.get(key_id)
         if key is None:
-            raise bad_seal(f"tagged with key {key_id!r}, which this server does not hold", TAG)
+            raise bad_seal(f"tagged with key {key_id[:32]!r}, which this server does not hold", TAG)
         expected = self.sample_tag(out.SerializeToString(), key)
         if len(mac) != MAC_BYTES or not hmac.compare_digest(expected, tag):
             raise bad_seal("not a state this server sampled, or changed since", TAG)
