@@ -6,9 +6,11 @@ answered, so that no caller can hold the server by being slow, idle or greedy
   must arrive within REQUEST_SECONDS (a withheld body holds a timer, never a thread), and a call
   must carry exactly one request message, as a unary call does.
 - A call of bounded work (one decode, at most one move and its chance events) runs on the event
-  loop, between reads and writes. A long one (LONG_CALLS: loops over many games or moves) runs on
-  a small thread pool and stops at the caller's deadline, when the caller goes away, and at
-  WORK_SECONDS whatever the deadline; beyond QUEUED_LONG_CALLS waiting, one is refused at once.
+  loop, between reads and writes; with a freshness ledger (ledger.py), whose calls wait on the
+  network, it runs on a pool of LEDGER_THREADS threads instead. A long one (LONG_CALLS: loops
+  over many games or moves) runs on a small thread pool and stops at the caller's deadline,
+  when the caller goes away, and at WORK_SECONDS whatever the deadline; beyond
+  QUEUED_LONG_CALLS waiting, one is refused at once.
 - An ApplyMoves stream must send its next request within STREAM_IDLE_SECONDS.
 - At most MAX_CALLS rules calls per process are in flight; more are refused at once
   (RESOURCE_EXHAUSTED). Health and reflection are not counted, so they always answer.
@@ -51,6 +53,9 @@ STREAM_IDLE_SECONDS = 30.0
 # record length bound them too; this bounds them on any state).
 WORK_SECONDS = 5.0
 MAX_CALLS = 1024
+# Threads for the bounded calls of a server with a ledger: each waits at most twice the ledger's
+# timeout, and a thread waiting on the network holds no CPU.
+LEDGER_THREADS = 16
 QUEUED_LONG_CALLS = 8
 # Calls whose work is a loop over many games or moves: they run on the pool, never the loop.
 LONG_CALLS = ("Playouts", "Replay")
@@ -197,12 +202,19 @@ class Edge:
         self.message_limit = message_limit
         self.long_threads = long_threads
         self.pool = ThreadPoolExecutor(long_threads, thread_name_prefix="long-call")
+        # Bounded calls wait on the ledger's store, when there is one: on threads, so that
+        # the event loop (and every other caller) never waits on the network.
+        self.waiting_pool: ThreadPoolExecutor | None = None
+        if getattr(servicer, "ledger", None) is not None:
+            self.waiting_pool = ThreadPoolExecutor(LEDGER_THREADS, thread_name_prefix="ledger")
         self.calls = 0
         self.long_calls = 0
         self.stopping = False  # set by a graceful stop: new calls are refused
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self.pool, self.waiting_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
 
     def admitted(self, long: bool) -> RulesError | None:
         """Why a new call cannot start now, or None (and the call is counted)."""
@@ -230,7 +242,9 @@ class Edge:
                 request = await one_request(context)
                 call = CallContext(deadline_of(context, WORK_SECONDS if long else None))
                 if long:
-                    return await self.run_long(behavior, request, call, context)
+                    return await self.run_on(self.pool, behavior, request, call)
+                if self.waiting_pool is not None:
+                    return await self.run_on(self.waiting_pool, behavior, request, call)
                 return self.run(behavior, request, call)
             except Aborted as aborted:
                 await abort(context, aborted.status)
@@ -250,18 +264,18 @@ class Edge:
             raise Aborted(status_for(error)) from None
         return answer(call_servicer(behavior, request, call), self.message_limit)
 
-    async def run_long(
+    async def run_on(
         self,
+        pool: ThreadPoolExecutor,
         behavior: Callable[..., Any],
         request: Any,
         call: CallContext,
-        context: grpc.aio.ServicerContext,
     ) -> bytes:
-        """Run on the pool; a caller that goes away stops the work at its next check."""
+        """Run on a pool; a caller that goes away stops the work at its next check."""
         loop = asyncio.get_running_loop()
         work = functools.partial(self.run, behavior, request, call)
         try:
-            return await loop.run_in_executor(self.pool, work)
+            return await loop.run_in_executor(pool, work)
         except asyncio.CancelledError:
             call.gone.set()
             raise
@@ -285,7 +299,12 @@ class Edge:
                         return
                     await refuse_undecodable(context, request)
                     call = CallContext(deadline_of(context, None))
-                    body = self.run(apply_move, request.request, call)
+                    if self.waiting_pool is not None:
+                        body = await self.run_on(
+                            self.waiting_pool, apply_move, request.request, call
+                        )
+                    else:
+                        body = self.run(apply_move, request.request, call)
                     await context.write(wire.message_field(APPLY_MOVES_RESPONSE, body))
             except Aborted as aborted:
                 await abort(context, aborted.status)
