@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
+import socket
 
 from crabgames.service.server import run_until_signalled, serve
 from crabgames.service.workers import start_workers, supervise
@@ -46,6 +48,28 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def port_taken(address: str) -> bool:
+    """Whether another process listens on `address` already: checked before gRPC binds, so a
+    second `make run` gets one clear line rather than gRPC's own bind error as well."""
+    host, _, port = address.rpartition(":")
+    if not port.isdigit() or int(port) == 0:
+        return False
+    try:
+        socket.create_server((host.strip("[]") or "0.0.0.0", int(port))).close()
+    except OSError as error:
+        return error.errno == errno.EADDRINUSE
+    return False
+
+
+def cannot_listen(address: str, error: BaseException) -> str:
+    """One line for a port that cannot be bound, instead of a traceback."""
+    first = str(error).split(";")[0]
+    return (
+        f"crabgames-server: cannot listen on {address} ({first}): is another server running"
+        " there? Choose another with --address or CRABGAMES_ADDRESS"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     logging.basicConfig(
@@ -54,20 +78,29 @@ def main(argv: list[str] | None = None) -> None:
     if args.workers < 1:
         raise SystemExit("--workers must be at least 1")
     host = args.address.rsplit(":", 1)[0]
+    if port_taken(args.address):
+        raise SystemExit(cannot_listen(args.address, OSError("address already in use")))
     if args.workers > 1:  # fork before any gRPC object exists
-        workers, port, _reserved = start_workers(
-            args.address, args.workers, args.threads, args.grace
-        )
+        try:
+            workers, port, _reserved = start_workers(
+                args.address, args.workers, args.threads, args.grace
+            )
+        except (OSError, RuntimeError) as error:
+            raise SystemExit(cannot_listen(args.address, error)) from None
 
         def announce() -> None:
+            # The one listening line, on stdout where tests and tools read it (not logged too).
             print(f"crabgames-server listening on {host}:{port}", flush=True)
-            logging.getLogger("crabgames").info("%d workers on %s:%d", args.workers, host, port)
+            logging.getLogger("crabgames").info("%d worker processes", args.workers)
 
         raise SystemExit(supervise(workers, announce))
-    running = serve(args.address, args.threads)
+    try:
+        running = serve(args.address, args.threads)
+    except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
+        raise SystemExit(cannot_listen(args.address, error)) from None
 
     def announce() -> None:
-        logging.getLogger("crabgames").info("listening on %s:%d", host, running.port)
+        # The one listening line, on stdout where tests and tools read it (not logged too).
         print(f"crabgames-server listening on {host}:{running.port}", flush=True)
 
     run_until_signalled(running, args.grace, announce)
