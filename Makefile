@@ -1,24 +1,39 @@
-# Every target does its own set-up: virtualenv, install, code generation.
+# Every target does its own set-up: virtualenv, install, code generation. Serving (make run,
+# make demo) installs only the runtime dependencies and the code generator; make play adds the
+# terminal's drawing library; make test, lint and the rest add the development tools.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 ADDRESS ?= 127.0.0.1:50051
 PROTOS := $(wildcard protos/crabgames/v1/*.proto)
 INSTALLED := $(VENV)/.installed
+INSTALLED_PLAY := $(VENV)/.installed-play
+INSTALLED_DEV := $(VENV)/.installed-dev
+PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check
 GENERATED := server/crabgames/v1/.generated
 PYTEST_ARGS ?=
 GAME ?= kraby
 PLAY_ARGS ?=
 NODE_DEPS := clients/node/node_modules/.installed
 
-.PHONY: setup run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
+.PHONY: setup setup-play setup-dev readme-check run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
 
 setup: $(GENERATED)
+setup-play: $(GENERATED) $(INSTALLED_PLAY)
+setup-dev: $(GENERATED) $(INSTALLED_DEV)
 
 $(INSTALLED): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(PIP_INSTALL) -e '.[gen]'
 	touch $@
+
+$(INSTALLED_PLAY): $(INSTALLED)
+	$(PIP_INSTALL) -e '.[gen,play]'
+	touch $@
+
+$(INSTALLED_DEV): $(INSTALLED)
+	$(PIP_INSTALL) -e '.[dev]'
+	touch $@ $(INSTALLED_PLAY)
 
 $(GENERATED): $(INSTALLED) $(PROTOS)
 	rm -rf server/crabgames/v1
@@ -37,52 +52,60 @@ $(NODE_DEPS): clients/node/package.json clients/node/package-lock.json
 	npm ci --prefix clients/node --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
-# Play in the terminal against bots: make play GAME=crab_rage PLAY_ARGS="--players 3"
-play: setup
+# Play in the terminal against bots: make play GAME=crab_rage PLAY_ARGS="--players 4"
+play: setup-play
 	$(VENV)/bin/crabgames-play --game $(GAME) $(PLAY_ARGS)
 
 # Start a server, play one game of each title with bots through it, print a summary.
 demo: setup
 	$(VENV)/bin/crabgames-demo
 
-typecheck: setup
+typecheck: setup-dev
 	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
 
 run: setup
 	$(VENV)/bin/crabgames-server --address $(ADDRESS)
 
-test: setup $(NODE_DEPS)
+test: setup-dev $(NODE_DEPS)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Property-based fuzzing of every game at 25 times the CI size, fresh examples every run
 # (CRABGAMES_FUZZ_SCALE=N for another size). docs/security.md
-fuzz-large: setup
+fuzz-large: setup-dev
 	CRABGAMES_FUZZ=large $(PY) -m pytest tests/test_fuzz.py tests/test_sealing.py $(PYTEST_ARGS)
 
 # The adversarial campaign of issue 13 on loopback: idle streams, withheld bodies, max-cost
 # Playouts, padded and oversized states, fuzzed views, against a server without and with sealing,
 # while a well-behaved client plays (60 s each: CRABGAMES_ATTACK_SECONDS). Fails on a missed goal.
 ATTACK_ARGS ?=
-attack: setup
+attack: setup-dev
 	$(PY) -m bench.attack $(ATTACK_ARGS)
 
 # The loopback load test with 64 clients for 60 s (CRABGAMES_LOAD_CLIENTS, _SECONDS to change).
-load-large: setup
+load-large: setup-dev
 	CRABGAMES_LOAD=large $(PY) -m pytest tests/test_load.py $(PYTEST_ARGS)
 
-lint: setup
+# buf breaking compares protos/ (as in the work tree) with the commit before the last one, so
+# both the last commit and uncommitted edits are checked (a clone without that commit: with HEAD).
+# Another baseline: make lint BUF_AGAINST='.git#branch=release,subdir=protos'. An intended break
+# of the wire (issue 16) is declared in protos/buf.yaml (breaking.ignore), beside its CHANGELOG.
+BUF_AGAINST ?= .git\#ref=$(shell git rev-parse -q --verify HEAD~1 >/dev/null && echo HEAD~1 || echo HEAD),subdir=protos
+lint: setup-dev
 	$(VENV)/bin/ruff check server clients tests bench
 	$(VENV)/bin/ruff format --check server clients tests bench
 	cd protos && ../$(VENV)/bin/buf lint
+	cd protos && ../$(VENV)/bin/buf format -d --exit-code
+	$(VENV)/bin/buf breaking protos --against '$(BUF_AGAINST)'
 
-format: setup
+format: setup-dev
 	$(VENV)/bin/ruff format server clients tests bench
 	$(VENV)/bin/ruff check --fix server clients tests bench
+	cd protos && ../$(VENV)/bin/buf format -w
 
 # Performance against the floor gRPC sets, on loopback (docs/performance.md); a few minutes.
 # The worker rows want h2load (Debian's nghttp2-client): installed here when root with apt;
 # without it the bench falls back to Python load processes and says so.
-bench: setup h2load
+bench: setup-dev h2load
 	$(PY) -m bench.bench
 
 h2load:
@@ -90,9 +113,20 @@ h2load:
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nghttp2-client) \
 		|| echo "h2load not installed: the worker rows use Python load processes"
 
-# The same, with short timings: a smoke run in well under a minute.
-bench-quick: setup
-	$(PY) -m bench.bench --quick --out /tmp
+# The same, with short timings: a smoke run in well under a minute that checks the benchmark
+# runs, not how fast anything is. Results go to BENCH_OUT (default: a new temporary folder).
+BENCH_OUT ?=
+QUICK_WARNING := "make bench-quick: a smoke run with 0.3 s timings; its numbers mean nothing (use make bench)"
+bench-quick: setup-dev
+	@echo "warning: "$(QUICK_WARNING)
+	@out="$(BENCH_OUT)"; [ -n "$$out" ] || out=$$(mktemp -d -t crabgames-bench-quick.XXXXXX); \
+		mkdir -p "$$out" && $(PY) -m bench.bench --quick --out "$$out"
+	@echo "warning: "$(QUICK_WARNING)
+
+# The README's commands, run verbatim from a fresh clone of this repository's last commit
+# (tests/readme_check.py; about a minute with a warm pip cache).
+readme-check:
+	$(PYTHON) tests/readme_check.py
 
 clean:
 	rm -rf $(VENV) server/crabgames/v1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import grpc
@@ -35,6 +36,29 @@ def channel(server_address):
 @pytest.fixture(scope="session")
 def stub(channel):
     return rules_service_pb2_grpc.RulesServiceStub(channel)
+
+
+# Under CI (CI=true, as .ci/run is run) every test must run: a skip, such as the nginx tests'
+# on a machine without nginx or a client test's require_* skip, fails instead, so a green CI
+# never hides a test that did not run. Elsewhere skips stay skips.
+SKIPS_FAIL = os.environ.get("CI", "").lower() in ("true", "1")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if SKIPS_FAIL and report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, where every test must run: {reason}"
+
+
+def pytest_sessionfinish(session, exitstatus) -> None:
+    """Skips outside a test (a module skipped at collection) fail the run under CI too."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if SKIPS_FAIL and reporter is not None and reporter.stats.get("skipped"):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -1,14 +1,16 @@
 """Play a full game with random legal moves through the server and print the scores.
 
-python -m crabclients.play_random --address 127.0.0.1:50051 --game kraby --players 3
+.venv/bin/python -m crabclients.play_random --address 127.0.0.1:50051 --game kraby --players 3
+(start the server first: make run)
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from crabclients.bots import RandomBot, play_game
-from crabclients.client import OPTIONS, RulesClient
+from crabclients.client import OPTIONS, RulesClient, ServiceUnavailableError
 from crabgames.v1 import game_pb2
 
 
@@ -33,8 +35,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument(
+        "--connect-timeout", type=float, default=2.0, help="seconds to wait for the server"
+    )
     args = parser.parse_args()
-    with RulesClient.connect(args.address) as client:
+    try:
+        client = RulesClient.connect(args.address, timeout=args.connect_timeout)
+    except ServiceUnavailableError:
+        # A newcomer's most likely mistake: say what to do in one line, not a traceback.
+        sys.exit(f"no rules server answers at {args.address}: start one first (make run)")
+    client.timeout = 10.0  # each call's deadline, once connected
+    with client:
         _, outcome, moves = play(client, args.game, args.players, args.seed, args.verbose)
     print(f"{args.game}: {moves} moves. {outcome.summary}")
     for result in outcome.players:

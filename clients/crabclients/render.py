@@ -1,50 +1,28 @@
-"""Draw a player's view in a terminal (ANSI colour), and the game log as that player may see it.
+"""Draw a player's view in a terminal with rich, and the game log as that player may see it.
 
-Each game has a renderer; a game without one (or a view the renderer does not understand) is
-printed as protobuf text, so a new game is playable before it gets its own drawing."""
+Each game has a renderer returning a rich renderable; print it on a `rich.console.Console`
+(colour is the console's business: off with NO_COLOR, --no-color or when the output is not a
+terminal). A renderer that fails raises: a bug in the drawing must show, not be hidden behind
+a fallback. Only a game with no renderer at all is printed as protobuf text."""
 
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 
 from google.protobuf import text_format
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 
 from crabgames.v1 import crab_bucket_pb2 as cb
 from crabgames.v1 import crab_rage_pb2 as cr
 from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as kb
 
-RESET = "\033[0m"
-BOLD = "\033[1m"
-DIM = "\033[2m"
-
-
-class Paint:
-    """ANSI colouring, off when NO_COLOR is set or the output is not a terminal."""
-
-    def __init__(self, enabled: bool | None = None) -> None:
-        if enabled is None:
-            enabled = "NO_COLOR" not in os.environ and sys.stdout.isatty()
-        self.enabled = enabled
-
-    def __call__(self, text: str, *codes: str) -> str:
-        if not self.enabled or not codes:
-            return text
-        return "".join(codes) + text + RESET
-
-
-def fg(n: int) -> str:
-    return f"\033[38;5;{n}m"
-
-
-def bg(n: int) -> str:
-    return f"\033[48;5;{n}m"
-
 
 def enum_word(enum, value: int) -> str:
-    """KRABY_COLOR_ORANGE -> 'orange'."""
+    """KRABY_COLOR_ORANGE -> 'orange'; a value this client does not know yet: its number."""
     try:
         name = enum.Name(value)
     except ValueError:
@@ -57,97 +35,124 @@ def playing(view: game_pb2.View) -> bool:
     return view.next.kind != game_pb2.DECIDER_KIND_NONE
 
 
+def you(view: game_pb2.View, seat: int) -> str:
+    return " (you)" if seat == view.player and not view.spectator else ""
+
+
+def grid(*columns: str) -> Table:
+    """A borderless table whose columns rich sizes from the visible text (no colour codes)."""
+    table = Table.grid(padding=(0, 2))
+    for justify in columns:
+        table.add_column(justify=justify)  # type: ignore[arg-type]
+    return table
+
+
+def counted(parts: list[Text], none: str) -> Text:
+    return Text("  ").join(parts) if parts else Text(none, style="dim")
+
+
 # ----- Kraby -----
 
-KRABY_COLOURS: dict[int, tuple[str, int]] = {  # species -> (letter, 256-colour background)
-    kb.KRABY_COLOR_ORANGE: ("O", 208),
-    kb.KRABY_COLOR_GREEN: ("G", 34),
-    kb.KRABY_COLOR_BLUE: ("B", 27),
-    kb.KRABY_COLOR_YELLOW: ("Y", 220),
-    kb.KRABY_COLOR_PINK: ("P", 205),
+KRABY_COLOURS: dict[int, tuple[str, str]] = {  # species -> (letter, background)
+    kb.KRABY_COLOR_ORANGE: ("O", "color(208)"),
+    kb.KRABY_COLOR_GREEN: ("G", "color(34)"),
+    kb.KRABY_COLOR_BLUE: ("B", "color(27)"),
+    kb.KRABY_COLOR_YELLOW: ("Y", "color(220)"),
+    kb.KRABY_COLOR_PINK: ("P", "color(205)"),
 }
 
 
-def kraby_tile(paint: Paint, color: int) -> str:
+def kraby_tile(color: int) -> Text:
     letter, shade = KRABY_COLOURS[color]
-    return paint(f" {letter} ", bg(shade), fg(16), BOLD)
+    return Text(f" {letter} ", style=f"bold black on {shade}")
 
 
-def kraby_cell(paint: Paint, cell: int) -> str:
+def kraby_cell(cell: int) -> Text:
     if cell >= kb.KRABY_CELL_ORANGE:
-        return kraby_tile(paint, cell - kb.KRABY_CELL_ORANGE + 1)
+        return kraby_tile(cell - kb.KRABY_CELL_ORANGE + 1)
     if cell == kb.KRABY_CELL_ISLAND:
-        return paint("~~~", bg(180), fg(94))
+        return Text("~~~", style="color(94) on color(180)")
     if cell == kb.KRABY_CELL_OFF_BOARD:
-        return paint("   ", bg(236))
-    return paint(" . ", DIM)
-
-
-def kraby_counts(paint: Paint, counts: kb.KrabyTileCounts) -> str:
-    parts = []
-    for color, number in zip(KRABY_COLOURS, kraby_count_list(counts), strict=True):
-        if number:
-            parts.append(f"{kraby_tile(paint, color)} x{number}")
-    return "  ".join(parts) or "none"
+        return Text("   ", style="on color(236)")
+    return Text(" . ", style="dim")
 
 
 def kraby_count_list(counts: kb.KrabyTileCounts) -> list[int]:
     return [counts.orange, counts.green, counts.blue, counts.yellow, counts.pink]
 
 
-def kraby_ship(paint: Paint, ship: kb.KrabyShip) -> str:
-    holds = []
-    for multiplier, color in ((1, ship.hold_x1), (2, ship.hold_x2), (3, ship.hold_x3)):
-        holds.append(f"x{multiplier} " + (kraby_tile(paint, color) if color else paint(" - ", DIM)))
-    return "  ".join(holds)
+def kraby_counts(counts: kb.KrabyTileCounts) -> Text:
+    parts = [
+        Text.assemble(kraby_tile(color), f" x{number}")
+        for color, number in zip(KRABY_COLOURS, kraby_count_list(counts), strict=True)
+        if number
+    ]
+    return counted(parts, "none")
 
 
-def render_kraby(view: game_pb2.View, paint: Paint) -> str:
+def kraby_ship(ship: kb.KrabyShip) -> Text:
+    holds = [
+        Text.assemble(f"x{multiplier} ", kraby_tile(color) if color else Text(" - ", style="dim"))
+        for multiplier, color in ((1, ship.hold_x1), (2, ship.hold_x2), (3, ship.hold_x3))
+    ]
+    return Text("  ").join(holds)
+
+
+def kraby_board(k: kb.KrabyView) -> Text:
+    size = 11
+    board = Text("    " + "".join(f"{c:^3}" for c in range(size)) + "\n")
+    for row in range(size):
+        board.append(f" {row:>2} ")
+        for col in range(size):
+            board.append_text(kraby_cell(k.cells[row * size + col]))
+        board.append("\n")
+    return board
+
+
+def render_kraby(view: game_pb2.View) -> RenderableType:
     k = view.kraby
-    lines = ["    " + "".join(f"{c:^3}" for c in range(11))]
-    for row in range(11):
-        cells = "".join(kraby_cell(paint, k.cells[row * 11 + col]) for col in range(11))
-        lines.append(f" {row:>2} {cells}")
-    lines.append("")
+    seats = grid("left", "right", "left", "left")
     for seat, size in enumerate(k.hand_sizes):
-        you = " (you)" if seat == view.player and not view.spectator else ""
-        turn = paint(" <- turn", BOLD) if seat == k.turn_player and playing(view) else ""
-        ship = kraby_ship(paint, k.ships[seat]) if seat < len(k.ships) else ""
-        lines.append(f" player {seat}{you}: {size} tiles in hand  ship: {ship}{turn}")
+        turn = Text("<- turn", style="bold") if seat == k.turn_player and playing(view) else ""
+        ship = kraby_ship(k.ships[seat]) if seat < len(k.ships) else Text("")
+        seats.add_row(f"player {seat}{you(view, seat)}", f"{size} tiles in hand", ship, turn)
+    lines = [kraby_board(k), seats, Text("")]
     if not view.spectator:
-        lines.append(f" your hand: {kraby_counts(paint, k.own_hand)}")
-    lines.append(f" figures by the board: {kraby_counts(paint, k.figure_supply)}")
-    lines.append(f" bag: {k.bag_size} tiles   turns taken: {k.turns_taken}")
-    return "\n".join(lines)
+        lines.append(Text.assemble("your hand: ", kraby_counts(k.own_hand)))
+    lines.append(Text.assemble("figures by the board: ", kraby_counts(k.figure_supply)))
+    lines.append(Text(f"bag: {k.bag_size} tiles   turns taken: {k.turns_taken}"))
+    return Group(*lines)
 
 
 # ----- Crab Bucket -----
 
-CRAB_BUCKET_COLOURS: dict[int, tuple[str, int]] = {
-    cb.CRAB_BUCKET_COLOR_RED: ("R", 196),
-    cb.CRAB_BUCKET_COLOR_GREEN: ("G", 34),
-    cb.CRAB_BUCKET_COLOR_BLUE: ("B", 27),
-    cb.CRAB_BUCKET_COLOR_YELLOW: ("Y", 220),
+CRAB_BUCKET_COLOURS: dict[int, tuple[str, str]] = {
+    cb.CRAB_BUCKET_COLOR_RED: ("R", "color(196)"),
+    cb.CRAB_BUCKET_COLOR_GREEN: ("G", "color(34)"),
+    cb.CRAB_BUCKET_COLOR_BLUE: ("B", "color(27)"),
+    cb.CRAB_BUCKET_COLOR_YELLOW: ("Y", "color(220)"),
 }
 # Where piles 0..7 sit on a 4-row drawing of the circle (clockwise from the top left).
 CIRCLE_ROWS = ((None, 0, 1, None), (7, None, None, 2), (6, None, None, 3), (None, 5, 4, None))
 
 
-def bucket_card(paint: Paint, card: cb.CrabBucketCard) -> str:
+def bucket_card(card: cb.CrabBucketCard) -> Text:
     if card.oxi:
-        return paint("Oxi!", bg(240), fg(231), BOLD)
-    letter, shade = CRAB_BUCKET_COLOURS.get(card.color, ("?", 244))
-    return paint(f" {letter}{card.number} ", bg(shade), fg(16), BOLD)
+        return Text("Oxi!", style="bold color(231) on color(240)")
+    letter, shade = CRAB_BUCKET_COLOURS.get(card.color, ("?", "color(244)"))
+    return Text(f" {letter}{card.number} ", style=f"bold black on {shade}")
 
 
-def bucket_pile(paint: Paint, index: int, pile: cb.CrabBucketPileView) -> str:
-    top = bucket_card(paint, pile.top) if pile.HasField("top") else paint("    ", DIM)
-    oxi = f" {pile.oxi_count}x Oxi!" if pile.oxi_count else ""
-    return f"[{index}] {top} h{pile.height}{oxi}".ljust(30 if paint.enabled else 18)
+def bucket_pile(index: int, pile: cb.CrabBucketPileView) -> Text:
+    top = bucket_card(pile.top) if pile.HasField("top") else Text(" -- ", style="dim")
+    oxi = f" +{pile.oxi_count} Oxi!" if pile.oxi_count else ""
+    return Text.assemble(f"[{index}] ", top, f" h{pile.height}{oxi}")
 
 
 def bucket_requirement(req: cb.CrabBucketRequirement) -> str:
-    word = lambda value: enum_word(cb.CrabBucketColor, value)  # noqa: E731
+    def word(value: int) -> str:
+        return enum_word(cb.CrabBucketColor, value)
+
     which = req.WhichOneof("requirement")
     if which == "gap":
         if req.gap.between == 0:
@@ -157,148 +162,173 @@ def bucket_requirement(req: cb.CrabBucketRequirement) -> str:
         return f"no {word(req.not_adjacent.first)} top next to {word(req.not_adjacent.second)}"
     if which == "adjacent":
         return f"a {word(req.adjacent.first)} top next to {word(req.adjacent.second)}"
-    return "?"
+    raise ValueError(f"a mission requirement this client cannot draw: {which}")
 
 
 def bucket_mission(options: cb.CrabBucketOptions, index: int) -> str:
-    if not 0 <= index < len(options.missions):
-        return f"mission {index}"
     m = options.missions[index]
     needs = "; ".join(bucket_requirement(r) for r in m.requirements)
     ability = enum_word(cb.CrabBucketAbility, m.ability)
     return f"#{index} {m.name} (level {m.level}, ability: {ability}): {needs}"
 
 
-def render_crab_bucket(view: game_pb2.View, paint: Paint) -> str:
-    b = view.crab_bucket
-    lines = [" the circle of piles (top card, height):"]
+def bucket_circle(b: cb.CrabBucketView) -> Table:
+    circle = grid("left", "left", "left", "left")
     for row in CIRCLE_ROWS:
-        cells = [
-            bucket_pile(paint, i, b.piles[i]) if i is not None and i < len(b.piles) else " " * 18
-            for i in row
-        ]
-        lines.append("  " + "".join(cells).rstrip())
-    lines.append("")
+        circle.add_row(
+            *(bucket_pile(i, b.piles[i]) if i is not None and i < len(b.piles) else "" for i in row)
+        )
+    return circle
+
+
+def render_crab_bucket(view: game_pb2.View) -> RenderableType:
+    b = view.crab_bucket
+    lines: list[RenderableType] = [
+        Text("the circle of piles (top card, height):"),
+        bucket_circle(b),
+    ]
+    lines.append(Text(""))
     if b.HasField("current_mission"):
-        lines.append(" mission: " + bucket_mission(b.options, b.current_mission))
+        lines.append(Text("mission: " + bucket_mission(b.options, b.current_mission)))
     for kept in b.offered_missions:
-        lines.append(" offered: " + bucket_mission(b.options, kept))
+        lines.append(Text("offered: " + bucket_mission(b.options, kept)))
     for done in b.completed:
         used = " (ability used)" if done.ability_used else ""
-        lines.append(" completed: " + bucket_mission(b.options, done.mission) + used)
+        lines.append(Text("completed: " + bucket_mission(b.options, done.mission) + used))
     sizes = "/".join(str(n) for n in b.mission_pile_sizes)
     mode = enum_word(cb.CrabBucketMode, b.options.mode or cb.CRAB_BUCKET_MODE_QUICK)
-    lines.append(f" {mode} mode   points: {b.points}   mission piles (levels 1/2/3): {sizes}")
-    lines.append(f" draw pile: {b.draw_pile_size} cards   talking allowed: {b.talking_allowed}")
+    lines.append(Text(f"{mode} mode   points: {b.points}   mission piles (levels 1/2/3): {sizes}"))
+    talking = "you may talk (B9)" if b.talking_allowed else "no talking (B9)"
+    lines.append(Text(f"draw pile: {b.draw_pile_size} cards   {talking}"))
+    seats = grid("left", "right", "left")
     for seat, size in enumerate(b.hand_sizes):
-        you = " (you)" if seat == view.player and not view.spectator else ""
-        turn = paint(" <- turn", BOLD) if seat == b.turn_player and playing(view) else ""
-        lines.append(f" player {seat}{you}: {size} cards{turn}")
+        turn = Text("<- turn", style="bold") if seat == b.turn_player and playing(view) else ""
+        seats.add_row(f"player {seat}{you(view, seat)}", f"{size} cards", turn)
+    lines.append(seats)
     if not view.spectator:
-        hand = "  ".join(bucket_card(paint, card) for card in b.hand) or "empty"
-        lines.append(f" your hand: {hand}")
-    return "\n".join(lines)
+        hand = [bucket_card(card) for card in b.hand]
+        lines.append(Text.assemble("your hand: ", counted(hand, "empty")))
+    return Group(*lines)
 
 
 # ----- CRAB RAGE! -----
 
-TEAM_SHADES: dict[int, int] = {
-    cr.CRAB_RAGE_TEAM_BLUE: 33,
-    cr.CRAB_RAGE_TEAM_YELLOW: 220,
-    cr.CRAB_RAGE_TEAM_GREEN: 40,
-    cr.CRAB_RAGE_TEAM_BLACK: 245,
-    cr.CRAB_RAGE_TEAM_PURPLE: 135,
+TEAM_SHADES: dict[int, str] = {
+    cr.CRAB_RAGE_TEAM_BLUE: "color(33)",
+    cr.CRAB_RAGE_TEAM_YELLOW: "color(220)",
+    cr.CRAB_RAGE_TEAM_GREEN: "color(40)",
+    cr.CRAB_RAGE_TEAM_BLACK: "color(245)",
+    cr.CRAB_RAGE_TEAM_PURPLE: "color(135)",
 }
 
 
-def rage_team(paint: Paint, state: cr.CrabRageState, seat: int) -> str:
+def rage_team_word(state: cr.CrabRageState, seat: int) -> str:
+    """The team's name as the engine's texts say it ("Blue"), or "seat N"."""
     if not 0 <= seat < len(state.players):
         return f"seat {seat}"
-    team = state.players[seat].team
-    return paint(enum_word(cr.CrabRageTeam, team).title(), fg(TEAM_SHADES.get(team, 250)), BOLD)
+    return enum_word(cr.CrabRageTeam, state.players[seat].team).title()
 
 
-def rage_crab(paint: Paint, state: cr.CrabRageState, seat: int, crab: cr.CrabRageCrab) -> str:
-    shade = TEAM_SHADES.get(state.players[seat].team, 250)
-    riding = f"+{crab.riding_fans}f" if crab.riding_fans else ""
-    return paint(f"({crab.muscle}){riding}", fg(shade), BOLD)
+def rage_team(state: cr.CrabRageState, seat: int) -> Text:
+    team = state.players[seat].team if 0 <= seat < len(state.players) else 0
+    return Text(rage_team_word(state, seat), style=f"bold {TEAM_SHADES.get(team, 'color(250)')}")
 
 
-def render_crab_rage(view: game_pb2.View, paint: Paint) -> str:
-    s = view.crab_rage.state
-    phase = enum_word(cr.CrabRagePhase, s.phase)
-    mic = rage_team(paint, s, s.microphone) if s.microphone >= 0 else "undecided"
-    lines = [f" round {s.round}   {phase} phase   microphone: {mic}"]
-    cards = ", ".join(enum_word(cr.CrabRageAction, a) for a in s.action_cards) or "none"
-    used = ", ".join(enum_word(cr.CrabRageAction, a) for a in s.used_actions) or "none"
-    lines.append(f" action cards: {cards}   (deck: {view.crab_rage.action_deck_count})")
-    lines.append(f" used this round: {used}")
-    for index, arena in enumerate(s.arenas):
-        lines.extend(rage_arena(paint, s, index, arena))
-    lines.append("")
-    for seat, player in enumerate(s.players):
-        lines.append(rage_manager(paint, view, s, seat, player))
-    return "\n".join(lines)
+def rage_crab(state: cr.CrabRageState, seat: int, index: int) -> Text:
+    """Crab `index` of `seat` as the moves name it ("crab 2"), with its muscle (the die)."""
+    crab = state.players[seat].crabs[index]
+    riding = f" +{crab.riding_fans} fans" if crab.riding_fans else ""
+    shade = TEAM_SHADES.get(state.players[seat].team, "color(250)")
+    return Text(f"crab {index + 1} ({crab.muscle}){riding}", style=shade)
 
 
-def rage_arena(paint: Paint, s: cr.CrabRageState, index: int, arena: cr.CrabRageArena) -> list:
+def rage_crabs(state: cr.CrabRageState, seat: int, keep: Callable[[cr.CrabRageCrab], bool]) -> Text:
+    crabs = state.players[seat].crabs
+    shown = [rage_crab(state, seat, i) for i, crab in enumerate(crabs) if keep(crab)]
+    return Text(", ").join(shown) if shown else Text("-", style="dim")
+
+
+def rage_arena(s: cr.CrabRageState, index: int, arena: cr.CrabRageArena) -> RenderableType:
     billboard = enum_word(cr.CrabRageBillboard, arena.billboard).title()
-    lines = ["", paint(f" Arena {'ABCD'[index]}  [{billboard}]", BOLD)]
+    title = Text(f"Arena {'ABCD'[index]}  [{billboard}]", style="bold")
+    teams = grid("left", "left", "right", "left", "left")
     for seat in range(len(s.players)):
-        crabs = [
-            rage_crab(paint, s, seat, c)
+        in_arena = [
+            c
             for c in s.players[seat].crabs
             if c.place == cr.CRAB_RAGE_PLACE_ARENA and c.arena == index
         ]
         fans = arena.fans[seat] if seat < len(arena.fans) else 0
-        if not crabs and not fans:
+        if not in_arena and not fans:
             continue
         partner = arena.partner[seat] if seat < len(arena.partner) else -1
-        ally = f"  allied with {rage_team(paint, s, partner)}" if partner >= 0 else ""
+        ally = Text.assemble("allied with ", rage_team(s, partner)) if partner >= 0 else ""
         glory = arena.glory[seat] if seat < len(arena.glory) else 0
-        glory_text = f"  glory {glory}" if glory else ""
-        lines.append(
-            f"   {rage_team(paint, s, seat)}: crabs {' '.join(crabs) or '-'}"
-            f"  fans {fans}{ally}{glory_text}"
+        teams.add_row(
+            rage_team(s, seat),
+            rage_crabs(s, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_ARENA and c.arena == index),
+            f"fans {fans}",
+            ally,
+            f"glory {glory}" if glory else "",
         )
-    return lines
+    if not teams.row_count:
+        return Group(Text(""), title, Text("  no crabs, no fans", style="dim"))
+    return Group(Text(""), title, teams)
 
 
-def rage_manager(
-    paint: Paint, view: game_pb2.View, s: cr.CrabRageState, seat: int, p: cr.CrabRagePlayer
-) -> str:
-    you = " (you)" if seat == view.player and not view.spectator else ""
-    backstage = [
-        rage_crab(paint, s, seat, c) for c in p.crabs if c.place == cr.CRAB_RAGE_PLACE_BACKSTAGE
+def rage_managers(view: game_pb2.View, s: cr.CrabRageState) -> Group:
+    """Two lines per manager: their board, then their crabs off the arenas."""
+    lines = []
+    for seat, p in enumerate(s.players):
+        signature = enum_word(cr.CrabRageSignatureMove, p.signature_move)
+        flags = (" (used)" if p.signature_used else "") + ("  passed" if p.passed else "")
+        flags += "  committed" if p.committed else ""
+        lines.append(
+            Text.assemble(
+                rage_team(s, seat),
+                f"{you(view, seat)}: rage {p.rage}  fan supply {p.supply}"
+                f"  hardcore fans {p.hardcore_fans}  signature: {signature}{flags}",
+            )
+        )
+        backstage = rage_crabs(s, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_BACKSTAGE)
+        crabs = Text.assemble("    backstage: ", backstage)
+        moving = rage_crabs(s, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_TRANSIT)
+        if moving.plain != "-":
+            crabs.append_text(Text.assemble("   moving: ", moving))
+        lines.append(crabs)
+    return Group(*lines)
+
+
+def render_crab_rage(view: game_pb2.View) -> RenderableType:
+    s = view.crab_rage.state
+    phase = enum_word(cr.CrabRagePhase, s.phase)
+    mic = rage_team(s, s.microphone) if s.microphone >= 0 else Text("undecided")
+    cards = ", ".join(enum_word(cr.CrabRageAction, a) for a in s.action_cards) or "none"
+    used = ", ".join(enum_word(cr.CrabRageAction, a) for a in s.used_actions) or "none"
+    lines: list[RenderableType] = [
+        Text.assemble(f"round {s.round}   {phase} phase   microphone: ", mic),
+        Text(f"action cards: {cards}   (deck: {view.crab_rage.action_deck_count})"),
+        Text(f"used this round: {used}"),
     ]
-    signature = enum_word(cr.CrabRageSignatureMove, p.signature_move)
-    flags = (" (used)" if p.signature_used else "") + ("  passed" if p.passed else "")
-    committed = "  committed" if p.committed else ""
-    return (
-        f" {rage_team(paint, s, seat)}{you}: rage {p.rage}  fan supply {p.supply}"
-        f"  hardcore fans {p.hardcore_fans}  backstage {' '.join(backstage) or '-'}"
-        f"  signature: {signature}{flags}{committed}"
-    )
+    lines.extend(rage_arena(s, index, arena) for index, arena in enumerate(s.arenas))
+    lines += [Text(""), rage_managers(view, s)]
+    return Group(*lines)
 
 
-RENDERERS: dict[str, Callable[[game_pb2.View, Paint], str]] = {
+RENDERERS: dict[str, Callable[[game_pb2.View], RenderableType]] = {
     "kraby": render_kraby,
     "crab_bucket": render_crab_bucket,
     "crab_rage": render_crab_rage,
 }
 
 
-def render_view(view: game_pb2.View, paint: Paint | None = None) -> str:
-    """The board as the viewer sees it; protobuf text for a game without a renderer."""
-    paint = paint or Paint()
+def render_view(view: game_pb2.View) -> RenderableType:
+    """The board as the viewer sees it; protobuf text only for a game with no renderer."""
     which = view.WhichOneof("game") or ""
     renderer = RENDERERS.get(which)
-    if renderer is not None:
-        try:
-            return renderer(view, paint)
-        except (AttributeError, IndexError, KeyError, ValueError):
-            pass  # a view newer than this renderer: fall back to text
-    return text_format.MessageToString(getattr(view, which) if which else view)
+    if renderer is None:
+        return Text(text_format.MessageToString(getattr(view, which) if which else view))
+    return renderer(view)
 
 
 # ----- the game log, as one player may see it -----
@@ -335,10 +365,30 @@ def _bucket_visible(event: cb.CrabBucketEvent, text: str, viewer: int | None) ->
     return text
 
 
-def render_outcome(outcome: game_pb2.Outcome, paint: Paint | None = None) -> str:
-    paint = paint or Paint()
-    lines = [paint(outcome.summary or "the game is over", BOLD)]
+# ----- the outcome -----
+
+# What each game's score counts.
+SCORE_UNITS = {"kraby": "points", "crab_rage": "glory"}
+
+
+def seat_name(view: game_pb2.View, seat: int) -> Text:
+    """A seat as the board names it: the team in CRAB RAGE!, "player N" elsewhere."""
+    if view.WhichOneof("game") == "crab_rage":
+        state = view.crab_rage.state
+        mine = ", you" if you(view, seat) else ""
+        return Text.assemble(rage_team(state, seat), f" (player {seat}{mine})")
+    return Text(f"player {seat}{you(view, seat)}")
+
+
+def render_outcome(outcome: game_pb2.Outcome, view: game_pb2.View) -> RenderableType:
+    """The outcome with every seat named as on the board (`view`: the final view)."""
+    unit = SCORE_UNITS.get(view.WhichOneof("game") or "", "")
+    if view.WhichOneof("game") == "crab_bucket":  # cooperative: one result for the table
+        return Text(outcome.summary or "the game is over", style="bold")
+    results = grid("left", "right", "left", "left")
     for result in outcome.players:
-        crown = "  winner" if result.winner else ""
-        lines.append(f"  player {result.player}: {result.score} (rank {result.rank}){crown}")
-    return "\n".join(lines)
+        crown = Text("winner", style="bold") if result.winner else ""
+        results.add_row(
+            seat_name(view, result.player), f"{result.score} {unit}", f"rank {result.rank}", crown
+        )
+    return Group(Text(outcome.summary or "the game is over", style="bold"), results)

@@ -1,6 +1,6 @@
 """Play a crab game in the terminal against bots: you see only your own view.
 
-crabgames-play --game kraby --players 3 --bots lookahead     (starts its own server)
+crabgames-play --game kraby --bots lookahead                 (starts its own server)
 crabgames-play --address 127.0.0.1:50051 --game crab_rage    (uses a running one)
 """
 
@@ -10,9 +10,12 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from rich.console import Console
+from rich.text import Text
+
 from crabclients.bots import BOTS, Bot, play_game
 from crabclients.client import OPTIONS, RulesClient
-from crabclients.render import BOLD, Paint, render_outcome, render_view, visible_text
+from crabclients.render import render_outcome, render_view, visible_text
 from crabclients.server_process import server_address
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -29,21 +32,18 @@ class HumanPlayer:
 
     name = "you"
 
-    def __init__(
-        self,
-        paint: Paint,
-        read: Callable[[str], str] = input,
-        write: Callable[[str], None] = print,
-    ) -> None:
-        self.paint, self.read, self.write = paint, read, write
+    def __init__(self, console: Console, read: Callable[[str], str] | None = None) -> None:
+        self.console = console
+        self.read = read or console.input
 
     def choose(self, client: RulesClient, view: game_pb2.View) -> game_pb2.Move:
-        self.write("")
-        self.write(render_view(view, self.paint))
-        self.write(self.paint(f"\n You decide: {view.next.decision.replace('_', ' ')}", BOLD))
+        self.console.print()
+        self.console.print(render_view(view))
+        decision = view.next.decision.replace("_", " ")
+        self.console.print(Text(f"\nYou decide: {decision}", style="bold"))
         moves = list(view.legal_moves)
         for number, move in enumerate(moves, start=1):
-            self.write(f" {number:>3}. {move.label}")
+            self.console.print(Text(f" {number:>3}. {move.label}"))
         return moves[self.ask(len(moves)) - 1]
 
     def ask(self, count: int) -> int:
@@ -56,76 +56,94 @@ class HumanPlayer:
                 raise Quit
             if answer.isdigit() and 1 <= int(answer) <= count:
                 return int(answer)
-            self.write(f" please type a number from 1 to {count}")
+            self.console.print(f" please type a number from 1 to {count}")
 
 
 def game_log(
-    human: int, bots: list[Bot], paint: Paint, write: Callable[[str], None]
+    human: int, console: Console
 ) -> Callable[[int, game_pb2.Move, api.ApplyMoveResponse], None]:
     """After each move: the human's own choice, then every event as the human may see it."""
 
     def on_step(seat: int, move: game_pb2.Move, response: api.ApplyMoveResponse) -> None:
         if seat == human:
-            write(paint(f" you: {move.label}", BOLD))
+            console.print(Text(f" you: {move.label}", style="bold"))
         for event in response.events:
-            write(f"   {visible_text(event, human)}")
+            console.print(Text(f"   {visible_text(event, human)}"))
 
     return on_step
 
 
-def set_up_log(human: int, write: Callable[[str], None]) -> Callable[[list[game_pb2.Event]], None]:
+def set_up_log(human: int, console: Console) -> Callable[[list[game_pb2.Event]], None]:
     """The set-up events (deals), as the human may see them."""
 
     def on_start(events: list[game_pb2.Event]) -> None:
         for event in events:
-            write(f"   {visible_text(event, human)}")
+            console.print(Text(f"   {visible_text(event, human)}"))
 
     return on_start
 
 
+def seats_for(client: RulesClient, game: str, players: int | None, seat: int) -> int:
+    """The number of players: as asked, or the game's smallest (ListGames), checked against
+    the game's range so a wrong number is one clear line, not a refusal from the server."""
+    info = next((g for g in client.list_games() if g.id == game), None)
+    if info is None:
+        raise SystemExit(f"this server does not serve {game}")
+    count = players or info.min_players
+    if not info.min_players <= count <= info.max_players:
+        raise SystemExit(f"{game} takes {info.min_players} to {info.max_players} players")
+    if not 0 <= seat < count:
+        raise SystemExit(f"--seat must be 0 to {count - 1}")
+    return count
+
+
 def play(
     args: argparse.Namespace,
-    read: Callable[[str], str] = input,
-    write: Callable[[str], None] = print,
+    read: Callable[[str], str] | None = None,
+    console: Console | None = None,
 ) -> int:
-    paint = Paint(False if args.no_color else None)
-    human = HumanPlayer(paint, read, write)
-    bots: list[Bot] = [BOTS[args.bots](args.seed * 7 + seat) for seat in range(args.players)]
-    bots[args.seat] = human
+    """Play one game; 0 when it ends or the human quits (leaving is not an error)."""
+    console = console or Console(color_system=None if args.no_color else "auto", highlight=False)
+    human = HumanPlayer(console, read)
     with server_address(args.address) as address, RulesClient.connect(address) as client:
-        write(paint(f"{args.game}: you are player {args.seat}; bots: {args.bots}", BOLD))
+        players = seats_for(client, args.game, args.players, args.seat)
+        bots: list[Bot] = [BOTS[args.bots](args.seed * 7 + seat) for seat in range(players)]
+        bots[args.seat] = human
+        title = f"{args.game}: you are player {args.seat} of {players}; bots: {args.bots}"
+        console.print(Text(title, style="bold"))
         try:
-            on_step = game_log(args.seat, bots, paint, write)
             record = play_game(
                 client,
                 args.game,
                 bots,
                 args.seed,
-                on_step=on_step,
-                on_start=set_up_log(args.seat, write),
+                on_step=game_log(args.seat, console),
+                on_start=set_up_log(args.seat, console),
             )
         except Quit:
-            write("\n you left the game")
-            return 1
-        write("\n" + render_view(client.view(record.state, args.seat), paint))
-        write("\nGame over. " + render_outcome(record.outcome, paint))
-        write(f" moves played: {len(record.moves)}")
+            console.print("\n you left the game")
+            return 0
+        final = client.view(record.state, args.seat)
+        console.print()
+        console.print(render_view(final))
+        console.print(Text("\nGame over.", style="bold"))
+        console.print(render_outcome(record.outcome, final))
+        console.print(f" moves played: {len(record.moves)}")
     return 0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="kraby", choices=sorted(OPTIONS))
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument(
+        "--players", type=int, default=None, help="default: the game's smallest number"
+    )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--bots", default="lookahead", choices=sorted(BOTS))
     parser.add_argument("--seed", type=int, default=0, help="0: a new game every time")
     parser.add_argument("--address", help="a running server (default: start one here)")
     parser.add_argument("--no-color", action="store_true", help="plain text (also NO_COLOR)")
-    args = parser.parse_args(argv)
-    if not 0 <= args.seat < args.players:
-        parser.error(f"--seat must be 0 to {args.players - 1}")
-    return args
+    return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> None:
