@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from crabclients.bots import RandomBot, play_game
@@ -30,7 +31,11 @@ def play(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--address", default="127.0.0.1:50051")
+    parser.add_argument(
+        "--address",
+        default=os.environ.get("CRABGAMES_ADDRESS", "127.0.0.1:50051"),
+        help="the server (env CRABGAMES_ADDRESS, as the server's; default 127.0.0.1:50051)",
+    )
     parser.add_argument("--game", default="kraby", choices=sorted(OPTIONS))
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
