@@ -293,8 +293,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         if request.outcomes and request.games:
             raise bad_request("games", "give either outcomes or games, not both")
         if request.outcomes:
-            games = [season.places_from_outcome(o) for o in request.outcomes]
-            path = "outcomes"
+            games, path = season.games_from_outcomes(request.outcomes), "outcomes"
         else:
             games, path = season.decode_games(request.games), "games"
         response = api.ScoreCrabRageSeasonResponse()
