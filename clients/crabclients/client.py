@@ -5,12 +5,22 @@ readable exceptions.
         state = client.new_game("kraby", num_players=3, seed=7).state
         moves = client.legal_moves(state)
         state = client.apply_move(state, moves[0]).state
+
+Channels retry UNAVAILABLE with the service config (service_config.json, a copy of
+deploy/service_config.json shipped with the package) and ping idle connections. Over TLS:
+`RulesClient.connect(address, tls=Tls(ca_file="ca.pem"))`, with `cert_file` and `key_file` for
+a server that asks for client certificates, or CRABGAMES_TLS_CA, CRABGAMES_TLS_CLIENT_CERT and
+CRABGAMES_TLS_CLIENT_KEY in the environment (so every tool built on `connect`, the bots and the
+terminal player among them, speaks TLS without a flag of its own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any, TypeVar
 
 import grpc
@@ -34,6 +44,86 @@ CHANCE = game_pb2.DECIDER_KIND_CHANCE
 PLAYER = game_pb2.DECIDER_KIND_PLAYER
 
 Response = TypeVar("Response")
+
+# deploy/service_config.json (tests/test_client_channel.py keeps the copies identical).
+SERVICE_CONFIG = resources.files("crabclients").joinpath("service_config.json").read_text()
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # the server's limit each way
+# A ping every 60 s on an idle connection (answered within 20 s, or the connection is dropped
+# and the next call reconnects) notices a connection a NAT or load balancer forgot; the server
+# accepts pings every 30 s (crabgames.service.server.KEEPALIVE_OPTIONS).
+KEEPALIVE_OPTIONS: list[tuple[str, Any]] = [
+    ("grpc.keepalive_time_ms", 60_000),
+    ("grpc.keepalive_timeout_ms", 20_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection
+]
+
+
+def channel_options(tls: Tls | None = None) -> list[tuple[str, Any]]:
+    """The options of every channel `connect` opens: retries on UNAVAILABLE (the service
+    config), keepalive, the message limit, and a TLS server name override."""
+    options: list[tuple[str, Any]] = [
+        ("grpc.service_config", SERVICE_CONFIG),
+        ("grpc.enable_retries", 1),
+        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+        *KEEPALIVE_OPTIONS,
+    ]
+    if tls is not None and tls.server_name:
+        options.append(("grpc.ssl_target_name_override", tls.server_name))
+    return options
+
+
+@dataclass(frozen=True)
+class Tls:
+    """How to reach a server over TLS: the CA that signed its certificate (None: the system's
+    roots), this client's certificate and key when the server asks for one (mutual TLS), and
+    the name to expect in the server's certificate when it differs from the address's host."""
+
+    ca_file: str | Path | None = None
+    cert_file: str | Path | None = None
+    key_file: str | Path | None = None
+    server_name: str | None = None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Tls | None:
+        """From CRABGAMES_TLS_CA, CRABGAMES_TLS_CLIENT_CERT, CRABGAMES_TLS_CLIENT_KEY and
+        CRABGAMES_TLS_SERVER_NAME; CRABGAMES_TLS=1 alone means TLS with the system's roots.
+        None (plain TCP) when none is set."""
+        ca = env.get("CRABGAMES_TLS_CA") or None
+        cert = env.get("CRABGAMES_TLS_CLIENT_CERT") or None
+        key = env.get("CRABGAMES_TLS_CLIENT_KEY") or None
+        name = env.get("CRABGAMES_TLS_SERVER_NAME") or None
+        if not (ca or cert or key or name or env.get("CRABGAMES_TLS", "") in ("1", "true")):
+            return None
+        return cls(ca, cert, key, name)
+
+    def credentials(self) -> grpc.ChannelCredentials:
+        if (self.cert_file is None) != (self.key_file is None):
+            raise ValueError("a client certificate needs its key, and a key its certificate")
+        return grpc.ssl_channel_credentials(
+            root_certificates=read_file(self.ca_file),
+            private_key=read_file(self.key_file),
+            certificate_chain=read_file(self.cert_file),
+        )
+
+
+def read_file(path: str | Path | None) -> bytes | None:
+    return None if path is None else Path(path).read_bytes()
+
+
+def open_channel(
+    address: str, tls: Tls | bool | None = None, options: Sequence[tuple[str, Any]] = ()
+) -> grpc.Channel:
+    """A channel to `address` with `channel_options`: over TLS with `tls` (True: the system's
+    roots), plain with False, and as the environment says (Tls.from_env) with None."""
+    if tls is None:
+        tls = Tls.from_env()
+    elif tls is True:
+        tls = Tls()
+    if not tls:
+        return grpc.insecure_channel(address, [*channel_options(), *options])
+    return grpc.secure_channel(address, tls.credentials(), [*channel_options(tls), *options])
 
 
 @dataclass
@@ -138,15 +228,28 @@ class RulesClient:
         self.timeout = timeout
 
     @classmethod
-    def connect(cls, address: str, timeout: float = 10.0) -> RulesClient:
-        """Open a channel and wait up to `timeout` seconds for the server to be reachable."""
-        channel = grpc.insecure_channel(address)
+    def connect(
+        cls,
+        address: str,
+        timeout: float = 10.0,
+        tls: Tls | bool | None = None,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> RulesClient:
+        """Open a channel (`open_channel`: TLS as `tls` or the environment says, retries,
+        keepalive; `options` added) and wait up to `timeout` seconds for the server to be
+        reachable."""
+        if tls is None:
+            tls = Tls.from_env()
+        channel = open_channel(address, tls, options)
         try:
             grpc.channel_ready_future(channel).result(timeout=timeout)
         except grpc.FutureTimeoutError:
             channel.close()
+            # gRPC does not say why: a handshake refused looks like a server that is down.
+            why = " (or the TLS handshake failed: check the CA and client certificate)"
             raise ServiceUnavailableError(
-                grpc.StatusCode.UNAVAILABLE, f"no rules server at {address} after {timeout}s"
+                grpc.StatusCode.UNAVAILABLE,
+                f"no rules server at {address} after {timeout}s" + (why if tls else ""),
             ) from None
         return cls(channel, timeout)
 

@@ -2,17 +2,36 @@
 // Plays one full game of Kraby against the crab games rules service, built from the .proto files
 // alone (no generated code): every player picks a random legal move from their own view.
 //
-//   node play_kraby.js [host:port] [--players N] [--seed S]
+//   node play_kraby.js [host:port] [--players N] [--seed S] [--deadline SECONDS]
+//                      [--tls] [--ca FILE] [--cert FILE --key FILE] [--server-name NAME]
+//
+// Over TLS with --ca (the CA that signed the server's certificate; --tls alone trusts the
+// system's roots), and with --cert and --key for a server that asks for client certificates;
+// or CRABGAMES_TLS_CA, CRABGAMES_TLS_CLIENT_CERT, CRABGAMES_TLS_CLIENT_KEY and
+// CRABGAMES_TLS_SERVER_NAME, as for the Python client. The channel retries UNAVAILABLE with
+// deploy/service_config.json and pings idle connections (keepalive).
 //
 // Prints one line per 20 moves, then the outcome; exits non-zero on any error.
 
 "use strict";
 
+const fs = require("node:fs");
 const path = require("node:path");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
 const PROTOS = path.resolve(__dirname, "..", "..", "protos");
+const SERVICE_CONFIG = path.resolve(__dirname, "..", "..", "deploy", "service_config.json");
+// As the Python client's (crabclients/client.py): a ping every 60 s on an idle connection, the
+// server accepting one every 30 s.
+const CHANNEL_OPTIONS = {
+  "grpc.service_config": fs.readFileSync(SERVICE_CONFIG, "utf8"),
+  "grpc.enable_retries": 1,
+  "grpc.keepalive_time_ms": 60000,
+  "grpc.keepalive_timeout_ms": 20000,
+  "grpc.keepalive_permit_without_calls": 1,
+  "grpc.max_receive_message_length": 4 * 1024 * 1024,
+};
 
 function loadService() {
   const definition = protoLoader.loadSync("crabgames/v1/rules_service.proto", {
@@ -39,7 +58,7 @@ function randomFrom(seed) {
 }
 
 // Promisified unary call with a deadline; a refusal becomes an Error carrying the status.
-function call(client, method, request, seconds = 10) {
+function call(client, method, request, seconds = callSeconds) {
   const deadline = new Date(Date.now() + seconds * 1000);
   return new Promise((resolve, reject) => {
     client[method](request, { deadline }, (error, response) => {
@@ -52,20 +71,56 @@ function call(client, method, request, seconds = 10) {
   });
 }
 
+let callSeconds = 10;
+
 function parseArgs(argv) {
-  const args = { address: process.env.CRABGAMES_ADDRESS || "127.0.0.1:50051", players: 2, seed: 7 };
+  const env = process.env;
+  const args = {
+    address: env.CRABGAMES_ADDRESS || "127.0.0.1:50051",
+    players: 2,
+    seed: 7,
+    deadline: 10,
+    tls: ["1", "true"].includes(env.CRABGAMES_TLS || ""),
+    ca: env.CRABGAMES_TLS_CA || "",
+    cert: env.CRABGAMES_TLS_CLIENT_CERT || "",
+    key: env.CRABGAMES_TLS_CLIENT_KEY || "",
+    serverName: env.CRABGAMES_TLS_SERVER_NAME || "",
+  };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--players") args.players = Number(argv[++i]);
     else if (argv[i] === "--seed") args.seed = Number(argv[++i]);
+    else if (argv[i] === "--deadline") args.deadline = Number(argv[++i]);
+    else if (argv[i] === "--tls") args.tls = true;
+    else if (argv[i] === "--ca") args.ca = argv[++i];
+    else if (argv[i] === "--cert") args.cert = argv[++i];
+    else if (argv[i] === "--key") args.key = argv[++i];
+    else if (argv[i] === "--server-name") args.serverName = argv[++i];
     else args.address = argv[i];
   }
   return args;
 }
 
+// Plain TCP unless a TLS option is given; a client certificate needs its key.
+function channel(args) {
+  const options = { ...CHANNEL_OPTIONS };
+  if (!(args.tls || args.ca || args.cert || args.key || args.serverName)) {
+    return { credentials: grpc.credentials.createInsecure(), options };
+  }
+  if (Boolean(args.cert) !== Boolean(args.key)) {
+    throw new Error("a client certificate (--cert) needs its key (--key), and a key its certificate");
+  }
+  const read = (file) => (file ? fs.readFileSync(file) : null);
+  if (args.serverName) options["grpc.ssl_target_name_override"] = args.serverName;
+  const credentials = grpc.credentials.createSsl(read(args.ca), read(args.key), read(args.cert));
+  return { credentials, options };
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  callSeconds = args.deadline;
   const RulesService = loadService();
-  const client = new RulesService(args.address, grpc.credentials.createInsecure());
+  const { credentials, options } = channel(args);
+  const client = new RulesService(args.address, credentials, options);
   const random = randomFrom(args.seed);
 
   const games = (await call(client, "ListGames", {})).games.map((g) => g.id);

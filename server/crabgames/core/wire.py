@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import functools
 import sys
+import weakref
 from collections.abc import Callable, Hashable, Iterable
+from typing import ClassVar
 
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
@@ -68,11 +70,15 @@ class Remembered(dict):
     LIMIT = 4096
     BYTES = 1 << 20
     ENTRY_OVERHEAD = 128
+    # Every table alive, for the metrics of the bytes they keep (service/metrics.py).
+    # By id: a dict is not hashable, so not a WeakSet member.
+    tables: ClassVar[weakref.WeakValueDictionary[int, Remembered]] = weakref.WeakValueDictionary()
 
     def __init__(self, build: Callable[[Hashable], bytes]) -> None:
         super().__init__()
         self.build = build
         self.used = 0
+        Remembered.tables[id(self)] = self
 
     def __missing__(self, value: Hashable) -> bytes:
         built = self.build(value)

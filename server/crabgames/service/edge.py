@@ -194,11 +194,31 @@ def answer(response: Any, limit: int) -> bytes:
     return data
 
 
+class Seen:
+    """What an observed call read: its first request (the one a unary call has), and how many
+    (a stream's; only the first is kept, so a long stream holds no states)."""
+
+    __slots__ = ("request", "count")
+
+    def __init__(self) -> None:
+        self.request: Any = None
+        self.count = 0
+
+    def add(self, request: Any) -> None:
+        if not self.count:
+            self.request = request
+        self.count += 1
+
+
 class Edge:
     """Runs the servicer's methods as asyncio calls, with the limits above."""
 
-    def __init__(self, servicer: Any, long_threads: int, message_limit: int) -> None:
+    def __init__(
+        self, servicer: Any, long_threads: int, message_limit: int, observer: Any = None
+    ) -> None:
         self.servicer = servicer
+        # metrics.Observer, told of every call as it ends (None: nothing observed, nothing paid)
+        self.observer = observer
         self.message_limit = message_limit
         self.long_threads = long_threads
         self.pool = ThreadPoolExecutor(long_threads, thread_name_prefix="long-call")
@@ -234,12 +254,16 @@ class Edge:
         behavior = getattr(self.servicer, name)
         long = name in LONG_CALLS
 
-        async def handle(_requests: Any, context: grpc.aio.ServicerContext) -> bytes:
+        async def handle(
+            _requests: Any, context: grpc.aio.ServicerContext, seen: Seen | None = None
+        ) -> bytes:
             refused = self.admitted(long)
             if refused is not None:
                 await refuse(context, refused)
             try:
                 request = await one_request(context)
+                if seen is not None:
+                    seen.add(request)
                 call = CallContext(deadline_of(context, WORK_SECONDS if long else None))
                 if long:
                     return await self.run_on(self.pool, behavior, request, call)
@@ -255,7 +279,25 @@ class Edge:
                 self.long_calls -= long
 
         handle.__name__ = name
-        return handle
+        return handle if self.observer is None else self.observed(name, handle)
+
+    def observed(self, name: str, handle: Callable[..., Any]) -> Callable[..., Any]:
+        """`handle`, reporting each call to the observer as it ends (refused ones too)."""
+        observer = self.observer
+
+        async def observed_handle(requests: Any, context: grpc.aio.ServicerContext) -> Any:
+            started = time.perf_counter()
+            seen = Seen()
+            try:
+                response = await handle(requests, context, seen)
+            except BaseException as error:
+                observer.finish(name, seen.request, started, error, context, seen.count)
+                raise
+            observer.finish(name, seen.request, started, None, context, seen.count)
+            return response
+
+        observed_handle.__name__ = name
+        return observed_handle
 
     def run(self, behavior: Callable[..., Any], request: Any, call: CallContext) -> bytes:
         try:
@@ -287,7 +329,9 @@ class Edge:
         the stream with its status."""
         apply_move = self.servicer.ApplyMove
 
-        async def handle(_requests: Any, context: grpc.aio.ServicerContext) -> None:
+        async def handle(
+            _requests: Any, context: grpc.aio.ServicerContext, seen: Seen | None = None
+        ) -> None:
             refused = self.admitted(False)
             if refused is not None:
                 await refuse(context, refused)
@@ -297,6 +341,8 @@ class Edge:
                     request = await next_message(context, STREAM_IDLE_SECONDS, what)
                     if request is grpc.aio.EOF:
                         return
+                    if seen is not None:
+                        seen.add(request)
                     await refuse_undecodable(context, request)
                     call = CallContext(deadline_of(context, None))
                     if self.waiting_pool is not None:
@@ -313,7 +359,7 @@ class Edge:
             finally:
                 self.calls -= 1
 
-        return handle
+        return handle if self.observer is None else self.observed("ApplyMoves", handle)
 
 
 def busy(message: str) -> Refused:

@@ -8,7 +8,9 @@ import logging
 import os
 import socket
 
-from crabgames.service.server import run_until_signalled, serve
+from crabgames.service.metrics import MetricsPortError, observed_address
+from crabgames.service.server import Observing, run_until_signalled, serve
+from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, check
 from crabgames.service.workers import start_workers, supervise
 
 
@@ -45,7 +47,64 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=float(env("CRABGAMES_GRACE_SECONDS", "5")),
         help="seconds in-flight calls get on SIGTERM (env CRABGAMES_GRACE_SECONDS; default 5)",
     )
+    add_production_args(parser)
     return parser.parse_args(argv)
+
+
+def add_production_args(parser: argparse.ArgumentParser) -> None:
+    """TLS, metrics and the access log (docs/deploy.md)."""
+    env = os.environ.get
+    tls = parser.add_argument_group("TLS (off unless a certificate and key are given)")
+    tls.add_argument(
+        "--tls-cert",
+        default=env("CRABGAMES_TLS_CERT", ""),
+        help="PEM certificate chain of the server (env CRABGAMES_TLS_CERT)",
+    )
+    tls.add_argument(
+        "--tls-key",
+        default=env("CRABGAMES_TLS_KEY", ""),
+        help="its PEM key (env CRABGAMES_TLS_KEY)",
+    )
+    tls.add_argument(
+        "--tls-client-ca",
+        default=env("CRABGAMES_TLS_CLIENT_CA", ""),
+        help="mutual TLS: PEM CA certificates; clients must present a certificate one of them"
+        " signed (env CRABGAMES_TLS_CLIENT_CA)",
+    )
+    tls.add_argument(
+        "--tls-reload-seconds",
+        type=float,
+        default=float(env("CRABGAMES_TLS_RELOAD_SECONDS", "") or DEFAULT_RELOAD_SECONDS),
+        help="look for changed certificate files this often; 0: only on SIGHUP, which always"
+        f" reloads (env CRABGAMES_TLS_RELOAD_SECONDS; default {DEFAULT_RELOAD_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--metrics-address",
+        default=env("CRABGAMES_METRICS_ADDRESS", ""),
+        help="serve Prometheus metrics over HTTP on host:port, e.g. 127.0.0.1:9464; with"
+        " --workers N, worker i on port+i (env CRABGAMES_METRICS_ADDRESS; default off)",
+    )
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        default=env("CRABGAMES_ACCESS_LOG", "") in ("1", "true", "yes"),
+        help="a JSON line per call on standard error (env CRABGAMES_ACCESS_LOG=1; default off)",
+    )
+
+
+def observing(args: argparse.Namespace) -> Observing:
+    """The production options, checked before any worker starts."""
+    try:
+        tls = TlsFiles.from_paths(
+            args.tls_cert, args.tls_key, args.tls_client_ca, args.tls_reload_seconds
+        )
+        if tls is not None:
+            check(tls)
+        if args.metrics_address:
+            observed_address(args.metrics_address, 0)  # a malformed address fails here, once
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"crabgames-server: {error}") from None
+    return Observing(tls, args.metrics_address or None, args.access_log)
 
 
 def port_taken(address: str) -> bool:
@@ -80,10 +139,11 @@ def main(argv: list[str] | None = None) -> None:
     host = args.address.rsplit(":", 1)[0]
     if port_taken(args.address):
         raise SystemExit(cannot_listen(args.address, OSError("address already in use")))
+    production = observing(args)
     if args.workers > 1:  # fork before any gRPC object exists
         try:
             workers, port, _reserved = start_workers(
-                args.address, args.workers, args.threads, args.grace
+                args.address, args.workers, args.threads, args.grace, observing=production
             )
         except (OSError, RuntimeError) as error:
             raise SystemExit(cannot_listen(args.address, error)) from None
@@ -95,7 +155,15 @@ def main(argv: list[str] | None = None) -> None:
 
         raise SystemExit(supervise(workers, announce))
     try:
-        running = serve(args.address, args.threads)
+        running = serve(
+            args.address,
+            args.threads,
+            tls=production.tls,
+            metrics_address=production.metrics_address,
+            access_log=production.access_log,
+        )
+    except MetricsPortError as error:
+        raise SystemExit(f"crabgames-server: {error}") from None
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
         raise SystemExit(cannot_listen(args.address, error)) from None
 

@@ -13,14 +13,22 @@ from dataclasses import dataclass
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
+from crabgames.service import reflection
 from crabgames.service.edge import Edge, add_rules_service
 from crabgames.service.ledger import Ledger
+from crabgames.service.metrics import (
+    MetricsServer,
+    Observer,
+    ServerCollector,
+    enable_access_log,
+    new_registry,
+)
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
+from crabgames.service.tls import ServerTls, TlsFiles
 from crabgames.v1 import rules_service_pb2
 
 log = logging.getLogger(__name__)
@@ -31,6 +39,14 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # a full state is a few KB; anything near t
 # of a process's MAX_CALLS (edge.py).
 MAX_STREAMS_PER_CONNECTION = 100
 START_TIMEOUT_SECONDS = 30.0
+# Clients ping idle connections every 60 s (crabclients.client.KEEPALIVE_OPTIONS) so that a
+# connection a middlebox dropped is noticed; the server accepts pings that often (its default,
+# 5 minutes, answers faster pings with GOAWAY "too_many_pings").
+KEEPALIVE_OPTIONS = [
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.min_recv_ping_interval_without_data_ms", 30_000),
+    ("grpc.http2.min_ping_interval_without_data_ms", 30_000),
+]
 
 
 @dataclass
@@ -44,6 +60,17 @@ class Running:
     loop: asyncio.AbstractEventLoop
     thread: threading.Thread
     edge: Edge
+    tls: ServerTls | None = None
+    metrics: MetricsServer | None = None
+
+    @property
+    def metrics_port(self) -> int | None:
+        return None if self.metrics is None else self.metrics.port
+
+    def reload_tls(self) -> None:
+        """Read the TLS files again before the next handshake (what SIGHUP does)."""
+        if self.tls is not None:
+            self.tls.request_reload()
 
     def stop(self, grace: float = 5.0) -> None:
         """Graceful stop: health goes NOT_SERVING, in-flight calls get `grace` seconds."""
@@ -53,6 +80,8 @@ class Running:
         stopping.result(timeout=grace + 30)
         self.thread.join(timeout=30)
         self.edge.close()
+        if self.metrics is not None:
+            self.metrics.stop()
 
     async def _stop(self, grace: float) -> None:
         # The edge refuses new calls and the calls in flight get `grace` seconds, waited for
@@ -72,16 +101,23 @@ def serve(
     reuse_port: bool = False,
     handlers: Sequence[grpc.GenericRpcHandler] = (),
     interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
+    *,
+    tls: TlsFiles | None = None,
+    metrics_address: str | None = None,
+    access_log: bool = False,
 ) -> Running:
     """Start the server on a thread of its own. `threads` run the long calls (Playouts,
     Replay; edge.py); every other call runs on the server's event loop. `reuse_port` lets
     several worker processes share the port (--workers); off, binding a port already in use
     fails instead of silently sharing it. `handlers` and `interceptors` are for tests and the
-    benchmark (its no-op RPC), never the production server."""
+    benchmark (its no-op RPC), never the production server. `tls`: serve over TLS (tls.py);
+    `metrics_address`: serve Prometheus metrics on that host:port; `access_log`: a JSON line
+    per call on the `crabgames.access` logger (metrics.py)."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True)
     thread.start()
-    build = start(address, threads, reuse_port, handlers, interceptors, loop, thread)
+    observing = Observing(tls, metrics_address, access_log)
+    build = start(address, threads, reuse_port, handlers, interceptors, loop, thread, observing)
     try:
         return asyncio.run_coroutine_threadsafe(build, loop).result(START_TIMEOUT_SECONDS)
     except BaseException:
@@ -98,12 +134,15 @@ async def start(
     interceptors: Sequence[grpc.aio.ServerInterceptor],
     loop: asyncio.AbstractEventLoop,
     thread: threading.Thread,
+    observing: Observing | None = None,
 ) -> Running:
+    observing = observing or Observing()
     options = [
         ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
+        *KEEPALIVE_OPTIONS,
         *connection_age_options(),
     ]
     server = grpc.aio.server(
@@ -114,7 +153,15 @@ async def start(
     # States sealed when CRABGAMES_SEAL_KEYS is set.
     sealer = Sealer.from_env()
     ledger = Ledger.from_env(sealing=sealer is not None)  # CRABGAMES_LEDGER_URL (ledger.py)
-    edge = Edge(RulesServicer(Engine(all_games()), sealer, ledger), threads, MAX_MESSAGE_BYTES)
+    engine = Engine(all_games())
+    tls = ServerTls(observing.tls) if observing.tls is not None else None
+    registry = new_registry() if observing.metrics_address else None
+    observer = None
+    if registry is not None or observing.access_log:
+        observer = Observer(engine, registry, observing.access_log)
+        if observing.access_log:
+            enable_access_log()
+    edge = Edge(RulesServicer(engine, sealer, ledger), threads, MAX_MESSAGE_BYTES, observer)
     add_rules_service(edge, server)
     if sealer is not None:
         log.info(
@@ -124,14 +171,28 @@ async def start(
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-    )
-    port = server.add_insecure_port(address)
+    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
+    if tls is not None:
+        port = server.add_secure_port(address, tls.credentials())
+    else:
+        port = server.add_insecure_port(address)
     if not port:
         raise OSError(f"cannot listen on {address}")
+    metrics = None
+    if registry is not None and observing.metrics_address:
+        registry.register(ServerCollector(edge, engine, tls))
+        metrics = MetricsServer(observing.metrics_address, registry)
     await server.start()
-    return Running(server, port, health_servicer, loop, thread, edge)
+    return Running(server, port, health_servicer, loop, thread, edge, tls, metrics)
+
+
+@dataclass(frozen=True)
+class Observing:
+    """The production options of `serve`: TLS, the metrics address and the access log."""
+
+    tls: TlsFiles | None = None
+    metrics_address: str | None = None
+    access_log: bool = False
 
 
 def connection_age_options() -> list[tuple[str, int]]:
@@ -162,6 +223,7 @@ def run_until_signalled(
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGHUP, lambda _signum, _frame: running.reload_tls())
     announce()
     while not requested.wait(0.5):
         pass

@@ -5,8 +5,8 @@ serves more calls with several processes. The parent reserves the port with a pl
 port 0 picks one port for all), forks the workers before it creates any gRPC object (gRPC's
 threads do not survive a fork), and each worker starts its own server on that port with
 SO_REUSEPORT; the kernel spreads incoming connections across them, and every worker serves every
-game. SIGTERM or SIGINT to the parent is forwarded to every worker, which stops gracefully. A
-worker that dies on its own (the kernel's OOM killer, a crash) is started again in its place
+game. SIGTERM or SIGINT to the parent is forwarded to every worker, which stops gracefully;
+SIGHUP too, and each worker reads its TLS certificate files again (tls.py). A worker that dies on its own (the kernel's OOM killer, a crash) is started again in its place
 while the others keep serving; only a worker that keeps dying right after it starts
 (MAX_QUICK_DEATHS times in a row) stops the set with a failure, for a supervisor (systemd,
 Kubernetes) to see.
@@ -25,7 +25,8 @@ import threading
 import time
 from collections.abc import Callable
 
-from crabgames.service.server import serve
+from crabgames.service.metrics import observed_address
+from crabgames.service.server import Observing, serve
 
 log = logging.getLogger(__name__)
 START_TIMEOUT_SECONDS = 30.0
@@ -51,12 +52,33 @@ def reserve_port(address: str) -> tuple[socket.socket, int]:
     return sock, sock.getsockname()[1]
 
 
-def _worker(address: str, threads: int, grace: float, ready, handlers=()) -> None:
+def _worker(
+    address: str, threads: int, grace: float, ready, handlers=(), observing=None, index=0
+) -> None:
     # Ctrl-C reaches the whole process group: the parent forwards it as SIGTERM, once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda _signum, _frame: stop.set())
-    running = serve(address, threads, reuse_port=True, handlers=handlers)
+    # SIGHUP's default would end the worker: one arriving while it starts is kept for later.
+    hangups: list[int] = []
+    signal.signal(signal.SIGHUP, lambda signum, _frame: hangups.append(signum))
+    observing = observing or Observing()
+    metrics = observing.metrics_address
+    running = serve(
+        address,
+        threads,
+        reuse_port=True,
+        handlers=handlers,
+        tls=observing.tls,
+        metrics_address=observed_address(metrics, index) if metrics else None,
+        access_log=observing.access_log,
+    )
+    # The parent forwards SIGHUP: each worker reads its certificate files again.
+    signal.signal(signal.SIGHUP, lambda _signum, _frame: running.reload_tls())
+    if hangups:
+        running.reload_tls()
+    if running.metrics_port is not None:
+        log.info("worker %d: metrics on port %d", index, running.metrics_port)
     ready.put(os.getpid())
     stop.wait()
     log.info("worker %d: shutting down gracefully", os.getpid())
@@ -66,8 +88,11 @@ def _worker(address: str, threads: int, grace: float, ready, handlers=()) -> Non
 class Workers:
     """The worker processes of one port, each started again when it dies."""
 
-    def __init__(self, address: str, threads: int, grace: float, handlers=()) -> None:
+    def __init__(
+        self, address: str, threads: int, grace: float, handlers=(), observing=None
+    ) -> None:
         self.address, self.threads, self.grace, self.handlers = address, threads, grace, handlers
+        self.observing = observing  # server.Observing: TLS, metrics (port + index), access log
         self.context = multiprocessing.get_context("fork")
         self.ready = self.context.Queue()
         self.processes: list = []
@@ -76,7 +101,15 @@ class Workers:
     def spawn(self, index: int):
         process = self.context.Process(
             target=_worker,
-            args=(self.address, self.threads, self.grace, self.ready, self.handlers),
+            args=(
+                self.address,
+                self.threads,
+                self.grace,
+                self.ready,
+                self.handlers,
+                self.observing,
+                index,
+            ),
             name=f"worker-{index}",
         )
         process.start()
@@ -89,13 +122,16 @@ class Workers:
         return self.processes[index]
 
 
-def start_workers(address: str, workers: int, threads: int, grace: float, handlers=()):
+def start_workers(
+    address: str, workers: int, threads: int, grace: float, handlers=(), observing=None
+):
     """Fork the workers and wait until every one is listening. Returns (Workers, port, socket).
-    `handlers` (extra generic RPC handlers) are for the benchmark only."""
+    `handlers` (extra generic RPC handlers) are for the benchmark only; `observing`
+    (server.Observing) is handed to every worker."""
     sock, port = reserve_port(address)
     host, _ = split_address(address)
     bound = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    pool = Workers(bound, threads, grace, handlers)
+    pool = Workers(bound, threads, grace, handlers, observing)
     pool.processes = [pool.spawn(i) for i in range(workers)]
     processes = pool.processes
     deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -130,8 +166,15 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
         stopping = True
         stop_all(pool.processes)
 
+    def on_hangup(_signum, _frame):
+        for process in pool.processes:  # each worker reads its TLS files again
+            if process.exitcode is None and process.pid is not None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGHUP)
+
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGHUP, on_hangup)
     ready()
     failed = False
     while any(p.exitcode is None for p in pool.processes) or not stopping:
