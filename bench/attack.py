@@ -66,6 +66,7 @@ class Tally:
     failures: list[str] = field(default_factory=list)
     detail: collections.Counter = field(default_factory=collections.Counter)  # by payload
     cpu_at_start: float = 0.0
+    games: collections.Counter = field(default_factory=collections.Counter)  # finished, by title
 
     def saw(self, code: str, seconds: float | None = None) -> None:
         self.calls += 1
@@ -614,29 +615,54 @@ def client_process(port: int, seconds: float, go, results) -> None:
 
 
 def play_well(port: int, seconds: float, go, results) -> Tally:
+    """Every title at once, one game after another on a thread each (one connection), so each
+    title gets full games even when the server is slowed down; the tallies merged."""
     import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    from crabgames.v1 import rules_service_pb2_grpc as api_grpc
     from tests.fuzzing import CASES
 
-    tally = Tally()
-    rng = random.Random(1)
+    tallies = {title: Tally() for title in sorted({case[0] for case in CASES})}
     with grpc.insecure_channel(f"{HOST}:{port}") as channel:
-        stub = api_grpc.RulesServiceStub(channel)
-        health = health_pb2_grpc.HealthStub(channel)
         grpc.channel_ready_future(channel).result(timeout=15)
         results.put(("ready", None))
         go.wait()
-        tally.cpu_at_start = cpu_seconds()
+        cpu_at_start = cpu_seconds()
         stop_at = time.monotonic() + seconds
-        for number in range(100_000):  # bounded: a game is at least a few calls
-            if time.monotonic() >= stop_at:
-                break
-            timed(tally, "Health.Check", health.Check, health_pb2.HealthCheckRequest())
-            game_id, players, options = CASES[number % len(CASES)]
-            play_game(stub, tally, rng, game_id, players, options, stop_at)
-    return tally
+        threads = [
+            threading.Thread(target=play_title, args=(channel, title, CASES, stop_at, tally))
+            for title, tally in tallies.items()
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=seconds + 60)
+    merged = Tally(cpu_at_start=cpu_at_start)
+    for tally in tallies.values():
+        merged.calls += tally.calls
+        merged.codes.update(tally.codes)
+        merged.latencies += tally.latencies
+        merged.failures += tally.failures
+        merged.games.update(tally.games)
+    return merged
+
+
+def play_title(channel, title: str, cases, stop_at: float, tally: Tally) -> None:
+    """Games of `title` (each of its cases in turn) until stop_at, a health check before each."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+
+    stub = api_grpc.RulesServiceStub(channel)
+    health = health_pb2_grpc.HealthStub(channel)
+    rng = random.Random(title)
+    title_cases = [case for case in cases if case[0] == title]
+    for number in range(100_000):  # bounded: a game is at least a few calls
+        if time.monotonic() >= stop_at:
+            return
+        timed(tally, "Health.Check", health.Check, health_pb2.HealthCheckRequest())
+        _, players, options = title_cases[number % len(title_cases)]
+        if play_game(stub, tally, rng, title, players, options, stop_at):
+            tally.games[title] += 1
 
 
 def timed(tally: Tally, name: str, method, request):
@@ -655,7 +681,8 @@ def timed(tally: Tally, name: str, method, request):
     return response
 
 
-def play_game(stub, tally: Tally, rng, game_id: str, players: int, options, stop_at) -> None:
+def play_game(stub, tally: Tally, rng, game_id: str, players: int, options, stop_at) -> bool:
+    """Play one game to its end (or to stop_at); whether it ended, every call answered."""
     from crabgames.v1 import game_pb2
     from crabgames.v1 import rules_service_pb2 as api
     from tests.playthrough import pick
@@ -664,7 +691,7 @@ def play_game(stub, tally: Tally, rng, game_id: str, players: int, options, stop
     getattr(request, game_id).CopyFrom(options)
     response = timed(tally, "NewGame", stub.NewGame, request)
     if response is None:
-        return
+        return False
     state, tokens = response.state, list(response.player_tokens)
     moves = 0
     while state.next.kind != game_pb2.DECIDER_KIND_NONE and time.monotonic() < stop_at:
@@ -678,7 +705,7 @@ def play_game(stub, tally: Tally, rng, game_id: str, players: int, options, stop
                 api.GetViewRequest(state=state, player=state.next.player, player_token=token),
             )
             if view is None:
-                return
+                return False
             timed(tally, "SampleState", stub.SampleState, api.SampleStateRequest(view=view.view))
         legal = timed(
             tally,
@@ -687,7 +714,7 @@ def play_game(stub, tally: Tally, rng, game_id: str, players: int, options, stop
             api.LegalMovesRequest(state=state, player_token=token),
         )
         if legal is None:
-            return
+            return False
         applied = timed(
             tally,
             "ApplyMove",
@@ -700,15 +727,18 @@ def play_game(stub, tally: Tally, rng, game_id: str, players: int, options, stop
             ),
         )
         if applied is None:
-            return
+            return False
         state = applied.state
+    if state.next.kind != game_pb2.DECIDER_KIND_NONE:
+        return False  # the campaign ended first
     seat = rng.randrange(players)
-    timed(
+    final = timed(
         tally,
         "GetView",
         stub.GetView,
         api.GetViewRequest(state=state, player=seat, player_token=tokens[seat] if tokens else ""),
     )
+    return final is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -737,6 +767,7 @@ def asdict_tally(tally: Tally) -> dict:
     data = asdict(tally)
     data["codes"] = dict(tally.codes)
     data["detail"] = dict(tally.detail)
+    data["games"] = dict(tally.games)
     return data
 
 
@@ -900,6 +931,7 @@ def summarize(sealed, seconds, elapsed, rss_before, peak_kib, alive, exit_code, 
             "p99_ms": round(1000 * percentile(client["latencies"], 0.99), 1),
             "max_ms": round(1000 * max(client["latencies"], default=0.0), 1),
             "failures": client["failures"],
+            "games": client.get("games", {}),
         },
         "attacks": attacks,
         "unknown_or_internal": bad,
@@ -943,7 +975,10 @@ def markdown(runs: list[dict]) -> str:
                 f"| {result['max_ms']} ms | {codes} |"
             )
         codes = ", ".join(f"{code} {n}" for code, n in run["client"]["codes"].items())
-        lines.append(f"| well-behaved client | 1 | {run['client']['calls']} | | | {codes} |")
+        games = ", ".join(f"{g} {n}" for g, n in sorted(run["client"]["games"].items()))
+        lines.append(
+            f"| well-behaved client (games: {games}) | 1 | {run['client']['calls']} | | | {codes} |"
+        )
         for failure in run["client"]["failures"][:5]:
             lines.append(f"\n- client failure: `{failure}`")
         for error in run["errors"]:
