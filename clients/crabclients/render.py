@@ -116,7 +116,7 @@ def render_kraby(view: game_pb2.View) -> RenderableType:
         turn = Text("<- turn", style="bold") if seat == k.turn_player and playing(view) else ""
         ship = kraby_ship(k.ships[seat]) if seat < len(k.ships) else Text("")
         seats.add_row(f"player {seat}{you(view, seat)}", f"{size} tiles in hand", ship, turn)
-    lines = [kraby_board(k), seats, Text("")]
+    lines: list[RenderableType] = [kraby_board(k), seats, Text("")]
     if not view.spectator:
         lines.append(Text.assemble("your hand: ", kraby_counts(k.own_hand)))
     lines.append(Text.assemble("figures by the board: ", kraby_counts(k.figure_supply)))
