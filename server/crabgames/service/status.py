@@ -16,7 +16,6 @@ from crabgames.core.errors import (
     StaleState,
 )
 
-
 # The longest text a status carries (message, each description and metadata value): every
 # status fits gRPC's trailers, whatever an error quotes (the engine cuts quotes too: shown()).
 MAX_TEXT_CHARS = 1024
