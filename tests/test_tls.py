@@ -2,7 +2,8 @@
 with the right CA and fail with another, a mutual-TLS server refuses a client without a
 certificate (or with one from another CA), and a rotated certificate is taken without a
 restart: on request (what SIGHUP does), at the reload interval, and by SIGHUP to a real
-`crabgames-server` process. The Python and Node clients connect with their TLS options."""
+`crabgames-server` process. The Python and Node clients connect with their TLS options, and a
+plaintext health port answers probes that cannot speak TLS."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from crabclients.client import RulesClient, ServiceUnavailableError, Tls
 from crabgames.service.server import serve
@@ -328,5 +330,21 @@ def test_the_node_client_plays_over_mutual_tls(pki: Pki):
         )
         assert failed.returncode != 0
         assert "UNAVAILABLE" in failed.stderr or "DEADLINE_EXCEEDED" in failed.stderr
+    finally:
+        running.stop(0)
+
+
+def test_the_plaintext_health_port_answers_health_only(pki: Pki):
+    running = serve("127.0.0.1:0", tls=pki.files(mutual=True), health_address="127.0.0.1:0")
+    try:
+        assert running.health_port is not None
+        channel = grpc.insecure_channel(f"127.0.0.1:{running.health_port}")
+        health = health_pb2_grpc.HealthStub(channel)
+        request = health_pb2.HealthCheckRequest(service="crabgames.v1.RulesService")
+        assert health.Check(request, timeout=QUICK).status == health_pb2.HealthCheckResponse.SERVING
+        with pytest.raises(grpc.RpcError) as refusal:
+            api_grpc.RulesServiceStub(channel).ListGames(api.ListGamesRequest(), timeout=QUICK)
+        assert refusal.value.code() == grpc.StatusCode.UNIMPLEMENTED
+        channel.close()
     finally:
         running.stop(0)

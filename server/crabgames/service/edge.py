@@ -15,6 +15,9 @@ answered, so that no caller can hold the server by being slow, idle or greedy
 - At most MAX_CALLS rules calls per process are in flight; more are refused at once
   (RESOURCE_EXHAUSTED). Health and reflection are not counted, so they always answer.
 - An answer larger than the message limit is refused (RESOURCE_EXHAUSTED) before it is sent.
+- With an observer (metrics.py: --metrics-address, --access-log), every rules call, refused or
+  not, is reported as it ends with its method, request, status and duration; without one the
+  handlers are the bare ones and pay nothing.
 
 The servicer (servicer.py) stays synchronous: it sees a `CallContext` with the parts of gRPC's
 servicer context it uses, and its abort becomes the asyncio call's abort here.

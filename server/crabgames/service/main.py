@@ -85,6 +85,13 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
         " --workers N, worker i on port+i (env CRABGAMES_METRICS_ADDRESS; default off)",
     )
     parser.add_argument(
+        "--health-address",
+        default=env("CRABGAMES_HEALTH_ADDRESS", ""),
+        help="serve the health service alone, in plaintext, on host:port as well: for"
+        " Kubernetes' gRPC probes, which cannot speak TLS (env CRABGAMES_HEALTH_ADDRESS;"
+        " default off)",
+    )
+    parser.add_argument(
         "--access-log",
         action="store_true",
         default=env("CRABGAMES_ACCESS_LOG", "") in ("1", "true", "yes"),
@@ -104,7 +111,8 @@ def observing(args: argparse.Namespace) -> Observing:
             observed_address(args.metrics_address, 0)  # a malformed address fails here, once
     except (OSError, ValueError) as error:
         raise SystemExit(f"crabgames-server: {error}") from None
-    return Observing(tls, args.metrics_address or None, args.access_log)
+    health = args.health_address or None
+    return Observing(tls, args.metrics_address or None, args.access_log, health)
 
 
 def port_taken(address: str) -> bool:
@@ -161,6 +169,7 @@ def main(argv: list[str] | None = None) -> None:
             tls=production.tls,
             metrics_address=production.metrics_address,
             access_log=production.access_log,
+            health_address=production.health_address,
         )
     except MetricsPortError as error:
         raise SystemExit(f"crabgames-server: {error}") from None

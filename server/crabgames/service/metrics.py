@@ -39,8 +39,14 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 import grpc
-from prometheus_client import CollectorRegistry, Counter, Histogram, ProcessCollector
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Histogram,
+    ProcessCollector,
+    disable_created_metrics,
+)
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import start_http_server
 from prometheus_client.registry import Collector
 
@@ -252,7 +258,7 @@ class ServerCollector(Collector):
                 "When the server's TLS certificate in use expires (Unix time).",
                 self.tls.loaded.not_after,
             )
-            reloads = GaugeMetricFamily(
+            reloads = CounterMetricFamily(
                 "crabgames_tls_reloads",
                 "TLS certificates taken (ok) or refused (failed) since the start.",
                 labels=["result"],
@@ -326,6 +332,8 @@ class MetricsServer:
 def new_registry(collectors: Iterable[Collector] = ()) -> CollectorRegistry:
     """A registry of this server's own (tests and the benchmark run several servers in one
     process, and prometheus_client's global one would count them together)."""
+    # The `_created` series would double what every scrape carries, for no question asked.
+    disable_created_metrics()
     registry = CollectorRegistry()
     ProcessCollector(registry=registry)
     for collector in collectors:

@@ -1,4 +1,5 @@
-"""Server start-up: the rules service, health, reflection, limits and graceful shutdown."""
+"""Server start-up: the rules service, health, reflection (v1 and v1alpha), limits, TLS
+(tls.py), metrics and the access log (metrics.py), and graceful shutdown."""
 
 from __future__ import annotations
 
@@ -62,6 +63,8 @@ class Running:
     edge: Edge
     tls: ServerTls | None = None
     metrics: MetricsServer | None = None
+    health_server: grpc.aio.Server | None = None  # the plaintext health port, if any
+    health_port: int | None = None
 
     @property
     def metrics_port(self) -> int | None:
@@ -92,6 +95,8 @@ class Running:
         while self.edge.calls and time.monotonic() < deadline:
             await asyncio.sleep(0.05)
         await self.server.stop(0)
+        if self.health_server is not None:
+            await self.health_server.stop(0)
         self.loop.call_soon(self.loop.stop)
 
 
@@ -105,6 +110,7 @@ def serve(
     tls: TlsFiles | None = None,
     metrics_address: str | None = None,
     access_log: bool = False,
+    health_address: str | None = None,
 ) -> Running:
     """Start the server on a thread of its own. `threads` run the long calls (Playouts,
     Replay; edge.py); every other call runs on the server's event loop. `reuse_port` lets
@@ -112,11 +118,12 @@ def serve(
     fails instead of silently sharing it. `handlers` and `interceptors` are for tests and the
     benchmark (its no-op RPC), never the production server. `tls`: serve over TLS (tls.py);
     `metrics_address`: serve Prometheus metrics on that host:port; `access_log`: a JSON line
-    per call on the `crabgames.access` logger (metrics.py)."""
+    per call on the `crabgames.access` logger (metrics.py); `health_address`: the health
+    service alone on a plaintext port as well (`health_only`)."""
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True)
     thread.start()
-    observing = Observing(tls, metrics_address, access_log)
+    observing = Observing(tls, metrics_address, access_log, health_address)
     build = start(address, threads, reuse_port, handlers, interceptors, loop, thread, observing)
     try:
         return asyncio.run_coroutine_threadsafe(build, loop).result(START_TIMEOUT_SECONDS)
@@ -182,8 +189,30 @@ async def start(
     if registry is not None and observing.metrics_address:
         registry.register(ServerCollector(edge, engine, tls))
         metrics = MetricsServer(observing.metrics_address, registry)
+    health_server, health_port = None, None
+    if observing.health_address:
+        health_server, health_port = health_only(
+            observing.health_address, health_servicer, reuse_port
+        )
+        await health_server.start()
     await server.start()
-    return Running(server, port, health_servicer, loop, thread, edge, tls, metrics)
+    return Running(
+        server, port, health_servicer, loop, thread, edge, tls, metrics, health_server, health_port
+    )
+
+
+def health_only(
+    address: str, servicer: health.aio.HealthServicer, reuse_port: bool
+) -> tuple[grpc.aio.Server, int]:
+    """A plaintext port serving only the health service, for probes that cannot speak TLS
+    (Kubernetes' gRPC probes): it answers what the TLS port's health answers, and nothing else
+    (no rules, no reflection), so it gives nothing away."""
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 1 if reuse_port else 0)])
+    health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
+    port = server.add_insecure_port(address)
+    if not port:
+        raise OSError(f"cannot listen on {address} (the health port)")
+    return server, port
 
 
 @dataclass(frozen=True)
@@ -193,6 +222,7 @@ class Observing:
     tls: TlsFiles | None = None
     metrics_address: str | None = None
     access_log: bool = False
+    health_address: str | None = None
 
 
 def connection_age_options() -> list[tuple[str, int]]:

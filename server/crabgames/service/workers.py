@@ -6,8 +6,9 @@ port 0 picks one port for all), forks the workers before it creates any gRPC obj
 threads do not survive a fork), and each worker starts its own server on that port with
 SO_REUSEPORT; the kernel spreads incoming connections across them, and every worker serves every
 game. SIGTERM or SIGINT to the parent is forwarded to every worker, which stops gracefully;
-SIGHUP too, and each worker reads its TLS certificate files again (tls.py). A worker that dies on its own (the kernel's OOM killer, a crash) is started again in its place
-while the others keep serving; only a worker that keeps dying right after it starts
+SIGHUP too, and each worker reads its TLS certificate files again (tls.py). A worker that dies
+on its own (the kernel's OOM killer, a crash) is started again in its place while the others
+keep serving; only a worker that keeps dying right after it starts
 (MAX_QUICK_DEATHS times in a row) stops the set with a failure, for a supervisor (systemd,
 Kubernetes) to see.
 """
@@ -72,6 +73,7 @@ def _worker(
         tls=observing.tls,
         metrics_address=observed_address(metrics, index) if metrics else None,
         access_log=observing.access_log,
+        health_address=observing.health_address,
     )
     # The parent forwards SIGHUP: each worker reads its certificate files again.
     signal.signal(signal.SIGHUP, lambda _signum, _frame: running.reload_tls())
