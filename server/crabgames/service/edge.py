@@ -238,6 +238,9 @@ class Edge:
         for pool in (self.pool, self.waiting_pool):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
+        ledger = getattr(self.servicer, "ledger", None)
+        if ledger is not None:
+            ledger.close()  # its connections to the store
 
     def admitted(self, long: bool) -> RulesError | None:
         """Why a new call cannot start now, or None (and the call is counted)."""
