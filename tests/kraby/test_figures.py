@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from crabgames.games.kraby import GAME, rules
 from crabgames.games.kraby.rules import SKIP_FIGURE, PlaceFigure, PlaceTile
-from tests.kraby.helpers import BLUE, GREEN, ORANGE, PINK, WEST, position, with_count
+from tests.kraby.helpers import (
+    BLUE,
+    GREEN,
+    NORTH,
+    ORANGE,
+    PINK,
+    WEST,
+    YELLOW,
+    position,
+    with_count,
+)
 
 
 def after_tile(num_players: int = 3) -> rules.KrabyState:
@@ -77,3 +87,49 @@ def test_supply_per_player_count():
     assert after_tile(3).figure_supply == (3,) * 5
     assert after_tile(4).figure_supply == (2,) * 5
     assert after_tile(2).figure_supply == (3, 3, 3, 3, 0)  # K2: pink sits out by default
+
+
+def one_free_cell_left() -> rules.KrabyState:
+    """Three fishers, every tile on the board but one, which fisher 0 holds: the only free cell
+    is (0, 0), reached from the west along row 0 or from the north along column 0."""
+    state = position()
+    for seat in range(3):  # every hand back into the bag
+        state.bag = tuple(b + h for b, h in zip(state.bag, state.hands[seat], strict=True))
+        state.hands[seat] = (0,) * 5
+    state.hands[0] = (0, 0, 0, 0, 1)  # the last tile, a pink one
+    state.bag = rules.counted(state.bag, PINK, -1)
+    colors = (ORANGE, GREEN, BLUE, YELLOW, PINK)
+    for cell_index in range(1, len(state.cells)):
+        if state.cells[cell_index] == rules.EMPTY:
+            color = next(c for c in colors if state.bag[c - 1])
+            state.cells[cell_index] = color + rules.TILE_OFFSET
+            state.bag = rules.counted(state.bag, color, -1)
+            state.turns_taken += 1
+    state.rebuild_lines()
+    assert sum(state.bag) == 0 and GAME.invariant_violations(state) == []
+    return state
+
+
+def test_a_figure_may_still_be_placed_after_the_very_last_tile():
+    # "In a given turn a player may put only one crab on the ship, and he must do so at the
+    # latest in his last move": the last tile leaves nothing to draw, and the figure comes next.
+    state = one_free_cell_left()
+    GAME.apply_move(state, PlaceTile(WEST, 0, PINK))
+    assert state.step == rules.PLACE_FIGURE and state.turn_player == 0
+    assert PlaceFigure(PINK, 3) in GAME.legal_moves(state)
+    events = GAME.apply_move(state, PlaceFigure(PINK, 3))
+    assert events[0] == rules.FigurePlaced(0, PINK, 3)
+    assert events[-1] == rules.GameEnded("all tiles placed")
+    assert state.ships[0] == (0, 0, PINK)
+    outcome = GAME.outcome(state)
+    pink = outcome.species[4].points
+    assert outcome.fishers[0].contributions == ((PINK, 3, pink),)
+    assert outcome.fishers[0].total == 3 * pink
+
+
+def test_after_the_very_last_tile_the_figure_may_also_be_skipped_and_the_game_ends():
+    state = one_free_cell_left()
+    GAME.apply_move(state, PlaceTile(NORTH, 0, PINK))
+    assert SKIP_FIGURE in GAME.legal_moves(state)
+    assert GAME.apply_move(state, SKIP_FIGURE)[-1] == rules.GameEnded("all tiles placed")
+    assert state.step == rules.GAME_OVER and state.ships[0] == (0, 0, 0)

@@ -133,3 +133,56 @@ def test_groups_never_join_across_a_row_end_and_match_a_flood_fill():
     # A tile at a row's end and one at the next row's start do not touch.
     cells = board_with([[(0, 10)], [(1, 0)]], BLUE)
     assert rules.group_sizes(cells, BLUE) == [1, 1]
+
+
+# A board scoring the rulebook's species totals: Figure 6's orange groups, and groups of the
+# other species making green 9 (5 + 3 + 1), blue 10 (5 + 5), yellow 16 (5 + 5 + 5 + 1) and
+# pink -3 (three single crabs). Only the orange groups are printed; the others are ours.
+EXAMPLE_GROUPS = {
+    ORANGE: ORANGE_GROUPS,
+    GREEN: [
+        [(5, c) for c in range(6, 11)],
+        [(8, c) for c in range(3, 7)],
+        [(10, 0), (10, 1), (10, 2)],
+    ],
+    BLUE: [[(7, c) for c in range(3, 8)], [(0, 7), (0, 8), (0, 9), (0, 10), (1, 10)]],
+    YELLOW: [
+        [(6, c) for c in range(3, 10)],
+        [(9, c) for c in range(4, 9)],
+        [(2, 8), (2, 9), (2, 10), (3, 9), (3, 10)],
+        [(1, 0), (1, 1), (1, 2)],
+    ],
+    PINK: [[(4, 4)], [(8, 9)], [(10, 8)]],
+}
+
+
+def test_the_rulebook_scoring_example_to_its_end_the_fourth_fisher_wins_with_53():
+    # "Scoring": species orange 7, green 9, blue 10, yellow 16, pink -3, counted in that order;
+    # fishers 2x + 3x of their two species: 41, 48, 42, 53; "the fourth fisher" wins.
+    cells = bytearray([EMPTY] * CELLS)
+    for color, groups in EXAMPLE_GROUPS.items():
+        for group in groups:
+            for row, col in group:
+                assert cells[cell(row, col)] == EMPTY
+                cells[cell(row, col)] = color + TILE_OFFSET
+    cells[rules.ISLAND] = rules.ISLAND_CELL
+    state = rules.new_state(4, PINK, 0)
+    state.cells = cells
+    state.ships = SHIPS  # with four fishers, two figures a ship
+    state.step = rules.GAME_OVER
+    outcome = GAME.outcome(state)
+    assert [s.color for s in outcome.species] == [ORANGE, GREEN, BLUE, YELLOW, PINK]
+    assert [s.points for s in outcome.species] == [7, 9, 10, 16, -3]
+    assert outcome.species[0].group_sizes == (1, 1, 4, 6, 2, 1, 1, 4, 3, 1)
+    assert [f.total for f in outcome.fishers] == [41, 48, 42, 53]
+    assert outcome.fishers[0].contributions == ((ORANGE, 2, 7), (GREEN, 3, 9))
+    assert outcome.fishers[3].contributions == ((YELLOW, 2, 16), (ORANGE, 3, 7))
+    assert outcome.winners == (3,) and outcome.ranks == (4, 2, 3, 1)
+    # And as the service reports it.
+    match = Match(GAME, 4, 1, Prng(1), CHANCE_MODE_AUTO, 0, state)
+    encoded = Engine([GAME]).encode_outcome(match)
+    assert [s.points for s in encoded.kraby.species] == [7, 9, 10, 16, -3]
+    assert [f.total for f in encoded.kraby.fishers] == [41, 48, 42, 53]
+    assert [p.score for p in encoded.players] == [41, 48, 42, 53]
+    assert [p.rank for p in encoded.players] == [4, 2, 3, 1]
+    assert list(encoded.winners) == [3]
