@@ -162,8 +162,11 @@ class ServerTls:
         return f"{what} certificate {self.loaded.subject} (expires {expires}); {clients}"
 
     def credentials(self) -> grpc.ServerCredentials:
+        # The stubs say the fetcher returns a configuration; gRPC documents None as "no change".
         return grpc.dynamic_ssl_server_credentials(
-            self.loaded.config, self.fetch, require_client_authentication=self.mutual
+            self.loaded.config,
+            self.fetch,  # type: ignore[arg-type]
+            require_client_authentication=self.mutual,
         )
 
     def request_reload(self) -> None:
