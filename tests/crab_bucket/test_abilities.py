@@ -217,3 +217,25 @@ def test_two_ready_cards_with_one_ability_are_offered_once():
     assert {u.mission for u in uses(state)} == {mission_index("Mission 1-A")}
     second = UseAbility(mission_index("Mission 1-D"), (0,))
     assert "mission 0" in GAME.explain_illegal(state, second).reason
+
+
+def test_wild_crab_swap_from_hand_cannot_put_an_oxi_on_a_pile():
+    # "Wild Crab Mode: the Oxi! card is discarded": an Oxi! never lies on a pile there, so
+    # "Swap a card from your hand for one from the top" offers only the crab cards in hand.
+    state = ready("Mission 2-B", mode=WILD_CRAB, hand=["oxi", "red 1", "blue 3"])
+    m = mission_index("Mission 2-B")
+    offered = uses(state)
+    assert {u.card for u in offered} == set(cards("red 1", "blue 3"))
+    assert len(offered) == 2 * 8  # each crab card in hand with each of the 8 piles' tops
+    assert not GAME.is_legal(state, UseAbility(m, (0,), OXI))
+    assert GAME.explain_illegal(state, UseAbility(m, (0,), OXI)).rule == "Mission Abilities"
+
+
+def test_quick_swap_from_hand_may_put_an_oxi_on_a_pile():
+    # Quick mode: "the Oxi! card may be played onto any crab pile", so it may be swapped on.
+    state = ready("Mission 2-B", hand=["oxi", "red 1", "blue 3"])
+    m = mission_index("Mission 2-B")
+    assert {u.card for u in uses(state)} == {OXI, *cards("red 1", "blue 3")}
+    use(state, UseAbility(m, (1,), OXI))
+    assert state.piles[1] == (OXI,)
+    assert state.hands[0] == tuple(sorted(cards("red 1", "blue 3", "red 7")))

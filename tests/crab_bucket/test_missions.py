@@ -162,3 +162,33 @@ def test_default_missions_have_the_shape_of_their_level(mission: Mission):
         assert any(g.between > 3 for g in gaps) and len(xs) + len(chains) == 1
     if mission.level == 3:
         assert len(xs) == 1 and len(chains) == 1
+
+
+def test_the_rulebook_example_mission_is_completed_by_the_card_that_meets_it_in_play():
+    # The example to its end: the circle lacks only its second yellow (pile 7 shows red 8);
+    # yellow 2 on red 8 (lower, another colour) puts 1 card between the yellows (piles 5 and
+    # 7), every requirement is met at once, and in Quick mode the level 2 mission comes next.
+    from crabgames.games.crab_bucket.rules import PlayCard
+    from tests.crab_bucket.helpers import card
+
+    piles = [[name] for name in MEETS_EXAMPLE[:7]] + [["red 8"]]
+    state = position(piles, {0: ["yellow 2", "blue 8", "green 8"]}, current="Mission 1-A")
+    assert not rules.mission_met(EXAMPLE, rules.top_colors(state))
+    events = rules.apply_move(state, PlayCard(card("yellow 2"), 7))
+    assert [e.kind for e in events] == ["card_played", "mission_completed"]
+    assert state.completed == [mission_index("Mission 1-A")] and state.current == rules.NO_MISSION
+    assert rules.decision_name(state) == "draw_mission"
+    assert {m for m, _ in rules.chance_outcomes(state)} == set(range(6, 12))  # level 2
+    assert rules.points(state) == 1
+
+
+def test_a_card_that_breaks_a_met_requirement_leaves_the_example_mission_open():
+    # The same circle with yellow 2 played on the blue 2 of pile 3 instead: yellows at 3 and 5
+    # have 1 card between them, but the blues no longer touch (0 between), so nothing happens.
+    from crabgames.games.crab_bucket.rules import PlayCard
+    from tests.crab_bucket.helpers import card
+
+    piles = [[name] for name in MEETS_EXAMPLE[:7]] + [["red 8"]]
+    state = position(piles, {0: ["yellow 2", "blue 8", "green 8"]}, current="Mission 1-A")
+    rules.apply_move(state, PlayCard(card("yellow 2"), 3))
+    assert state.completed == [] and state.current == mission_index("Mission 1-A")

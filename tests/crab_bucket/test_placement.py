@@ -98,3 +98,55 @@ def test_a_played_card_goes_on_top_and_the_pile_grows():
     rules.apply_move(state, PlayCard(card("red 5"), 0))
     assert state.piles[0] == (card("green 7"), card("red 5"))
     assert card("red 5") not in state.hands[0]
+
+
+# The whole example as a table: for each card of the first player's hand, the tops it may go
+# on (the rulebook's reasons: green 2 is lower than or equal to every card not green, and
+# every green on the table is higher; red 5 is lower than green 7, green 8 and yellow 6, not
+# lower than red 6 or red 7 (both red, and higher); yellow 7 is lower than or equal to red 7,
+# green 7 and green 8, and higher than the yellow 4 and yellow 6).
+EXAMPLE_ANSWERS = {
+    "green 2": {"yellow 6", "red 7", "yellow 4", "blue 3", "blue 4", "red 6"},
+    "red 5": {"green 7", "green 8", "yellow 6"},
+    "yellow 7": {"green 7", "green 8", "yellow 6", "red 7", "yellow 4"},
+}
+
+
+def test_the_rulebook_placement_example_to_its_end_every_card_on_every_pile():
+    from crabgames.games.crab_bucket import GAME
+
+    state = example()
+    for name, allowed in EXAMPLE_ANSWERS.items():
+        for pile, top in enumerate(EXAMPLE_TOPS):
+            move = PlayCard(card(name), pile)
+            assert GAME.is_legal(state, move) == (top in allowed), (name, top)
+            assert (move in rules.legal_moves(state)) == (top in allowed), (name, top)
+            if top not in allowed:
+                assert GAME.explain_illegal(state, move).rule == "1. Play a Crab Card"
+    # Every card in hand has somewhere to go: this turn has a main action, and no Pass (B6).
+    assert rules.Pass() not in rules.legal_moves(state)
+    # Played: the card goes on top of its pile, and the other piles keep theirs.
+    rules.apply_move(state, PlayCard(card("yellow 7"), EXAMPLE_TOPS.index("yellow 4")))
+    tops = [rules.CARD_NAMES[t] for t in rules.tops(state)]
+    assert tops == [*EXAMPLE_TOPS[:4], "yellow 7", *EXAMPLE_TOPS[5:]]
+
+
+def test_a_card_of_the_same_colour_and_value_never_meets_its_twin_in_play():
+    # The rulebook's example has no equal-value same-colour case, and play never has one: each
+    # crab card exists once (32 cards, numbered 1 to 8 in four colours). The rule "same colour:
+    # only if higher" still refuses it in the table moves are listed from; the tests above pin
+    # it for can_place.
+    assert len({(c // 8, c % 8) for c in range(32)}) == 32
+    for c in range(32):
+        assert not rules.PLACEABLE[c][c]
+        assert c not in rules.FITS_ON[c]
+
+
+def test_the_move_table_agrees_with_the_placement_rule_for_every_card_and_top():
+    from crabgames.games.crab_bucket.data import OXI
+
+    for c in range(32):
+        for top in (*range(33), rules.EMPTY):
+            assert rules.PLACEABLE[c][top] == rules.can_place(c, top), (c, top)
+    # The Oxi! card, in Quick mode, may be played onto any pile (and is discarded in Wild Crab).
+    assert all(rules.PLACEABLE[OXI])

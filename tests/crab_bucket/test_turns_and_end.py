@@ -231,3 +231,19 @@ def test_the_talking_flag_is_in_the_state_and_in_every_view():
     wild = pb.CrabBucketOptions(mode=WILD_CRAB)
     state, _ = engine.new_game("crab_bucket", wild, 3, seed=5)
     assert not engine.view(state, None).crab_bucket.talking_allowed
+
+
+def test_a_manual_pass_counts_toward_the_everyone_passed_end():
+    # Both players hold only cards that fit nowhere, and an ability is ready (Mission 1-A,
+    # Rescue up to 3 tops): each may use it or pass by choice (B6). Two passes in a row, one
+    # per player with cards, end the game (B7, G6), just as automatic passes do.
+    state = position(BLOCKING, {0: ["green 8"], 1: ["yellow 8"]}, current="Mission 1-D",
+                     completed=("Mission 1-A",))  # fmt: skip
+    assert Pass() in rules.legal_moves(state)
+    events = rules.apply_move(state, Pass())
+    assert events[0].kind == "turn_passed" and not events[0].data["automatic"]
+    assert state.passes == 1 and state.turn_player == 1 and state.step == rules.PLAY
+    assert Pass() in rules.legal_moves(state)
+    events = rules.apply_move(state, Pass())
+    assert [e.kind for e in events] == ["turn_passed", "game_ended"]
+    assert state.step == rules.GAME_OVER and state.end_reason == rules.STALLED
