@@ -171,9 +171,10 @@ def test_a_crab_rage_step_names_at_most_the_crabs_in_the_game(engine):
 
 
 def test_smash_moves_at_any_rage_are_kept_not_built_per_decision(engine):
-    """R3: rage has no upper limit; a Smash's X stops at MAX_X. From a state with a lot of rage
-    every decision listed up to 127 new moves per target (a Playouts call 20 times a normal
-    one's cost): the moves are now kept, the same objects on every call."""
+    """R3: rage has no upper limit, and neither has a Smash's X (R8). From a state with a lot of
+    rage every decision listed up to 127 new moves per target (a Playouts call 20 times a normal
+    one's cost): the moves up to X = KEPT_X are kept, the same objects on every call, and the
+    larger X are listed lazily (actions.SmashRow), every one the player can pay."""
     state = rage_state(engine)
     for player in state.crab_rage.players:
         player.rage = 100_000
@@ -184,7 +185,11 @@ def test_smash_moves_at_any_rage_are_kept_not_built_per_decision(engine):
         smashes = [m for m in moves if m.kind == actions.ACT_KIND and m.action == actions.SMASH]
         if any(m.amount > actions.SMASH_TABLE_X for m in smashes):
             again = game.legal_moves(native)
-            assert all(a is b for a, b in zip(moves, again, strict=True))
+            assert len(again) == len(moves)
+            pairs = zip(moves, again, strict=True)
+            assert all(a is b for a, b in pairs if a.amount <= actions.KEPT_X)
+            rage = native.players[game.next_decision(native).player].rage
+            assert max(m.amount for m in smashes) == rage - 1  # Smash costs 1 plus X
             return
         chance = game.next_decision(native).kind != game_pb2.DECIDER_KIND_PLAYER
         if chance:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import accumulate, chain
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
@@ -36,7 +38,6 @@ from crabgames.games.crab_rage.events import (
     team_name,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.move_ids import MAX_X
 from crabgames.games.crab_rage.movement import (
     change_muscle,
     place_fans,
@@ -160,11 +161,119 @@ def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move
 
 # Smash: crab `index` on each target for X from 1 to SMASH_TABLE_X, by crab index and target (a
 # turn takes the first `top`). A larger X (rare: rage builds slowly) extends that crab's row on
-# target to MAX_X once, kept: rage is unlimited (R3), and a state with a lot of it would
-# otherwise build up to MAX_X moves per target on every decision (a Playouts call from rage
-# 100000 cost 20 times a normal one). At most 4 crabs x 20 targets x MAX_X moves in all.
+# target to KEPT_X once, kept (a state with a lot of rage would otherwise build its moves on
+# every decision: a Playouts call from rage 100000 cost 20 times a normal one). At most 4 crabs
+# x 20 targets x KEPT_X moves in all. Beyond KEPT_X, a `SmashRow` lists the rest as it is read.
 SMASH_TABLE_X = 16
+KEPT_X = 127
 SMASH_MOVES = tuple({t: x_moves(SMASH, i, t, SMASH_TABLE_X) for t in TARGETS} for i in CRAB_INDICES)
+
+
+def smash_row(index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
+    """The kept Smash moves of crab `index` on `target`, X from 1 to at least min(top, KEPT_X)."""
+    table = SMASH_MOVES[index]
+    row = table[target]
+    if len(row) < top:
+        row = table[target] = x_moves(SMASH, index, target, KEPT_X)
+    return row
+
+
+class SmashRow(Sequence[Move]):
+    """Smash with crab `index` on `target` for every X from 1 to `top`: the rulebook sets no
+    limit on X (R3: rage is unlimited, and a cost is paid with rage the player has), so `top`
+    can be any rage a state holds (up to codec.MAX_RAGE). The first KEPT_X moves are the kept
+    ones; the others are built when read, so listing a turn costs the same at any rage."""
+
+    __slots__ = ("crab", "target", "top", "kept")
+
+    def __init__(self, index: int, target: CrabRef, top: int) -> None:
+        self.crab, self.target, self.top = index, target, top
+        self.kept = smash_row(index, target, KEPT_X)
+
+    def __len__(self) -> int:
+        return self.top
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self.top))]
+        if k < 0:
+            k += self.top
+        if not 0 <= k < self.top:
+            raise IndexError(k)
+        if k < KEPT_X:
+            return self.kept[k]
+        return _new(Move, (ACT_KIND, SMASH, self.crab, 0, self.target, k + 1, 0, 0))
+
+    def __iter__(self) -> Iterator[Move]:
+        yield from self.kept
+        for x in range(KEPT_X + 1, self.top + 1):
+            yield _new(Move, (ACT_KIND, SMASH, self.crab, 0, self.target, x, 0, 0))
+
+    def __contains__(self, move: object) -> bool:
+        return (
+            isinstance(move, tuple)
+            and move[:5] == (ACT_KIND, SMASH, self.crab, 0, self.target)
+            and move[6:] == (0, 0)
+            and type(move[5]) is int
+            and 1 <= move[5] <= self.top
+        )
+
+
+class Listing(Sequence[Move]):
+    """Moves listed in parts (lists of moves and `SmashRow`s), in order, without copying them:
+    a turn with a Smash of large X lists it this way."""
+
+    __slots__ = ("parts", "ends")
+
+    def __init__(self, parts: list[Sequence[Move]]) -> None:
+        self.parts = parts
+        self.ends = list(accumulate(map(len, parts)))
+
+    def __len__(self) -> int:
+        return self.ends[-1] if self.ends else 0
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        part = bisect_right(self.ends, k)
+        return self.parts[part][k - (self.ends[part - 1] if part else 0)]
+
+    def __iter__(self) -> Iterator[Move]:
+        return chain.from_iterable(self.parts)
+
+    def __contains__(self, move: object) -> bool:
+        return any(move in part for part in self.parts)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def listed(moves: list) -> Sequence[Move]:
+    """`moves` itself, or, when it holds `SmashRow`s (a Smash of X above KEPT_X), a `Listing`
+    of its plain runs and those rows, in order."""
+    if not any(type(m) is SmashRow for m in moves):
+        return moves
+    parts: list[Sequence[Move]] = []
+    run: list[Move] = []
+    for m in moves:
+        if type(m) is SmashRow:
+            if run:
+                parts.append(run)
+                run = []
+            parts.append(m)
+        else:
+            run.append(m)
+    if run:
+        parts.append(run)
+    return Listing(parts)
+
+
 # Rage: crab `index` for X from 1 to 5 (R8: muscle 1 can rise by at most 5), by crab index.
 RAGE_MOVES = tuple(x_moves(RAGE, i, NO_CRAB, MAX_MUSCLE - MIN_MUSCLE) for i in CRAB_INDICES)
 
@@ -233,15 +342,15 @@ def action_moves(
 def _smash(
     state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
 ) -> list[Move]:
-    top = min(spare, MAX_X)  # MAX_X: an id-space limit, never reached
-    moves: list[Move] = []
+    """Smash a rival crab in the crab's arena, unleashing any X the player can pay: there is no
+    limit (R8); X above KEPT_X comes as one `SmashRow` per target (`listed` unfolds it)."""
+    moves: list = []
     for i, where in placed:
-        table = SMASH_MOVES[i]
         for t in rivals[where]:
-            row = table[t]
-            if len(row) < top:
-                row = table[t] = x_moves(SMASH, i, t, MAX_X)
-            moves += row[:top]
+            if spare > KEPT_X:
+                moves.append(SmashRow(i, t, spare))
+            else:
+                moves += smash_row(i, t, spare)[:spare]
     return moves
 
 
@@ -347,7 +456,11 @@ def signature_moves(state: State, player: int) -> list[Move]:
 PASS = Move(PASS_KIND)
 
 
-def turn_moves(state: State, player: int) -> list[Move]:
+# Rage above this allows a Smash of X above KEPT_X (Smash costs 1 plus X, R8).
+LARGE_SMASH_RAGE = ACTION_COST[SMASH] + KEPT_X
+
+
+def turn_moves(state: State, player: int) -> Sequence[Move]:
     """Pass, then each available action (the board's, then the action cards in the order they
     were revealed) with each crab, then the signature moves."""
     placed: Placed = []
@@ -364,6 +477,8 @@ def turn_moves(state: State, player: int) -> list[Move]:
     for card in state.action_cards:
         moves += action_moves(state, player, ACTION_OF[card], placed, in_arenas, rivals)
     moves += signature_moves(state, player)
+    if state.players[player].rage > LARGE_SMASH_RAGE:
+        return listed(moves)  # a Smash of X above KEPT_X is possible
     return moves
 
 
@@ -381,7 +496,9 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
         placed = [(index, mine[index].arena)]
         in_arenas = placed if placed[0][1] >= 0 else []
         rivals = rivals_by_arena(state, player)
-        return move in action_moves(state, player, ACTION_OF[action], placed, in_arenas, rivals)
+        return move in listed(
+            action_moves(state, player, ACTION_OF[action], placed, in_arenas, rivals)
+        )
     if kind == SIGNATURE_KIND:
         return move in signature_moves(state, player)
     return move == PASS
@@ -535,7 +652,7 @@ class ActionTurn(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         return CHOOSE_ACTION_BY_SEAT[task.player]
 
-    def moves(self, state: State, task: Task) -> list[Move]:
+    def moves(self, state: State, task: Task) -> Sequence[Move]:
         return turn_moves(state, task.player)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:

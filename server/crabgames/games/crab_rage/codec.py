@@ -56,9 +56,10 @@ from crabgames.v1.game_pb2 import Event
 PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
 # R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
 # game can come near MAX_RAGE (about 4 rounds x 4 arenas x MAX_REWARD at most), and a state above
-# it is one no game reached. No work per decision grows with rage (a Smash's X stops at MAX_X,
-# its moves kept in tables), so a state at MAX_RAGE costs a Playouts call no more than any other:
-# the limit is only there to keep rage, re-rolls and their sums far from int32.
+# it is one no game reached. No work per decision grows with rage (a Smash may unleash any X the
+# player can pay, but the moves of X above actions.KEPT_X are listed lazily, actions.SmashRow), so
+# a state at MAX_RAGE costs a Playouts call no more than any other: the limit is only there to
+# keep rage, re-rolls and their sums far from int32.
 MAX_REWARD = 100
 MAX_RAGE = 100_000
 # The pending stack: random games reach 11 steps (450 games, 3 to 5 players); one action can

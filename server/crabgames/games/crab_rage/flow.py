@@ -3,6 +3,8 @@ legal moves, applies a move or a chance outcome, or runs on its own when nobody 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event
@@ -19,7 +21,7 @@ class Handler:
     def decision(self, state: State, task: Task) -> Decision | None:
         return None
 
-    def moves(self, state: State, task: Task) -> list[Move]:
+    def moves(self, state: State, task: Task) -> Sequence[Move]:
         return []
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:

@@ -119,7 +119,8 @@ class CrabRageGame(Game[State, Move]):
         pending = state.pending
         task = pending[-1] if pending else None
         if task is not None and task.kind == ACTION_TURN:
-            # Up to ~130 turn moves: check only the ones of the move's own action and crab.
+            # Up to ~130 turn moves (more with a Smash of large X): check only the ones of the
+            # move's own action and crab.
             return actions.is_turn_move(state, task.player, move)
         return move in self.legal_moves(state)
 
@@ -318,7 +319,7 @@ def explain_action(state: State, player: int, move: Move) -> Violation:
         return Violation("R8", "X is at least 1")
     cost = ACTION_COST[action] + (move.amount if action in WITH_X else 0)
     if me.rage < cost:
-        return Violation("R3", f"that costs {cost} rage and you have {me.rage}")
+        return Violation("R3", cost_reason(action, move.amount, cost, me.rage))
     if action == Action.RAGE:
         return Violation("R8", "Rage cannot take muscle above 6")
     if action in (Action.MOVE, Action.GO_CLAM):
@@ -328,6 +329,20 @@ def explain_action(state: State, player: int, move: Move) -> Violation:
     if action == Action.SWAP:
         return Violation("R9", "swap with a rival crab in another arena")
     return Violation("Actions", "choose a rival crab in your crab's arena")
+
+
+def cost_reason(action: Action, x: int, cost: int, rage: int) -> str:
+    """Why the player cannot pay: a cost is paid with rage the player has (R3); Smash and Rage
+    cost 1 plus X (R8), and X has no other limit."""
+    if action not in WITH_X:
+        return f"that costs {cost} rage and you have {rage}"
+    base = ACTION_COST[action]
+    most = rage - base
+    can = f"X can be at most {most}" if most >= 1 else "you cannot pay X = 1"
+    return (
+        f"{ACTION_NAMES[action]} costs {base} plus X: X = {x} costs {cost} rage and you have "
+        f"{rage}, so {can}"
+    )
 
 
 def label(state: State, move: Move) -> str:

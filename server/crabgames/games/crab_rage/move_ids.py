@@ -2,6 +2,11 @@
 
 The id space is laid out kind by kind in a fixed order (see docs/games/crab_rage.md); sizes use
 the largest table (5 seats, 4 crabs, 4 arenas) so the space does not depend on the player count.
+
+Smash has no limit on X (the rulebook; R3, R8), but an id space has a fixed size: each crab has
+an id for every (target, X) with X up to X_IDS, and one id per (crab, target) after every other
+kind, SMASH_ABOVE, shared by every X above X_IDS (the move's `amount` then says which X). So the
+ids of all other moves, and of every Smash a real game plays, are those of the first layout.
 """
 
 from __future__ import annotations
@@ -13,9 +18,10 @@ from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind
 
 SEATS, CRABS, ARENAS = 5, 4, 4
 TARGETS = SEATS * CRABS
-# Engine limit on the X of one Smash. Rage cannot reach it in four rounds (at most about 72), so
-# it never restricts a real game.
-MAX_X = 127
+# Smash ids give X exactly up to X_IDS; a larger X (rage has no limit: repeated Scatters between
+# Attack of the Fans and Pressure Cooker build it without bound) shares its (crab, target)'s
+# SMASH_ABOVE id.
+X_IDS = 127
 MAX_HARDCORE = 32
 
 # Ids per crab for each action, and what picks an id within them.
@@ -23,7 +29,7 @@ ACT_SIZE = {
     Action.MOVE: ARENAS,
     Action.GO_CLAM: ARENAS,
     Action.SPLIT: SEATS,
-    Action.SMASH: TARGETS * MAX_X,
+    Action.SMASH: TARGETS * X_IDS,
     Action.RUSH: 1,
     Action.SCATTER: 1,
     Action.PSYCH_OUT: TARGETS,
@@ -44,7 +50,7 @@ def act_offset(move: Move) -> int:
     if action == Action.SPLIT:
         return move.partner
     if action == Action.SMASH:
-        return target_index(move) * MAX_X + move.amount - 1
+        return target_index(move) * X_IDS + move.amount - 1
     if action in (Action.PSYCH_OUT, Action.SWAP):
         return target_index(move)
     if action == Action.RAGE:
@@ -84,7 +90,8 @@ _start = 0
 for _kind in MoveKind:
     KIND_START[_kind] = _start
     _start += KIND_SIZE[_kind]
-MOVE_ID_COUNT = _start
+SMASH_ABOVE = _start  # Smash with X above X_IDS: one id per (crab, target)
+MOVE_ID_COUNT = SMASH_ABOVE + CRABS * TARGETS
 ACT_START = {}
 _start = 0
 for _action in Action:
@@ -99,6 +106,8 @@ def move_id(move: Move) -> int:
     base = KIND_START[kind]
     if kind == MoveKind.ACT:
         action = Action(move.action)
+        if action == Action.SMASH and move.amount > X_IDS:
+            return SMASH_ABOVE + move.crab * TARGETS + target_index(move)
         return base + ACT_START[action] + move.crab * ACT_SIZE[action] + act_offset(move)
     if kind in (MoveKind.SIGNATURE, MoveKind.DESTINATION, MoveKind.STYLE_BONUS):
         return base + move.arena
