@@ -45,9 +45,11 @@ def action_phase(
     microphone: int = 0,
     card: int = Action.RUSH,
     rage: int | None = None,
+    teams: tuple[int, ...] = (),
 ) -> State:
-    """Round 1, Action Phase, with the billboards dealt in arena order and `card` revealed."""
-    options = replace(default_options(num_players), microphone=microphone)
+    """Round 1, Action Phase, with the billboards dealt in arena order and `card` revealed
+    (`teams`: the team colour by seat, default blue, yellow, green, black, purple)."""
+    options = replace(default_options(num_players, teams), microphone=microphone)
     if len(billboards) == 3:
         options = replace(options, billboards=tuple(billboards))
     state = initial_state(num_players, options)

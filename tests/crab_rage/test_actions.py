@@ -381,3 +381,127 @@ def test_each_round_reveals_a_new_card_and_billboards_rotate_from_round_2():
     assert [a.billboard for a in state.arenas] == [BB, MM, AOTF]
     chance(state, Action.SWAP)
     assert state.round == 2 and state.action_cards == [Action.RUSH, Action.SWAP]
+
+
+# ----- each printed cost, target and condition, pinned on its own -----
+
+
+def offered(state, action: int) -> list[Move]:
+    return [m for m in GAME.legal_moves(state) if m.kind == MoveKind.ACT and m.action == action]
+
+
+def test_charm_costs_2_rage():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.CHARM, rage=1)
+    put(state, BLUE, 0, 0)
+    assert not offered(state, Action.CHARM)
+    state.players[BLUE].rage = 2
+    act(state, Action.CHARM, 0)
+    assert state.players[BLUE].rage == 0
+
+
+def test_psych_out_costs_2_rage():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.PSYCH_OUT, rage=1)
+    put(state, BLUE, 0, 0)
+    put(state, YELLOW, 0, 0)
+    assert not offered(state, Action.PSYCH_OUT)
+    state.players[BLUE].rage = 2
+    act(state, Action.PSYCH_OUT, 0, target=(YELLOW, 0))
+    assert state.players[BLUE].rage == 0
+
+
+def test_the_rage_card_costs_1_plus_x():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.RAGE, rage=1)
+    assert not offered(state, Action.RAGE)  # X is at least 1 (R8)
+    state.players[BLUE].rage = 2
+    assert [m.amount for m in offered(state, Action.RAGE) if m.crab == 0] == [1]
+    act(state, Action.RAGE, 0, amount=1)
+    assert state.players[BLUE].rage == 0
+    assert muscles(state, BLUE)[0] == 2
+
+
+def test_scatter_costs_2_rage():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.SCATTER, rage=1)
+    put(state, BLUE, 0, 0, 6)
+    put(state, YELLOW, 0, 0, 1)
+    assert not offered(state, Action.SCATTER)
+    state.players[BLUE].rage = 2
+    act(state, Action.SCATTER, 0)
+    assert state.players[BLUE].rage == 0
+
+
+def test_split_breaks_up_an_alliance_the_actor_is_not_in():
+    state = action_phase(4, (AOTF, PC, BB))
+    put(state, BLUE, 0, 0)
+    put(state, YELLOW, 0, 0)
+    put(state, GREEN, 0, 0)
+    ally(state, 0, YELLOW, GREEN)
+    assert [m.partner for m in offered(state, Action.SPLIT)] == [YELLOW]
+    act(state, Action.SPLIT, 0, partner=YELLOW)
+    assert state.arenas[0].partner == [-1, -1, -1, -1]  # both go independent
+
+
+def test_psych_out_targets_only_rival_crabs_in_the_crabs_arena():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.PSYCH_OUT)
+    put(state, BLUE, 0, 0, 1)
+    put(state, BLUE, 1, 0, 5)  # an own crab is never a rival
+    put(state, YELLOW, 0, 0, 6)
+    put(state, GREEN, 0, 1, 3)  # a rival in another arena
+    targets = [m.target for m in offered(state, Action.PSYCH_OUT) if m.crab == 0]
+    assert targets == [(YELLOW, 0)]
+    act(state, Action.PSYCH_OUT, 0, target=(YELLOW, 0))
+    assert (muscles(state, BLUE)[0], muscles(state, YELLOW)[0]) == (6, 1)
+
+
+def test_swap_targets_only_rival_crabs_in_another_arena():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.SWAP)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 1)  # an own crab in another arena is no target
+    put(state, YELLOW, 0, 0)  # a rival in the same arena is no target
+    put(state, GREEN, 0, 1)
+    put(state, BLACK, 0, 2)
+    targets = [m.target for m in offered(state, Action.SWAP) if m.crab == 0]
+    assert targets == [(GREEN, 0), (BLACK, 0)]
+
+
+def test_a_signature_move_needs_an_arena_holding_one_of_the_actors_crabs():
+    state = action_phase(4, (AOTF, PC, BB))
+    assert [m for m in GAME.legal_moves(state) if m.kind == MoveKind.SIGNATURE] == []
+    put(state, BLUE, 0, 1)
+    put(state, YELLOW, 0, 2)
+    arenas = [m.arena for m in GAME.legal_moves(state) if m.kind == MoveKind.SIGNATURE]
+    assert arenas == [1]
+
+
+def test_a_manager_already_allied_in_an_arena_cannot_form_a_second_alliance_there():
+    # R10: they boost the alliance or go independent.
+    state = action_phase(4, (AOTF, PC, BB))
+    put(state, BLUE, 0, 0)
+    put(state, YELLOW, 0, 0)
+    ally(state, 0, BLUE, YELLOW)
+    put(state, GREEN, 0, 0)  # independent
+    act(state, Action.MOVE, 1, arena=0)
+    assert decision(state) == (BLUE, "choose_alliance")
+    assert GAME.legal_moves(state) == [INDEPENDENT, boost(YELLOW)]
+    assert not GAME.is_legal(state, form(GREEN))
+
+
+def test_forced_moves_resolve_in_turn_order_starting_with_the_active_player():
+    # Green (seat 2) scatters: Black's crab, then Blue's, then Yellow's (turn order from Green;
+    # R9), for the destinations and for entering.
+    state = action_phase(4, (AOTF, PC, BB), microphone=GREEN, card=Action.SCATTER, rage=3)
+    put(state, GREEN, 0, 0, 6)
+    put(state, BLUE, 0, 0, 1)
+    put(state, YELLOW, 0, 0, 1)
+    put(state, BLACK, 0, 0, 1)
+    put(state, GREEN, 1, 1, 3)
+    act(state, Action.SCATTER, 0)
+    asked = []
+    for _ in range(3):
+        asked.append(state.pending[-1].crabs[state.pending[-1].values.index(-1)])
+        play(state, Move(MoveKind.DESTINATION, arena=1))
+    assert asked == [(BLACK, 0), (BLUE, 0), (YELLOW, 0)]
+    entering = []
+    while decision(state)[1] == "choose_alliance":
+        entering.append(decision(state)[0])
+        play(state, INDEPENDENT)
+    assert entering == [BLACK, BLUE, YELLOW]

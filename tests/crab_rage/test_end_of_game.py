@@ -189,9 +189,9 @@ def test_a_player_without_fans_in_an_arena_gains_no_glory_there():
     assert arena_glory([0, 2, 2, 1]) == [0, 4, 4, 3]
 
 
-def duel_state():
+def duel_state(microphone: int = BLACK):
     """Purple and Black tie with 12 glory each."""
-    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLACK)
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=microphone)
     state.round, state.phase = 4, Phase.END_OF_GAME
     set_fans(state, 0, {PURPLE: 9, BLACK: 8})  # Purple 5, Black 4
     set_fans(state, 1, {BLACK: 9, PURPLE: 8})  # Black 5, Purple 4
@@ -244,3 +244,115 @@ def test_the_most_glory_wins_without_a_duel():
     result = GAME.outcome(state)
     assert result.winners == [BLUE] and result.glory == [4, 0, 3, 0]
     assert result.ranks == [1, 3, 2, 3]
+
+
+# ----- each rule of the End of Game, pinned on its own -----
+
+
+def test_hardcore_fans_go_arena_by_arena_in_alphabetical_billboard_order():
+    # A Attack of the Fans, B Pressure Cooker, C Barnacle Brawl: A, then C, then B (R5, R17).
+    state = action_phase(4, (AOTF, PC, BB), microphone=BLUE)
+    state.round = 4
+    state.action_cards = [5, 6, 7, 8]
+    for arena in range(3):
+        set_fans(state, arena, {GREEN: 1})
+    set_hardcore(state, {GREEN: 3})
+    run(state, Task(Step.ROUND_END))
+    order = []
+    while decision(state) == (GREEN, "commit_hardcore_fans"):
+        order.append(state.pending[-1].arena)
+        commit(state, 1)
+    assert order == [0, 2, 1]
+
+
+def test_the_scoring_step_gives_purple_4_black_and_green_3_and_blue_2_in_the_first_arena():
+    # The rulebook's 4-player example: Purple 8 fans, Black and Green 6 each, Blue fewer.
+    state = action_phase(4, (AOTF, PC, BB), teams=(1, 5, 3, 4))  # Blue, Purple, Green, Black
+    blue, purple, green, black = range(4)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {purple: 8, black: 6, green: 6, blue: 4})
+    events = run(state, Task(Step.SCORING))
+    assert state.arenas[0].glory == [2, 4, 3, 3]
+    first = [e.text for e in events if e.arena == 0]
+    assert first == [
+        "Blue gains 2 glory in arena A (Attack of the Fans)",
+        "Purple gains 4 glory in arena A (Attack of the Fans)",
+        "Green gains 3 glory in arena A (Attack of the Fans)",
+        "Black gains 3 glory in arena A (Attack of the Fans)",
+    ]
+
+
+def test_purple_wins_with_13_glory():
+    # 5 players, 4 arenas: Purple first in one arena (5) and second in two (4 + 4).
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})
+    set_fans(state, 2, {GREEN: 9, PURPLE: 8, BLACK: 1})
+    set_fans(state, 3, {BLUE: 2, YELLOW: 1})
+    run(state, Task(Step.SCORING))
+    result = GAME.outcome(state)
+    assert result.glory == [5, 4, 5, 12, 13]
+    assert result.winners == [PURPLE] and result.duel is None
+    outcome = game_pb2.Outcome()
+    GAME.encode_outcome(result, outcome)
+    assert outcome.summary == "Purple win(s) with 13 glory"
+
+
+def test_the_spotlight_duel_rolls_in_turn_order_from_the_microphone_holder():
+    state = duel_state(microphone=PURPLE)
+    assert state.duel.duelists == [PURPLE, BLACK]
+    chance(state, 3)
+    assert state.duel.rolls == [[3], []]  # Purple rolls first
+    assert decision(state) == (-1, "spotlight_roll")  # Purple has no rage: the roll is kept
+    chance(state, 4)
+    assert decision(state) == (BLACK, "spotlight_reroll")
+
+
+def test_a_duelist_may_reroll_the_current_crab_as_often_as_they_have_rage():
+    state = duel_state()
+    state.players[BLACK].rage = 2
+    chance(state, 1)
+    play(state, Move(MoveKind.DUEL_REROLL))
+    chance(state, 1)
+    play(state, Move(MoveKind.DUEL_REROLL))
+    chance(state, 2)
+    assert state.players[BLACK].rage == 0
+    assert state.duel.rolls[0] == [2] and state.duel.rerolls[0] == 2
+    assert decision(state) == (-1, "spotlight_roll")  # no rage left: no re-roll is offered
+
+
+def test_a_three_player_spotlight_duel_rolls_all_four_crabs():
+    state = action_phase(3, (MM, PC, BB), microphone=BLUE)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {BLUE: 2, YELLOW: 1})
+    set_fans(state, 1, {YELLOW: 2, BLUE: 1})
+    for player in state.players:
+        player.rage = 0
+    run(state, Task(Step.SCORING))
+    assert state.duel.duelists == [BLUE, YELLOW]
+    chance(state, 1, 1, 1, 1, 1, 1)
+    assert GAME.outcome(state) is None  # three crabs each are not the whole duel
+    chance(state, 2, 1)
+    assert state.duel.rolls == [[1, 1, 1, 2], [1, 1, 1, 1]]
+    assert GAME.outcome(state).winners == [BLUE]
+
+
+def test_a_shared_spotlight_victory_names_every_tied_duelist_as_a_winner():
+    state = duel_state()
+    chance(state, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    events = chance(state, 3, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    events = chance(state, 3, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    events = chance(state, 3)
+    assert state.duel.winners == [BLACK, PURPLE]
+    assert "Black and Purple win(s) the spotlight duel with 9" in [e.text for e in events]
+    result = GAME.outcome(state)
+    assert result.winners == [BLACK, PURPLE] and result.ranks[BLACK] == result.ranks[PURPLE] == 1
+    outcome = game_pb2.Outcome()
+    GAME.encode_outcome(result, outcome)
+    assert list(outcome.winners) == [BLACK, PURPLE]
+    assert list(outcome.crab_rage.duel.winners) == [BLACK, PURPLE]
+    assert outcome.summary == "Black and Purple win(s) with 12 glory after a spotlight duel"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.state import Move, MoveKind, Step, Task, rumble_order
 from tests.crab_rage.helpers import (
     AOTF,
@@ -134,3 +135,77 @@ def test_microphone_tie_is_rolled_off_among_the_tied_and_ties_roll_again():
     assert decision(state) == (-1, "microphone_die")
     chance(state, 4, 4, 2, 5)
     assert state.microphone == GREEN
+
+
+# ----- each rule of the Rumble, Fan and Rage phases, pinned on its own -----
+
+
+def test_rumble_order_starts_at_the_first_billboard_alphabetically_then_goes_clockwise():
+    # A Attack of the Fans, B Pressure Cooker, C Barnacle Brawl: clockwise A, B, C, while plain
+    # alphabetical order would be A, C, B (R5).
+    state = action_phase(4, (AOTF, PC, BB), rage=0)
+    for arena in range(3):
+        put(state, BLUE, arena, arena, 1)
+    events = run(state, Task(Step.RUMBLE_PHASE))
+    won = [e.arena for e in events if e.text.startswith("Blue wins the rumble")]
+    assert won == [0, 1, 2]
+    state = action_phase(4, (PC, AOTF, BB))
+    assert rumble_order(state) == [1, 2, 0]  # from Attack of the Fans, clockwise
+
+
+def test_blue_black_alliance_splits_5_fans_3_2_even_with_blue_in_the_higher_seat():
+    # The odd fan goes to the partner with more muscle, whatever the seats: Black sits at seat 0
+    # and Blue at seat 3 here.
+    state = action_phase(4, (MM, PC, BB), rage=0, teams=(4, 2, 3, 1))  # Black, Yellow, Green, Blue
+    black, yellow, green, blue = range(4)
+    put(state, blue, 0, 0, 6)
+    put(state, black, 0, 0, 3)
+    ally(state, 0, blue, black)
+    put(state, green, 0, 0, 4)
+    put(state, yellow, 0, 0, 2)
+    put(state, yellow, 1, 0, 2)
+    rage = [p.rage for p in state.players]
+    run(state, Task(Step.RUMBLE, arena=0))
+    assert state.arenas[0].fans == [2, 0, 0, 3]
+    assert [p.rage - r for p, r in zip(state.players, rage, strict=True)] == [0, 2, 1, 0]
+
+
+def test_a_losing_alliance_builds_rage_for_each_partners_own_crabs():
+    state = action_phase(4, (MM, PC, BB), rage=0)
+    put(state, BLUE, 0, 0, 6)
+    put(state, BLUE, 1, 0, 6)
+    put(state, YELLOW, 0, 0, 1)
+    put(state, YELLOW, 1, 0, 1)
+    put(state, GREEN, 0, 0, 1)
+    ally(state, 0, YELLOW, GREEN)
+    run(state, Task(Step.RUMBLE, arena=0))
+    assert [p.rage for p in state.players] == [0, 2, 1, 0]
+    assert state.arenas[0].fans == [5, 0, 0, 0]
+
+
+def test_the_fan_phase_rewards_each_arena_a_manager_is_present_in_not_each_crab():
+    # The rulebook's Blue, present in Mega Muscle (here with two crabs: 3 players have 4),
+    # Pressure Cooker and Barnacle Brawl: 4 rage and 1 hardcore fan.
+    state = action_phase(3, (MM, PC, BB), microphone=BLUE, rage=0)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 0)
+    put(state, BLUE, 2, 1)
+    put(state, BLUE, 3, 2)
+    run(state, Task(Step.FAN_PHASE))
+    assert state.players[BLUE].rage == 4
+    assert state.players[BLUE].hardcore == 1
+    assert state.players[BLUE].supply == 31
+
+
+def test_a_three_way_tie_for_the_microphone_is_rolled_off_among_all_three():
+    # R16: every tied player rolls; the tied highest roll again.
+    state = action_phase(4, (MM, PC, BB))
+    for player, rage in zip(state.players, (2, 2, 2, 1), strict=True):
+        player.rage = rage
+    run(state, Task(Step.RAGE_PHASE))
+    assert decision(state) == (-1, "microphone_die")
+    chance(state, 4, 6, 6)  # Blue, Yellow, Green: Yellow and Green tie on 6
+    assert decision(state) == (-1, "microphone_die")
+    chance(state, 2, 5)  # Yellow, Green
+    assert state.microphone == GREEN
+    assert GAME.next_decision(state).name != "microphone_die"
