@@ -123,6 +123,16 @@ bench-quick: setup-dev
 		mkdir -p "$$out" && $(PY) -m bench.bench --quick --out "$$out"
 	@echo "warning: "$(QUICK_WARNING)
 
+# Mutation testing (docs/testing.md): mutmut changes GAME's rules modules one thing at a time
+# and runs GAME's rule tests (tests/GAME/ without test_golden.py) against each change; it reports
+# the score and every surviving mutant, less the equivalent ones (tests/mutation_equivalents.txt).
+# Long (minutes to an hour a game), niced, one worker, in a scratch copy; not part of make test.
+# One module: make mutation GAME=crab_rage MUTATION_ARGS="--module actions.py"
+MUTATION_ARGS ?=
+.PHONY: mutation
+mutation: setup-dev
+	nice -n 15 $(PY) -m tests.mutation $(GAME) $(MUTATION_ARGS)
+
 # The README's commands, run verbatim from a fresh clone of this repository's last commit
 # (tests/readme_check.py; about a minute with a warm pip cache).
 readme-check:

@@ -133,3 +133,16 @@ def test_after_the_very_last_tile_the_figure_may_also_be_skipped_and_the_game_en
     assert SKIP_FIGURE in GAME.legal_moves(state)
     assert GAME.apply_move(state, SKIP_FIGURE)[-1] == rules.GameEnded("all tiles placed")
     assert state.step == rules.GAME_OVER and state.ships[0] == (0, 0, 0)
+
+
+def test_with_two_or_three_players_a_ship_holds_three_figures():
+    # K6: the limit of two figures a ship is for four players only; with fewer, all three
+    # holds may be filled.
+    for num_players in (2, 3):
+        state = after_tile(num_players)
+        state.ships[0] = (ORANGE, GREEN, 0)
+        state.figure_supply = rules.counted(state.figure_supply, ORANGE, -1)
+        state.figure_supply = rules.counted(state.figure_supply, GREEN, -1)
+        assert PlaceFigure(BLUE, 3) in GAME.legal_moves(state)
+        GAME.apply_move(state, PlaceFigure(BLUE, 3))
+        assert state.ships[0] == (ORANGE, GREEN, BLUE)

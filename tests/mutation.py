@@ -1,0 +1,287 @@
+"""Mutation testing of one game's rules modules with that game's rule tests (docs/testing.md).
+
+    python -m tests.mutation kraby [--module rules.py ...] [--report-only]
+
+mutmut (from the `dev` extras) changes one thing at a time in the game's rules modules (an
+operator, a number, a condition, a returned value) and runs the game's rule tests against each
+change: tests/<game>/ without the golden playthroughs (tests/<game>/test_golden.py), which fail
+on any change at all and so pin no rule. A mutant the rule tests let through (it survives)
+means a rule no rule test pins, unless it is equivalent: a change that cannot alter behaviour,
+listed with its reason in tests/mutation_equivalents.txt and subtracted here.
+
+Everything happens in a scratch copy (WORKDIR, default $TMPDIR/crabgames-mutation/<game>), never
+in the work tree: server/ is copied as src/ (mutmut imports the mutated code from mutants/src)
+with the generated protobuf code, tests/ and pyproject.toml beside it, and the run's mutmut
+configuration is written into the copy's pyproject.toml. One worker process; run it niced.
+Each mutant runs in a process forked from a server that has imported only pytest and the heavy
+libraries, so each imports the game afresh and the tables built at import (Kraby's entry
+tables, Crab Bucket's PLACEABLE) are built by the mutated functions.
+
+The report: per module, mutants in all, killed (a rule test failed or ran out of time),
+equivalent, surviving; the score is killed / (all - equivalent); then every survivor as
+file:line, function, and the line before and after. Exit status 1 below --fail-under (95).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ROOT / "server" / "crabgames" / "games"
+EQUIVALENTS = ROOT / "tests" / "mutation_equivalents.txt"
+
+# Each game's rules modules: where its rules live (not the codec, views, labels or events).
+RULES_MODULES = {
+    "kraby": ["rules.py", "data.py"],
+    "crab_bucket": ["rules.py", "abilities.py", "data.py"],
+    "crab_rage": [
+        "actions.py",
+        "movement.py",
+        "phases.py",
+        "endgame.py",
+        "flow.py",
+        "setup.py",
+        "data.py",
+        "season.py",
+    ],
+}
+
+# Imported once by the fork server before any mutant: libraries no mutant touches.
+PRELOAD = [
+    "grpc",
+    "google.protobuf",
+    "hypothesis",
+    "cryptography",
+    "redis",
+    "crabgames.v1.game_pb2",
+    "crabgames.v1.kraby_pb2",
+    "crabgames.v1.crab_bucket_pb2",
+    "crabgames.v1.crab_rage_pb2",
+    "crabgames.v1.rules_service_pb2",
+    "crabgames.v1.rules_service_pb2_grpc",
+]
+
+KILLED = {"killed", "timeout", "segfault", "caught by type check"}
+
+
+@dataclass
+class Mutant:
+    name: str  # crabgames.games.kraby.rules.x_slide_stop__mutmut_3
+    status: str
+    module: str = ""  # rules.py
+    function: str = ""  # slide_stop (KrabyState.copy for a method)
+    line: int = 0
+    before: str = ""
+    after: str = ""
+    reason: str = ""  # why it is equivalent, from the list
+
+
+def mutmut_config(game: str, modules: list[str]) -> str:
+    only = [f"src/crabgames/games/{game}/{m}" for m in modules]
+    selection = [f"tests/{game}", f"--ignore=tests/{game}/test_golden.py"]
+    return "\n".join(
+        [
+            "",
+            "[tool.mutmut]",
+            'source_paths = ["src"]',
+            f"only_mutate = {only!r}".replace("'", '"'),
+            'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q"]',
+            f"pytest_add_cli_args_test_selection = {selection!r}".replace("'", '"'),
+            'process_isolation = "forkserver"',
+            'forkserver_warmup = "import"',
+            'preload_modules_file = "preload.txt"',
+            "timeout_multiplier = 5.0",
+            "timeout_constant = 5.0",
+            "use_git_change_detection = false",
+            "",
+        ]
+    )
+
+
+def prepare(workdir: Path, game: str, modules: list[str]) -> None:
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".hypothesis")
+    shutil.copytree(ROOT / "server", workdir / "src", ignore=ignore)
+    shutil.copytree(ROOT / "tests", workdir / "tests", ignore=ignore)
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    (workdir / "pyproject.toml").write_text(pyproject + mutmut_config(game, modules))
+    (workdir / "preload.txt").write_text("\n".join(PRELOAD) + "\n")
+
+
+def mutmut(workdir: Path, *args: str, log: Path | None = None) -> str:
+    exe = Path(sys.executable).with_name("mutmut")
+    command = [str(exe) if exe.exists() else "mutmut", *args]
+    if log is None:
+        done = subprocess.run(command, cwd=workdir, capture_output=True, text=True, check=False)
+        return done.stdout
+    with log.open("w") as out:
+        subprocess.run(command, cwd=workdir, stdout=out, stderr=subprocess.STDOUT, check=False)
+    return ""
+
+
+def results(workdir: Path) -> list[Mutant]:
+    mutants = []
+    for line in mutmut(workdir, "results", "--all", "true").splitlines():
+        found = re.match(r"\s*(crabgames\.\S+__mutmut_\d+): (.+)$", line)
+        if found:
+            mutants.append(Mutant(found[1], found[2].strip()))
+    return mutants
+
+
+def name_parts(name: str) -> tuple[str, str]:
+    """(module file, function) of a mutant's name; a method's as Class.method."""
+    module_path, kind, rest = re.split(r"\.(xǁ|x_)", name, maxsplit=1)
+    function = rest.rsplit("__mutmut_", 1)[0]
+    if kind == "xǁ":
+        function = function.replace("ǁ", ".")
+    return module_path.rsplit(".", 1)[1] + ".py", function
+
+
+def function_lines(path: Path) -> dict[str, tuple[int, int]]:
+    """Each function's first and last line, methods as Class.method."""
+    spans = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    spans[f"{node.name}.{item.name}"] = (item.lineno, item.end_lineno or 0)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            spans.setdefault(node.name, (node.lineno, node.end_lineno or 0))
+    return spans
+
+
+def describe(workdir: Path, game: str, mutant: Mutant) -> None:
+    """The module, function, line and the change of a mutant, from `mutmut show`."""
+    mutant.module, mutant.function = name_parts(mutant.name)
+    diff = mutmut(workdir, "show", mutant.name).splitlines()
+    removed = [d[1:] for d in diff if d.startswith("-") and not d.startswith("---")]
+    added = [d[1:] for d in diff if d.startswith("+") and not d.startswith("+++")]
+    mutant.before = " / ".join(s.strip() for s in removed)
+    mutant.after = " / ".join(s.strip() for s in added)
+    source = GAMES / game / mutant.module
+    first, last = function_lines(source).get(mutant.function, (1, 0))
+    lines = source.read_text().splitlines()
+    wanted = removed[0].strip() if removed else ""
+    for number in range(first, last + 1):
+        if lines[number - 1].strip() == wanted:
+            mutant.line = number
+            break
+    else:
+        mutant.line = first
+
+
+def load_equivalents(game: str) -> list[tuple[str, str, str, str, str]]:
+    """(module, function, line before, line after, reason) of each listed equivalent mutant."""
+    found = []
+    for raw in EQUIVALENTS.read_text().splitlines():
+        if not raw.strip() or raw.startswith("#"):
+            continue
+        fields = [f.strip() for f in raw.split(" | ")]
+        if len(fields) != 5:
+            raise SystemExit(f"{EQUIVALENTS}: needs 5 fields split by ' | ': {raw}")
+        where, function, before, after, reason = fields
+        entry_game, _, module = where.partition("/")
+        if entry_game == game:
+            found.append((module, function, before, after, reason))
+    return found
+
+
+def report(game: str, mutants: list[Mutant], modules: list[str], seconds: float | None) -> str:
+    equivalents = load_equivalents(game)
+    used = set()
+    for mutant in mutants:
+        if mutant.status in KILLED:
+            continue
+        for index, (module, function, before, after, reason) in enumerate(equivalents):
+            same = (module, function, before, after)
+            if same == (mutant.module, mutant.function, mutant.before, mutant.after):
+                mutant.reason = reason
+                used.add(index)
+                break
+    out = [f"mutation testing of {game}'s rules modules with its rule tests (no golden tests)"]
+    if seconds is not None:
+        out.append(f"run time: {seconds / 60:.1f} min")
+    head = (
+        f"{'module':<16}{'mutants':>9}{'killed':>8}{'equivalent':>12}{'survived':>10}{'score':>9}"
+    )
+    out += ["", head]
+    for module in [*modules, "all"]:
+        mine = [m for m in mutants if module in ("all", m.module)]
+        killed = sum(m.status in KILLED for m in mine)
+        equivalent = sum(bool(m.reason) for m in mine)
+        survived = len(mine) - killed - equivalent
+        counted = len(mine) - equivalent
+        score = f"{100 * killed / counted:.1f}%" if counted else "-"
+        row = f"{module:<16}{len(mine):>9}{killed:>8}{equivalent:>12}{survived:>10}{score:>9}"
+        out.append(row)
+    survivors = [m for m in mutants if m.status not in KILLED and not m.reason]
+    out += ["", f"survivors ({len(survivors)}): file:line  function  status"]
+    for m in sorted(survivors, key=lambda m: (m.module, m.line, m.name)):
+        out.append(f"  games/{game}/{m.module}:{m.line}  {m.function}  [{m.status}]")
+        out.append(f"      - {m.before}")
+        out.append(f"      + {m.after}")
+    stale = [e for i, e in enumerate(equivalents) if i not in used]
+    if stale:
+        out += ["", "listed as equivalent but not among the survivors (killed, or code changed):"]
+        out += [f"  {e[0]} {e[1]}: {e[2]} -> {e[3]}" for e in stale]
+    return "\n".join(out)
+
+
+def score_of(mutants: list[Mutant]) -> float:
+    counted = [m for m in mutants if not m.reason]
+    killed = sum(m.status in KILLED for m in counted)
+    return 100 * killed / len(counted) if counted else 100.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=sorted(RULES_MODULES))
+    parser.add_argument("--module", action="append", help="only this rules module (repeatable)")
+    parser.add_argument("--workdir", type=Path, help="scratch copy (default: a temp folder)")
+    parser.add_argument("--report-only", action="store_true", help="report the last run again")
+    parser.add_argument("--fail-under", type=float, default=95.0)
+    args = parser.parse_args()
+    modules = args.module or RULES_MODULES[args.game]
+    for module in modules:
+        if not (GAMES / args.game / module).is_file():
+            parser.error(f"no module {module} in games/{args.game}")
+    workdir = args.workdir or Path(tempfile.gettempdir()) / "crabgames-mutation" / args.game
+    seconds = None
+    if not args.report_only:
+        if not (ROOT / "server" / "crabgames" / "v1").is_dir():
+            raise SystemExit("the generated protobuf code is missing: run make setup-dev")
+        prepare(workdir, args.game, modules)
+        print(f"mutmut on {', '.join(modules)} of {args.game}, in {workdir} (log: mutmut.log)")
+        started = time.monotonic()
+        mutmut(workdir, "run", "--max-children", "1", log=workdir / "mutmut.log")
+        seconds = time.monotonic() - started
+        (workdir / "seconds.txt").write_text(f"{seconds:.0f}\n")
+    elif (workdir / "seconds.txt").exists():
+        seconds = float((workdir / "seconds.txt").read_text())
+    mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
+    if not mutants:
+        raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
+    for mutant in mutants:
+        if mutant.status in KILLED:
+            mutant.module, mutant.function = name_parts(mutant.name)
+        else:
+            describe(workdir, args.game, mutant)
+    text = report(args.game, mutants, modules, seconds)
+    (workdir / "report.txt").write_text(text + "\n")
+    print(text)
+    print(f"\nreport: {workdir / 'report.txt'}")
+    return 0 if score_of(mutants) >= args.fail_under else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
