@@ -356,3 +356,28 @@ def test_a_shared_spotlight_victory_names_every_tied_duelist_as_a_winner():
     assert list(outcome.winners) == [BLACK, PURPLE]
     assert list(outcome.crab_rage.duel.winners) == [BLACK, PURPLE]
     assert outcome.summary == "Black and Purple win(s) with 12 glory after a spotlight duel"
+
+
+def test_a_shouter_with_no_hardcore_fans_left_does_not_keep_the_last_commitment_secret():
+    # Blue has a fan in Mega Muscle but no hardcore fans: it commits 0 unasked (rules note 11),
+    # so Purple's commitment is still the last one and is revealed at once (G4).
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=GREEN)
+    end_of_game(state)
+    set_fans(state, 0, {GREEN: 5, PURPLE: 5, BLUE: 1})
+    set_hardcore(state, {GREEN: 3, PURPLE: 5})
+    run(state, Task(Step.HARDCORE, arena=0), Task(Step.SCORING))
+    commit(state, 1)
+    assert decision(state) == (PURPLE, "commit_hardcore_fans")
+    assert GAME.decision_hidden_from(state) == []
+
+
+def test_the_outcome_lists_each_arena_by_index_in_alphabetical_billboard_order():
+    state = action_phase(4, (PC, AOTF, BB))
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {BLUE: 3, GREEN: 1})
+    run(state, Task(Step.SCORING))
+    outcome = game_pb2.Outcome()
+    GAME.encode_outcome(GAME.outcome(state), outcome)
+    arenas = [(a.arena, a.billboard) for a in outcome.crab_rage.arenas]
+    assert arenas == [(1, AOTF), (2, BB), (0, PC)]
+    assert list(outcome.crab_rage.arenas[2].glory) == [4, 0, 3, 0]

@@ -65,6 +65,8 @@ def test_three_way_tie_green_picks_blue_wins_then_loses_to_purple_black_who_plac
     rage = [p.rage for p in state.players]
     run(state, Task(Step.RUMBLE, arena=0))
     assert decision(state) == (GREEN, "choose_rumble_opponent")
+    opponents = [m.partner for m in GAME.legal_moves(state)]
+    assert opponents == [BLUE, BLACK]  # the other tied units, each named by its lowest seat
     play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
     chance(state, 5, 2)  # Green beats Blue
     chance(state, 2, 2, 1, 6)  # a tie is rolled again; Purple/Black win
@@ -101,10 +103,11 @@ def test_blue_fan_phase_gains_4_rage_and_1_hardcore_fan_without_attack_of_the_fa
 def test_yellow_rage_builds_to_7_and_mutates_the_chosen_crab_with_a_roll_of_3():
     state = action_phase(4, (MM, PC, BB))
     state.players[YELLOW].rage = 6
-    run(state, Task(Step.BUILD_RAGE, YELLOW, values=[1]))
+    events = run(state, Task(Step.BUILD_RAGE, YELLOW, values=[1]))
+    assert [e.text for e in events] == ["Yellow builds 1 rage (7)"]
     assert decision(state) == (YELLOW, "choose_mutation_crab")
     play(state, Move(MoveKind.MUTATION_CRAB, crab=0))  # the lowest die (muscle 1)
-    chance(state, 3)
+    assert [e.text for e in chance(state, 3)] == ["Yellow crab 1 mutates: rolls 3"]
     assert muscles(state, YELLOW) == [3, 2, 3]
     assert state.players[YELLOW].rage == 7  # rage remains on the ladder
 
