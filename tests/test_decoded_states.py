@@ -11,7 +11,6 @@ from crabgames.games import all_games
 from crabgames.v1 import kraby_pb2
 from tests.playthrough import encode
 
-
 # Weight of one 2-player Kraby state in the cache (engine.DecodedStates.weight).
 KRABY_ENTRY_BYTES = 1024 + 4 * 300
 

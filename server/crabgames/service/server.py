@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import grpc
+import uvloop
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from crabgames.core.engine import Engine
@@ -120,7 +121,9 @@ def serve(
     `metrics_address`: serve Prometheus metrics on that host:port; `access_log`: a JSON line
     per call on the `crabgames.access` logger (metrics.py); `health_address`: the health
     service alone on a plaintext port as well (`health_only`)."""
-    loop = asyncio.new_event_loop()
+    # uvloop (libuv) runs the asyncio loop: measured with cachegrind, a no-op call costs 292k
+    # instructions on it against 502k on the standard loop (357k on gRPC's threaded server).
+    loop = uvloop.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True)
     thread.start()
     observing = Observing(tls, metrics_address, access_log, health_address)
