@@ -250,3 +250,41 @@ def test_a_caller_string_is_never_echoed_whole(any_server):
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert len(error.details()) < 2000
     assert sum(len(value) for _, value in error.trailing_metadata()) < 8000
+
+
+def huge_smash_state(engine) -> game_pb2.GameState:
+    """CRAB RAGE! with Blue to act at 100,000 rage: a Smash offers every X up to 99,999."""
+    from crabgames.core.engine import AUTO, Match
+    from crabgames.core.prng import Prng
+    from crabgames.games.crab_rage import GAME
+    from tests.crab_rage.test_smash_without_limit import smashing
+
+    match = Match(GAME, 4, 7, Prng(7), AUTO, 0, smashing(100_000))
+    return engine.encode(match)
+
+
+def test_a_decision_with_too_many_moves_to_list_is_refused_before_encoding(engine, stub):
+    from crabgames.core.engine import MAX_LISTED_MOVES
+
+    state = huge_smash_state(engine)
+    started = time.monotonic()
+    error = refused(stub.LegalMoves, api.LegalMovesRequest(state=state))
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert details(error)["ErrorInfo"].reason == "TOO_MANY_MOVES"
+    assert f"at most {MAX_LISTED_MOVES}" in error.details()
+    assert time.monotonic() - started < 2  # refused before encoding 100,000 moves
+    # The moves stay legal: the player sends one.
+    move = game_pb2.Move(player=state.next.player)
+    move.crab_rage.CopyFrom(smash_message(state))
+    assert stub.ApplyMove(api.ApplyMoveRequest(state=state, move=move), timeout=10).state.version
+
+
+def smash_message(state: game_pb2.GameState):
+    """Blue's Smash with X = 50,000 on Yellow's crab 3, as a move message."""
+    from crabgames.games.crab_rage import GAME
+    from crabgames.v1 import crab_rage_pb2 as pb
+    from tests.crab_rage.test_smash_without_limit import smash
+
+    message = pb.CrabRageMove()
+    GAME.encode_move(smash(50_000), message)
+    return message

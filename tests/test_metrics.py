@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import grpc
@@ -32,6 +32,17 @@ ROOT = Path(__file__).resolve().parents[1]
 ACCESS_FIELDS = {"time", "method", "game", "code", "duration_ms", "peer"}
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+def scrape_until(port: int, condition: Callable[[Samples], bool], seconds: float = 3.0) -> Samples:
+    """Scrape until `condition` holds (a call is counted just after its caller has the status),
+    at most `seconds`; the last scrape either way."""
+    deadline = time.monotonic() + seconds
+    samples = scrape(port)
+    while not condition(samples) and time.monotonic() < deadline:
+        time.sleep(0.02)
+        samples = scrape(port)
+    return samples
 
 
 def scrape(port: int) -> Samples:
@@ -119,7 +130,10 @@ def test_calls_codes_latency_in_flight_and_caches_are_scraped(observed_server, a
     port = observed_server.port
     with RulesClient.connect(f"127.0.0.1:{port}", timeout=5) as client:
         play_a_little(client)
-    samples = scrape(observed_server.metrics_port)
+    samples = scrape_until(
+        observed_server.metrics_port,
+        lambda s: calls(s, "ApplyMoves", "kraby") == 1 and calls(s, "Replay", "kraby") == 1,
+    )
     assert calls(samples, "ListGames", "none") == 1
     for game in ("kraby", "crab_bucket", "crab_rage"):
         for method in ("LegalMoves", "ApplyMove", "GetView"):

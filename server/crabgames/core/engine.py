@@ -22,6 +22,7 @@ from crabgames.core.errors import (
     IllegalMove,
     RulesError,
     StaleState,
+    TooManyMoves,
     bad_move,
     bad_request,
     bad_state,
@@ -41,6 +42,10 @@ MAX_KEPT_STATE_BYTES = 64 * 1024
 # A state's version counts its decisions (player moves and chance events): no game has more than
 # a few thousand, so a larger version is not a game's (and stays far from the 64-bit wrap).
 MAX_VERSION = 1_000_000
+# The most legal moves one answer lists (LegalMoves, a player's GetView): about 1 MiB of encoded
+# moves and a fraction of a second to encode the first time. Only a CRAB RAGE! Smash at a rage
+# no real game reaches (R3 sets no limit) offers more.
+MAX_LISTED_MOVES = 16_384
 
 
 class Match:
@@ -756,6 +761,11 @@ def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
         return EncodedMoves(bodies, lambda: [-1] * len(bodies))
     encodings = _encoded_moves(game, decision.player)
     moves = game.legal_moves(state)
+    if len(moves) > MAX_LISTED_MOVES:  # before any is encoded: the length is cheap
+        raise TooManyMoves(
+            f"player {decision.player} has {len(moves)} legal moves ({decision.name});"
+            f" an answer lists at most {MAX_LISTED_MOVES}: send the move itself (ApplyMove)"
+        )
     keys = game.move_cache_keys(state, moves)
     try:  # most calls find every move encoded already
         bodies = list(map(encodings.bodies.__getitem__, keys))
@@ -767,28 +777,49 @@ def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
 class MoveEncodings:
     """One player's encoded moves in one game, by the game's move_cache_key: the bodies (read
     on every call, so kept alone in a dict of their own) and the move ids (read only for a
-    legal-move mask). Bounded, as a game's move space may be large."""
+    legal-move mask). Bounded, as a game's move space may be large: every table together holds
+    at most BYTES, each entry weighed as its body plus ENTRY_BYTES (key, id and dict slots,
+    measured); a table that would go past it starts over, and all of them if that is not
+    enough."""
 
-    LIMIT = 20_000
+    BYTES = 16 * 1024 * 1024
+    ENTRY_BYTES = 256
+    total = 0  # over every table
 
     def __init__(self, game: Game, player: int) -> None:
         self.game = game
         self.player = player
         self.bodies: dict[Any, bytes] = {}
         self.move_ids: dict[Any, int] = {}
+        self.bytes = 0
 
     def add(self, keys: list[Any], state: Any, moves: list[Any]) -> list[bytes]:
         """The bodies of these moves, encoding the ones not met before."""
-        if len(self.bodies) + len(keys) > self.LIMIT:
-            self.bodies.clear()
-            self.move_ids.clear()
         bodies = []
         for key, move in zip(keys, moves, strict=True):
             body = self.bodies.get(key)
             if body is None:
-                body = self.bodies[key] = self.encode(key, state, move)
+                body = self.encode(key, state, move)
+                move_id = self.move_ids[key]
+                self.make_room(len(body) + self.ENTRY_BYTES)  # may start the table over
+                self.bodies[key], self.move_ids[key] = body, move_id
             bodies.append(body)
         return bodies
+
+    def make_room(self, weight: int) -> None:
+        if MoveEncodings.total + weight > self.BYTES:
+            self.clear()
+        if MoveEncodings.total + weight > self.BYTES:
+            for table in _ENCODED_MOVES.values():
+                table.clear()
+        self.bytes += weight
+        MoveEncodings.total += weight
+
+    def clear(self) -> None:
+        self.bodies.clear()
+        self.move_ids.clear()
+        MoveEncodings.total -= self.bytes
+        self.bytes = 0
 
     def encode(self, key: Any, state: Any, native: Any) -> bytes:
         game = self.game

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from google.rpc import code_pb2
+
 # google.rpc.ErrorInfo domain for every error this engine raises.
 DOMAIN = "crabgames.v1"
 # A caller's value quoted in an error is cut to this many characters: an error never echoes a
@@ -69,6 +71,14 @@ class StaleState(RulesError):
     """A move decided on an older version of the state than the one sent."""
 
     reason = "STALE_STATE"
+
+
+class TooManyMoves(RulesError):
+    """A decision with more legal moves than one answer lists (a CRAB RAGE! Smash at a huge
+    rage offers every X the player can pay). The moves are still legal: ApplyMove takes them."""
+
+    reason = "TOO_MANY_MOVES"
+    status_code = code_pb2.RESOURCE_EXHAUSTED
 
 
 class GameOver(RulesError):
