@@ -18,7 +18,8 @@ libraries, so each imports the game afresh and the tables built at import (Kraby
 tables, Crab Bucket's PLACEABLE) are built by the mutated functions.
 
 The report: per module, mutants in all, killed (a rule test failed or ran out of time),
-equivalent, surviving; the score is killed / (all - equivalent); then every survivor as
+equivalent, surviving (each survivor run again against every rule test of the game, see
+`recheck`); the score is killed / (all - equivalent); then every survivor as
 file:line, function, and the line before and after. Exit status 1 below --fail-under (95).
 """
 
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
+import os
 import re
 import shutil
 import subprocess
@@ -70,7 +73,14 @@ PRELOAD = [
     "crabgames.v1.rules_service_pb2_grpc",
 ]
 
-KILLED = {"killed", "timeout", "segfault", "caught by type check"}
+KILLED = {
+    "killed",
+    "timeout",
+    "segfault",
+    "caught by type check",
+    "killed (all rule tests)",
+    "timeout (all rule tests)",
+}
 
 
 @dataclass
@@ -136,6 +146,30 @@ def results(workdir: Path) -> list[Mutant]:
         if found:
             mutants.append(Mutant(found[1], found[2].strip()))
     return mutants
+
+
+def recheck(workdir: Path, game: str, mutant: Mutant) -> None:
+    """Run every rule test of the game against a mutant mutmut let through. mutmut runs only
+    the tests it saw reach the mutated function, and it credits a function called while the
+    modules are imported (the tables built at import: Kraby's entry tables, Crab Bucket's
+    PLACEABLE) to the first test that ran. A failing test or a hang here kills the mutant."""
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
+    command += [f"tests/{game}", f"--ignore=tests/{game}/test_golden.py"]
+    env = {**os.environ, "MUTANT_UNDER_TEST": mutant.name, "PYTHONPATH": "src"}
+    try:
+        done = subprocess.run(
+            command, cwd=workdir / "mutants", env=env, capture_output=True, timeout=RECHECK_LIMIT
+        )
+    except subprocess.TimeoutExpired:
+        mutant.status = "timeout (all rule tests)"
+        return
+    if done.returncode == 1:
+        mutant.status = "killed (all rule tests)"
+    elif done.returncode != 0:
+        raise SystemExit(f"recheck of {mutant.name} failed to run:\n{done.stdout[-2000:]!r}")
+
+
+RECHECK_LIMIT = 120  # seconds: a game's rule tests take a few
 
 
 def name_parts(name: str) -> tuple[str, str]:
@@ -271,10 +305,17 @@ def main() -> int:
     mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
     if not mutants:
         raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
+    rechecked_file = workdir / "rechecked.json"
+    rechecked = json.loads(rechecked_file.read_text()) if rechecked_file.exists() else {}
     for mutant in mutants:
-        if mutant.status in KILLED:
-            mutant.module, mutant.function = name_parts(mutant.name)
-        else:
+        mutant.module, mutant.function = name_parts(mutant.name)
+        if mutant.status not in KILLED:
+            if mutant.name not in rechecked:
+                recheck(workdir, args.game, mutant)
+                rechecked[mutant.name] = mutant.status
+                rechecked_file.write_text(json.dumps(rechecked, indent=0))
+            mutant.status = rechecked[mutant.name]
+        if mutant.status not in KILLED:
             describe(workdir, args.game, mutant)
     text = report(args.game, mutants, modules, seconds)
     (workdir / "report.txt").write_text(text + "\n")
