@@ -283,6 +283,11 @@ def main() -> int:
     parser.add_argument("--module", action="append", help="only this rules module (repeatable)")
     parser.add_argument("--workdir", type=Path, help="scratch copy (default: a temp folder)")
     parser.add_argument("--report-only", action="store_true", help="report the last run again")
+    parser.add_argument(
+        "--retest-survivors",
+        action="store_true",
+        help="with --report-only: run the last run's survivors against the current rule tests",
+    )
     parser.add_argument("--fail-under", type=float, default=95.0)
     args = parser.parse_args()
     modules = args.module or RULES_MODULES[args.game]
@@ -302,6 +307,13 @@ def main() -> int:
         (workdir / "seconds.txt").write_text(f"{seconds:.0f}\n")
     elif (workdir / "seconds.txt").exists():
         seconds = float((workdir / "seconds.txt").read_text())
+    if args.report_only and args.retest_survivors:
+        # Tests only get added, so a mutant killed before stays killed; survivors are retried.
+        ignore = shutil.ignore_patterns("__pycache__", ".hypothesis")
+        shutil.copytree(
+            ROOT / "tests", workdir / "mutants" / "tests", ignore=ignore, dirs_exist_ok=True
+        )
+        (workdir / "rechecked.json").unlink(missing_ok=True)
     mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
     if not mutants:
         raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
