@@ -214,9 +214,12 @@ def costliest_playouts(stub, api, game_pb2, engine, cases, recorded) -> list[tup
     for label, state in found:
         request = api.PlayoutsRequest(state=state, count=10000, seed=1).SerializeToString()
         requests.append((f"Playouts: {label}", request))
-        seat = state.next.player if state.next.kind == game_pb2.DECIDER_KIND_PLAYER else 0
-        view = engine.view(state, seat)
+        # A seat that does not decide now: the decider's view lists its moves, refused when
+        # there are too many (a Smash at the highest rage offers every X).
+        deciding = state.next.player if state.next.kind == game_pb2.DECIDER_KIND_PLAYER else -1
+        seat = (deciding + 1) % state.num_players
         try:
+            view = engine.view(state, seat)
             sampled = stub.SampleState(api.SampleStateRequest(view=view, seed=3), timeout=10)
         except Exception:  # noqa: BLE001 (a refused view: the full state is still tried)
             continue
@@ -801,18 +804,28 @@ def watch_memory(pid: int, stop: threading.Event, samples: list[int]) -> None:
         stop.wait(0.05)
 
 
+def capped_server_command(memory_cap: int, address: str) -> list[str]:
+    """`python -m crabgames.service --address ADDRESS` with its address space capped at
+    `memory_cap` bytes, set by the new process itself: a preexec_fn would run Python in a child
+    forked from a process whose gRPC threads are running, which can die before it starts."""
+    program = (
+        "import resource, runpy, sys\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
+        f"cap = {memory_cap} if hard == resource.RLIM_INFINITY else min({memory_cap}, hard)\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (cap, hard))\n"
+        f"sys.argv = ['crabgames.service', '--address', {address!r}]\n"
+        "runpy.run_module('crabgames.service', run_name='__main__', alter_sys=True)\n"
+    )
+    return [sys.executable, "-c", program]
+
+
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
     """`python -m crabgames.service --address 127.0.0.1:0`, memory-capped; (process, port)."""
-
-    def cap() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (SERVER_MEMORY_CAP, SERVER_MEMORY_CAP))
-
     process = subprocess.Popen(
-        [sys.executable, "-m", "crabgames.service", "--address", f"{HOST}:0"],
+        capped_server_command(SERVER_MEMORY_CAP, f"{HOST}:0"),
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "CRABGAMES_LOG_LEVEL": "ERROR", **env},
-        preexec_fn=cap,
     )
     line = process.stdout.readline() if process.stdout else ""
     if "listening on" not in line:

@@ -13,7 +13,6 @@ import os
 import resource
 import signal
 import subprocess
-import sys
 import threading
 import traceback
 from collections.abc import Iterator
@@ -209,12 +208,13 @@ def start_capped_server(
     """`python -m crabgames.service` on a free loopback port, its address space capped at
     `memory_cap`, logging errors only. Returns the process and its address; the caller stops
     it (stop_server)."""
+    from bench.attack import capped_server_command
+
     process = subprocess.Popen(
-        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0"],
+        capped_server_command(memory_cap, "127.0.0.1:0"),
         stdout=subprocess.PIPE,
         text=True,
         env={**os.environ, "CRABGAMES_LOG_LEVEL": "ERROR", **(env or {})},
-        preexec_fn=lambda: cap_memory(memory_cap),
     )
     line = process.stdout.readline() if process.stdout else ""
     if "listening on" not in line:
