@@ -152,7 +152,9 @@ def recheck(workdir: Path, game: str, mutant: Mutant) -> None:
     """Run every rule test of the game against a mutant mutmut let through. mutmut runs only
     the tests it saw reach the mutated function, and it credits a function called while the
     modules are imported (the tables built at import: Kraby's entry tables, Crab Bucket's
-    PLACEABLE) to the first test that ran. A failing test or a hang here kills the mutant."""
+    PLACEABLE) to the first test that ran; so the survivors in such functions
+    (`called_at_import`) run every rule test. A failing test or a hang here kills the mutant.
+    A test that never calls any other function cannot see its mutants: those stand."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
     command += [f"tests/{game}", f"--ignore=tests/{game}/test_golden.py"]
     env = {**os.environ, "MUTANT_UNDER_TEST": mutant.name, "PYTHONPATH": "src"}
@@ -170,6 +172,51 @@ def recheck(workdir: Path, game: str, mutant: Mutant) -> None:
 
 
 RECHECK_LIMIT = 120  # seconds: a game's rule tests take a few
+# Calls at import that only wrap a function, never call it.
+WRAPPERS = {"staticmethod", "classmethod", "property", "lru_cache", "cache", "wraps", "dataclass"}
+
+
+def called_at_import(game: str) -> set[str]:
+    """The functions of the game's package that run while its modules are imported: called by
+    module-level code (tables built once), and whatever those call in turn, by name. Only their
+    mutants can escape mutmut's own choice of tests (see `recheck`)."""
+    calls: dict[str, set[str]] = {}
+    start: set[str] = set()
+
+    def name(f: ast.AST) -> str:
+        return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+
+    def names_called(node: ast.AST) -> set[str]:
+        """Functions called in `node`, and those handed to a call (`map(f, ...)`)."""
+        found = set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Call) and name(sub.func) not in WRAPPERS:
+                found.add(name(sub.func))
+                found.update(name(a) for a in sub.args if isinstance(a, ast.Name | ast.Attribute))
+        return found
+
+    for path in sorted((GAMES / game).glob("*.py")):
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                calls.setdefault(node.name, set()).update(names_called(node))
+            elif isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                        method = f"{node.name}.{item.name}"
+                        calls.setdefault(method, set()).update(names_called(item))
+                        if any(name(d) == "cached_property" for d in item.decorator_list):
+                            start.update(names_called(item))  # often read at set-up
+                    else:
+                        start.update(names_called(item))
+            else:
+                start.update(names_called(node))
+    reached, todo = set(), [n for n in start if n in calls]
+    while todo:
+        function = todo.pop()
+        if function not in reached:
+            reached.add(function)
+            todo += [n for n in calls.get(function, ()) if n in calls]
+    return reached
 
 
 def name_parts(name: str) -> tuple[str, str]:
@@ -317,15 +364,18 @@ def main() -> int:
     mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
     if not mutants:
         raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
+    import_time = called_at_import(args.game)
     rechecked_file = workdir / "rechecked.json"
     rechecked = json.loads(rechecked_file.read_text()) if rechecked_file.exists() else {}
     for mutant in mutants:
         mutant.module, mutant.function = name_parts(mutant.name)
-        if mutant.status not in KILLED:
+        if mutant.status not in KILLED and mutant.function in import_time:
             if mutant.name not in rechecked:
                 recheck(workdir, args.game, mutant)
                 rechecked[mutant.name] = mutant.status
                 rechecked_file.write_text(json.dumps(rechecked, indent=0))
+            mutant.status = rechecked[mutant.name]
+        elif mutant.status not in KILLED and mutant.name in rechecked:
             mutant.status = rechecked[mutant.name]
         if mutant.status not in KILLED:
             describe(workdir, args.game, mutant)

@@ -188,3 +188,10 @@ def test_the_colour_that_sits_out_never_enters_a_two_player_game(engine):
         moves += 1
     assert rules.pb.KRABY_CELL_BLUE not in state.cells
     assert sum(state.cells.count(c + rules.TILE_OFFSET) for c in (ORANGE, GREEN, YELLOW, PINK))
+
+
+def test_a_new_two_player_state_keeps_the_colour_that_sits_out():
+    state = rules.new_state(2, BLUE, 1)
+    assert (state.excluded_color, state.first_player) == (BLUE, 1)
+    assert GAME.invariant_violations(state) == []
+    assert GAME.invariant_violations(rules.new_state(2, PINK, 0)) == []

@@ -115,3 +115,18 @@ def test_the_quick_hole_check_agrees_with_checking_every_cell(seed, num_players)
         _, _, stop = rng.choice(entries)
         state.cells[stop] = rules.pb.KRABY_CELL_GREEN
         state.block(stop)
+
+
+@pytest.mark.parametrize("num_players", (2, 3))
+def test_a_tile_may_stop_on_its_entry_cell_from_every_side(num_players):
+    # K3: a tile right behind the entry cell stops the entering tile on the entry cell itself,
+    # on each side of the playing area (the 9x9 with two players, K1).
+    low, high = (1, 9) if num_players == 2 else (0, 10)
+    tiles = {(2, low + 1): BLUE, (3, high - 1): BLUE, (low + 1, 7): BLUE, (high - 1, 8): BLUE}
+    state = position(num_players, tiles)
+    assert rules.slide_stop(state, WEST, 2) == cell(2, low)
+    assert rules.slide_stop(state, EAST, 3) == cell(3, high)
+    assert rules.slide_stop(state, NORTH, 7) == cell(low, 7)
+    assert rules.slide_stop(state, SOUTH, 8) == cell(high, 8)
+    for move in (PlaceTile(WEST, 2, PINK), PlaceTile(EAST, 3, PINK), PlaceTile(SOUTH, 8, PINK)):
+        assert move in GAME.legal_moves(state)
