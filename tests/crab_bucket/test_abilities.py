@@ -239,3 +239,25 @@ def test_quick_swap_from_hand_may_put_an_oxi_on_a_pile():
     use(state, UseAbility(m, (1,), OXI))
     assert state.piles[1] == (OXI,)
     assert state.hands[0] == tuple(sorted(cards("red 1", "blue 3", "red 7")))
+
+
+def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
+    # Wild Crab: two chosen piles, one draw from each, then the kept mission is named and the
+    # other is returned (both said in the event).
+    state = ready("Mission 3-C", mode=WILD_CRAB)
+    use(state, UseAbility(mission_index("Mission 3-C"), ()))
+    assert state.pending == [
+        (rules.KEEP_MISSION, 0),
+        (rules.OFFER_CHOOSE_PILE, 0),
+        (rules.OFFER_CHOOSE_PILE, 0),
+    ]
+    rules.apply_move(state, ChooseMissionPile(1))
+    rules.apply_chance(state, mission_index("Mission 1-E"))
+    rules.apply_move(state, ChooseMissionPile(2))
+    rules.apply_chance(state, mission_index("Mission 2-E"))
+    events = rules.apply_move(state, KeepMission(mission_index("Mission 2-E")))
+    kept = [e for e in events if e.kind == "mission_kept"]
+    assert [e.data for e in kept] == [
+        {"mission": mission_index("Mission 2-E"), "returned": (mission_index("Mission 1-E"),)}
+    ]
+    assert mission_index("Mission 1-E") in state.mission_piles[0]
