@@ -14,6 +14,7 @@ import importlib
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -75,8 +76,9 @@ def tampered(move: game_pb2.Move, rng: random.Random) -> game_pb2.Move:
     copy.CopyFrom(move)
     copy.label = ""
     which = copy.WhichOneof("move")
+    assert which is not None
     message = getattr(copy, which)
-    numbers: list[tuple[object, object]] = []  # (message or repeated field, name or index)
+    numbers: list[tuple[Any, Any]] = []  # (message or repeated field, name or index)
 
     def collect(msg) -> None:
         for field in msg.DESCRIPTOR.fields:
@@ -137,7 +139,7 @@ def rules_cited_in_play(engine: Engine, game_id: str, num_players: int, options,
     rng = random.Random(seed)
     match, _ = engine.new_match(game_id, options, num_players, seed, EXPLICIT)
     pool: list[game_pb2.Move] = []
-    cited = {}
+    cited: dict[str, str] = {}
     while (decision := match.decision()).kind != NOBODY:
         moves = legal_move_msgs(match, decision)
         for attempt in illegal_tries(match, moves, pool, rng):
@@ -178,7 +180,7 @@ def cited_in_play() -> dict[str, dict[str, str]]:
 # ----- the rules the source cites -----
 
 
-def cited_in_source() -> dict[str, set[str]]:
+def cited_in_source() -> dict[str | None, set[str]]:
     """Every literal rule given to IllegalMove/Violation and every ruling id, by game (None:
     the generic engine), plus the CRAB RAGE! rule for each decision."""
     cited: dict[str | None, set[str]] = {}
