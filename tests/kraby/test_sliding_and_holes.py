@@ -130,3 +130,20 @@ def test_a_tile_may_stop_on_its_entry_cell_from_every_side(num_players):
     assert rules.slide_stop(state, SOUTH, 8) == cell(high, 8)
     for move in (PlaceTile(WEST, 2, PINK), PlaceTile(EAST, 3, PINK), PlaceTile(SOUTH, 8, PINK)):
         assert move in GAME.legal_moves(state)
+
+
+def test_a_tile_stopping_on_an_empty_row_leaves_the_cells_of_that_row_their_line_to_the_edge():
+    # K4: (3, 3) is free between two tiles of its column, so only its row gives it a line to
+    # an edge. A tile sliding down column 6 stops at (3, 6), the first tile on row 3: (3, 3)
+    # still sees the west edge along the row, so this is no hole and the move is legal.
+    state = position(tiles={(2, 3): BLUE, (4, 3): BLUE, (4, 6): BLUE})
+    assert rules.slide_stop(state, NORTH, 6) == cell(3, 6)
+    assert rules.leaves_no_hole(state, NORTH, 6, cell(3, 6))
+    assert PlaceTile(NORTH, 6, PINK) in GAME.legal_moves(state)
+    assert GAME.is_legal(state, PlaceTile(NORTH, 6, PINK))
+    # The same turned: (3, 3) between two tiles of its row; a tile sliding along row 6 from
+    # the west stops at (6, 3), the first tile of column 3, and (3, 3) still sees the north.
+    state = position(tiles={(3, 2): BLUE, (3, 4): BLUE, (6, 4): BLUE})
+    assert rules.slide_stop(state, WEST, 6) == cell(6, 3)
+    assert rules.leaves_no_hole(state, WEST, 6, cell(6, 3))
+    assert PlaceTile(WEST, 6, PINK) in GAME.legal_moves(state)
