@@ -66,6 +66,8 @@ CRAB_BUCKET_VIEW_ATTACKS = {
     "piles[0].height": lambda v: setattr(v.piles[0], "height", 2 * 10**7),
     "piles[3].height": lambda v: setattr(v.piles[3], "height", -1),
     "piles[0].oxi_count": lambda v: setattr(v.piles[0], "oxi_count", 10**6),
+    # B2: a pile's cards, many more than its height, refused before any is decoded
+    "piles[0].cards": lambda v: v.piles[0].cards.extend([v.piles[0].top] * 10**5),
     "hand_sizes[1]": lambda v: v.hand_sizes.__setitem__(1, 2**31 - 1),
     "hand_sizes[2]": lambda v: v.hand_sizes.__setitem__(2, -(2**31)),
     "oxi_discarded": lambda v: setattr(v, "oxi_discarded", -1),

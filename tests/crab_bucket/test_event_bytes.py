@@ -61,6 +61,8 @@ EDGE_EVENTS = [
     Event("mission_kept", "kept", {"mission": 0, "returned": ()}),
     Event("mission_kept", "kept", {"mission": 199, "returned": (150,)}),
     Event("pile_cut", "cut", {"player": 2, "pile": 7, "returned": 300}),
+    Event("pile_cut", "cut", {"player": 0, "pile": 0, "returned": 0, "returned_cards": ()}),
+    Event("pile_cut", "cut", {"player": 1, "pile": 3, "returned": 2, "returned_cards": (OXI, 0)}),
     Event("game_ended", "the game ends with 0 points", {"reason": 1, "points": 0}),
     Event("mission_drawn", "drawn", {"mission": 3, "level": 1, "offered": True}),
     Event("draw_pile_empty", "the draw pile is empty: nobody draws again", {}),

@@ -1,5 +1,6 @@
-"""Views (G5, B2): your own hand, other hands and the draw pile as counts, each pile's top card
-and height; and the Wild Crab ending reported through the engine."""
+"""Views (G5, B2): your own hand, other hands and the draw pile as counts, every card of each pile
+(with its top card, height and Oxi! count); and the Wild Crab ending reported through the
+engine."""
 
 from __future__ import annotations
 
@@ -38,12 +39,28 @@ def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
     assert not view_of(state, None).hand  # a spectator sees no hand
 
 
-def test_each_pile_shows_its_top_card_height_and_oxi_count_only():
+def test_each_pile_shows_its_top_card_height_and_oxi_count():
     view = view_of(position(PILES), 0)
     assert [p.height for p in view.piles] == [2, 1, 2, 1, 2, 1, 1, 2]
     assert view.piles[0].top == card_msg(card("red 8"))
     assert [p.oxi_count for p in view.piles] == [0] * 7 + [1]
     assert not any(p.top == card_msg(card("blue 1")) for p in view.piles)
+
+
+def test_b2_a_view_shows_every_card_of_every_pile_to_every_viewer():
+    # B2: every card on a pile was dealt or played face up, buried ones included.
+    state = position(PILES, {0: ["red 1", "blue 3"], 1: ["yellow 3"]})
+    for viewer in (0, 1, None):  # each seat and a spectator
+        view = view_of(state, viewer)
+        assert [list(p.cards) for p in view.piles] == [
+            [card_msg(c) for c in cards(*pile)] for pile in PILES
+        ]
+
+
+def test_b2_an_empty_pile_shows_no_cards():
+    piles = [list(p) for p in PILES]
+    piles[3] = []
+    assert not view_of(position(piles), None).piles[3].cards
 
 
 def test_an_empty_pile_has_no_top_in_the_view():

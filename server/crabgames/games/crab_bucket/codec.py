@@ -444,8 +444,10 @@ FieldWriter = Callable[[Any], bytes]
 
 def _field_writer(field: Any) -> FieldWriter:
     """How one field of an event kind is written from its value (None: not in the event)."""
-    if field.message_type is not None:  # the only message field of an event is a card
+    if field.message_type is not None:  # the only message fields of an event are cards
         tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
+        if field.is_repeated:  # a tuple of cards, each an element (none: left out)
+            return lambda cards: b"".join(field_bytes(tag, card_bytes(c)) for c in cards or ())
         return lambda card: b"" if card is None else field_bytes(tag, card_bytes(card))
     if field.is_repeated:  # packed ints, left out when empty
         tag = wire.tag(field.number, wire.LENGTH_DELIMITED)

@@ -112,10 +112,10 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
     def resample_hidden(
         self, state: CrabBucketState, player: int | None, rng: random.Random
     ) -> CrabBucketState:
-        """Hidden from `player`: other hands, the draw pile and every crab card under a top (B2).
-        Where each Oxi! lies in a pile stays put: it was played face up, and "Rescue an Oxi!"
-        searches the piles for it (rules notes). A redraw that would leave the turn player without
-        the decision their view shows is drawn again (the view shows who decides, G3)."""
+        """Hidden from `player`: the other hands and the draw pile (B2). Every pile stays exactly
+        as it is: each of its cards was dealt or played face up (B2). A redraw that would leave
+        the turn player without the decision their view shows is drawn again (the view shows who
+        decides, G3)."""
         for _ in range(RESAMPLE_TRIES):
             new = redraw_hidden(state, player, rng)
             if rules.waits_for_decision(new):
@@ -255,6 +255,8 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         for key, value in event.data.items():
             if key == "card":
                 part.card.CopyFrom(CARD_MSGS[value])
+            elif key == "returned_cards":  # the cards a cut sends back (B2: public)
+                part.returned_cards.extend([CARD_MSGS[c] for c in value])
             elif isinstance(value, tuple):
                 getattr(part, key).extend(value)
             else:
@@ -278,10 +280,11 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
 
     def encode_view(self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView):
         options_msg(state.options, msg.options)
-        for stack in state.piles:
+        for stack in state.piles:  # every card of every pile, for every viewer (B2)
             pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
             if stack:
                 pile.top.CopyFrom(CARD_MSGS[stack[-1]])
+                pile.cards.extend([CARD_MSGS[c] for c in stack])
         if player is not None:
             msg.hand.extend([CARD_MSGS[c] for c in state.hands[player]])
         msg.hand_sizes.extend(len(h) for h in state.hands)

@@ -760,6 +760,7 @@ def cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
         player=player,
         pile=pile,
         returned=len(returned),
+        returned_cards=returned,  # public (B2): every card on a pile was dealt or played face up
     )
 
 

@@ -1,6 +1,6 @@
 """Drawing hidden information at random (for views that leak nothing, and bots): what a player
-cannot see is the other hands, the draw pile and the crab cards under each top (B2). Where each
-Oxi! lies in a pile is public (it was played face up; "Rescue an Oxi!" searches for it)."""
+cannot see is the other hands and the draw pile (B2). Every pile's whole contents are public (each
+card on a pile was dealt or played face up, B2): piles are never redrawn."""
 
 from __future__ import annotations
 
@@ -26,35 +26,23 @@ from crabgames.v1 import crab_bucket_pb2 as pb
 def redraw_hidden(
     state: CrabBucketState, player: int | None, rng: random.Random
 ) -> CrabBucketState:
-    """Pool every card hidden from `player` and deal it back into the same places at random:
-    crab cards only under the tops (Oxi! positions stay), the rest into hands and draw pile."""
+    """Pool every card hidden from `player` (the other hands and the draw pile) and deal it back
+    into the same places at random; the piles stay exactly as they are (B2)."""
     new = state.clone()
     others = [q for q in range(new.num_players) if q != player]
     pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
     for q in others:
         pool += new.hands[q]
-    slots = [(p, i) for p, s in enumerate(new.piles) for i in range(len(s) - 1) if s[i] != OXI]
-    pool += [new.piles[p][i] for p, i in slots]
-    _deal_pool(new, pool, slots, others, rng)
+    _deal_pool(new, pool, others, rng)
     return new
 
 
 def _deal_pool(
-    state: CrabBucketState,
-    pool: list[int],
-    slots: list[tuple[int, int]],
-    others: list[int],
-    rng: random.Random,
+    state: CrabBucketState, pool: list[int], others: list[int], rng: random.Random
 ) -> None:
+    """Deal `pool` into the hands of `others` (their sizes kept) and the draw pile."""
     rng.shuffle(pool)
-    crabs = [c for c in pool if c != OXI]
-    rest = crabs[len(slots) :] + [c for c in pool if c == OXI]
-    rng.shuffle(rest)
-    piles = list(map(list, state.piles))
-    for (p, i), card in zip(slots, crabs, strict=False):
-        piles[p][i] = card
-    state.piles = list(map(tuple, piles))
-    cards = iter(rest)
+    cards = iter(pool)
     for q in others:
         state.hands[q] = tuple(sorted(next(cards) for _ in state.hands[q]))
     state.draw_pile = [0] * CARD_KINDS
@@ -77,7 +65,7 @@ def state_from_view(
     seen = [0] * CARD_KINDS
     for card in own:
         seen[card] += 1
-    slots = _piles_from_view(view, state, seen, path, rng)
+    _piles_from_view(view, state, seen, path)
     state.removed = sorted(
         decode_card(c, f"{path}.removed[{i}]", bad_request) for i, c in enumerate(view.removed)
     )
@@ -88,12 +76,12 @@ def state_from_view(
     pool = _unseen(seen, num_players, path)
     for seat, size in enumerate(view.hand_sizes):
         state.hands[seat] = tuple(own) if seat == player else (EMPTY,) * max(size, 0)
-    if len(pool) != len(slots) + sum(view.hand_sizes) - len(own) + view.draw_pile_size:
+    if len(pool) != sum(view.hand_sizes) - len(own) + view.draw_pile_size:
         raise bad_request(f"{path}.draw_pile_size", "does not match the cards left unseen")
     _missions_from_view(view, state, path)
     _turn_from_view(view, state)
     others = [q for q in range(num_players) if q != player]
-    _deal_pool(state, pool, slots, others, rng)
+    _deal_pool(state, pool, others, rng)
     return state
 
 
@@ -111,6 +99,8 @@ def check_view_sizes(
             raise bad_request(f"{path}.piles[{p}].height", f"must be 0 to {deck} cards")
         if not 0 <= pile.oxi_count <= min(pile.height, num_players):
             raise bad_request(f"{path}.piles[{p}].oxi_count", "does not fit the pile")
+        if len(pile.cards) != pile.height:
+            raise bad_request(f"{path}.piles[{p}].cards", "must be the pile's height cards (B2)")
     if len(view.hand_sizes) != num_players:
         raise bad_request(f"{path}.hand_sizes", f"needs {num_players} entries")
     for seat, size in enumerate(view.hand_sizes):
@@ -156,30 +146,27 @@ def _check_mission_sizes(view: pb.CrabBucketView, missions: int, path: str) -> N
 
 
 def _piles_from_view(
-    view: pb.CrabBucketView,
-    state: CrabBucketState,
-    seen: list[int],
-    path: str,
-    rng: random.Random,
-) -> list[tuple[int, int]]:
-    slots: list[tuple[int, int]] = []
+    view: pb.CrabBucketView, state: CrabBucketState, seen: list[int], path: str
+) -> None:
+    """Every pile exactly as the view shows it (B2: its cards are public), checked against its
+    top, height and Oxi! count (`check_view_sizes` has bounded each to the pile's height)."""
     for p, pile in enumerate(view.piles):
         where = f"{path}.piles[{p}]"
         top = decode_card(pile.top, f"{where}.top", bad_request) if pile.HasField("top") else EMPTY
         if (top == EMPTY) != (pile.height == 0) or pile.height < 0:
             raise bad_request(f"{where}.height", "a pile has a top card exactly when not empty")
-        buried_oxi = pile.oxi_count - (top == OXI)
-        if not 0 <= buried_oxi <= max(pile.height - 1, 0):
-            raise bad_request(f"{where}.oxi_count", "does not fit the pile")
-        stack = [EMPTY] * (pile.height - 1 - buried_oxi) + [OXI] * buried_oxi
-        rng.shuffle(stack)  # where buried Oxi! lie does not matter to any rule
-        if top != EMPTY:
-            stack.append(top)
-            seen[top] += 1
-        seen[OXI] += buried_oxi
+        stack = [
+            decode_card(c, f"{where}.cards[{i}]", bad_request) for i, c in enumerate(pile.cards)
+        ]
+        if stack and stack[-1] != top:
+            raise bad_request(f"{where}.top", "must be the last of the pile's cards (B2)")
+        if stack.count(OXI) != pile.oxi_count:
+            raise bad_request(
+                f"{where}.oxi_count", "must count the Oxi! cards among the pile's cards"
+            )
+        for card in stack:
+            seen[card] += 1
         state.piles[p] = tuple(stack)
-        slots += [(p, i) for i, card in enumerate(stack[:-1]) if card == EMPTY]
-    return slots
 
 
 def _unseen(seen: list[int], num_players: int, path: str) -> list[int]:
