@@ -267,9 +267,9 @@ def load_equivalents(game: str) -> list[tuple[str, str, str, str, str]]:
     for raw in EQUIVALENTS.read_text().splitlines():
         if not raw.strip() or raw.startswith("#"):
             continue
-        fields = [f.strip() for f in raw.split(" | ")]
+        fields = [f.strip() for f in raw.split(" || ")]
         if len(fields) != 5:
-            raise SystemExit(f"{EQUIVALENTS}: needs 5 fields split by ' | ': {raw}")
+            raise SystemExit(f"{EQUIVALENTS}: needs 5 fields split by ' || ': {raw}")
         where, function, before, after, reason = fields
         entry_game, _, module = where.partition("/")
         if entry_game == game:
@@ -360,25 +360,31 @@ def main() -> int:
         shutil.copytree(
             ROOT / "tests", workdir / "mutants" / "tests", ignore=ignore, dirs_exist_ok=True
         )
-        (workdir / "rechecked.json").unlink(missing_ok=True)
+        cached = workdir / "rechecked.json"
+        if cached.exists():  # killed stays killed; the survivors are tried again
+            kept = {k: v for k, v in json.loads(cached.read_text()).items() if v in KILLED}
+            cached.write_text(json.dumps(kept, indent=0))
     mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
     if not mutants:
         raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
     import_time = called_at_import(args.game)
     rechecked_file = workdir / "rechecked.json"
     rechecked = json.loads(rechecked_file.read_text()) if rechecked_file.exists() else {}
+    listed = {e[:4] for e in load_equivalents(args.game)}
     for mutant in mutants:
         mutant.module, mutant.function = name_parts(mutant.name)
-        if mutant.status not in KILLED and mutant.function in import_time:
-            if mutant.name not in rechecked:
-                recheck(workdir, args.game, mutant)
-                rechecked[mutant.name] = mutant.status
-                rechecked_file.write_text(json.dumps(rechecked, indent=0))
+        if mutant.status in KILLED:
+            continue
+        describe(workdir, args.game, mutant)
+        if mutant.name in rechecked:
             mutant.status = rechecked[mutant.name]
-        elif mutant.status not in KILLED and mutant.name in rechecked:
-            mutant.status = rechecked[mutant.name]
-        if mutant.status not in KILLED:
-            describe(workdir, args.game, mutant)
+            continue
+        seen = (mutant.module, mutant.function, mutant.before, mutant.after)
+        wanted = args.retest_survivors or mutant.function in import_time
+        if wanted and seen not in listed:  # an equivalent mutant passes every test anyway
+            recheck(workdir, args.game, mutant)
+            rechecked[mutant.name] = mutant.status
+            rechecked_file.write_text(json.dumps(rechecked, indent=0))
     text = report(args.game, mutants, modules, seconds)
     (workdir / "report.txt").write_text(text + "\n")
     print(text)

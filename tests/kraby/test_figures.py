@@ -146,3 +146,17 @@ def test_with_two_or_three_players_a_ship_holds_three_figures():
         assert PlaceFigure(BLUE, 3) in GAME.legal_moves(state)
         GAME.apply_move(state, PlaceFigure(BLUE, 3))
         assert state.ships[0] == (ORANGE, GREEN, BLUE)
+
+
+def test_a_placed_figure_leaves_the_supply_and_a_skipped_one_is_said_so():
+    state = after_tile()
+    supply = state.figure_supply
+    events = GAME.apply_move(state, PlaceFigure(GREEN, 2))
+    assert events[0] == rules.FigurePlaced(0, GREEN, 2)
+    assert state.figure_supply == rules.counted(supply, GREEN, -1)
+    assert GAME.invariant_violations(state) == []
+    # Fisher 1's turn: a tile (the second of the game), the draw, then no figure.
+    GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
+    assert state.turns_taken == 2
+    GAME.apply_chance(state, BLUE)
+    assert GAME.apply_move(state, SKIP_FIGURE)[0] == rules.FigureSkipped(1)

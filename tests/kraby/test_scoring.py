@@ -186,3 +186,12 @@ def test_the_rulebook_scoring_example_to_its_end_the_fourth_fisher_wins_with_53(
     assert [p.score for p in encoded.players] == [41, 48, 42, 53]
     assert [p.rank for p in encoded.players] == [4, 2, 3, 1]
     assert list(encoded.winners) == [3]
+
+
+def test_a_fisher_with_no_figure_scores_0_and_counts_0_as_best_species_in_a_tie():
+    # K9: with no figure at all the best single contribution is 0: against a fisher whose
+    # only figure scores 0 the tie on total and on best species shares the victory.
+    species = tuple(rules.SpeciesScore(c, (), 0) for c in (ORANGE, GREEN, BLUE, YELLOW, PINK))
+    fishers = rules.score_fishers([(0, 0, 0), (PINK, 0, 0)], species)
+    assert [(f.player, f.total, f.best_contribution) for f in fishers] == [(0, 0, 0), (1, 0, 0)]
+    assert rules.rank(fishers) == ((1, 1), (0, 1))
