@@ -167,10 +167,15 @@ def test_each_call_gets_one_json_access_line_without_states_moves_or_tokens(
 ):
     with RulesClient.connect(f"127.0.0.1:{observed_server.port}", timeout=5) as client:
         play_a_little(client)
-    lines = access_lines.parsed()
     # ListGames, 3 x (NewGame, LegalMoves, ApplyMove, GetView), NewGame and the refused
-    # ApplyMove, Replay, LegalMoves and ApplyMoves.
-    assert len(lines) == 1 + 12 + 2 + 1 + 2
+    # ApplyMove, Replay, LegalMoves and ApplyMoves. A call is logged just after its caller has
+    # the status: wait a moment for the last.
+    expected = 1 + 12 + 2 + 1 + 2
+    deadline = time.monotonic() + 3
+    while len(access_lines.parsed()) < expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    lines = access_lines.parsed()
+    assert len(lines) == expected
     for line in lines:
         assert set(line) - {"messages"} == ACCESS_FIELDS
         assert line["peer"].startswith("ipv4:127.0.0.1:")
@@ -194,7 +199,7 @@ def test_sealed_states_are_counted_by_game_and_tokens_never_logged(access_lines,
             token = started.player_tokens[started.state.next.player]
             moves = client.legal_moves(started.state, player_token=token)
             client.apply_move(started.state, moves[0], player_token=token)
-        samples = scrape(running.metrics_port)
+        samples = scrape_until(running.metrics_port, lambda s: calls(s, "ApplyMove", "kraby") == 1)
         for method in ("NewGame", "LegalMoves", "ApplyMove"):
             assert calls(samples, method, "kraby") == 1, method
         assert token not in "\n".join(access_lines.lines)
@@ -210,7 +215,10 @@ def test_a_game_label_comes_from_a_fixed_table_never_from_the_request(observed_s
         with pytest.raises(grpc.RpcError):
             stub.LegalMoves(api.LegalMovesRequest(state=state), timeout=5)
     channel.close()
-    samples = scrape(observed_server.metrics_port)
+    samples = scrape_until(
+        observed_server.metrics_port,
+        lambda s: calls(s, "LegalMoves", "none", "INVALID_ARGUMENT") == 2,
+    )
     games = {
         dict(labels).get("game") for name, labels in samples if name == "crabgames_rpc_calls_total"
     }
