@@ -260,4 +260,5 @@ def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
     assert [e.data for e in kept] == [
         {"mission": mission_index("Mission 2-E"), "returned": (mission_index("Mission 1-E"),)}
     ]
+    assert kept[0].text == "Mission 2-E kept as the current mission"
     assert mission_index("Mission 1-E") in state.mission_piles[0]
