@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
 import re
@@ -219,6 +220,14 @@ def called_at_import(game: str) -> set[str]:
     return reached
 
 
+def tests_fingerprint(game: str) -> str:
+    """A digest of the game's rule tests (and their helpers), to know when they changed."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "tests" / game).rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def name_parts(name: str) -> tuple[str, str]:
     """(module file, function) of a mutant's name; a method's as Class.method."""
     module_path, kind, rest = re.split(r"\.(xǁ|x_)", name, maxsplit=1)
@@ -289,6 +298,7 @@ def report(game: str, mutants: list[Mutant], modules: list[str], seconds: float 
                 mutant.reason = reason
                 used.add(index)
                 break
+    checked = [m for m in mutants if m.status != "not checked"]
     out = [f"mutation testing of {game}'s rules modules with its rule tests (no golden tests)"]
     if seconds is not None:
         out.append(f"run time: {seconds / 60:.1f} min")
@@ -297,7 +307,7 @@ def report(game: str, mutants: list[Mutant], modules: list[str], seconds: float 
     )
     out += ["", head]
     for module in [*modules, "all"]:
-        mine = [m for m in mutants if module in ("all", m.module)]
+        mine = [m for m in checked if module in ("all", m.module)]
         killed = sum(m.status in KILLED for m in mine)
         equivalent = sum(bool(m.reason) for m in mine)
         survived = len(mine) - killed - equivalent
@@ -305,7 +315,11 @@ def report(game: str, mutants: list[Mutant], modules: list[str], seconds: float 
         score = f"{100 * killed / counted:.1f}%" if counted else "-"
         row = f"{module:<16}{len(mine):>9}{killed:>8}{equivalent:>12}{survived:>10}{score:>9}"
         out.append(row)
-    survivors = [m for m in mutants if m.status not in KILLED and not m.reason]
+    if len(checked) < len(mutants):
+        out.append(
+            f"not checked yet (a run still going, or stopped): {len(mutants) - len(checked)}"
+        )
+    survivors = [m for m in checked if m.status not in KILLED and not m.reason]
     out += ["", f"survivors ({len(survivors)}): file:line  function  status"]
     for m in sorted(survivors, key=lambda m: (m.module, m.line, m.name)):
         out.append(f"  games/{game}/{m.module}:{m.line}  {m.function}  [{m.status}]")
@@ -319,7 +333,7 @@ def report(game: str, mutants: list[Mutant], modules: list[str], seconds: float 
 
 
 def score_of(mutants: list[Mutant]) -> float:
-    counted = [m for m in mutants if not m.reason]
+    counted = [m for m in mutants if not m.reason and m.status != "not checked"]
     killed = sum(m.status in KILLED for m in counted)
     return 100 * killed / len(counted) if counted else 100.0
 
@@ -360,10 +374,13 @@ def main() -> int:
         shutil.copytree(
             ROOT / "tests", workdir / "mutants" / "tests", ignore=ignore, dirs_exist_ok=True
         )
-        cached = workdir / "rechecked.json"
-        if cached.exists():  # killed stays killed; the survivors are tried again
+        cached, stamp = workdir / "rechecked.json", workdir / "rechecked-tests.txt"
+        tests_now = tests_fingerprint(args.game)
+        same = stamp.exists() and stamp.read_text() == tests_now
+        if cached.exists() and not same:  # killed stays killed; the survivors are tried again
             kept = {k: v for k, v in json.loads(cached.read_text()).items() if v in KILLED}
             cached.write_text(json.dumps(kept, indent=0))
+        stamp.write_text(tests_now)
     mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
     if not mutants:
         raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
@@ -373,8 +390,8 @@ def main() -> int:
     listed = {e[:4] for e in load_equivalents(args.game)}
     for mutant in mutants:
         mutant.module, mutant.function = name_parts(mutant.name)
-        if mutant.status in KILLED:
-            continue
+        if mutant.status in KILLED or mutant.status == "not checked":
+            continue  # not checked: the run is still going, or was stopped
         describe(workdir, args.game, mutant)
         if mutant.name in rechecked:
             mutant.status = rechecked[mutant.name]
