@@ -321,7 +321,7 @@ class Engine:
         if msg.prng.seed != msg.seed:
             raise bad_state(f"{path}.prng.seed", "does not match the game's seed")
         check_version(msg.version, f"{path}.version", bad_state)
-        refuse_unknown_fields(msg, path)
+        without_unknown_fields(msg, path)
         state = game.decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
         match = Match(
             game,
@@ -648,19 +648,17 @@ def check_version(version: int, field: str, error) -> None:
         raise error(field, f"is {version}; no game reaches {MAX_VERSION} decisions")
 
 
-def refuse_unknown_fields(msg: game_pb2.GameState, path: str) -> None:
-    """MALFORMED_STATE, with the field's path, for a state holding a field this engine never
-    writes (at any depth): it would be kept and echoed back, and could pad a state without
-    bound."""
+def without_unknown_fields(msg: game_pb2.GameState, path: str = "state") -> game_pb2.GameState:
+    """A copy of the state; MALFORMED_STATE, with the field's path, when it holds a field this
+    engine never writes (at any depth): it would be kept and echoed back, and could pad a state
+    without bound."""
     copy = game_pb2.GameState()
     copy.CopyFrom(msg)
     copy.DiscardUnknownFields()
-    if copy.ByteSize() == msg.ByteSize():  # one pass in C; the path is looked for only now
-        return
-    found = wire.first_unknown_field(msg, path)
-    if found is not None:
-        where, number = found
+    if copy.ByteSize() != msg.ByteSize():  # one pass in C; the path is looked for only now
+        where, number = wire.first_unknown_field(msg, path) or (path, 0)
         raise bad_state(where, f"holds unknown field {number}, which this server never writes")
+    return copy
 
 
 def check_player_count(facts, num_players: int, field: str, error) -> None:

@@ -45,11 +45,11 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from google.protobuf.message import DecodeError, Message
-from google.protobuf.unknown_fields import UnknownFieldSet
+from google.protobuf.message import DecodeError
 from google.rpc import code_pb2
 
-from crabgames.core.errors import InvalidArgument, RulesError, bad_state, malformed
+from crabgames.core.engine import without_unknown_fields
+from crabgames.core.errors import InvalidArgument, RulesError, malformed
 from crabgames.v1 import game_pb2
 
 ENV_VAR = "CRABGAMES_SEAL_KEYS"
@@ -304,34 +304,6 @@ def secret_part(plain: bytes, which: str | None) -> game_pb2.GameState:
     if which is not None and secret.WhichOneof("game") not in (None, which):
         raise bad_seal("the seal holds another game")
     return secret
-
-
-def without_unknown_fields(state: game_pb2.GameState) -> game_pb2.GameState:
-    """A copy of `state`; MALFORMED_STATE, with the field's path, when it holds an unknown field
-    at any depth: the server never writes one, and would otherwise echo it back."""
-    copy = game_pb2.GameState()
-    copy.CopyFrom(state)
-    copy.DiscardUnknownFields()
-    if copy.ByteSize() != state.ByteSize():  # one C pass; the path is looked for only now
-        path, number = first_unknown_field(state, "state") or ("state", 0)
-        raise bad_state(path, f"holds unknown field {number}, which this server never writes")
-    return copy
-
-
-def first_unknown_field(message: Message, path: str) -> tuple[str, int] | None:
-    unknown = UnknownFieldSet(message)
-    if len(unknown):
-        return path, unknown[0].field_number
-    for field, value in message.ListFields():
-        if field.message_type is None:
-            continue
-        items = enumerate(value) if field.is_repeated else [(None, value)]
-        for index, item in items:
-            where = f"{path}.{field.name}" + ("" if index is None else f"[{index}]")
-            found = first_unknown_field(item, where)
-            if found is not None:
-                return found
-    return None
 
 
 def header(state: game_pb2.GameState, key_id: str) -> bytes:
