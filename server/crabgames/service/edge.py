@@ -263,26 +263,14 @@ class Edge:
         async def handle(
             _requests: Any, context: grpc.aio.ServicerContext, seen: Seen | None = None
         ) -> bytes:
-            refused = self.admitted(long)
-            if refused is not None:
-                await refuse(context, refused)
-            try:
+            async with Admitted(self, context, long):
                 request = await one_request(context)
                 if seen is not None:
                     seen.add(request)
                 call = CallContext(deadline_of(context, WORK_SECONDS if long else None))
                 if long:
                     return await self.run_on(self.pool, behavior, request, call)
-                if self.waiting_pool is not None:
-                    return await self.run_on(self.waiting_pool, behavior, request, call)
-                return self.run(behavior, request, call)
-            except Aborted as aborted:
-                await abort(context, aborted.status)
-            except Refused as error:
-                await refuse(context, error)
-            finally:
-                self.calls -= 1
-                self.long_calls -= long
+                return await self.run_bounded(behavior, request, call)
 
         handle.__name__ = name
         return handle if self.observer is None else self.observed(name, handle)
@@ -312,6 +300,15 @@ class Edge:
             raise Aborted(status_for(error)) from None
         return answer(call_servicer(behavior, request, call), self.message_limit)
 
+    async def run_bounded(
+        self, behavior: Callable[..., Any], request: Any, call: CallContext
+    ) -> bytes:
+        """A call of bounded work: on the event loop, or on a thread when it waits on the
+        ledger's store."""
+        if self.waiting_pool is not None:
+            return await self.run_on(self.waiting_pool, behavior, request, call)
+        return self.run(behavior, request, call)
+
     async def run_on(
         self,
         pool: ThreadPoolExecutor,
@@ -338,10 +335,7 @@ class Edge:
         async def handle(
             _requests: Any, context: grpc.aio.ServicerContext, seen: Seen | None = None
         ) -> None:
-            refused = self.admitted(False)
-            if refused is not None:
-                await refuse(context, refused)
-            try:
+            async with Admitted(self, context, False):
                 while True:
                     what = "the next request on the stream"
                     request = await next_message(context, STREAM_IDLE_SECONDS, what)
@@ -351,21 +345,34 @@ class Edge:
                         seen.add(request)
                     await refuse_undecodable(context, request)
                     call = CallContext(deadline_of(context, None))
-                    if self.waiting_pool is not None:
-                        body = await self.run_on(
-                            self.waiting_pool, apply_move, request.request, call
-                        )
-                    else:
-                        body = self.run(apply_move, request.request, call)
+                    body = await self.run_bounded(apply_move, request.request, call)
                     await context.write(wire.message_field(APPLY_MOVES_RESPONSE, body))
-            except Aborted as aborted:
-                await abort(context, aborted.status)
-            except Refused as error:
-                await refuse(context, error)
-            finally:
-                self.calls -= 1
 
         return handle if self.observer is None else self.observed("ApplyMoves", handle)
+
+
+class Admitted:
+    """One rules call admitted by the edge (`async with`): refused at once when it cannot
+    start; once in, counted until it ends, and a refusal raised inside ends the call with its
+    status."""
+
+    __slots__ = ("edge", "context", "long")
+
+    def __init__(self, edge: Edge, context: grpc.aio.ServicerContext, long: bool) -> None:
+        self.edge, self.context, self.long = edge, context, long
+
+    async def __aenter__(self) -> None:
+        refused = self.edge.admitted(self.long)
+        if refused is not None:
+            await refuse(self.context, refused)
+
+    async def __aexit__(self, _kind: Any, error: BaseException | None, _trace: Any) -> None:
+        self.edge.calls -= 1
+        self.edge.long_calls -= self.long
+        if isinstance(error, Aborted):
+            await abort(self.context, error.status)
+        if isinstance(error, Refused):
+            await refuse(self.context, error)
 
 
 def busy(message: str) -> Refused:
