@@ -805,15 +805,19 @@ class MoveEncodings:
         return bodies
 
     def make_room(self, weight: int) -> None:
-        if MoveEncodings.total + weight > self.BYTES:
-            self.clear()
-        if MoveEncodings.total + weight > self.BYTES:
-            for table in _ENCODED_MOVES.values():
-                table.clear()
-        self.bytes += weight
-        MoveEncodings.total += weight
+        # Only on a move met for the first time; locked, as a server with a ledger encodes on
+        # several threads and the shared total must not lose an update.
+        with _ENCODINGS_LOCK:
+            if MoveEncodings.total + weight > self.BYTES:
+                self.clear()
+            if MoveEncodings.total + weight > self.BYTES:
+                for table in _ENCODED_MOVES.values():
+                    table.clear()
+            self.bytes += weight
+            MoveEncodings.total += weight
 
     def clear(self) -> None:
+        """Start over (the caller holds _ENCODINGS_LOCK)."""
         self.bodies.clear()
         self.move_ids.clear()
         MoveEncodings.total -= self.bytes
@@ -868,6 +872,7 @@ RESPONSE_EVENTS = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].numb
 
 # Each game's encoded moves, by player.
 _ENCODED_MOVES: dict[tuple[str, int], MoveEncodings] = {}
+_ENCODINGS_LOCK = threading.Lock()
 
 
 def _encoded_moves(game: Game, player: int) -> MoveEncodings:

@@ -15,8 +15,6 @@ import grpc
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.v1 import rules_service_pb2 as api
 
-SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
-
 # The longest random games in the conformance suite take under 200 decisions; a record ten
 # times longer is not a game. Replay's work is bounded by this (and by the end of the game).
 MAX_REPLAY_MOVES = 2000
