@@ -310,7 +310,7 @@ class Engine:
         which = msg.WhichOneof("game")
         game = self.game(which, f"{path}.game", path, bad_state)
         facts = game.facts
-        if msg.rules_version != facts.rules_version:
+        if msg.rules_version not in facts.accepted_rules_versions:
             raise bad_state(
                 f"{path}.rules_version",
                 f"is {shown(msg.rules_version)}; this server plays {facts.rules_version!r}",
@@ -334,7 +334,7 @@ class Engine:
         )
         match.sampled = msg.sampled
         decision = match.decision()
-        if (msg.next.kind, msg.next.player, msg.next.decision) != decision:
+        if msg.next.SerializeToString() != next_decision_bytes(decision):
             raise bad_state(
                 f"{path}.next",
                 f"does not match the rest of the state, which waits for {describe(decision)}",
@@ -506,7 +506,7 @@ class Engine:
         which = view.WhichOneof("game")
         game = self.game(which, "view.game", "view", bad_request)
         facts = game.facts
-        if view.rules_version != facts.rules_version:
+        if view.rules_version not in facts.accepted_rules_versions:
             raise bad_request("view.rules_version", f"this server plays {facts.rules_version!r}")
         check_player_count(facts, view.num_players, "view.num_players", bad_request)
         check_version(view.version, "view.version", bad_request)
@@ -710,7 +710,10 @@ def next_decision_field(decision: Decision) -> bytes:
 
 
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
-    return game_pb2.NextDecision(kind=decision.kind, player=decision.player, decision=decision.name)
+    msg = game_pb2.NextDecision(kind=decision.kind, decision=decision.name)
+    if decision.kind == PLAYER:  # only a player's decision names a seat
+        msg.player = decision.player
+    return msg
 
 
 @functools.lru_cache(maxsize=1024)  # a game has a few dozen decisions per seat
@@ -748,8 +751,6 @@ def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
         bodies = [
             sized_move(
                 game_pb2.Move(
-                    player=-1,
-                    move_id=-1,
                     label=game.chance_label(state, value),
                     chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
                 )

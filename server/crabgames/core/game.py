@@ -45,9 +45,19 @@ class Decision(NamedTuple):
 
 @dataclass(frozen=True)
 class OptionInfo:
+    """One field of the game's options message, for ListGames. Its type, its enum's values and
+    whether it may be left unset are read from the message's descriptor (the service does that);
+    the game states what the descriptor cannot say."""
+
     name: str
     description: str
     default: str
+    minimum: int | None = None  # an int: the smallest allowed value
+    maximum: int | None = None  # an int: the largest (a seat: the largest seat of any game)
+    per_seat: bool = False  # a list: empty, or exactly one entry per seat
+    min_items: int | None = None  # a list not per seat: its length when not empty
+    max_items: int | None = None
+    allowed_values: tuple[str, ...] = ()  # an enum: when only these of its values are allowed
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,13 @@ class GameFacts:
     has_simultaneous_choices: bool
     modes: tuple[str, ...] = ()
     options: tuple[OptionInfo, ...] = field(default_factory=tuple)
+    # The same rules under an earlier spelling of the version ("kraby-1" before every game used
+    # "<id>/<n>"): states and views carrying it are still read; new ones carry `rules_version`.
+    former_rules_versions: tuple[str, ...] = ()
+
+    @property
+    def accepted_rules_versions(self) -> tuple[str, ...]:
+        return (self.rules_version, *self.former_rules_versions)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from crabgames.games.crab_bucket.sampling import redraw_hidden, state_from_view
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
-RULES_VERSION = "crab_bucket-1"
+RULES_VERSION = "crab_bucket/1"
 RESAMPLE_TRIES = 100
 
 # Every decision (G3) built once (the engine asks who decides several times a call), by what
@@ -67,6 +67,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         min_players=2,
         max_players=MAX_PLAYERS,
         rules_version=RULES_VERSION,
+        former_rules_versions=("crab_bucket-1",),
         has_chance=True,
         has_hidden_information=True,
         has_simultaneous_choices=False,

@@ -39,7 +39,7 @@ from crabgames.games.kraby.rules import (
 from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
-RULES_VERSION = "kraby-1"
+RULES_VERSION = "kraby/1"
 
 
 def a_tile(color: int, thing: str = "tile") -> str:
@@ -146,6 +146,7 @@ class KrabyGame(Game[KrabyState, object]):
         min_players=2,
         max_players=MAX_PLAYERS,
         rules_version=RULES_VERSION,
+        former_rules_versions=("kraby-1",),
         has_chance=True,
         has_hidden_information=True,
         has_simultaneous_choices=False,
