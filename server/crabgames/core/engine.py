@@ -46,6 +46,8 @@ MAX_VERSION = 1_000_000
 # moves and a fraction of a second to encode the first time. Only a CRAB RAGE! Smash at a rage
 # no real game reaches (R3 sets no limit) offers more.
 MAX_LISTED_MOVES = 16_384
+# No game seats more players than this: an event selection naming more seats is refused.
+MAX_SELECTED_SEATS = 8
 
 
 class Match:
@@ -60,6 +62,7 @@ class Match:
         "version",
         "state",
         "sampled",
+        "ask_forced",
     )
 
     def __init__(
@@ -80,6 +83,8 @@ class Match:
         self.version = version
         self.state = state
         self.sampled = False  # drawn by SampleState: its hidden information is invented
+        # Started with ask_forced_decisions: a decision with one legal move waits like any other.
+        self.ask_forced = False
 
     def decision(self) -> Decision:
         return self.game.next_decision(self.state)
@@ -95,6 +100,7 @@ class Match:
             self.game.clone(self.state),
         )
         copy.sampled = self.sampled
+        copy.ask_forced = self.ask_forced
         return copy
 
     def check_move(self, move: game_pb2.Move, path: str = "move") -> tuple[bool, Any]:
@@ -139,8 +145,38 @@ class Match:
         else:
             events = self.game.apply_move(self.state, native)
         self.version += 1
-        events.extend(self.resolve_chance())
+        events.extend(self.advance())
         return events
+
+    def advance(self) -> list[Any]:
+        """Everything that follows without anybody choosing: chance in AUTO mode (G2) and,
+        unless the game asks for them, player decisions with a single legal move."""
+        events = self.resolve_chance()
+        if self.ask_forced:
+            return events
+        game, state = self.game, self.state
+        while (decision := game.next_decision(state)).kind == PLAYER:
+            move = game.only_move(state)
+            if move is None:
+                break
+            events.append(ForcedMoveEvent(decision.player, self.forced_move_bytes(decision, move)))
+            events.extend(game.apply_move(state, move))
+            self.version += 1
+            events.extend(self.resolve_chance())
+        return events
+
+    def forced_move_bytes(self, decision: Decision, move: Any) -> bytes:
+        """The forced move as LegalMoves would have listed it."""
+        game = self.game
+        msg = game_pb2.Move(
+            player=decision.player,
+            label=game.move_label(self.state, move),
+            move_id=game.move_id(self.state, move),
+        )
+        part = getattr(msg, game.facts.id)
+        part.SetInParent()
+        game.encode_move(move, part)
+        return msg.SerializeToString()
 
     def resolve_chance(self) -> list[Any]:
         """In AUTO mode, resolve every pending chance event from the PRNG (G2)."""
@@ -180,6 +216,73 @@ class Happened:
         return [event_msgs(seen) for seen in self.sized_seats]
 
 
+class ForcedMoveEvent(NamedTuple):
+    """The engine played a decision that had one legal move (`Match.advance`). Only the host and
+    the deciding seat see it: having no other choice can follow from what only that seat knows."""
+
+    player: int
+    move: bytes  # the Move, serialized
+
+    def seen_by(self, viewer: int | None) -> ForcedMoveEvent | None:
+        return self if viewer == self.player else None
+
+    def encoded(self) -> bytes:
+        label = game_pb2.Move.FromString(self.move).label
+        args = {"seat": str(self.player), "move": label}
+        msg = game_pb2.Event(
+            text=FORCED_MOVE_TEMPLATE.format_map(args), template=FORCED_MOVE_TEMPLATE, args=args
+        )
+        msg.forced_move.move.MergeFromString(self.move)
+        return msg.SerializeToString(deterministic=True)
+
+
+FORCED_MOVE_TEMPLATE = "Seat {seat} has only one possible move: {move}."
+
+
+def redact(game: Game, event: Any, viewer: int | None) -> Any | None:
+    """The event as `viewer` (None: a spectator) may see it: the engine's own, or the game's."""
+    if type(event) is ForcedMoveEvent:
+        return event.seen_by(viewer)
+    return game.redact_event(event, viewer)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which event lists an answer carries (EventSelection); `seats` None: every seat."""
+
+    host: bool = True
+    spectator: bool = True
+    seats: frozenset[int] | None = None
+
+    def wants_seat(self, seat: int) -> bool:
+        return self.seats is None or seat in self.seats
+
+    @staticmethod
+    def of(msg: api.EventSelection | None) -> Selection:
+        """The selection a request asks for (None: it asks for nothing in particular, so it
+        gets everything). Seats are checked against the game by `check`."""
+        if msg is None:
+            return EVERYTHING
+        if len(msg.seats) > MAX_SELECTED_SEATS:  # bounded before anything is built from it
+            raise bad_request("events.seats", f"names more than {MAX_SELECTED_SEATS} seats")
+        seats: set[int] = set()
+        for index, seat in enumerate(msg.seats):
+            if seat in seats:
+                raise bad_request(f"events.seats[{index}]", f"seat {seat} is asked for twice")
+            seats.add(seat)
+        return Selection(msg.host, msg.spectator, frozenset(seats))
+
+    def check(self, num_players: int) -> None:
+        for seat in self.seats or ():
+            if not 0 <= seat < num_players:
+                raise bad_request(
+                    "events.seats", f"seat {seat} is not a seat of this {num_players}-player game"
+                )
+
+
+EVERYTHING = Selection()
+
+
 def event_msgs(sized: list[bytes]) -> list[game_pb2.Event]:
     holder = api.ApplyMoveResponse.FromString(wire.repeated_field(RESPONSE_EVENTS, sized))
     return list(holder.events)
@@ -191,7 +294,7 @@ class ReplayResult:
     state: game_pb2.GameState
     outcome: game_pb2.Outcome | None
     moves_applied: int
-    failed_move_index: int = 0
+    failed_move_index: int | None = None
     failed_rule: str = ""
     failed_reason: str = ""
 
@@ -299,6 +402,7 @@ class Engine:
         # each piece once.
         fields = state_header_fields(match)
         fields += (STATE_GAME_TAGS[match.game.facts.id], wire.varint(len(part)), part)
+        fields.append(wire.varint_field(STATE_ASK_FORCED, match.ask_forced))
         return b"".join(fields)
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
@@ -333,6 +437,7 @@ class Engine:
             state,
         )
         match.sampled = msg.sampled
+        match.ask_forced = msg.ask_forced_decisions
         decision = match.decision()
         if msg.next.SerializeToString() != next_decision_bytes(decision):
             raise bad_state(
@@ -344,30 +449,44 @@ class Engine:
     def encode(self, match: Match) -> game_pb2.GameState:
         return game_pb2.GameState.FromString(self.encode_serialized(match))
 
-    def happened(self, match: Match, events: list[Any]) -> Happened:
+    def happened(self, match: Match, events: list[Any], wanted: Selection = EVERYTHING) -> Happened:
+        """The events as the host, a spectator and each seat may see them; a list not `wanted`
+        is left empty (and not built)."""
         game = match.game
         encode_event = game.encode_event_bytes
-        host = [wire.sized(encode_event(event)) for event in events]
-        public = [game.redact_event(event, None) for event in events]
+        host = [
+            wire.sized(event.encoded() if type(event) is ForcedMoveEvent else encode_event(event))
+            for event in events
+        ]
+        public = [redact(game, event, None) for event in events]
         # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
         # others are redacted viewer by viewer.
         secret = [i for i, seen in enumerate(public) if seen is not events[i]]
+        seats = range(match.num_players)
         if not secret:  # the common case: everyone sees the same events
-            return Happened(host, host, [host] * match.num_players)
+            return Happened(
+                host if wanted.host else [],
+                host if wanted.spectator else [],
+                [host if wanted.wants_seat(seat) else [] for seat in seats],
+            )
         encode = self.sized_event_of(game)
         lists: dict[tuple[bytes, ...], list[bytes]] = {}  # viewers who see the same share a list
 
         def seen_by(seat: int | None) -> list[bytes]:
             seen = list(host)
             for i in reversed(secret):  # from the end, so a hidden event's removal shifts none
-                copy = public[i] if seat is None else game.redact_event(events[i], seat)
+                copy = public[i] if seat is None else redact(game, events[i], seat)
                 if copy is None:
                     del seen[i]
                 elif copy is not events[i]:
                     seen[i] = encode(copy)
             return lists.setdefault(tuple(seen), seen)
 
-        return Happened(host, seen_by(None), [seen_by(seat) for seat in range(match.num_players)])
+        return Happened(
+            host if wanted.host else [],
+            seen_by(None) if wanted.spectator else [],
+            [seen_by(seat) if wanted.wants_seat(seat) else [] for seat in seats],
+        )
 
     @staticmethod
     def sized_event_of(game: Game) -> Callable[[Any], bytes]:
@@ -414,6 +533,7 @@ class Engine:
         num_players: int,
         seed: int = 0,
         chance_mode: int = AUTO,
+        ask_forced: bool = False,
     ) -> tuple[Match, list[Any]]:
         game = self.game(game_id, "options", "options", bad_request)
         check_player_count(game.facts, num_players, "num_players", bad_request)
@@ -430,7 +550,8 @@ class Engine:
             0,
             game.initial_state(num_players, native_options),
         )
-        return match, match.resolve_chance()
+        match.ask_forced = ask_forced
+        return match, match.advance()
 
     def new_game(
         self,
@@ -439,8 +560,11 @@ class Engine:
         num_players: int,
         seed: int = 0,
         chance_mode: int = AUTO,
+        ask_forced: bool = False,
     ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
-        state, happened = self.new_game_to_seats(game_id, options, num_players, seed, chance_mode)
+        state, happened = self.new_game_to_seats(
+            game_id, options, num_players, seed, chance_mode, ask_forced
+        )
         return state, happened.events
 
     def new_game_to_seats(
@@ -450,10 +574,13 @@ class Engine:
         num_players: int,
         seed: int = 0,
         chance_mode: int = AUTO,
+        ask_forced: bool = False,
+        wanted: Selection = EVERYTHING,
     ) -> tuple[game_pb2.GameState, Happened]:
         """`new_game`, with the set-up events also as a spectator and each seat may see them."""
-        match, events = self.new_match(game_id, options, num_players, seed, chance_mode)
-        return self.encode(match), self.happened(match, events)
+        match, events = self.new_match(game_id, options, num_players, seed, chance_mode, ask_forced)
+        wanted.check(num_players)
+        return self.encode(match), self.happened(match, events, wanted)
 
     def outcome(self, msg: game_pb2.GameState) -> game_pb2.Outcome | None:
         """The outcome of a state, once its game is over (a game may even end during set-up)."""
@@ -539,9 +666,10 @@ class Engine:
         move: game_pb2.Move,
         validate_only: bool = False,
         expected_version: int | None = None,
+        wanted: Selection = EVERYTHING,
     ) -> tuple[game_pb2.GameState, Happened, game_pb2.Outcome | None]:
         """`apply_move`, with the events also as a spectator and each seat may see them."""
-        match, happened, outcome = self.played(msg, move, validate_only, expected_version)
+        match, happened, outcome = self.played(msg, move, validate_only, expected_version, wanted)
         return (msg if match is None else self.encode_and_remember(match)), happened, outcome
 
     def apply_move_serialized(
@@ -550,10 +678,11 @@ class Engine:
         move: game_pb2.Move,
         validate_only: bool = False,
         expected_version: int | None = None,
+        wanted: Selection = EVERYTHING,
     ) -> tuple[bytes, Happened, game_pb2.Outcome | None]:
         """`apply_move_to_seats` with the new state serialized, as the service sends it: the
         bytes the state is remembered by, so it is serialized once."""
-        match, happened, outcome = self.played(msg, move, validate_only, expected_version)
+        match, happened, outcome = self.played(msg, move, validate_only, expected_version, wanted)
         if match is None:
             return (msg if type(msg) is bytes else msg.SerializeToString()), happened, outcome
         return self.remember(match), happened, outcome
@@ -564,10 +693,12 @@ class Engine:
         move: game_pb2.Move,
         validate_only: bool,
         expected_version: int | None,
+        wanted: Selection = EVERYTHING,
     ) -> tuple[Match | None, Happened, game_pb2.Outcome | None]:
         """The move checked and, unless `validate_only`, played: (the match after it, or None
         when only validated), what happened and the outcome."""
         match = self.decode(msg)
+        wanted.check(match.num_players)
         if expected_version is not None and expected_version != match.version:
             raise StaleState(
                 f"the move was made against version {expected_version} of the state, "
@@ -575,9 +706,9 @@ class Engine:
             )
         if validate_only:
             match.check_move(move)
-            return None, self.happened(match, []), self.encode_outcome(match)
+            return None, self.happened(match, [], wanted), self.encode_outcome(match)
         events = match.play(move)
-        return match, self.happened(match, events), self.encode_outcome(match)
+        return match, self.happened(match, events, wanted), self.encode_outcome(match)
 
     def view(self, msg: game_pb2.GameState, player: int | None) -> game_pb2.View:
         match = self.decode(msg, read_only=True)
@@ -585,7 +716,7 @@ class Engine:
             raise bad_request("player", f"must be a seat from 0 to {match.num_players - 1}")
         decision = match.decision()
         view = game_pb2.View(
-            player=player if player is not None else 0,
+            player=player,
             spectator=player is None,
             rules_version=match.game.facts.rules_version,
             num_players=match.num_players,
@@ -612,10 +743,11 @@ class Engine:
         chance_mode: int,
         moves: Sequence[game_pb2.Move],
         check: Callable[[], None] | None = None,
+        ask_forced: bool = False,
     ) -> ReplayResult:
         """`check`, when given, is called before each move and may raise to stop the replay
         (the service stops when the call's deadline passes)."""
-        match, _ = self.new_match(game_id, options, num_players, seed, chance_mode)
+        match, _ = self.new_match(game_id, options, num_players, seed, chance_mode, ask_forced)
         for index, move in enumerate(moves):
             if check is not None:
                 check()
@@ -860,6 +992,7 @@ STATE_NEXT = _STATE_FIELDS["next"].number
 STATE_CHANCE_MODE = _STATE_FIELDS["chance_mode"].number
 STATE_VERSION = _STATE_FIELDS["version"].number
 STATE_SAMPLED = _STATE_FIELDS["sampled"].number
+STATE_ASK_FORCED = _STATE_FIELDS["ask_forced_decisions"].number
 STATE_GAME_TAGS = {
     field.name: wire.tag(field.number, wire.LENGTH_DELIMITED)
     for field in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields

@@ -58,6 +58,7 @@ class OptionInfo:
     min_items: int | None = None  # a list not per seat: its length when not empty
     max_items: int | None = None
     allowed_values: tuple[str, ...] = ()  # an enum: when only these of its values are allowed
+    seat: bool = False  # an int naming a seat: 0 to num_players - 1 (the range is derived)
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,12 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def legal_moves(self, state: S) -> Sequence[M]:
         """Every legal move of the player who must decide now."""
+
+    def only_move(self, state: S) -> M | None:
+        """The player's one legal move when there is exactly one, else None: the engine plays
+        it (unless the game asks for forced decisions). A game can answer without listing."""
+        moves = self.legal_moves(state)
+        return moves[0] if len(moves) == 1 else None
 
     def is_legal(self, state: S, move: M) -> bool:
         # One source of truth: a move is legal exactly when the generator lists it.

@@ -92,6 +92,7 @@ def run_playouts(
             prng,
             max_decisions - stats.decisions,
             time_up,
+            match.ask_forced,
         )
         stats.decisions += decisions
         if outcome is None:
@@ -106,11 +107,18 @@ def run_playouts(
 
 
 def play_out(
-    game: Game, state, prng: Prng, budget: int, time_up: Callable[[], bool] = never
+    game: Game,
+    state,
+    prng: Prng,
+    budget: int,
+    time_up: Callable[[], bool] = never,
+    ask_forced: bool = False,
 ) -> tuple[game_pb2.Outcome | None, int]:
     """Play one game to the end in place with uniformly random legal moves and chance drawn with
-    its weights (G2). Returns (outcome, decisions), or (None, decisions) at the work bound or
-    once the time is up."""
+    its weights (G2), as a client would through the service: a decision with one legal move
+    is played without drawing, as the engine plays it (unless the game asks for such decisions).
+    Returns (outcome, decisions), or (None, decisions) at the work bound or once the time is
+    up."""
     decisions = 0
     while True:
         kind = game.next_decision(state).kind
@@ -125,7 +133,10 @@ def play_out(
             game.apply_chance(state, outcomes[index][0])
             continue
         moves = game.legal_moves(state)
-        game.apply_move(state, moves[prng.below(len(moves))])  # G6: never empty
+        if len(moves) == 1 and not ask_forced:
+            game.apply_move(state, moves[0])
+        else:
+            game.apply_move(state, moves[prng.below(len(moves))])  # G6: never empty
     outcome = game_pb2.Outcome()
     game.encode_outcome(game.outcome(state), outcome)
     return outcome, decisions

@@ -11,9 +11,12 @@ import functools
 import logging
 from collections.abc import Iterable
 
+from google.protobuf.descriptor import FieldDescriptor
+
 from crabgames.core import wire
-from crabgames.core.engine import EXPLICIT, Engine
+from crabgames.core.engine import EXPLICIT, Engine, Selection
 from crabgames.core.errors import RulesError, bad_request
+from crabgames.core.game import OptionInfo
 from crabgames.core.playouts import playouts
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
@@ -106,10 +109,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 rules_version=f.rules_version,
                 move_id_count=game.move_id_count(f.max_players),
             )
+            fields = api.NewGameRequest.DESCRIPTOR.fields_by_name[f.id].message_type.fields_by_name
             for option in f.options:
-                info.options.add(
-                    name=option.name, description=option.description, default_value=option.default
-                )
+                info.options.append(option_info(option, fields[option.name], f.max_players))
         return response
 
     @translate_errors
@@ -118,7 +120,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         options = getattr(request, game_id) if game_id else None
         self.refuse_explicit_chance(request.chance_mode, "chance_mode")
         state, happened = self.engine.new_game_to_seats(
-            game_id, options, request.num_players, request.seed, request.chance_mode
+            game_id,
+            options,
+            request.num_players,
+            request.seed,
+            request.chance_mode,
+            request.ask_forced_decisions,
+            wanted(request),
         )
         # The caller of NewGame is the host: it gets every seat's token and the set-up events.
         # The instance id tells this game from any other with the same header and seed.
@@ -128,7 +136,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             state=self.sealed(state, instance),
             events=happened.events,
             public_events=happened.public_events,
-            seat_events=seat_events(happened),
+            seat_events=seat_events(happened, wanted(request)),
             player_tokens=tokens,
             outcome=self.engine.outcome(state),
         )
@@ -163,7 +171,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             state = opened.state
         # No real secret to keep: sealing is off, or the state is sampled.
         new_state, happened, outcome = self.engine.apply_move_serialized(
-            state, request.move, request.validate_only, expected
+            state, request.move, request.validate_only, expected, wanted(request)
         )
         if self.sealer is None:
             pass
@@ -175,7 +183,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             new_state,
             happened.sized_events,
             happened.sized_public,
-            enumerate(happened.sized_seats),
+            selected_seats(happened, wanted(request)),
             outcome,
         )
 
@@ -187,13 +195,13 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         if request.validate_only:
             self.check_fresh(opened)
             _, happened, outcome = self.engine.apply_move_to_seats(
-                state, request.move, True, expected
+                state, request.move, True, expected, wanted(request)
             )
             sealed = request.state  # refused if it held unknown fields: nothing else is echoed
         else:
             try:
                 new_state, happened, outcome = self.engine.apply_move_to_seats(
-                    state, request.move, False, expected
+                    state, request.move, False, expected, wanted(request)
                 )
             except RulesError:
                 self.check_fresh(opened)  # an older state's refusals would tell about it too
@@ -206,7 +214,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         mover = state.next.player
         seats = (
             [(mover, happened.sized_seats[mover])]
-            if state.next.kind == game_pb2.DECIDER_KIND_PLAYER
+            if state.next.kind == game_pb2.DECIDER_KIND_PLAYER and wanted(request).wants_seat(mover)
             else []
         )
         return apply_move_response(
@@ -238,6 +246,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             new_game.chance_mode,
             request.moves,
             time_check(context),
+            new_game.ask_forced_decisions,
         )
         # Sealed like every state the server returns: the caller chose the seed and every move,
         # so it learns nothing it did not know, and it gets no player token.
@@ -246,7 +255,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             state=self.sealed(result.state, new_instance()),
             outcome=result.outcome,
             moves_applied=result.moves_applied,
-            failed_move_index=result.failed_move_index,
+            failed_move_index=result.failed_move_index,  # None (unset) when ok
             failed_rule=result.failed_rule,
             failed_reason=result.failed_reason,
         )
@@ -304,11 +313,59 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         return response
 
 
-def seat_events(happened) -> list[api.SeatEvents]:
+def seat_events(happened, selection: Selection) -> list[api.SeatEvents]:
     return [
         api.SeatEvents(player=seat, events=events)
         for seat, events in enumerate(happened.seat_events)
+        if selection.wants_seat(seat)
     ]
+
+
+def wanted(request) -> Selection:
+    return Selection.of(request.events if request.HasField("events") else None)
+
+
+def selected_seats(happened, selection: Selection) -> Iterable[tuple[int, list[bytes]]]:
+    """Each selected seat with its events."""
+    return (
+        (seat, seen) for seat, seen in enumerate(happened.sized_seats) if selection.wants_seat(seat)
+    )
+
+
+_OPTION_TYPES = {
+    (FieldDescriptor.TYPE_BOOL, False): api.OPTION_TYPE_BOOL,
+    (FieldDescriptor.TYPE_INT32, False): api.OPTION_TYPE_INT,
+    (FieldDescriptor.TYPE_ENUM, False): api.OPTION_TYPE_ENUM,
+    (FieldDescriptor.TYPE_ENUM, True): api.OPTION_TYPE_ENUM_LIST,
+    (FieldDescriptor.TYPE_MESSAGE, False): api.OPTION_TYPE_MESSAGE,
+    (FieldDescriptor.TYPE_MESSAGE, True): api.OPTION_TYPE_MESSAGE_LIST,
+}
+
+
+def option_info(option: OptionInfo, field: FieldDescriptor, max_players: int) -> api.GameOptionInfo:
+    """An option described for ListGames: what the game says, with the type, the enum's values
+    and whether it may be left unset read from the options message's own descriptor."""
+    repeated = field.is_repeated
+    info = api.GameOptionInfo(
+        name=option.name,
+        description=option.description,
+        default_value=option.default,
+        type=_OPTION_TYPES[field.type, repeated],
+        per_seat=option.per_seat,
+        can_be_unset=repeated or field.has_presence or field.type == FieldDescriptor.TYPE_ENUM,
+        seat=option.seat,
+        minimum=0 if option.seat else option.minimum,
+        maximum=max_players - 1 if option.seat else option.maximum,
+        min_items=option.min_items,
+        max_items=option.max_items,
+    )
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        info.type_name = field.enum_type.full_name
+        values = [value.name for value in field.enum_type.values if value.number != 0]
+        info.allowed_values.extend(option.allowed_values or values)
+    elif field.type == FieldDescriptor.TYPE_MESSAGE:
+        info.type_name = field.message_type.full_name
+    return info
 
 
 def _number(message_class, field: str) -> int:
@@ -330,7 +387,8 @@ SEAT_EVENTS_EVENTS_FIELD = _number(api.SeatEvents, "events")
 
 @functools.cache  # a handful of seats
 def seat_player_field(seat: int) -> bytes:
-    return wire.varint_field(SEAT_PLAYER, seat)
+    """`SeatEvents.player`, written even for seat 0 (the field has presence)."""
+    return wire.tag(SEAT_PLAYER, wire.VARINT) + wire.varint(seat)
 
 
 def apply_move_response(
