@@ -210,6 +210,45 @@ def rpc_rows(engine, channel, seconds: float, server_pid: int | None) -> list[di
     return rows
 
 
+def selection_rows(engine, channel, seconds: float, server_pid: int | None) -> list[dict]:
+    """ApplyMove answering every event list (the default) beside the same move asking only for
+    the moving seat's (EventSelection), at each game's heaviest state: what a front end saves
+    by asking for what it needs."""
+    stub = api_grpc.RulesServiceStub(channel)
+    rows = []
+    for game_id in engine.games:
+        state = bench_states(engine, game_id)["heaviest"]
+        moves, decision = engine.legal_moves(state)
+        move = random.Random(0).choice(moves)
+        every = api.ApplyMoveRequest(state=state, move=move)
+        own = api.ApplyMoveRequest(
+            state=state, move=move, events=api.EventSelection(seats=[decision.player])
+        )
+        timings = interleaved(
+            [lambda r=every: stub.ApplyMove(r), lambda r=own: stub.ApplyMove(r)],
+            seconds,
+            server_pid=server_pid,
+        )
+        sizes = [stub.ApplyMove(r).ByteSize() for r in (every, own)]
+        row = {
+            "game": game_id,
+            "players": state.num_players,
+            "every_list": asdict(timings[0]),
+            "own_seat": asdict(timings[1]),
+            "every_list_bytes": sizes[0],
+            "own_seat_bytes": sizes[1],
+        }
+        rows.append(row)
+        print(
+            f"{game_id:<12} {state.num_players}p  every list {timings[0].calls_per_second:6.0f}/s"
+            f" {sizes[0]} B, server CPU {timings[0].server_cpu_us:.0f}us;  own seat only"
+            f" {timings[1].calls_per_second:6.0f}/s {sizes[1]} B,"
+            f" server CPU {timings[1].server_cpu_us:.0f}us",
+            flush=True,
+        )
+    return rows
+
+
 def print_row(row: dict) -> None:
     parts = [f"{row['game']:<12} {row['state']:<15}"]
     for name in ("LegalMoves", "ApplyMove"):
@@ -489,6 +528,20 @@ def markdown(results: dict) -> str:
             f" {r['grpc_move_by_move_ms_per_game']:.1f} ms ({r['moves_per_game']:.0f} moves) |"
             f" {r['playouts_ms_per_game']:.2f} ms | {r['playouts_speedup']:.0f}x |"
         )
+    out += [
+        "",
+        "| game | players | ApplyMove, every event list: /s, answer bytes, server CPU µs |"
+        " own seat's list only (EventSelection) | bytes saved |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for r in results.get("selection", []):
+        every, own = r["every_list"], r["own_seat"]
+        out.append(
+            f"| {r['game']} | {r['players']} | {every['calls_per_second']:.0f},"
+            f" {r['every_list_bytes']}, {every['server_cpu_us']:.0f} |"
+            f" {own['calls_per_second']:.0f}, {r['own_seat_bytes']}, {own['server_cpu_us']:.0f} |"
+            f" {1 - r['own_seat_bytes'] / r['every_list_bytes']:.0%} |"
+        )
     s = results["stream"]
     out += [
         "",
@@ -540,6 +593,8 @@ def main() -> None:
         results["rpc"] = rpc_rows(engine, channel, seconds, server.process.pid)
         print("== whole games", flush=True)
         results["games"] = game_rows(engine, channel, seconds)
+        print("== asking only for one's own events", flush=True)
+        results["selection"] = selection_rows(engine, channel, seconds, server.process.pid)
         print("== a stream of moves", flush=True)
         results["stream"] = stream_row(engine, channel, seconds, server.process.pid)
         channel.close()
