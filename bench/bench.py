@@ -217,7 +217,9 @@ def selection_rows(engine, channel, seconds: float, server_pid: int | None) -> l
     stub = api_grpc.RulesServiceStub(channel)
     rows = []
     for game_id in engine.games:
-        state = bench_states(engine, game_id)["heaviest"]
+        state = bench_states(engine, game_id)[
+            f"heaviest {engine.games[game_id].facts.max_players}p"
+        ]
         moves, decision = engine.legal_moves(state)
         move = random.Random(0).choice(moves)
         every = api.ApplyMoveRequest(state=state, move=move)
