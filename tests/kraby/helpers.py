@@ -40,6 +40,15 @@ def position(
     return state
 
 
+def listed(state: rules.KrabyState) -> list[object]:
+    """The legal moves, each tile without the stop cell it is listed with: as a fisher sends a
+    move, so that a test can ask whether a move is among them, and whether one is not."""
+    return [
+        move._replace(stop=None) if isinstance(move, rules.PlaceTile) else move
+        for move in rules.legal_moves(state)
+    ]
+
+
 def with_count(counts: tuple[int, ...], color: int, count: int) -> tuple[int, ...]:
     """`counts` (by colour - 1) with exactly `count` of `color`."""
     return rules.counted(counts, color, count - counts[color - 1])

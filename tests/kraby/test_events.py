@@ -1,42 +1,130 @@
-"""Events as the engine frames them: their bytes, and what each viewer may see (G5)."""
+"""Events as the engine frames them: their bytes, their sentences, and what each viewer may see
+(G5)."""
 
 from __future__ import annotations
+
+import string
 
 from crabgames.games.kraby import GAME, rules
 from crabgames.v1 import game_pb2
 from tests.kraby.helpers import BLUE, EAST, ORANGE, PINK, cell
 
 EVERY_KIND = [
-    rules.TileDealt(0, ORANGE),
-    rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7)),
-    rules.TileDrawn(2, PINK),
-    rules.FigurePlaced(1, BLUE, 3),
+    rules.TileDealt(0, ORANGE, 1, 119),
+    rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5),
+    rules.TileDrawn(2, PINK, 6, 80),
+    rules.FigurePlaced(1, BLUE, 3, 2),
     rules.FigureSkipped(0),
-    rules.TurnPassed(2),
-    rules.GameEnded("all tiles placed"),
+    rules.TurnBegan(2),
+    rules.TurnPassed(2, rules.NO_TILES),
+    rules.TurnPassed(0, rules.NO_ENTRY),
+    rules.GameEnded(rules.ALL_TILES_PLACED),
+    rules.GameEnded(rules.NO_FISHER_CAN_PLACE),
 ]
 
 
 def message_route(event: object) -> bytes:
     msg = game_pb2.Event()
     GAME.fill_event(event, msg)
-    return msg.SerializeToString()
+    return msg.SerializeToString(deterministic=True)
+
+
+def encoded(event: object) -> game_pb2.Event:
+    msg = game_pb2.Event()
+    GAME.encode_event(event, msg)
+    return msg
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
 def test_every_event_kind_encodes_to_the_bytes_of_its_message():
     hidden = [GAME.redact_event(event, None) for event in EVERY_KIND]
     for event in EVERY_KIND + hidden:
         assert GAME.encode_event_bytes(event) == message_route(event), event
-        msg = game_pb2.Event()
-        GAME.encode_event(event, msg)
-        assert msg.SerializeToString() == message_route(event), event
+        assert encoded(event).SerializeToString(deterministic=True) == message_route(event), event
+
+
+def test_every_event_has_its_text_from_its_template_and_args():
+    for event in EVERY_KIND + [GAME.redact_event(event, None) for event in EVERY_KIND]:
+        msg = encoded(event)
+        assert msg.template and msg.text == msg.template.format_map(msg.args), event
+        assert placeholders(msg.template) == set(msg.args), event
+
+
+def test_a_template_keeps_numbers_and_names_in_its_args():
+    placed = encoded(rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5))
+    assert (
+        placed.text
+        == "player 1 slides one blue tile in from the east along row 4; it stops at row 4, column 7"
+    )
+    assert dict(placed.args) == {
+        "player": "1",
+        "color": "blue",
+        "edge": "east",
+        "lane": "4",
+        "row": "4",
+        "column": "7",
+    }
+    assert not any(ch.isdigit() for ch in placed.template)
+    figure = encoded(rules.FigurePlaced(1, BLUE, 3, 2))
+    assert figure.text == "player 1 puts one blue figure in hold x3"
+    assert figure.template == "player {player} puts one {color} figure in hold x{multiplier}"
+
+
+def test_the_stop_cell_is_data_in_the_placement_event():
+    placed = encoded(rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5)).kraby.tile_placed
+    assert (placed.stop.row, placed.stop.column) == (4, 7)
+    assert (placed.player, placed.edge, placed.lane, placed.color, placed.hand_size) == (
+        1,
+        EAST,
+        4,
+        BLUE,
+        5,
+    )
+
+
+def test_seat_zero_and_lane_zero_are_set_not_left_out():
+    placed = encoded(rules.TilePlaced(0, EAST, 0, BLUE, cell(0, 9), 0)).kraby.tile_placed
+    for field in ("player", "lane", "hand_size"):
+        assert placed.HasField(field), field
+    assert placed.stop.HasField("row") and placed.stop.HasField("column")
+    assert encoded(rules.TurnBegan(0)).kraby.turn_began.HasField("player")
+
+
+def test_the_end_says_why_as_a_value():
+    all_placed = encoded(rules.GameEnded(rules.ALL_TILES_PLACED))
+    stuck = encoded(rules.GameEnded(rules.NO_FISHER_CAN_PLACE))
+    assert all_placed.kraby.game_ended.reason == rules.ALL_TILES_PLACED
+    assert stuck.kraby.game_ended.reason == rules.NO_FISHER_CAN_PLACE
+    assert all_placed.text == "the game ends: all tiles are placed"
+    assert stuck.text == "the game ends: no fisher can place a tile"
+
+
+def test_a_pass_says_why():
+    no_tiles = encoded(rules.TurnPassed(2, rules.NO_TILES))
+    no_entry = encoded(rules.TurnPassed(0, rules.NO_ENTRY))
+    assert no_tiles.kraby.turn_passed.reason == rules.NO_TILES
+    assert no_entry.kraby.turn_passed.reason == rules.NO_ENTRY
+    assert no_tiles.template != no_entry.template
 
 
 def test_a_tile_into_a_hand_is_seen_only_by_its_fisher_and_public_events_are_shared_whole():
-    dealt = rules.TileDealt(0, ORANGE)
+    dealt = rules.TileDealt(0, ORANGE, 1, 119)
     assert GAME.redact_event(dealt, 0) is dealt
-    assert GAME.redact_event(dealt, 1) == rules.TileDealt(0, 0)
-    assert GAME.redact_event(dealt, None) == rules.TileDealt(0, 0)
+    assert GAME.redact_event(dealt, 1) == rules.TileDealt(0, 0, 1, 119)
+    assert GAME.redact_event(dealt, None) == rules.TileDealt(0, 0, 1, 119)
     for event in EVERY_KIND:
         if not isinstance(event, (rules.TileDealt, rules.TileDrawn)):
             assert GAME.redact_event(event, None) is event
+
+
+def test_a_hidden_tile_still_tells_everyone_the_hand_and_bag_sizes():
+    drawn = encoded(GAME.redact_event(rules.TileDrawn(2, PINK, 6, 80), 0))
+    assert drawn.text == "player 2 draws a tile"
+    assert "color" not in drawn.args
+    seen = drawn.kraby.tile_drawn
+    assert (seen.player, seen.color, seen.hand_size, seen.bag_size) == (2, 0, 6, 80)
+    mine = encoded(rules.TileDrawn(2, PINK, 6, 80))
+    assert mine.text == "player 2 draws one pink tile"

@@ -118,8 +118,8 @@ def test_a_figure_may_still_be_placed_after_the_very_last_tile():
     assert state.step == rules.PLACE_FIGURE and state.turn_player == 0
     assert PlaceFigure(PINK, 3) in GAME.legal_moves(state)
     events = GAME.apply_move(state, PlaceFigure(PINK, 3))
-    assert events[0] == rules.FigurePlaced(0, PINK, 3)
-    assert events[-1] == rules.GameEnded("all tiles placed")
+    assert events[0] == rules.FigurePlaced(0, PINK, 3, 2)  # 3 pink figures with 3 fishers
+    assert events[-1] == rules.GameEnded(rules.ALL_TILES_PLACED)
     assert state.ships[0] == (0, 0, PINK)
     outcome = GAME.outcome(state)
     pink = outcome.species[4].points
@@ -131,7 +131,7 @@ def test_after_the_very_last_tile_the_figure_may_also_be_skipped_and_the_game_en
     state = one_free_cell_left()
     GAME.apply_move(state, PlaceTile(NORTH, 0, PINK))
     assert SKIP_FIGURE in GAME.legal_moves(state)
-    assert GAME.apply_move(state, SKIP_FIGURE)[-1] == rules.GameEnded("all tiles placed")
+    assert GAME.apply_move(state, SKIP_FIGURE)[-1] == rules.GameEnded(rules.ALL_TILES_PLACED)
     assert state.step == rules.GAME_OVER and state.ships[0] == (0, 0, 0)
 
 
@@ -152,7 +152,7 @@ def test_a_placed_figure_leaves_the_supply_and_a_skipped_one_is_said_so():
     state = after_tile()
     supply = state.figure_supply
     events = GAME.apply_move(state, PlaceFigure(GREEN, 2))
-    assert events[0] == rules.FigurePlaced(0, GREEN, 2)
+    assert events[0] == rules.FigurePlaced(0, GREEN, 2, 2)
     assert state.figure_supply == rules.counted(supply, GREEN, -1)
     assert GAME.invariant_violations(state) == []
     # Fisher 1's turn: a tile (the second of the game), the draw, then no figure.

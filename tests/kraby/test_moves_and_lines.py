@@ -22,6 +22,7 @@ from tests.kraby.helpers import (
     WEST,
     YELLOW,
     cell,
+    listed,
     position,
 )
 
@@ -30,7 +31,7 @@ EVERY_FIGURE = [PlaceFigure(c, m) for c in COLORS for m in (1, 2, 3)]
 
 
 def assert_checked_alone_as_listed(state: rules.KrabyState) -> None:
-    legal = GAME.legal_moves(state)
+    legal = listed(state)
     for move in [*EVERY_TILE, *EVERY_FIGURE, SKIP_FIGURE]:
         assert GAME.is_legal(state, move) == (move in legal), move
 
@@ -83,7 +84,7 @@ def test_a_placed_tile_stops_every_later_tile_on_its_row_and_column():
     # at the pink one, and a crab down that column stops on top of it.
     state = position()
     events = GAME.apply_move(state, PlaceTile(WEST, 5, PINK))
-    assert events[0] == rules.TilePlaced(0, WEST, 5, PINK, cell(5, 4))
+    assert events[0] == rules.TilePlaced(0, WEST, 5, PINK, cell(5, 4), 5)
     assert state.cells[cell(5, 4)] == PINK + rules.TILE_OFFSET
     assert state.turns_taken == 1
     assert rules.slide_stop(state, WEST, 5) == cell(5, 3)
@@ -99,7 +100,7 @@ def test_a_drawn_tile_leaves_the_bag_and_joins_the_hand_of_the_fisher_who_played
     GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
     bag, hand = state.bag, state.hands[0]
     events = GAME.apply_chance(state, GREEN)
-    assert events[0] == rules.TileDrawn(0, GREEN)
+    assert events[0] == rules.TileDrawn(0, GREEN, 6, sum(bag) - 1)
     assert state.bag == rules.counted(bag, GREEN, -1)
     assert state.hands[0] == rules.counted(hand, GREEN, 1)
     assert GAME.invariant_violations(state) == []

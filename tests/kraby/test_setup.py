@@ -21,6 +21,7 @@ from tests.kraby.helpers import (
     WEST,
     YELLOW,
     cell,
+    listed,
     position,
 )
 
@@ -64,8 +65,8 @@ def test_with_two_players_a_tile_enters_at_the_edge_of_the_nine_by_nine():
     two, three = position(2, tiles), position(3, tiles)
     assert rules.slide_stop(two, WEST, 3) is None
     assert rules.slide_stop(three, WEST, 3) == cell(3, 0)
-    assert PlaceTile(WEST, 3, ORANGE) not in GAME.legal_moves(two)
-    assert PlaceTile(WEST, 3, ORANGE) in GAME.legal_moves(three)
+    assert PlaceTile(WEST, 3, ORANGE) not in listed(two)
+    assert PlaceTile(WEST, 3, ORANGE, cell(3, 0)) in GAME.legal_moves(three)
     # From the north along column 6 the tile stops on row 0 with three, and cannot enter with
     # two (row 1 is the first row of the 9x9, and it is taken).
     assert rules.slide_stop(three, NORTH, 6) == cell(0, 6)

@@ -9,7 +9,18 @@ import pytest
 from crabgames.games.kraby import GAME, rules
 from crabgames.games.kraby.data import ISLAND
 from crabgames.games.kraby.rules import PlaceTile
-from tests.kraby.helpers import BLUE, EAST, NORTH, PINK, SOUTH, WEST, YELLOW, cell, position
+from tests.kraby.helpers import (
+    BLUE,
+    EAST,
+    NORTH,
+    PINK,
+    SOUTH,
+    WEST,
+    YELLOW,
+    cell,
+    listed,
+    position,
+)
 
 
 def test_a_tile_slides_until_it_stops_at_the_island():
@@ -19,7 +30,7 @@ def test_a_tile_slides_until_it_stops_at_the_island():
     assert rules.slide_stop(state, EAST, 5) == ISLAND + 1
     assert rules.slide_stop(state, NORTH, 5) == ISLAND - 11
     assert rules.slide_stop(state, SOUTH, 5) == ISLAND + 11
-    assert PlaceTile(WEST, 5, PINK) in GAME.legal_moves(state)
+    assert PlaceTile(WEST, 5, PINK, ISLAND - 1) in GAME.legal_moves(state)  # listed with its stop
 
 
 def test_a_tile_that_nothing_would_stop_cannot_enter():
@@ -28,7 +39,7 @@ def test_a_tile_that_nothing_would_stop_cannot_enter():
     assert rules.slide_stop(state, WEST, 3) is None
     move = PlaceTile(WEST, 3, BLUE)
     assert not GAME.is_legal(state, move)
-    assert move not in GAME.legal_moves(state)
+    assert move not in listed(state)
     assert GAME.explain_illegal(state, move).rule == "K3"
 
 
@@ -65,11 +76,11 @@ def test_a_move_that_leaves_an_empty_hole_is_forbidden():
     state = position(tiles=tiles)
     move = PlaceTile(NORTH, 4, PINK)
     assert rules.slide_stop(state, NORTH, 4) == cell(2, 4)
-    assert move not in GAME.legal_moves(state)
+    assert move not in listed(state)
     assert GAME.explain_illegal(state, move).rule == "K4"
     # A tile stopping elsewhere keeps the pocket open.
     assert rules.slide_stop(state, WEST, 2) == cell(2, 0)
-    assert PlaceTile(WEST, 2, PINK) in GAME.legal_moves(state)
+    assert PlaceTile(WEST, 2, PINK, cell(2, 0)) in GAME.legal_moves(state)
 
 
 def test_two_players_play_on_the_central_nine_by_nine():
@@ -129,7 +140,7 @@ def test_a_tile_may_stop_on_its_entry_cell_from_every_side(num_players):
     assert rules.slide_stop(state, NORTH, 7) == cell(low, 7)
     assert rules.slide_stop(state, SOUTH, 8) == cell(high, 8)
     for move in (PlaceTile(WEST, 2, PINK), PlaceTile(EAST, 3, PINK), PlaceTile(SOUTH, 8, PINK)):
-        assert move in GAME.legal_moves(state)
+        assert move in listed(state)
 
 
 def test_a_tile_stopping_on_an_empty_row_leaves_the_cells_of_that_row_their_line_to_the_edge():
@@ -139,11 +150,11 @@ def test_a_tile_stopping_on_an_empty_row_leaves_the_cells_of_that_row_their_line
     state = position(tiles={(2, 3): BLUE, (4, 3): BLUE, (4, 6): BLUE})
     assert rules.slide_stop(state, NORTH, 6) == cell(3, 6)
     assert rules.leaves_no_hole(state, NORTH, 6, cell(3, 6))
-    assert PlaceTile(NORTH, 6, PINK) in GAME.legal_moves(state)
+    assert PlaceTile(NORTH, 6, PINK, cell(3, 6)) in GAME.legal_moves(state)
     assert GAME.is_legal(state, PlaceTile(NORTH, 6, PINK))
     # The same turned: (3, 3) between two tiles of its row; a tile sliding along row 6 from
     # the west stops at (6, 3), the first tile of column 3, and (3, 3) still sees the north.
     state = position(tiles={(3, 2): BLUE, (3, 4): BLUE, (6, 4): BLUE})
     assert rules.slide_stop(state, WEST, 6) == cell(6, 3)
     assert rules.leaves_no_hole(state, WEST, 6, cell(6, 3))
-    assert PlaceTile(WEST, 6, PINK) in GAME.legal_moves(state)
+    assert PlaceTile(WEST, 6, PINK, cell(6, 3)) in GAME.legal_moves(state)

@@ -55,8 +55,13 @@ def test_when_no_fisher_can_place_a_tile_the_game_ends():
     assert rules.unfillable_cells(state) == []
     assert rules.entry_points(state) == ()
     events = rules.begin_turn(state)
-    assert events[:3] == [rules.TurnPassed(0), rules.TurnPassed(1), rules.TurnPassed(2)]
-    assert events[-1] == rules.GameEnded("no fisher can place a tile")
+    # Fishers 0 and 1 hold the tiles left but have no entry; fisher 2's hand is empty (G6).
+    assert events == [
+        rules.TurnPassed(0, rules.NO_ENTRY),
+        rules.TurnPassed(1, rules.NO_ENTRY),
+        rules.TurnPassed(2, rules.NO_TILES),
+        rules.GameEnded(rules.NO_FISHER_CAN_PLACE),
+    ]
     assert GAME.next_decision(state) == Decision.game_over()
     assert GAME.outcome(state) is not None
 
@@ -66,7 +71,7 @@ def test_the_game_ends_when_every_tile_is_on_the_board():
     state.hands = [(0,) * 5] * 3
     state.cells = bytearray(c if c != rules.EMPTY else ORANGE + TILE_OFFSET for c in state.cells)
     state.rebuild_lines()
-    assert rules.begin_turn(state) == [rules.GameEnded("all tiles placed")]
+    assert rules.begin_turn(state) == [rules.GameEnded(rules.ALL_TILES_PLACED)]
 
 
 def test_a_fisher_with_an_empty_hand_is_skipped():
@@ -77,5 +82,9 @@ def test_a_fisher_with_an_empty_hand_is_skipped():
     GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
     if state.step == rules.PLACE_FIGURE:
         events = GAME.apply_move(state, SKIP_FIGURE)
-        assert rules.TurnPassed(1) in events
+        assert events == [
+            rules.FigureSkipped(0),
+            rules.TurnPassed(1, rules.NO_TILES),
+            rules.TurnBegan(2),
+        ]
     assert state.turn_player == 2

@@ -64,6 +64,11 @@ def set_ship(msg: pb.KrabyShip, ship: list[int]) -> None:
     msg.hold_x1, msg.hold_x2, msg.hold_x3 = ship
 
 
+def set_position(msg: pb.KrabyPosition, cell: int) -> None:
+    """A cell as its row and column on the 11x11 board (K1), the numbers its label prints."""
+    msg.row, msg.column = divmod(cell, SIZE)
+
+
 # The state is written as protobuf wire bytes and merged in one call: a message operation per
 # field, hand and ship costs several times more. Every value in it is a small int (cells,
 # colours, counts, seats, at most 120 turns), so each varint is one byte, and every submessage
@@ -107,13 +112,14 @@ SHIP_FIELD = field_table(SHIPS_TAG, pb.KrabyShip)
 SUPPLY_FIELD = field_table(SUPPLY_TAG, pb.KrabyTileCounts)
 
 
-def small_scalars(tag: int) -> list[bytes]:
-    """A varint field's bytes for each value under 128, by value; proto3 leaves zero out."""
-    return [bytes((tag, value)) if value else b"" for value in range(128)]
+def small_scalars(tag: int, has_presence: bool = False) -> list[bytes]:
+    """A varint field's bytes for each value under 128, by value; proto3 leaves zero out, unless
+    the field is `optional` (set, it is written whatever its value)."""
+    return [bytes((tag, value)) if value or has_presence else b"" for value in range(128)]
 
 
 STEP_FIELD = small_scalars(pb.KrabyState.STEP_FIELD_NUMBER << 3)  # varint fields: wire type 0
-TURN_PLAYER_FIELD = small_scalars(pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3)
+TURN_PLAYER_FIELD = small_scalars(pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3, True)
 TURNS_TAKEN_FIELD = small_scalars(pb.KrabyState.TURNS_TAKEN_FIELD_NUMBER << 3)
 
 
@@ -140,9 +146,15 @@ def encode_state_bytes(state: KrabyState) -> bytes:
     )
 
 
-# Every tile placement there is, by its (edge, lane, colour): a valid one decodes to the shared
-# PlaceTile by one lookup (a PlaceTile equals the plain tuple of its fields).
-TILES = {tile: tile for tiles in rules.PLACE_TILES.values() for tile in tiles[1:]}
+# Every tile placement there is, by its (edge, lane, colour): a valid one decodes to a shared
+# PlaceTile by one lookup. A tile as sent says nothing of where it stops (its `stop` is only
+# listed, and ignored here).
+TILES = {
+    (edge, lane, color): PlaceTile(edge, lane, color)
+    for edge in rules.EDGES
+    for lane in range(SIZE)
+    for color in COLORS
+}
 
 
 def decode_move(msg: pb.KrabyMove, path: str) -> object:
@@ -173,7 +185,10 @@ def decode_move(msg: pb.KrabyMove, path: str) -> object:
 
 def encode_move(move: object, msg: pb.KrabyMove) -> None:
     if isinstance(move, PlaceTile):
-        msg.place_tile.edge, msg.place_tile.lane, msg.place_tile.color = move
+        tile = msg.place_tile
+        tile.edge, tile.lane, tile.color = move.edge, move.lane, move.color
+        if move.stop is not None:
+            set_position(tile.stop, move.stop)
     elif isinstance(move, PlaceFigure):
         msg.place_figure.color, msg.place_figure.multiplier = move
     else:
@@ -192,8 +207,30 @@ def encode_view(state: KrabyState, player: int | None, msg: pb.KrabyView) -> Non
         set_ship(msg.ships.add(), ship)
     set_counts(msg.figure_supply, state.figure_supply)
     msg.step = state.step
-    msg.turn_player = state.turn_player
+    if state.step in TURN_STEPS:
+        msg.turn_player = state.turn_player
     msg.turns_taken = state.turns_taken
+    msg.playing_area.first, msg.playing_area.last = playing_area(state.num_players)
+    if state.step != GAME_OVER:
+        encode_decision(state, msg.decision)
+
+
+# The steps of a fisher's turn: during the deal and after the end, it is nobody's turn.
+TURN_STEPS = (PLACE_TILE, DRAW, PLACE_FIGURE)
+
+
+def encode_decision(state: KrabyState, msg: pb.KrabyDecision) -> None:
+    """What the table waits for, as every viewer may see it: who decides (or receives a tile),
+    and the open entries (they depend on the board alone, K5) or the figures (on the ships and
+    the supply, K6)."""
+    msg.step, msg.player = state.step, state.turn_player
+    if state.step == PLACE_TILE:
+        for edge, lane, stop in rules.entry_points(state):
+            entry = msg.entries.add(edge=edge, lane=lane)
+            set_position(entry.stop, stop)
+    elif state.step == PLACE_FIGURE:
+        for figure in rules.figure_placements(state, state.turn_player):
+            msg.figures.add(color=figure.color, multiplier=figure.multiplier)
 
 
 def encode_outcome(outcome: rules.KrabyOutcome, msg: game_pb2.Outcome) -> None:

@@ -26,7 +26,7 @@ from crabgames.games.kraby.data import (
     playing_area,
     tiles_per_color,
 )
-from crabgames.games.kraby.move_ids import FIGURE_IDS, MOVE_IDS, TILE_IDS
+from crabgames.games.kraby.move_ids import FIGURE_IDS, TILE_IDS, move_id_of
 from crabgames.games.kraby.rules import (
     DEAL,
     GAME_OVER,
@@ -55,28 +55,33 @@ def cell_name(cell: int) -> str:
     return f"row {row}, column {col}"
 
 
+def lane_kind(edge: int) -> str:
+    return "column" if edge in (rules.NORTH, rules.SOUTH) else "row"
+
+
 @functools.lru_cache(maxsize=4096)  # every (entry, stop) there is: built once
 def tile_label(move: PlaceTile, stop: int | None) -> str:
+    """The tile's label: its colour, where it enters and where it stops. Rows and columns are
+    the board's (0 to 10 for every player count, K1), as the move's fields carry them."""
     where = f" to {cell_name(stop)}" if stop is not None else ""
-    lane = "column" if move.edge in (rules.NORTH, rules.SOUTH) else "row"
     return (
         f"slide {COLOR_NAMES[move.color]} in from the {EDGE_NAMES[move.edge]} along "
-        f"{lane} {move.lane}{where}"
+        f"{lane_kind(move.edge)} {move.lane}{where}"
     )
 
 
 def tile_key(tile: PlaceTile, stop: int | None) -> Hashable:
-    """What a tile's encoding depends on (its id and label: where it stops), as one small int;
-    the tile itself when it cannot enter."""
-    return tile if stop is None else stop * TILE_IDS + MOVE_IDS[tile]
+    """What a tile's encoding depends on (its id, label and stop cell), as one small int; the
+    tile itself when it cannot enter."""
+    return tile if stop is None else stop * TILE_IDS + move_id_of(tile)
 
 
 def entry_keys(entry: tuple[int, int, int]) -> list[tuple[Hashable, ...]]:
-    """rules.HAND_TILES[edge][lane] with each tile as its `tile_key`, by the colours in hand:
+    """rules.LISTED_TILES[edge][stop] with each tile as its `tile_key`, by the colours in hand:
     built once per entry point (edge, lane, stop), of which there are at most 4 x 11 x 11."""
-    edge, lane, stop = entry
+    edge, _, stop = entry
     keys = ENTRY_KEYS[entry] = [
-        tuple(tile_key(tile, stop) for tile in tiles) for tiles in rules.HAND_TILES[edge][lane]
+        tuple(tile_key(tile, stop) for tile in tiles) for tiles in rules.LISTED_TILES[edge][stop]
     ]
     return keys
 
@@ -84,12 +89,83 @@ def entry_keys(entry: tuple[int, int, int]) -> list[tuple[Hashable, ...]]:
 ENTRY_KEYS: dict[tuple[int, int, int], list[tuple[Hashable, ...]]] = {}
 
 
-@functools.cache  # one per kind and seat: every viewer gets the same copy, encoded once
-def tile_hidden(
-    kind: type[rules.TileDealt | rules.TileDrawn], player: int
-) -> rules.TileDealt | rules.TileDrawn:
-    """A dealt or drawn tile as the other seats and spectators see it: its colour unspecified."""
-    return kind(player, pb.KRABY_COLOR_UNSPECIFIED)
+# ----- event sentences: a template per kind (and per variant), its placeholders from the event
+
+
+def seat(player: int) -> dict[str, str]:
+    return {"player": str(player)}
+
+
+def dealt_sentence(event: rules.TileDealt) -> tuple[str, dict[str, str]]:
+    if not event.color:  # as the other seats see it
+        return "player {player} is dealt a tile", seat(event.player)
+    args = seat(event.player) | {"color": COLOR_NAMES[event.color]}
+    return "player {player} is dealt one {color} tile", args
+
+
+def drawn_sentence(event: rules.TileDrawn) -> tuple[str, dict[str, str]]:
+    if not event.color:
+        return "player {player} draws a tile", seat(event.player)
+    return "player {player} draws one {color} tile", seat(event.player) | {
+        "color": COLOR_NAMES[event.color]
+    }
+
+
+def placed_sentence(event: rules.TilePlaced) -> tuple[str, dict[str, str]]:
+    row, column = divmod(event.stop, SIZE)
+    args = seat(event.player) | {
+        "color": COLOR_NAMES[event.color],
+        "edge": EDGE_NAMES[event.edge],
+        "lane": str(event.lane),
+        "row": str(row),
+        "column": str(column),
+    }
+    template = (
+        "player {player} slides one {color} tile in from the {edge} along "
+        + lane_kind(event.edge)
+        + " {lane}; it stops at row {row}, column {column}"
+    )
+    return template, args
+
+
+def figure_sentence(event: rules.FigurePlaced) -> tuple[str, dict[str, str]]:
+    args = seat(event.player) | {
+        "color": COLOR_NAMES[event.color],
+        "multiplier": str(event.multiplier),
+    }
+    return "player {player} puts one {color} figure in hold x{multiplier}", args
+
+
+PASS_TEMPLATES = {
+    rules.NO_TILES: "player {player} has no tile left and passes",
+    rules.NO_ENTRY: "player {player} cannot slide a tile in anywhere and passes",
+}
+END_TEMPLATES = {
+    rules.ALL_TILES_PLACED: "the game ends: all tiles are placed",
+    rules.NO_FISHER_CAN_PLACE: "the game ends: no fisher can place a tile",
+}
+
+
+def event_sentence(event: object) -> tuple[str, dict[str, str]]:
+    """The event's template and the text of each of its placeholders."""
+    match event:
+        case rules.TileDealt():
+            return dealt_sentence(event)
+        case rules.TileDrawn():
+            return drawn_sentence(event)
+        case rules.TilePlaced():
+            return placed_sentence(event)
+        case rules.FigurePlaced():
+            return figure_sentence(event)
+        case rules.FigureSkipped(player):
+            return "player {player} places no figure", seat(player)
+        case rules.TurnBegan(player):
+            return "it is player {player}'s turn", seat(player)
+        case rules.TurnPassed(player, reason):
+            return PASS_TEMPLATES[reason], seat(player)
+        case rules.GameEnded(reason):
+            return END_TEMPLATES[reason], {}
+    raise TypeError(f"not a Kraby event: {event!r}")
 
 
 def check_view_sizes(view: pb.KrabyView, player: int, num_players: int) -> list[int]:
@@ -116,6 +192,16 @@ def check_view_sizes(view: pb.KrabyView, player: int, num_players: int) -> list[
     return own
 
 
+def turn_player_of(view: pb.KrabyView) -> int:
+    """The state's turn player behind a view: the view's, or during the deal the first seat
+    still short of six tiles (seats are dealt in order); after the end any seat will do."""
+    if view.HasField("turn_player"):
+        return view.turn_player
+    if view.step == DEAL:
+        return next((p for p, size in enumerate(view.hand_sizes) if size < HAND_SIZE), 0)
+    return 0
+
+
 def decision_at(step: int, turn_player: int) -> Decision:
     if step in (PLACE_TILE, PLACE_FIGURE):
         return Decision.player_decides(turn_player, STEP_NAMES[step])
@@ -136,7 +222,34 @@ def event_bytes(event: object) -> bytes:
     """An event's message, serialized: the same event always encodes the same."""
     msg = game_pb2.Event()
     KrabyGame.fill_event(event, msg)
-    return msg.SerializeToString()
+    return msg.SerializeToString(deterministic=True)  # the args map sorted by key
+
+
+def fill_kraby_event(event: object, ev: pb.KrabyEvent) -> None:
+    """The event as data: who, which tile or figure, from where to where, the result."""
+    match event:
+        case rules.TileDealt():
+            dealt = ev.tile_dealt
+            dealt.player, dealt.color, dealt.hand_size, dealt.bag_size = event
+        case rules.TileDrawn():
+            drawn = ev.tile_drawn
+            drawn.player, drawn.color, drawn.hand_size, drawn.bag_size = event
+        case rules.TilePlaced(player, edge, lane, color, stop, hand_size):
+            placed = ev.tile_placed
+            placed.player, placed.edge, placed.lane, placed.color = player, edge, lane, color
+            codec.set_position(placed.stop, stop)
+            placed.hand_size = hand_size
+        case rules.FigurePlaced():
+            figure = ev.figure_placed
+            figure.player, figure.color, figure.multiplier, figure.supply_left = event
+        case rules.FigureSkipped(player):
+            ev.figure_skipped.player = player
+        case rules.TurnBegan(player):
+            ev.turn_began.player = player
+        case rules.TurnPassed(player, reason):
+            ev.turn_passed.player, ev.turn_passed.reason = player, reason
+        case rules.GameEnded(reason):
+            ev.game_ended.reason = reason
 
 
 class KrabyGame(Game[KrabyState, object]):
@@ -250,7 +363,7 @@ class KrabyGame(Game[KrabyState, object]):
         return TILE_IDS + FIGURE_IDS + 1
 
     def move_id(self, state: KrabyState, move: object) -> int:
-        return MOVE_IDS[move]  # type: ignore[index]
+        return move_id_of(move)
 
     def state_from_view(
         self, view: pb.KrabyView, player: int, num_players: int, rng: random.Random
@@ -277,7 +390,7 @@ class KrabyGame(Game[KrabyState, object]):
             ships=view.ships,
             figure_supply=view.figure_supply,
             step=view.step,
-            turn_player=view.turn_player,
+            turn_player=turn_player_of(view),
             turns_taken=view.turns_taken,
         )
         for seat, size in enumerate(view.hand_sizes):
@@ -333,7 +446,8 @@ class KrabyGame(Game[KrabyState, object]):
 
     def move_label(self, state: KrabyState, move: object) -> str:
         if isinstance(move, PlaceTile):
-            return tile_label(move, rules.slide_stop(state, move.edge, move.lane))
+            stop = move.stop if move.stop is not None else rules.slide_stop(state, *move[:2])
+            return tile_label(move, stop)
         if isinstance(move, PlaceFigure):
             return f"put {a_tile(move.color, 'figure')} in hold x{move.multiplier}"
         return "place no figure"
@@ -369,34 +483,13 @@ class KrabyGame(Game[KrabyState, object]):
 
     @staticmethod
     def fill_event(event: object, msg: game_pb2.Event) -> None:
-        ev = msg.kraby
-        match event:
-            case rules.TileDealt(player, color):
-                ev.tile_dealt.player, ev.tile_dealt.color = player, color
-                msg.text = f"player {player} is dealt {a_tile(color)}"
-            case rules.TilePlaced(player, edge, lane, color, cell):
-                p = ev.tile_placed
-                p.player, p.edge, p.lane, p.color, p.cell = player, edge, lane, color, cell
-                msg.text = (
-                    f"player {player} slides {a_tile(color, 'crab')} in from the "
-                    f"{EDGE_NAMES[edge]}; it stops at {cell_name(cell)}"
-                )
-            case rules.TileDrawn(player, color):
-                ev.tile_drawn.player, ev.tile_drawn.color = player, color
-                msg.text = f"player {player} draws {a_tile(color)}"
-            case rules.FigurePlaced(player, color, m):
-                f = ev.figure_placed
-                f.player, f.color, f.multiplier = player, color, m
-                msg.text = f"player {player} puts {a_tile(color, 'figure')} in hold x{m}"
-            case rules.FigureSkipped(player):
-                ev.figure_skipped.player = player
-                msg.text = f"player {player} places no figure"
-            case rules.TurnPassed(player):
-                ev.turn_passed.player = player
-                msg.text = f"player {player} cannot place a tile and passes"
-            case rules.GameEnded(reason):
-                ev.game_ended.reason = reason
-                msg.text = f"the game ends: {reason}"
+        """The event's data (`fill_kraby_event`) and its sentence: the template, the text of each
+        placeholder, and the text they make."""
+        fill_kraby_event(event, msg.kraby)
+        template, args = event_sentence(event)
+        msg.template = template
+        msg.args.update(args)
+        msg.text = template.format_map(args)
 
     def chance_hidden_from(self, state: KrabyState) -> list[int]:
         # Every Kraby chance event is a tile into a hand: only its fisher sees it.
@@ -405,7 +498,8 @@ class KrabyGame(Game[KrabyState, object]):
     def redact_event(self, event: object, viewer: int | None) -> object | None:
         # A dealt or drawn tile is seen by its fisher only; the others see that a tile moved.
         if isinstance(event, TILES_INTO_A_HAND) and event.player != viewer:
-            return tile_hidden(type(event), event.player)
+            # The hand's size and the bag's are seen by all: only the colour is taken out.
+            return event._replace(color=pb.KRABY_COLOR_UNSPECIFIED)
         return event
 
 

@@ -55,6 +55,9 @@ class PlaceTile(NamedTuple):
     edge: int
     lane: int
     color: int
+    # Where the tile stops (K3), on a move `legal_moves` lists; a move as a fisher sends it has
+    # none (the board decides it).
+    stop: int | None = None
 
 
 class PlaceFigure(NamedTuple):
@@ -71,7 +74,9 @@ SKIP_FIGURE = SkipFigure()
 
 class TileDealt(NamedTuple):
     player: int
-    color: int
+    color: int  # unspecified (0) in the copy the other seats see
+    hand_size: int  # after it
+    bag_size: int
 
 
 class TilePlaced(NamedTuple):
@@ -79,30 +84,44 @@ class TilePlaced(NamedTuple):
     edge: int
     lane: int
     color: int
-    cell: int
+    stop: int  # the cell where it stopped (K3)
+    hand_size: int  # after it
 
 
 class TileDrawn(NamedTuple):
     player: int
-    color: int
+    color: int  # unspecified (0) in the copy the other seats see
+    hand_size: int  # after it
+    bag_size: int
 
 
 class FigurePlaced(NamedTuple):
     player: int
     color: int
     multiplier: int
+    supply_left: int  # figures of that colour left beside the board
 
 
 class FigureSkipped(NamedTuple):
     player: int
 
 
-class TurnPassed(NamedTuple):
+class TurnBegan(NamedTuple):
     player: int
 
 
+class TurnPassed(NamedTuple):
+    player: int
+    reason: int  # KrabyPassReason
+
+
 class GameEnded(NamedTuple):
-    reason: str
+    reason: int  # KrabyEndReason
+
+
+NO_TILES, NO_ENTRY = pb.KRABY_PASS_REASON_NO_TILES, pb.KRABY_PASS_REASON_NO_ENTRY
+ALL_TILES_PLACED = pb.KRABY_END_REASON_ALL_TILES_PLACED
+NO_FISHER_CAN_PLACE = pb.KRABY_END_REASON_NO_FISHER_CAN_PLACE
 
 
 # ----- state -----
@@ -428,23 +447,24 @@ def figure_placements(state: KrabyState, player: int) -> list[PlaceFigure]:
 # ----- legal moves -----
 
 
-# Every tile placement, built once: PLACE_TILES[edge, lane][color] (index 0 unused).
-PLACE_TILES = {
-    (edge, lane): (None, *(PlaceTile(edge, lane, color) for color in COLORS))
-    for edge in EDGES
-    for lane in range(SIZE)
-}
+def lane_of(edge: int, cell: int) -> int:
+    """The row (EAST, WEST) or column (NORTH, SOUTH) a tile from `edge` slides along to `cell`."""
+    row, col = divmod(cell, SIZE)
+    return row if edge in (EAST, WEST) else col
 
 
-# The tiles that may enter at (edge, lane) for each set of colours in hand (a bit mask, bit
-# c - 1 for colour c), by colour: HAND_TILES[edge][lane][mask], built once.
-HAND_TILES = {
+# The tiles listed for a tile entering from `edge` and stopping at `cell`, for each set of
+# colours in hand (a bit mask, bit c - 1 for colour c), by colour: LISTED_TILES[edge][cell][mask],
+# built once (list lookups: read for every entry point of every listing).
+LISTED_TILES = {
     edge: [
         [
-            tuple(PLACE_TILES[edge, lane][c] for c in COLORS if mask >> (c - 1) & 1)
+            tuple(
+                PlaceTile(edge, lane_of(edge, cell), c, cell) for c in COLORS if mask >> (c - 1) & 1
+            )
             for mask in range(1 << len(COLORS))
         ]
-        for lane in range(SIZE)
+        for cell in range(CELLS)
     ]
     for edge in EDGES
 }
@@ -465,8 +485,8 @@ def legal_moves(state: KrabyState) -> list:
     if state.step == PLACE_TILE:
         colors = colors_in_hand(state.hands[state.turn_player])
         moves: list = []
-        for edge, lane, _ in entry_points(state):
-            moves += HAND_TILES[edge][lane][colors]
+        for edge, _, stop in entry_points(state):
+            moves += LISTED_TILES[edge][stop][colors]
         return moves
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
@@ -489,8 +509,9 @@ def is_legal(state: KrabyState, move: object) -> bool:
 def deal(state: KrabyState, color: int) -> list:
     player = state.turn_player
     take_from_bag(state, player, color)
-    events: list = [TileDealt(player, color)]
-    if sum(state.hands[player]) == HAND_SIZE:
+    hand_size = sum(state.hands[player])
+    events: list = [TileDealt(player, color, hand_size, sum(state.bag))]
+    if hand_size == HAND_SIZE:
         if player + 1 < state.num_players:
             state.turn_player = player + 1
         else:
@@ -516,9 +537,9 @@ def apply_chance(state: KrabyState, color: int) -> list:
     if state.step == DEAL:
         return deal(state, color)
     player = state.turn_player
-    state.bag = counted(state.bag, color, -1)
-    state.hands[player] = counted(state.hands[player], color, 1)
-    return [TileDrawn(player, color), *offer_figure(state)]
+    take_from_bag(state, player, color)
+    drawn = TileDrawn(player, color, sum(state.hands[player]), sum(state.bag))
+    return [drawn, *offer_figure(state)]
 
 
 def apply_move(state: KrabyState, move: object) -> list:
@@ -535,7 +556,8 @@ def apply_move(state: KrabyState, move: object) -> list:
     state.row_blocked[row] |= 1 << col
     state.col_blocked[col] |= 1 << row
     state.turns_taken += 1
-    events: list = [TilePlaced(player, move.edge, move.lane, move.color, stop)]
+    hand_size = sum(state.hands[player])
+    events: list = [TilePlaced(player, move.edge, move.lane, move.color, stop, hand_size)]
     if sum(state.bag):
         state.step = DRAW
     else:
@@ -560,7 +582,8 @@ def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list:
     else:
         state.ships[player] = with_figure(state.ships[player], move)
         state.figure_supply = counted(state.figure_supply, move.color, -1)
-        events = [FigurePlaced(player, move.color, move.multiplier)]
+        supply_left = state.figure_supply[move.color - 1]
+        events = [FigurePlaced(player, move.color, move.multiplier, supply_left)]
     # The turn ends.
     state.turn_player = (player + 1) % state.num_players
     state.step = PLACE_TILE
@@ -578,18 +601,21 @@ def begin_turn(state: KrabyState) -> list:
     """Start the turn of `turn_player`, passing for every fisher who cannot place (G6) and ending
     the game when the tiles run out or nobody can place (K8)."""
     if not sum(state.bag) and not any(map(sum, state.hands)):
-        return finish(state, "all tiles placed")
+        return finish(state, ALL_TILES_PLACED)
     events: list = []
     entries = find_entry_points(state, first_only=True)  # has_entry_point
     for _ in range(state.num_players):
-        if entries and sum(state.hands[state.turn_player]):
+        in_hand = sum(state.hands[state.turn_player])
+        if entries and in_hand:
+            events.append(TurnBegan(state.turn_player))
             return events
-        events.append(TurnPassed(state.turn_player))
+        # G6, said with its cause: an empty hand, else no entry on the board.
+        events.append(TurnPassed(state.turn_player, NO_ENTRY if in_hand else NO_TILES))
         state.turn_player = (state.turn_player + 1) % state.num_players
-    return events + finish(state, "no fisher can place a tile")
+    return events + finish(state, NO_FISHER_CAN_PLACE)
 
 
-def finish(state: KrabyState, reason: str) -> list:
+def finish(state: KrabyState, reason: int) -> list:
     state.step = GAME_OVER
     return [GameEnded(reason)]
 
