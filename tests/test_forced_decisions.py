@@ -96,9 +96,9 @@ def test_only_the_host_and_the_deciding_seat_see_a_forced_move(game_id):
                         happened.seat_events[s] for s in range(num_players) if s != seat
                     ]
                     assert all(event not in seen for seen in others)
-                    assert event.text == f"Seat {seat} has only one possible move: " + (
-                        f"{event.forced_move.move.label}."
-                    )
+                    name = ENGINE.games[game_id].player_name(ENGINE.decode(state).state, seat)
+                    label = event.forced_move.move.label
+                    assert event.text == f"{name} has only one possible move: {label}."
                     checked += 1
                 assert not any(e.HasField("forced_move") for e in happened.public_events)
                 state = after

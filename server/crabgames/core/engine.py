@@ -159,7 +159,10 @@ class Match:
             move = game.only_move(state)
             if move is None:
                 break
-            events.append(ForcedMoveEvent(decision.player, self.forced_move_bytes(decision, move)))
+            name = game.player_name(state, decision.player)
+            events.append(
+                ForcedMoveEvent(decision.player, name, self.forced_move_bytes(decision, move))
+            )
             events.extend(game.apply_move(state, move))
             self.version += 1
             events.extend(self.resolve_chance())
@@ -221,6 +224,7 @@ class ForcedMoveEvent(NamedTuple):
     the deciding seat see it: having no other choice can follow from what only that seat knows."""
 
     player: int
+    name: str  # the seat as the game's sentences name it
     move: bytes  # the Move, serialized
 
     def seen_by(self, viewer: int | None) -> ForcedMoveEvent | None:
@@ -228,7 +232,7 @@ class ForcedMoveEvent(NamedTuple):
 
     def encoded(self) -> bytes:
         label = game_pb2.Move.FromString(self.move).label
-        args = {"seat": str(self.player), "move": label}
+        args = {"player": self.name, "move": label}
         msg = game_pb2.Event(
             text=FORCED_MOVE_TEMPLATE.format_map(args), template=FORCED_MOVE_TEMPLATE, args=args
         )
@@ -236,7 +240,7 @@ class ForcedMoveEvent(NamedTuple):
         return msg.SerializeToString(deterministic=True)
 
 
-FORCED_MOVE_TEMPLATE = "Seat {seat} has only one possible move: {move}."
+FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
 
 
 def redact(game: Game, event: Any, viewer: int | None) -> Any | None:

@@ -205,6 +205,10 @@ class Game(ABC, Generic[S, M]):
     @abstractmethod
     def chance_label(self, state: S, value: int) -> str: ...
 
+    def player_name(self, state: S, seat: int) -> str:
+        """The seat as the game's sentences name it (a team's colour, say)."""
+        return f"player {seat}"
+
     @abstractmethod
     def encode_event(self, event: Any, msg: game_pb2.Event) -> None:
         """Fill the game's event field and the one-line `text`."""
