@@ -20,7 +20,9 @@ from tests.playthrough import GAME_OVER, encode, pick
 
 def record(engine: Engine, game_id: str, num_players: int, options, seed: int) -> dict:
     rng = random.Random(seed)
-    state, events = engine.new_game(game_id, options, num_players, seed)
+    # Every decision asked, the single-move ones too: the recorded moves stay the game's
+    # every decision, whatever the engine would play by itself.
+    state, events = engine.new_game(game_id, options, num_players, seed, ask_forced=True)
     steps = [{"setup": [e.text for e in events], "state": digest(state)}]
     outcome = None
     while state.next.kind != GAME_OVER:
