@@ -257,8 +257,8 @@ def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
     rules.apply_chance(state, mission_index("Mission 2-E"))
     events = rules.apply_move(state, KeepMission(mission_index("Mission 2-E")))
     kept = [e for e in events if e.kind == "mission_kept"]
-    assert [e.data for e in kept] == [
-        {"mission": mission_index("Mission 2-E"), "returned": (mission_index("Mission 1-E"),)}
+    assert [(e.data["mission"], e.data["returned"], e.data["player"]) for e in kept] == [
+        (mission_index("Mission 2-E"), (mission_index("Mission 1-E"),), 0)
     ]
-    assert kept[0].text == "Mission 2-E kept as the current mission"
+    assert kept[0].text == "player 0 keeps Mission 2-E; Mission 1-E goes back to its pile"
     assert mission_index("Mission 1-E") in state.mission_piles[0]

@@ -23,7 +23,7 @@ def test_the_deal_draws_card_ids_from_the_32_crab_cards_then_oxi_cards_join_the_
     assert [m.chance.value for m in moves] == list(range(32))  # no Oxi! during the deal (B1)
     assert all(abs(m.chance.probability - 1 / 32) < 1e-12 for m in moves)
     # Green 2 is 1 * 8 + (2 - 1) = 9.
-    assert moves[9].label == "green 2"
+    assert moves[9].label == "green 2 dealt to pile 0"
     for value in range(8 + 3 * 3):  # 8 piles, 3 cards to each of 3 players
         state, _, _ = engine.apply_move(state, chance(value))
     assert state.crab_bucket.piles[1].cards[0] == pb.CrabBucketCard(color=1, number=2)  # red 2
@@ -47,6 +47,6 @@ def test_an_oxi_draw_is_value_32_weighted_by_the_oxi_cards_in_the_draw_pile():
     moves, decision = engine.legal_moves(state)
     assert decision.decision == "draw_card"
     oxi = [m for m in moves if m.chance.value == 32]
-    assert len(oxi) == 1 and oxi[0].label == "Oxi!"
+    assert len(oxi) == 1 and oxi[0].label == "player 0 draws Oxi!"
     remaining = 32 - 8 - 6 + 2  # crab cards left plus 2 Oxi!
     assert abs(oxi[0].chance.probability - 2 / remaining) < 1e-12

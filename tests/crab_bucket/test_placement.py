@@ -4,6 +4,7 @@ equal; anything on an Oxi! or an empty pile (B2). The worked example is the rule
 from __future__ import annotations
 
 from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket.data import CARD_NAMES
 from crabgames.games.crab_bucket.rules import PlayCard
 from tests.crab_bucket.helpers import card, position
 
@@ -127,7 +128,7 @@ def test_the_rulebook_placement_example_to_its_end_every_card_on_every_pile():
     assert rules.Pass() not in rules.legal_moves(state)
     # Played: the card goes on top of its pile, and the other piles keep theirs.
     rules.apply_move(state, PlayCard(card("yellow 7"), EXAMPLE_TOPS.index("yellow 4")))
-    tops = [rules.CARD_NAMES[t] for t in rules.tops(state)]
+    tops = [CARD_NAMES[t] for t in rules.tops(state)]
     assert tops == [*EXAMPLE_TOPS[:4], "yellow 7", *EXAMPLE_TOPS[5:]]
 
 

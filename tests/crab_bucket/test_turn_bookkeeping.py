@@ -56,8 +56,11 @@ def test_the_draw_pile_running_out_is_said_once_and_is_no_pass():
 def test_the_last_card_played_with_the_draw_pile_empty_ends_the_game():
     state = position(PILES, {0: ["red 1"], 1: []}, current="Mission 1-D", draw_pile=[])
     events = rules.apply_move(state, PlayCard(card("red 1"), 3))
-    assert [e.kind for e in events][-2:] == ["draw_pile_empty", "game_ended"]
-    assert events[-1].data == {"reason": rules.CARDS_RAN_OUT, "points": 0}
+    kinds = [e.kind for e in events][-3:]
+    assert kinds == ["draw_pile_empty", "turn_ended", "game_ended"]
+    assert events[-2].data == {"player": 0, "passes": 0}  # no next player: the game ends
+    assert events[-1].data["reason"] == rules.CARDS_RAN_OUT and events[-1].data["points"] == 0
+    assert events[-1].data["won"] is False
     assert state.end_reason == rules.CARDS_RAN_OUT
 
 

@@ -126,7 +126,9 @@ def test_a_player_with_no_legal_decision_passes_automatically_and_draws_nothing(
     state = position(BLOCKING, {0: BLOCKED, 1: ["blue 8"]}, current="Mission 1-D")
     events: list = []
     rules.advance(state, events)
-    assert [e.kind for e in events] == ["turn_passed"] and events[0].data["automatic"]
+    assert [e.kind for e in events] == ["turn_passed", "turn_ended"]
+    assert events[0].data["automatic"] and events[0].text == "player 0 cannot act and passes"
+    assert events[1].data == {"player": 0, "next_player": 1, "passes": 1}
     assert state.turn_player == 1 and len(state.hands[0]) == 2 and state.passes == 1
 
 
@@ -152,7 +154,12 @@ def test_a_full_round_of_passes_ends_the_game():
     events: list = []
     rules.advance(state, events)
     assert state.step == rules.GAME_OVER and state.end_reason == rules.STALLED
-    assert [e.kind for e in events] == ["turn_passed", "turn_passed", "game_ended"]
+    kinds = ["turn_passed", "turn_ended", "turn_passed", "turn_ended", "game_ended"]
+    assert [e.kind for e in events] == kinds
+    assert events[3].data == {"player": 1, "passes": 2}
+    assert events[-1].text == (
+        "a full round of passes before the level 3 mission: the team loses with 0 points"
+    )
 
 
 def test_using_an_ability_then_having_no_main_action_is_not_a_pass():
@@ -245,5 +252,5 @@ def test_a_manual_pass_counts_toward_the_everyone_passed_end():
     assert state.passes == 1 and state.turn_player == 1 and state.step == rules.PLAY
     assert Pass() in rules.legal_moves(state)
     events = rules.apply_move(state, Pass())
-    assert [e.kind for e in events] == ["turn_passed", "game_ended"]
+    assert [e.kind for e in events] == ["turn_passed", "turn_ended", "game_ended"]
     assert state.step == rules.GAME_OVER and state.end_reason == rules.STALLED

@@ -3,8 +3,10 @@ its effect, side by side.
 
 A completed mission's ability is ready until used (its card is then turned face down); a turn
 may use one, before the main action. `rules.play_moves` lists the uses from `ability_moves` and
-`rules.apply_move` applies one with `use_ability`. The effects change the circle through the
-rules' own primitives (`put_on_pile`, `cut_pile`, `check_mission`), so this module and `rules`
+`rules.apply_move` applies one with `use_ability`. Each effect says what it moved, from where to
+where, in its own event (after the `ability_used` event that turns the card face down). The
+effects change the circle through the rules' own primitives (`play_from_hand`, `cut_pile`,
+`check_mission`), so this module and `rules`
 import each other as modules (never names), which works whichever is imported first.
 """
 
@@ -17,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
-    ABILITY_NAMES,
     CIRCLE,
     DISCARD_ALL_TOPS,
     DISCARD_PILE,
@@ -72,7 +73,6 @@ def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -
     rules.say(
         events,
         "ability_used",
-        f"player {player} uses {ABILITY_NAMES[ability]!r}",
         player=player,
         mission=move.mission,
         ability=ability,
@@ -99,10 +99,13 @@ def _uses_rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
 
 
 def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    tops = []
     for pile in move.piles:
         stack = state.piles[pile]
         state.draw_pile[stack[-1]] += 1
         state.piles[pile] = stack[:-1]
+        tops.append((pile, stack[-1]))
+    rules.say(events, "tops_rescued", player=state.turn_player, tops=tuple(tops))
     rules.check_mission(state, events)
 
 
@@ -114,6 +117,8 @@ def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) ->
     p, q = move.piles
     a, b = state.piles[p], state.piles[q]
     state.piles[p], state.piles[q] = a[:-1] + b[-1:], b[:-1] + a[-1:]
+    first, second = (p, a[-1]), (q, b[-1])
+    rules.say(events, "tops_swapped", player=state.turn_player, first=first, second=second)
     rules.check_mission(state, events)
 
 
@@ -130,14 +135,24 @@ def _uses_rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
 
 def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     (pile,) = move.piles
+    player = state.turn_player
     if state.options.wild:
         # Out of the discard and used at once: discarded again, cutting `pile`.
-        rules.cut_pile(state, pile, events)
+        rules.say(events, "oxi_rescued", player=player, pile=pile)
+        rules.cut_pile(state, pile, True, events)
     else:
         source = state.piles[move.source]
         uppermost = len(source) - 1 - source[::-1].index(OXI)  # the uppermost Oxi! there
         state.piles[move.source] = source[:uppermost] + source[uppermost + 1 :]
-        rules.put_on_pile(state, OXI, pile, events)
+        state.piles[pile] += (OXI,)  # not a play from the hand: its own event
+        rules.say(
+            events,
+            "oxi_rescued",
+            player=player,
+            from_pile=move.source,
+            from_index=uppermost,
+            pile=pile,
+        )
     rules.check_mission(state, events)
 
 
@@ -155,9 +170,8 @@ def _uses_play_freely(state: CrabBucketState, mission: int) -> list[Move]:
 def _play_freely(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     # B6: this is the turn's main action, without the placement rule.
     rules.take_from_hand(state, move.card)
-    state.plays_left -= 1
-    state.played += 1
-    rules.put_on_pile(state, move.card, move.piles[0], events)
+    rules.count_play(state)
+    rules.play_from_hand(state, move.card, move.piles[0], True, events)
     rules.check_mission(state, events)
 
 
@@ -171,9 +185,13 @@ def _uses_swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
 def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     (pile,) = move.piles
     stack = state.piles[pile]
-    hand = rules.without(state.hands[state.turn_player], move.card)
-    state.hands[state.turn_player] = rules.sorted_with(hand, stack[-1])
+    player = state.turn_player
+    hand = rules.without(state.hands[player], move.card)
+    state.hands[player] = rules.sorted_with(hand, stack[-1])
     state.piles[pile] = (*stack[:-1], move.card)
+    rules.say(
+        events, "hand_top_swapped", player=player, pile=pile, given=move.card, taken=stack[-1]
+    )
     rules.check_mission(state, events)
 
 
@@ -198,9 +216,11 @@ def _uses_discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
 
 def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     (pile,) = move.piles
-    state.removed.extend(state.piles[pile])  # level 3: removed from the game
+    cards = state.piles[pile]
+    state.removed.extend(cards)  # level 3: removed from the game
     state.removed.sort()
     state.piles[pile] = ()
+    rules.say(events, "pile_discarded", player=state.turn_player, pile=pile, cards=cards)
     rules.check_mission(state, events)
 
 
@@ -209,11 +229,14 @@ def _uses_discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
 
 
 def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
+    tops = []
     for pile, stack in enumerate(state.piles):
         if stack:
             state.removed.append(stack[-1])
             state.piles[pile] = stack[:-1]
+            tops.append((pile, stack[-1]))
     state.removed.sort()
+    rules.say(events, "tops_discarded", player=state.turn_player, tops=tuple(tops))
     rules.check_mission(state, events)
 
 
@@ -235,6 +258,15 @@ def offer_levels(state: CrabBucketState) -> list[int]:
 def _new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     """Discard the Mission, draw 2 choose 1: two draws (Wild Crab: each from a chosen pile),
     then keep one; the other goes back to its pile (rules notes)."""
+    discarded = state.options.missions[state.current]
+    rules.say(
+        events,
+        "mission_discarded",
+        player=state.turn_player,
+        mission=state.current,
+        level=discarded.level,
+        name=discarded.name,
+    )
     state.discarded_missions.append(state.current)
     state.current = rules.NO_MISSION
     state.pending.append((rules.KEEP_MISSION, 0))

@@ -9,7 +9,7 @@ from typing import Any
 from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument, bad_state
 from crabgames.core.wire import Remembered
-from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket import rules, words
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
     CARD_KINDS,
@@ -430,25 +430,56 @@ def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
 # ----- events -----
 
 # An event is written as protobuf wire bytes too (the engine frames responses from them): the
-# `Event` message's `text` (1) and `crab_bucket` (11) fields, holding the CrabBucketEvent whose
-# oneof field is the event's kind, holding the kind's fields from the event's data. Each kind's
-# fields are read from its message descriptor once, in field-number order, as protobuf writes.
-# The `crab_bucket` field's bytes are remembered by the event's data (a few small ints: a player,
-# a card, a pile), kind by kind; only the text is written every time.
+# `Event` message's `text` (1), `template` (2) and `args` (3, map entries sorted by key, as
+# deterministic serialization writes them) and `crab_bucket` (11) fields, the last holding the
+# CrabBucketEvent whose oneof field is the event's kind, holding the kind's fields from the
+# event's data. Each kind's fields are read from its message descriptor once, in field-number
+# order, as protobuf writes. A whole event's bytes are a function of its kind and data (its
+# sentence is built from them, words.py), so they are remembered by them, kind by kind: most
+# events are a few small ints (a player, a card, a pile).
 EVENT_TEXT = wire.tag(
     game_pb2.Event.DESCRIPTOR.fields_by_name["text"].number, wire.LENGTH_DELIMITED
 )
+EVENT_TEMPLATE = wire.tag(
+    game_pb2.Event.DESCRIPTOR.fields_by_name["template"].number, wire.LENGTH_DELIMITED
+)
+EVENT_ARGS = wire.tag(
+    game_pb2.Event.DESCRIPTOR.fields_by_name["args"].number, wire.LENGTH_DELIMITED
+)
+MAP_KEY = wire.tag(1, wire.LENGTH_DELIMITED)
+MAP_VALUE = wire.tag(2, wire.LENGTH_DELIMITED)
 EVENT_GAME = field_tag(game_pb2.Event, "crab_bucket")
 FieldWriter = Callable[[Any], bytes]
 
 
+def card_bytes(card: int) -> bytes:
+    return CARD_MSGS[card].SerializeToString()
+
+
+def pile_card_bytes(pile_card: tuple[int, int]) -> bytes:
+    """A (pile, card) pair as a CrabBucketPileCard."""
+    pile, card = pile_card
+    return pb.CrabBucketPileCard(pile=pile, card=CARD_MSGS[card]).SerializeToString()
+
+
+# How an event's message field is written from its value, by message type.
+MESSAGE_WRITERS: dict[str, Callable[[Any], bytes]] = {
+    pb.CrabBucketCard.DESCRIPTOR.full_name: card_bytes,
+    pb.CrabBucketPileCard.DESCRIPTOR.full_name: pile_card_bytes,
+}
+
+
 def _field_writer(field: Any) -> FieldWriter:
     """How one field of an event kind is written from its value (None: not in the event)."""
-    if field.message_type is not None:  # the only message fields of an event are cards
+    if field.message_type is not None:  # cards, and cards on piles
         tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
-        if field.is_repeated:  # a tuple of cards, each an element (none: left out)
-            return lambda cards: b"".join(field_bytes(tag, card_bytes(c)) for c in cards or ())
-        return lambda card: b"" if card is None else field_bytes(tag, card_bytes(card))
+        body = MESSAGE_WRITERS[field.message_type.full_name]
+        if field.is_repeated:  # a tuple of values, each an element (none: left out)
+            return lambda values: b"".join(field_bytes(tag, body(v)) for v in values or ())
+        return lambda value: b"" if value is None else field_bytes(tag, body(value))
+    if field.type == field.TYPE_STRING:  # a title: left out when empty
+        tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
+        return lambda value: string_field(tag, value or "")
     if field.is_repeated:  # packed ints, left out when empty
         tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
         return lambda values: (
@@ -460,12 +491,31 @@ def _field_writer(field: Any) -> FieldWriter:
     return lambda value: tag + wire.varint(value) if value else b""  # proto3: zero left out
 
 
-def card_bytes(card: int) -> bytes:
-    return CARD_MSGS[card].SerializeToString()
+def string_field(tag: bytes, value: str) -> bytes:
+    """A string field, left out when empty (proto3)."""
+    return field_bytes(tag, value.encode()) if value else b""
 
 
-def _game_parts(kind: Any) -> Remembered:
-    """The `crab_bucket` field's bytes of an event of this kind, by its data's items."""
+def sentence_bytes(kind: str, data: dict[str, Any]) -> bytes:
+    """The event's `text`, `template` and `args` fields."""
+    template, args = words.words(kind, data)
+    entries = [
+        field_bytes(
+            EVENT_ARGS, field_bytes(MAP_KEY, key.encode()) + field_bytes(MAP_VALUE, value.encode())
+        )
+        for key, value in sorted(args.items())
+    ]
+    return b"".join(
+        (
+            string_field(EVENT_TEXT, template.format_map(args)),
+            string_field(EVENT_TEMPLATE, template),
+            *entries,
+        )
+    )
+
+
+def _event_parts(kind: Any) -> Remembered:
+    """The bytes of an event of this kind, by its data's items."""
     fields = sorted(kind.message_type.fields, key=lambda f: f.number)
     writers = [(f.name, _field_writer(f)) for f in fields]
     kind_tag = wire.tag(kind.number, wire.LENGTH_DELIMITED)
@@ -473,26 +523,53 @@ def _game_parts(kind: Any) -> Remembered:
     def build(items: tuple[tuple[str, Any], ...]) -> bytes:
         data = dict(items)
         body = b"".join(write(data.get(name)) for name, write in writers)
-        return field_bytes(EVENT_GAME, field_bytes(kind_tag, body))
+        game_part = field_bytes(EVENT_GAME, field_bytes(kind_tag, body))
+        return sentence_bytes(kind.name, data) + game_part
 
     return Remembered(build)
 
 
-# kind -> its events' `crab_bucket` field bytes, by the event's data items
+# kind -> its events' bytes, by the event's data items
 EVENT_KINDS: dict[str, Remembered] = {
-    kind.name: _game_parts(kind)
+    kind.name: _event_parts(kind)
     for kind in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
 }
 
 
 def encode_event_bytes(event: rules.Event) -> bytes:
-    """The `Event` message serialized, as `SerializeToString` writes it (tests compare the two
-    for every kind of event)."""
-    game_part = EVENT_KINDS[event.kind][tuple(event.data.items())]
-    text = event.text.encode()
-    if not text:
-        return game_part
-    return b"".join((EVENT_TEXT, wire.varint(len(text)), text, game_part))
+    """The `Event` message serialized, as deterministic `SerializeToString` writes it (tests
+    compare the two for every kind of event)."""
+    return EVENT_KINDS[event.kind][tuple(event.data.items())]
+
+
+def encode_event(event: rules.Event, msg: game_pb2.Event) -> None:
+    """The same event built with protobuf's own API (the reference for `encode_event_bytes`)."""
+    template, args = words.words(event.kind, event.data)
+    msg.text = template.format_map(args)
+    msg.template = template
+    msg.args.update(args)
+    part = getattr(msg.crab_bucket, event.kind)
+    part.SetInParent()
+    for field in part.DESCRIPTOR.fields:
+        value = event.data.get(field.name)
+        if value is None:
+            continue
+        if field.message_type is None:
+            if field.is_repeated:
+                getattr(part, field.name).extend(value)
+            else:
+                setattr(part, field.name, value)
+            continue
+        values = value if field.is_repeated else (value,)
+        for item in values:
+            element = (
+                getattr(part, field.name).add() if field.is_repeated else getattr(part, field.name)
+            )
+            if isinstance(item, tuple):  # a card on a pile
+                element.pile = item[0]
+                element.card.CopyFrom(CARD_MSGS[item[1]])
+            else:
+                element.CopyFrom(CARD_MSGS[item])
 
 
 # ----- the public fields of a view -----

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
-from crabgames.games.crab_bucket import codec, rules
+from crabgames.games.crab_bucket import abilities, codec, data, rules
 from crabgames.games.crab_bucket.codec import (
     CARD_IDS,
     CARD_MSGS,
@@ -17,7 +17,15 @@ from crabgames.games.crab_bucket.codec import (
     decode_state,
     options_msg,
 )
-from crabgames.games.crab_bucket.data import ABILITY_NAMES, CIRCLE, MAX_PLAYERS, OXI, card_name
+from crabgames.games.crab_bucket.data import (
+    ABILITY_NAMES,
+    CIRCLE,
+    HAND_SIZE,
+    LEVELS,
+    MAX_PLAYERS,
+    OXI,
+    card_name,
+)
 from crabgames.games.crab_bucket.explain import explain
 from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_bucket.rules import (
@@ -73,10 +81,35 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         has_simultaneous_choices=False,
         modes=("quick", "wild_crab"),
         options=(
-            OptionInfo("mode", "Quick or Wild Crab", "quick"),
-            OptionInfo("first_player", "The seat that starts", "0"),
-            OptionInfo("missions", "The mission cards (B3, B4)", "the default deck of 18"),
-            OptionInfo("first_mission_level", "Wild Crab: the first mission's level", "1"),
+            OptionInfo(
+                "mode",
+                "Quick (levels 1, 2, 3 in order; completing level 3 wins) or Wild Crab (as many"
+                " missions as possible, scored by level)",
+                "CRAB_BUCKET_MODE_QUICK",
+                allowed_values=("CRAB_BUCKET_MODE_QUICK", "CRAB_BUCKET_MODE_WILD_CRAB"),
+            ),
+            OptionInfo(
+                "first_player",
+                "The seat that starts (a seat of the game: 0 to the number of players - 1)",
+                "0",
+                minimum=0,
+                maximum=MAX_PLAYERS - 1,
+            ),
+            OptionInfo(
+                "missions",
+                "The mission cards (B3, B4); empty: the default deck of 18. Quick mode needs a"
+                " mission of each level",
+                "",
+                min_items=1,
+                max_items=codec.MAX_MISSIONS,
+            ),
+            OptionInfo(
+                "first_mission_level",
+                "Wild Crab: the level of the pile the first mission is drawn from (Quick mode: 1)",
+                "1",
+                minimum=1,
+                maximum=3,
+            ),
         ),
     )
 
@@ -221,6 +254,8 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         ]
 
     def move_label(self, state: CrabBucketState, move: Move) -> str:
+        """Each label says what the move does, with the numbers its fields carry (piles 0..7,
+        missions by index and name): no two legal moves of one decision share one."""
         missions = state.options.missions
         if isinstance(move, PlayCard):
             if move.card == OXI and state.options.wild:
@@ -231,37 +266,24 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         if isinstance(move, ChooseMissionPile):
             return f"draw a mission from the level {move.level} pile"
         if isinstance(move, KeepMission):
-            return f"keep {missions[move.mission].name}"
-        label = f"use {ABILITY_NAMES[missions[move.mission].ability]!r}"
-        details = []
-        if move.card >= 0:
-            details.append(card_name(move.card))
-        if move.source >= 0:
-            details.append(f"the Oxi! from pile {move.source}")
-        if move.piles:
-            details.append(
-                "pile" + "s" * (len(move.piles) > 1) + " " + ", ".join(map(str, move.piles))
-            )
-        return f"{label}: {', '.join(details)}" if details else label
+            return f"keep mission {move.mission} ({missions[move.mission].name})"
+        ability = missions[move.mission].ability
+        return f"use {ABILITY_NAMES[ability]!r}" + ABILITY_DETAILS[ability](move)
 
     def chance_label(self, state: CrabBucketState, value: int) -> str:
+        """What the outcome does: where the card goes (and to whom), which mission is drawn."""
         if state.pending and state.pending[-1][0] in LEVELED_PENDING:
-            return state.options.missions[value].name
-        return card_name(value)
+            kind, level = state.pending[-1]
+            where = "into the offer" if kind == rules.OFFER_DRAW else "as the current mission"
+            name = state.options.missions[value].name
+            return f"mission {value} ({name}) drawn from the level {level} pile {where}"
+        if state.step == rules.DEAL and state.dealt < CIRCLE:
+            return f"{card_name(value)} dealt to pile {state.dealt}"
+        receiver = rules.card_receiver(state)
+        verb = "is dealt" if state.step == rules.DEAL else "draws"
+        return f"player {receiver} {verb} {card_name(value)}"
 
-    def encode_event(self, event: rules.Event, msg: game_pb2.Event) -> None:
-        msg.text = event.text
-        part = getattr(msg.crab_bucket, event.kind)
-        part.SetInParent()
-        for key, value in event.data.items():
-            if key == "card":
-                part.card.CopyFrom(CARD_MSGS[value])
-            elif key == "returned_cards":  # the cards a cut sends back (B2: public)
-                part.returned_cards.extend([CARD_MSGS[c] for c in value])
-            elif isinstance(value, tuple):
-                getattr(part, key).extend(value)
-            else:
-                setattr(part, key, value)
+    encode_event = staticmethod(codec.encode_event)
 
     # Written directly, cheaper than building the message to serialize it (tests compare them).
     # The codec's function itself, as these run for every event of every call.
@@ -294,6 +316,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
         msg.points = rules.points(state)
         codec.encode_public(state, msg)
+        decision_msg(state, msg.decision)
 
     def encode_outcome(self, outcome: rules.Outcome, msg: game_pb2.Outcome) -> None:
         num_players = outcome.num_players
@@ -312,7 +335,73 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         detail.end_reason = outcome.end_reason
         if outcome.mode == WILD_CRAB:
             title = outcome.title or "no title (B8)"
-            msg.summary = f"Wild Crab: {outcome.points} points, {title}"
+            msg.summary = f"Wild Crab: the team wins with {outcome.points} points, {title}"
         else:
             result = "the team wins" if outcome.won else "the team loses"
             msg.summary = f"Quick mode: {result} ({len(outcome.completed)} missions completed)"
+
+
+# What a use of each ability adds to its label: every choice it carries.
+def _piles(piles: tuple[int, ...]) -> str:
+    return ("piles " if len(piles) > 1 else "pile ") + ", ".join(map(str, piles))
+
+
+def _rescue_oxi_detail(move: UseAbility) -> str:
+    if move.source < 0:  # Wild Crab: from the discard
+        return f": a discarded Oxi! to cut pile {move.piles[0]}"
+    return f": the Oxi! from pile {move.source} onto pile {move.piles[0]}"
+
+
+ABILITY_DETAILS: dict[int, Callable[[UseAbility], str]] = {
+    data.RESCUE_TOPS: lambda m: f": the tops of {_piles(m.piles)}",
+    data.SWAP_TOPS: lambda m: f": the tops of piles {m.piles[0]} and {m.piles[1]}",
+    data.RESCUE_OXI: _rescue_oxi_detail,
+    data.PLAY_FREELY: lambda m: f": {card_name(m.card)} on pile {m.piles[0]}",
+    data.SWAP_HAND_TOP: lambda m: f": {card_name(m.card)} for the top of pile {m.piles[0]}",
+    data.DRAW_ONE_PLAY_TWO: lambda m: "",
+    data.DISCARD_PILE: lambda m: f": pile {m.piles[0]}",
+    data.DISCARD_ALL_TOPS: lambda m: "",
+    data.NEW_MISSION: lambda m: "",
+}
+
+DECISION_KINDS = {
+    "deal": pb.CRAB_BUCKET_DECISION_KIND_DEAL,
+    "play": pb.CRAB_BUCKET_DECISION_KIND_PLAY,
+    "draw_card": pb.CRAB_BUCKET_DECISION_KIND_DRAW_CARD,
+    "draw_mission": pb.CRAB_BUCKET_DECISION_KIND_DRAW_MISSION,
+    "choose_mission_pile": pb.CRAB_BUCKET_DECISION_KIND_CHOOSE_MISSION_PILE,
+    "draw_offer": pb.CRAB_BUCKET_DECISION_KIND_DRAW_OFFER,
+    "choose_offer_pile": pb.CRAB_BUCKET_DECISION_KIND_CHOOSE_OFFER_PILE,
+    "keep_mission": pb.CRAB_BUCKET_DECISION_KIND_KEEP_MISSION,
+    "game_over": pb.CRAB_BUCKET_DECISION_KIND_GAME_OVER,
+}
+
+
+def decision_msg(state: CrabBucketState, msg: pb.CrabBucketDecision) -> None:
+    """The current decision and what it is about, from public facts only (every view shows the
+    same): who decides or receives the card, which pile or level, which choices."""
+    name = rules.decision_name(state)
+    msg.kind = DECISION_KINDS[name]
+    if name == "game_over":
+        return
+    if name == "deal":
+        if state.dealt < CIRCLE:
+            msg.pile = state.dealt
+        else:
+            msg.player = (state.dealt - CIRCLE) // HAND_SIZE
+        return
+    if name in ("draw_mission", "draw_offer"):
+        msg.level = state.pending[-1][1]
+        return
+    msg.player = state.turn_player
+    if name == "draw_card":
+        msg.extra = bool(state.pending)  # the extra draw is a pending decision; a refill is not
+    elif name == "play":
+        msg.plays_left = state.plays_left
+        msg.may_use_ability = bool(
+            abilities.ready_missions(state) and not state.ability_used and not state.played
+        )
+    elif name == "keep_mission":
+        msg.missions.extend(state.offered)
+    else:  # choosing a mission pile: the levels whose piles are not empty (B5)
+        msg.levels.extend(level for level in LEVELS if state.mission_piles[level - 1])

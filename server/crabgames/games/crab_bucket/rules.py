@@ -16,10 +16,9 @@ from itertools import compress
 from operator import getitem
 from typing import Any, NamedTuple
 
-from crabgames.games.crab_bucket import abilities
+from crabgames.games.crab_bucket import abilities, words
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
-    CARD_NAMES,
     CIRCLE,
     CRAB_CARDS,
     HAND_SIZE,
@@ -199,44 +198,37 @@ Move = PlayCard | Pass | UseAbility | ChooseMissionPile | KeepMission
 
 @dataclass(slots=True)
 class Event:
-    """`kind` is the proto oneof field; `data` its fields (cards as ints, repeated fields as
-    tuples); `text` one line."""
+    """`kind` is the proto oneof field; `data` its fields (cards as ints, a card on a pile as a
+    (pile, card) pair, repeated fields as tuples; a field left out is not in the event), plus the
+    names its sentence reads that no field holds (a mission's `name`). The sentence is built from
+    the data only when it is read (words.py): playouts never build it."""
 
     kind: str
-    text: str
     data: dict[str, Any]
 
+    @property
+    def text(self) -> str:
+        return words.text(self.kind, self.data)
 
-def say(events: list[Event], kind: str, text: str, **data: Any) -> None:
-    events.append(Event(kind, text, data))
 
-
-# A seat or a pile as text, by table: the texts of the events of most moves (a card played, a
-# card drawn) are built without formatting an int, which runs more machine code.
-NUMERALS = tuple(map(str, range(max(MAX_PLAYERS, CIRCLE))))
+def say(events: list[Event], kind: str, **data: Any) -> None:
+    events.append(Event(kind, data))
 
 
 # ----- what each seat sees (G5) -----
 
 
-def into_hand_text(kind: str, player: int, card: int | None) -> str:
-    """'player 2 draws red 5'; 'player 2 draws a card' when the card is hidden (card None)."""
-    what = "a card" if card is None else card_name(card)
-    if kind == "card_dealt":
-        return f"player {player} is dealt {what}"
-    return f"player {player} draws {what}"
-
-
 INTO_HAND = ("card_dealt", "card_drawn")  # events that may carry a card into a hand
 # What every other seat and the spectators see of a card dealt or drawn into `holder`'s hand,
-# UNSEEN_INTO_HAND[kind][holder]: one shared event (never changed), so the engine encodes it
-# once for them all.
+# UNSEEN_INTO_HAND[kind, holder, extra]: one shared event (never changed), so the engine encodes
+# it once for them all. `extra`: the card of "Draw 1 card and play 2" (public: the ability is).
 UNSEEN_INTO_HAND = {
-    kind: tuple(
-        Event(kind, into_hand_text(kind, holder, None), {"player": holder})
-        for holder in range(MAX_PLAYERS)
-    )
-    for kind in INTO_HAND
+    ("card_dealt", holder, False): Event("card_dealt", {"player": holder})
+    for holder in range(MAX_PLAYERS)
+} | {
+    ("card_drawn", holder, extra): Event("card_drawn", {"player": holder, "extra": extra})
+    for holder in range(MAX_PLAYERS)
+    for extra in (False, True)
 }
 
 
@@ -245,10 +237,11 @@ def seen_by(event: Event, viewer: int | None) -> Event:
     spectators) see that the player got a card. Every other event is public (rules notes)."""
     if event.kind not in INTO_HAND:
         return event
-    holder = event.data.get("player")
+    data = event.data
+    holder = data.get("player")
     if holder is None or holder == viewer:
         return event
-    return UNSEEN_INTO_HAND[event.kind][holder]
+    return UNSEEN_INTO_HAND[event.kind, holder, data.get("extra", False)]
 
 
 def card_receiver(state: CrabBucketState) -> int | None:
@@ -571,13 +564,13 @@ def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
     if state.pending:
         kind, level = state.pending.pop()
         if kind == EXTRA_DRAW:
-            _draw_card(state, value, events)
+            _draw_card(state, value, True, events)
         else:
             _draw_mission(state, value, level, kind == OFFER_DRAW, events)
     elif state.step == DEAL:
         _deal(state, value, events)
     else:
-        _draw_card(state, value, events)
+        _draw_card(state, value, False, events)
     advance(state, events)
     return events
 
@@ -588,9 +581,7 @@ def _draw_mission(
     """A mission drawn as the current one (B5) or into a "draw 2 choose 1" offer."""
     state.mission_piles[level - 1] = without(state.mission_piles[level - 1], mission)
     name = state.options.missions[mission].name
-    verb = "offered" if offered else "is the new current mission"
-    text = f"{name} (level {level}) {verb}"
-    say(events, "mission_drawn", text, mission=mission, level=level, offered=offered)
+    say(events, "mission_drawn", mission=mission, level=level, offered=offered, name=name)
     if offered:
         state.offered.append(mission)
     else:
@@ -603,12 +594,11 @@ def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
     if state.dealt < CIRCLE:
         pile = state.dealt
         state.piles[pile] += (card,)
-        say(events, "card_dealt", f"{card_name(card)} dealt to pile {pile}", card=card, pile=pile)
+        say(events, "card_dealt", card=card, pile=pile)
     else:
         player = (state.dealt - CIRCLE) // HAND_SIZE
         state.hands[player] = sorted_with(state.hands[player], card)
-        text = into_hand_text("card_dealt", player, card)
-        say(events, "card_dealt", text, card=card, player=player)
+        say(events, "card_dealt", card=card, player=player)
     state.dealt += 1
     if state.dealt == deal_size(state.num_players):
         _finish_setup(state, events)
@@ -618,19 +608,19 @@ def _finish_setup(state: CrabBucketState, events: list[Event]) -> None:
     count = state.oxi_set_aside
     state.draw_pile[OXI] += count  # B1: shuffled in after the deal
     state.oxi_set_aside = 0
-    say(events, "oxi_shuffled_in", f"{count} Oxi! cards shuffled into the draw pile", count=count)
+    say(events, "oxi_shuffled_in", count=count)
     state.step = PLAY
     state.turn_player = state.options.first_player
     level = state.options.first_mission_level
     state.pending.append((DRAW_MISSION, level))
 
 
-def _draw_card(state: CrabBucketState, card: int, events: list[Event]) -> None:
+def _draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event]) -> None:
+    """Drawing back to 3, or (`extra`) the card of "Draw 1 card and play 2"."""
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    text = f"player {NUMERALS[player]} draws {CARD_NAMES[card]}"  # `into_hand_text`
-    events.append(Event("card_drawn", text, {"player": player, "card": card}))
+    events.append(Event("card_drawn", {"player": player, "card": card, "extra": extra}))
 
 
 # ----- missions (B5) -----
@@ -646,13 +636,7 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
     mission = options.missions[state.current]
     state.completed.append(state.current)
     state.spent.append(False)
-    say(
-        events,
-        "mission_completed",
-        f"{mission.name} completed",
-        mission=state.current,
-        level=mission.level,
-    )
+    say(events, "mission_completed", mission=state.current, level=mission.level, name=mission.name)
     state.current = NO_MISSION
     if not state.options.wild:
         if mission.level >= 3:
@@ -663,21 +647,27 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
         state.pending.append((CHOOSE_MISSION_PILE, 0))
 
 
-def keep_mission(state: CrabBucketState, mission: int, events: list[Event]) -> None:
+def keep_mission(
+    state: CrabBucketState, mission: int, player: int | None, events: list[Event]
+) -> None:
+    """ "Draw 2 choose 1": `mission` becomes current (chosen by `player`, None when it was the
+    only one drawn); the other goes back to its pile (rules notes)."""
+    missions = state.options.missions
     returned = tuple(m for m in state.offered if m != mission)
     for m in returned:
-        level = state.options.missions[m].level
+        level = missions[m].level
         state.mission_piles[level - 1] = sorted_with(state.mission_piles[level - 1], m)
     state.offered = []
     state.current = mission
-    name = state.options.missions[mission].name
-    say(
-        events,
-        "mission_kept",
-        f"{name} kept as the current mission",
-        mission=mission,
-        returned=returned,
-    )
+    data: dict[str, Any] = {
+        "mission": mission,
+        "returned": returned,
+        "name": missions[mission].name,
+    }
+    if player is not None:
+        data["player"] = player
+        data["returned_names"] = tuple(missions[m].name for m in returned)
+    events.append(Event("mission_kept", data))
     check_mission(state, events)
 
 
@@ -699,23 +689,18 @@ def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
     if isinstance(move, PlayCard):
         _play_card(state, move.card, move.pile, events)
     elif isinstance(move, Pass):
-        say(
-            events,
-            "turn_passed",
-            f"player {state.turn_player} passes",
-            player=state.turn_player,
-            automatic=False,
-        )
+        say(events, "turn_passed", player=state.turn_player, automatic=False)
         end_turn(state, events, passed=not state.ability_used)
     elif isinstance(move, UseAbility):
         abilities.use_ability(state, move, events)
     elif isinstance(move, ChooseMissionPile):
         kind, _ = state.pending.pop()
-        follow = DRAW_MISSION if kind == CHOOSE_MISSION_PILE else OFFER_DRAW
-        state.pending.append((follow, move.level))
+        offer = kind == OFFER_CHOOSE_PILE
+        state.pending.append((OFFER_DRAW if offer else DRAW_MISSION, move.level))
+        say(events, "mission_pile_chosen", player=state.turn_player, level=move.level, offer=offer)
     else:
         state.pending.pop()
-        keep_mission(state, move.mission, events)
+        keep_mission(state, move.mission, state.turn_player, events)
     advance(state, events)
     return events
 
@@ -727,40 +712,49 @@ def take_from_hand(state: CrabBucketState, card: int) -> None:
 def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
     hands, player = state.hands, state.turn_player
     hands[player] = without(hands[player], card)
-    state.plays_left -= 1
-    state.played += 1
+    count_play(state)
     if card == OXI and state.options.wild:
         state.oxi_discarded += 1
-        cut_pile(state, pile, events)
+        cut_pile(state, pile, False, events)
     else:
-        put_on_pile(state, card, pile, events)
+        play_from_hand(state, card, pile, False, events)
     check_mission(state, events)
 
 
-def put_on_pile(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
+def count_play(state: CrabBucketState) -> None:
+    """B6: one main-action play made; with none left the turn goes on to drawing back to 3."""
+    state.plays_left -= 1
+    state.played += 1
+    if state.plays_left <= 0:
+        state.step = REFILL
+
+
+def play_from_hand(
+    state: CrabBucketState, card: int, pile: int, freely: bool, events: list[Event]
+) -> None:
+    """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
+    card freely"."""
     state.piles[pile] += (card,)
-    player = state.turn_player
-    text = f"player {NUMERALS[player]} plays {CARD_NAMES[card]} on pile {NUMERALS[pile]}"
-    events.append(Event("card_played", text, {"player": player, "card": card, "pile": pile}))
+    data = {"player": state.turn_player, "card": card, "pile": pile, "freely": freely}
+    events.append(Event("card_played", data))
 
 
-def cut_pile(state: CrabBucketState, pile: int, events: list[Event]) -> None:
-    """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile."""
+def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
+    """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile.
+    `rescued`: the Oxi! came back from the discard ("Rescue an Oxi! card"), not from the hand."""
     stack = state.piles[pile]
     returned = stack[:-1]
     for card in returned:
         state.draw_pile[card] += 1
     state.piles[pile] = stack[-1:]
-    player = state.turn_player
     say(
         events,
         "pile_cut",
-        f"player {player} discards an Oxi! and cuts pile {pile}"
-        f" ({len(returned)} cards back into the draw pile)",
-        player=player,
+        player=state.turn_player,
         pile=pile,
         returned=len(returned),
         returned_cards=returned,  # public (B2): every card on a pile was dealt or played face up
+        rescued=rescued,
     )
 
 
@@ -800,8 +794,12 @@ def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if waits:
         return True
     state.pending.pop()
-    if kind == KEEP_MISSION and state.offered:
-        keep_mission(state, state.offered[0], events)  # only one could be drawn
+    if kind in LEVELED_PENDING:
+        say(events, "no_mission_drawn", level=level, offer=kind == OFFER_DRAW)
+    elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
+        say(events, "no_mission_drawn", offer=kind == OFFER_CHOOSE_PILE)
+    elif kind == KEEP_MISSION and state.offered:
+        keep_mission(state, state.offered[0], None, events)  # only one could be drawn
     return False
 
 
@@ -811,18 +809,17 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
         return False
     if has_main_action(state) or play_moves(state):  # `can_act`, without the call
         return True
-    if state.played:
-        state.plays_left = 0  # "play 2": no legal second play
-        return False
     player = state.turn_player
-    say(
-        events,
-        "turn_passed",
-        f"player {player} cannot act and passes",
-        player=player,
-        automatic=True,
-    )
-    end_turn(state, events, passed=not state.ability_used)  # B6, G6
+    if state.played:  # "Draw 1 card and play 2" with no legal second play: on to the draw
+        state.plays_left = 0
+        state.step = REFILL
+        say(events, "no_main_action", player=player, second_play=True)
+    elif state.ability_used:  # the turn ends without drawing; not a pass (rules notes)
+        say(events, "no_main_action", player=player, second_play=False)
+        end_turn(state, events, passed=False)
+    else:  # B6, G6: no legal decision at all
+        say(events, "turn_passed", player=player, automatic=True)
+        end_turn(state, events, passed=True)
     return False
 
 
@@ -832,11 +829,7 @@ def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
         return False
     if not draw_total(state):
         state.draws_over = True  # B7: nobody draws again
-        say(
-            events,
-            "draw_pile_empty",
-            "the draw pile is empty: nobody draws again",
-        )
+        say(events, "draw_pile_empty")
         end_turn(state, events, passed=False)
         return False
     return True
@@ -849,27 +842,38 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
     state.played = 0
     hands = state.hands
     holders = sum(map(bool, hands))  # the players with cards in hand
-    if not holders:
-        game_over(state, CARDS_RAN_OUT, events)  # B7
+    ended = state.turn_player
+    if not holders or state.passes >= holders:
+        events.append(Event("turn_ended", {"player": ended, "passes": state.passes}))
+        # B7: every hand is empty; B7, G6: a full round of passes
+        game_over(state, STALLED if holders else CARDS_RAN_OUT, events)
         return
-    if state.passes >= holders:
-        game_over(state, STALLED, events)  # B7, G6: a full round of passes
-        return
-    player = state.turn_player
+    player = ended
     while True:  # the next holder clockwise (there is one)
         player = (player + 1) % state.num_players
         if hands[player]:
             break
     state.turn_player = player
     state.step = PLAY
+    data = {"player": ended, "next_player": player, "passes": state.passes}
+    events.append(Event("turn_ended", data))
 
 
 def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
     state.step = GAME_OVER
     state.end_reason = reason
     state.pending.clear()
-    total = points(state)
-    say(events, "game_ended", f"the game ends with {total} points", reason=reason, points=total)
+    result = outcome(state)
+    assert result is not None
+    say(
+        events,
+        "game_ended",
+        reason=reason,
+        points=result.points,
+        won=result.won,
+        title=result.title,
+        wild=state.options.wild,
+    )
 
 
 # ----- outcome -----
@@ -898,7 +902,8 @@ def outcome(state: CrabBucketState) -> Outcome | None:
     return Outcome(
         state.num_players,
         state.options.mode,
-        not state.options.wild and state.end_reason == LEVEL_3_COMPLETED,
+        # Wild Crab has no loss: the team reaches the title of its points (rules notes).
+        state.options.wild or state.end_reason == LEVEL_3_COMPLETED,
         total,
         title,
         note,
