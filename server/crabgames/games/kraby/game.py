@@ -264,8 +264,15 @@ class KrabyGame(Game[KrabyState, object]):
         has_hidden_information=True,
         has_simultaneous_choices=False,
         options=(
+            # Any of the five colours may sit out; unset is pink (K2).
             OptionInfo("excluded_color", "With two players, the colour that sits out (K2)", "pink"),
-            OptionInfo("first_player", "The seat that starts (K7)", "0"),
+            OptionInfo(
+                "first_player",
+                "The seat that starts, below the number of players (K7)",
+                "0",
+                minimum=0,
+                maximum=MAX_PLAYERS - 1,
+            ),
         ),
     )
 
