@@ -156,9 +156,10 @@ class Match:
             return events
         game, state = self.game, self.state
         while (decision := game.next_decision(state)).kind == PLAYER:
-            move = game.only_move(state)
-            if move is None:
+            moves = game.legal_moves(state)
+            if len(moves) != 1:
                 break
+            move = moves[0]
             name = game.player_name(state, decision.player)
             events.append(
                 ForcedMoveEvent(decision.player, name, self.forced_move_bytes(decision, move))

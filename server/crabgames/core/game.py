@@ -110,12 +110,6 @@ class Game(ABC, Generic[S, M]):
     def legal_moves(self, state: S) -> Sequence[M]:
         """Every legal move of the player who must decide now."""
 
-    def only_move(self, state: S) -> M | None:
-        """The player's one legal move when there is exactly one, else None: the engine plays
-        it (unless the game asks for forced decisions). A game can answer without listing."""
-        moves = self.legal_moves(state)
-        return moves[0] if len(moves) == 1 else None
-
     def is_legal(self, state: S, move: M) -> bool:
         # One source of truth: a move is legal exactly when the generator lists it.
         return move in self.legal_moves(state)
