@@ -158,7 +158,7 @@ def test_a_full_round_of_passes_ends_the_game():
     assert [e.kind for e in events] == kinds
     assert events[3].data == {"player": 1, "passes": 2}
     assert events[-1].text == (
-        "a full round of passes before the level 3 mission: the team loses with 0 points"
+        "a full round of passes before the final mission: the team loses with 0 points"
     )
 
 

@@ -636,7 +636,7 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
     mission = options.missions[state.current]
     state.completed.append(state.current)
     state.spent.append(False)
-    say(events, "mission_completed", mission=state.current, level=mission.level, name=mission.name)
+    say(events, "mission_completed", mission=state.current, level=mission.level)
     state.current = NO_MISSION
     if not state.options.wild:
         if mission.level >= 3:

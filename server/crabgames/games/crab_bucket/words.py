@@ -190,8 +190,10 @@ def _no_mission_drawn(d: dict[str, Any]) -> Words:
 
 
 def _mission_completed(d: dict[str, Any]) -> Words:
-    return "{mission} (level {level}) completed", {
-        "mission": d["name"],
+    """By its index only: its name was told when it was drawn (a long custom name twice in one
+    answer's every event list would double the largest answers, tests/test_bounds.py)."""
+    return "mission {mission} (level {level}) completed", {
+        "mission": number(d["mission"]),
         "level": number(d["level"]),
     }
 
@@ -241,16 +243,15 @@ LEVEL_3 = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
 RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
 STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
 QUICK_END = {
-    LEVEL_3: "the level 3 mission is completed: the team wins with {points} points",
-    RAN_OUT: "every hand is empty before the level 3 mission: the team loses with {points} points",
-    STALLED: "a full round of passes before the level 3 mission:"
-    " the team loses with {points} points",
+    LEVEL_3: "the final mission is completed: the team wins with {points} points",
+    RAN_OUT: "every hand is empty before the final mission: the team loses with {points} points",
+    STALLED: "a full round of passes before the final mission: the team loses with {points} points",
 }
 WILD_END = {
     RAN_OUT: "every hand is empty: the team wins with {points} points, title {title}",
     STALLED: "a full round of passes: the team wins with {points} points, title {title}",
 }
-NO_TITLE = " (the printed levels table has none for this score, B8)"
+NO_TITLE = " (the printed levels table has none for this score)"
 WILD_END_NO_TITLE = {
     RAN_OUT: "every hand is empty: the team wins with {points} points and no title" + NO_TITLE,
     STALLED: "a full round of passes: the team wins with {points} points and no title" + NO_TITLE,
