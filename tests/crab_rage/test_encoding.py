@@ -6,6 +6,7 @@ protobuf's deterministic serialization (fields in number order)."""
 from __future__ import annotations
 
 import random
+from string import Formatter
 from typing import Any
 
 from crabgames.core.game import CHANCE, NOBODY
@@ -80,12 +81,9 @@ def test_encoded_states_and_views_match_the_field_by_field_encoding():
     assert checked > 4000
 
 
-def test_event_bytes_equal_the_message_route_for_every_event_kind():
-    # Game.encode_event_bytes writes the Event directly: it must give exactly the bytes of the
-    # message `encode_event` fills, for every kind of event, as the host and as each viewer
-    # (a redacted commitment has amount -1) sees it.
-    seen: set[int] = set()
-    for players, seed in ((3, 14), (4, 4), (5, 7), (3, 1), (4, 2), (5, 3)):
+def every_event(runs=((3, 14), (4, 4), (5, 7), (3, 1), (4, 5), (5, 3))):
+    """Every event of random games, as the host and each viewer sees it."""
+    for players, seed in runs:
         rng = random.Random(seed)
         state = initial_state(players, default_options(players))
         while (decision := GAME.next_decision(state)).kind != NOBODY:
@@ -95,11 +93,36 @@ def test_event_bytes_equal_the_message_route_for_every_event_kind():
             else:
                 events = GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
             for event in events:
-                seen.add(event.kind)
-                for viewer in (None, *range(players)):
-                    shown = GAME.redact_event(event, viewer)
-                    msg = game_pb2.Event()
-                    GAME.encode_event(shown, msg)
-                    assert GAME.encode_event_bytes(shown) == msg.SerializeToString()
-    # No step emits GAME_OVER (the outcome tells it); every other kind was checked.
-    assert seen == set(EventKind) - {EventKind.GAME_OVER}, set(EventKind) - seen
+                for viewer in (-2, None, *range(players)):
+                    yield event, viewer, GAME.redact_event(event, viewer)
+
+
+def test_event_bytes_equal_the_message_route_for_every_event_kind():
+    # Game.encode_event_bytes writes the Event directly: it must give exactly the bytes of the
+    # message `encode_event` fills (protobuf's deterministic serialization: map entries sorted
+    # by key), for every kind of event, as the host and as each viewer (a commitment's amount
+    # left out for the others) sees it.
+    seen: set[int] = set()
+    for event, _, shown in every_event():
+        seen.add(event.kind)
+        msg = game_pb2.Event()
+        GAME.encode_event(shown, msg)
+        assert GAME.encode_event_bytes(shown) == msg.SerializeToString(deterministic=True)
+    assert seen == set(EventKind), set(EventKind) - seen
+
+
+def test_every_event_text_is_its_template_filled_from_its_args():
+    """The contract of Event.template: text == template.format_map(args); one template, one
+    set of placeholders; no literal braces; every number or name in args, not in the template."""
+    placeholders: dict[str, set[str]] = {}
+    for _, _, shown in every_event(((3, 5), (4, 6), (5, 8))):
+        msg = game_pb2.Event()
+        GAME.encode_event(shown, msg)
+        names = {name for _, name, _, _ in Formatter().parse(msg.template) if name is not None}
+        assert msg.text == msg.template.format_map(dict(msg.args))
+        assert names == set(msg.args), msg.template
+        assert placeholders.setdefault(msg.template, names) == names
+        literal = "".join(text for text, _, _, _ in Formatter().parse(msg.template))
+        assert "{" not in literal and "}" not in literal
+        assert not any(ch.isdigit() for ch in literal.replace("X=", "")), msg.template
+    assert len(placeholders) > 40

@@ -97,10 +97,11 @@ def test_a_commitment_is_hidden_from_every_other_player_until_all_are_in():
     commit(one, 1)
     commit(three, 3)
     assert views(one) == views(three)  # nobody else can tell 1 from 3 (G4)
-    mine = ENGINE.view(game_state(one), GREEN).crab_rage.state.players[GREEN]
-    assert (mine.committed, mine.commitment) == (True, 1)
-    theirs = ENGINE.view(game_state(one), BLACK).crab_rage.state.players[GREEN]
-    assert (theirs.committed, theirs.commitment) == (True, 0)
+    mine = ENGINE.view(game_state(one), GREEN).crab_rage.players[GREEN]
+    assert (mine.committed, mine.HasField("commitment"), mine.commitment) == (True, True, 1)
+    theirs = ENGINE.view(game_state(one), BLACK).crab_rage.players[GREEN]
+    assert (theirs.committed, theirs.HasField("commitment")) == (True, False)
+    assert theirs.hardcore_fans == mine.hardcore_fans  # nothing derived from the amount either
     assert [m.amount for m in GAME.legal_moves(one)] == [0, 1, 2, 3, 4]  # Black's own
 
 
@@ -121,14 +122,15 @@ def test_a_commitment_is_hidden_from_other_seats_in_events_until_all_are_in():
         others = [happened.seat_events[s] for s in range(5) if s != seat]
         for (seen,) in [*others, happened.public_events]:
             kind = crab_rage_pb2.CRAB_RAGE_EVENT_KIND_HARDCORE_FANS_COMMITTED
-            assert (seen.crab_rage.kind, seen.crab_rage.amount) == (kind, -1)
+            assert seen.crab_rage.kind == kind and not seen.crab_rage.HasField("amount")
+            assert "amount" not in seen.args
             assert seen.text.endswith("has committed hardcore fans in a closed hand")
             assert str(amount) not in seen.text
     msg, purple, _ = commit_to_seats(msg, 2)  # the last one: all are revealed, publicly (R17)
     shouts = [
         (e.crab_rage.player, e.crab_rage.amount)
         for e in purple.public_events
-        if e.crab_rage.kind == crab_rage_pb2.CRAB_RAGE_EVENT_KIND_HARDCORE_FANS
+        if e.crab_rage.kind == crab_rage_pb2.CRAB_RAGE_EVENT_KIND_HARDCORE_FANS_REVEALED
     ]
     assert shouts == [(GREEN, 1), (BLACK, 4), (PURPLE, 2)]
     for seat in range(5):
@@ -273,7 +275,7 @@ def test_the_scoring_step_gives_purple_4_black_and_green_3_and_blue_2_in_the_fir
     set_fans(state, 0, {purple: 8, black: 6, green: 6, blue: 4})
     events = run(state, Task(Step.SCORING))
     assert state.arenas[0].glory == [2, 4, 3, 3]
-    first = [e.text for e in events if e.arena == 0]
+    first = [e.text for e in events if e.told().fields.get("arena") == 0]
     assert first == [
         "Blue gains 2 glory in arena A (Attack of the Fans)",
         "Purple gains 4 glory in arena A (Attack of the Fans)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.events import EventKind
 from crabgames.games.crab_rage.state import Move, MoveKind, Step, Task, rumble_order
 from tests.crab_rage.helpers import (
     AOTF,
@@ -103,11 +104,11 @@ def test_blue_fan_phase_gains_4_rage_and_1_hardcore_fan_without_attack_of_the_fa
 def test_yellow_rage_builds_to_7_and_mutates_the_chosen_crab_with_a_roll_of_3():
     state = action_phase(4, (MM, PC, BB))
     state.players[YELLOW].rage = 6
-    events = run(state, Task(Step.BUILD_RAGE, YELLOW, values=[1]))
-    assert [e.text for e in events] == ["Yellow builds 1 rage (7)"]
+    events = run(state, Task(Step.BUILD_RAGE, YELLOW, 1, values=[1]))  # Pressure Cooker in B
+    assert [e.text for e in events] == ["Yellow builds 1 rage (Pressure Cooker), now 7"]
     assert decision(state) == (YELLOW, "choose_mutation_crab")
     play(state, Move(MoveKind.MUTATION_CRAB, crab=0))  # the lowest die (muscle 1)
-    assert [e.text for e in chance(state, 3)] == ["Yellow crab 1 mutates: rolls 3"]
+    assert [e.text for e in chance(state, 3)] == ["Yellow crab 0 mutates: rolls 3 (+2 muscle)"]
     assert muscles(state, YELLOW) == [3, 2, 3]
     assert state.players[YELLOW].rage == 7  # rage remains on the ladder
 
@@ -150,7 +151,7 @@ def test_rumble_order_starts_at_the_first_billboard_alphabetically_then_goes_clo
     for arena in range(3):
         put(state, BLUE, arena, arena, 1)
     events = run(state, Task(Step.RUMBLE_PHASE))
-    won = [e.arena for e in events if e.text.startswith("Blue wins the rumble")]
+    won = [e.told().fields["arena"] for e in events if e.kind == EventKind.RUMBLE_WON]
     assert won == [0, 1, 2]
     state = action_phase(4, (PC, AOTF, BB))
     assert rumble_order(state) == [1, 2, 0]  # from Attack of the Fans, clockwise

@@ -29,10 +29,11 @@ from crabgames.games.crab_rage.data import (
     Signature,
 )
 from crabgames.games.crab_rage.events import (
+    Cause,
     Event,
     EventKind,
+    Told,
     billboard_at,
-    crab_name,
     crab_title,
     place_name,
     team_name,
@@ -40,8 +41,10 @@ from crabgames.games.crab_rage.events import (
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import (
     change_muscle,
+    end_alliance,
     place_fans,
     send,
+    set_muscle_event,
     style_bonus,
 )
 from crabgames.games.crab_rage.state import (
@@ -58,7 +61,6 @@ from crabgames.games.crab_rage.state import (
     own_crabs_in,
     push,
     turn_order,
-    writable_arena,
     writable_crab,
     writable_player,
 )
@@ -69,6 +71,9 @@ MOVE, GO_CLAM, SPLIT, SMASH = Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.
 PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
 RUSH, SCATTER, CHARM = Action.RUSH, Action.SCATTER, Action.CHARM
 ACTED_EVENT = EventKind.ACTED
+ACTION_RESOLVED_EVENT = EventKind.ACTION_RESOLVED
+SIGNATURE_MOVE_EVENT = EventKind.SIGNATURE_MOVE
+FAN_RIDING_EVENT = EventKind.FAN_RIDING
 ACTION_TURN_STEP = Step.ACTION_TURN
 ACT_KIND = MoveKind.ACT
 AFTER_ACTION_STEP = Step.AFTER_ACTION
@@ -522,51 +527,43 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
     """Resolve the action's own effect; return its events and the follow-up steps."""
     ref = (player, move.crab)
     where, action = state.players[player].crabs[move.crab].arena, move.action
+    why = (Cause.ACTION, action)
     events: list[Event] = []
     tasks: list[Task] = []
     touched = [where]
     if action in (MOVE, GO_CLAM):
         if action == GO_CLAM:
-            writable_crab(state, ref).muscle = GO_CLAM_MUSCLE
-            events.append(
-                Event(
-                    MUSCLE_EVENT,
-                    (goes_clam_text, state.players[player].team, *ref),
-                    player,
-                    where,
-                    5,
-                )
-            )
-        tasks = send(state, [(ref, move.arena)])
+            c = writable_crab(state, ref)
+            before, c.muscle = c.muscle, GO_CLAM_MUSCLE
+            events.append(set_muscle_event(state, ref, before, GO_CLAM_MUSCLE, why))
+        left, tasks = send(state, [(ref, move.arena)])
+        events += left
         touched = [where, move.arena]
     elif action == SPLIT:
-        partners = writable_arena(state, where).partner
-        other = partners[move.partner]
-        partners[move.partner] = partners[other] = -1
+        events += end_alliance(state, move.partner, where, Cause.ACTION)
     elif action == SMASH:
-        events.append(change_muscle(state, move.target, -move.amount, "Smash"))
+        events.append(change_muscle(state, move.target, -move.amount, why))
     elif action in (RUSH, SCATTER):
         leaving = leaving_crabs(state, where, action == RUSH)
         tasks = [Task(DESTINATIONS_STEP, player, where, leaving, [-1] * len(leaving), style)]
         return events, tasks  # the style bonus follows the destinations
     elif action == PSYCH_OUT:
         c, other = writable_crab(state, ref), writable_crab(state, move.target)
-        c.muscle, other.muscle = other.muscle, c.muscle
+        mine, theirs = c.muscle, other.muscle
+        c.muscle, other.muscle = theirs, mine
+        events.append(set_muscle_event(state, ref, mine, theirs, why))
+        events.append(set_muscle_event(state, move.target, theirs, mine, why))
     elif action == SWAP:
         there = crab(state, move.target).arena
-        tasks = send(state, [(ref, there), (move.target, where)])
+        events, tasks = send(state, [(ref, there), (move.target, where)])
         touched = [where, there]
     elif action == CHARM:
-        events.extend(place_fans(state, player, where, 1, "Charm"))
+        events.extend(place_fans(state, player, where, 1, why))
     elif action == RAGE:
-        events.append(change_muscle(state, ref, move.amount, "Rage"))
+        events.append(change_muscle(state, ref, move.amount, why))
     if style:
         events.extend(style_bonus_now(state, player, ref, touched, tasks))
     return events, tasks
-
-
-def goes_clam_text(team: int, seat: int, index: int) -> str:
-    return f"{crab_title(team, seat, index)} goes clam: muscle 5"
 
 
 def style_bonus_now(
@@ -579,23 +576,31 @@ def style_bonus_now(
             me = writable_player(state, player)
             me.supply -= 1
             me.crabs[ref[1]].riding_fans += 1
-            return [
-                Event(
-                    FANS_EVENT,
-                    f"style bonus: a fan rides on {crab_name(state, *ref)}",
-                    player,
-                    -1,
-                    1,
-                )
-            ]
+            words = (riding_text, me.team, ref, me.crabs[ref[1]].riding_fans)
+            return [_new(Event, (FAN_RIDING_EVENT, words, -1, ()))]
         return []
     tasks.append(style_bonus(player, touched))
     return []
 
 
+def riding_text(team: int, ref: CrabRef, riding: int) -> Told:
+    return Told(
+        "style bonus: a fan rides on {crab} ({riding} riding)",
+        {"crab": crab_title(team, *ref), "riding": str(riding)},
+        {
+            "player": ref[0],
+            "crab": ref,
+            "amount": 1,
+            "result": riding,
+            "cause": Cause.STYLE_BONUS,
+        },
+    )
+
+
 def describe(state: State, player: int, move: Move) -> str:
+    """A turn move's label (the same sentence as its event)."""
     words = describe_words(state, player, move)
-    return words[0](*words[1:])
+    return words[0](*words[1:]).text
 
 
 def describe_words(state: State, player: int, move: Move) -> tuple:
@@ -628,23 +633,71 @@ def describe_text(
     billboard: int | None,
     target_team: int,
     partner_team: int,
-) -> str:
-    who = team_name(team, player)
+) -> Told:
+    """The label of a turn move, and the sentence of its PASSED, ACTED or SIGNATURE_MOVE event
+    (the event adds its fields)."""
+    args = {"team": team_name(team, player)}
     if move.kind == PASS_KIND:
-        return f"{who} passes"
+        return Told("{team} passes", args, {})
     if move.kind == SIGNATURE_KIND:
-        name = SIGNATURES[Signature(signature)].name
-        return f"{who} performs signature move {name} in {place_name(move.arena, billboard)}"
-    text = f"{who}: {ACTION_NAMES[move.action]} with crab {move.crab + 1}"
+        args["signature_move"] = SIGNATURES[Signature(signature)].name
+        args["arena"] = place_name(move.arena, billboard)
+        return Told("{team} performs signature move {signature_move} in {arena}", args, {})
+    template = "{team}: {action} with crab {crab}"
+    args["action"] = ACTION_NAMES[move.action]
+    args["crab"] = str(move.crab)
     if move.action in (MOVE, GO_CLAM):
-        text += f" to {place_name(move.arena, billboard)}"
+        template += " to {arena}"
+        args["arena"] = place_name(move.arena, billboard)
     if move.target[0] >= 0:
-        text += f" on {crab_title(target_team, *move.target)}"
+        template += " on {target}"
+        args["target"] = crab_title(target_team, *move.target)
     if move.action in WITH_X:
-        text += f", X={move.amount}"
+        template += ", X={x}"
+        args["x"] = str(move.amount)
     if move.action == SPLIT:
-        text += f" (the alliance of {team_name(partner_team, move.partner)})"
-    return text
+        template += " (the alliance of {partner})"  # named by its lowest seat
+        args["partner"] = team_name(partner_team, move.partner)
+    return Told(template, args, {})
+
+
+def acted_text(words: tuple, where: int, rage: int, cost: int, first_use: bool) -> Told:
+    """The ACTED event: the move's sentence, with what changed."""
+    told = words[0](*words[1:])
+    player, move = words[1], words[2]
+    fields: dict = {
+        "player": player,
+        "move": move,
+        "action": move.action,
+        "crab": (player, move.crab),
+        "change": -cost,
+        "result": rage,
+        "first_use": first_use,
+    }
+    if where >= 0:
+        fields["arena"] = where
+    args = told.args | {"cost": str(cost), "rage": str(rage)}
+    return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
+
+
+def passed_text(words: tuple) -> Told:
+    told = words[0](*words[1:])
+    return Told(told.template, told.args, {"player": words[1]})
+
+
+def signature_text(words: tuple, rage: int) -> Told:
+    told = words[0](*words[1:])
+    player, move, signature = words[1], words[2], words[4]
+    fields = {
+        "player": player,
+        "arena": move.arena,
+        "move": move,
+        "signature_move": signature,
+        "change": -SIGNATURE_RAGE_COST,
+        "result": rage,
+    }
+    args = told.args | {"cost": str(SIGNATURE_RAGE_COST), "rage": str(rage)}
+    return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
 
 
 @handles(Step.ACTION_TURN)
@@ -658,22 +711,26 @@ class ActionTurn(Handler):
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         player = task.player
         state.pending[-1] = AFTER_ACTION_BY_SEAT[player]  # in this step's place
-        kind = PASSED_EVENT if move.kind == PASS_KIND else ACTED_EVENT
-        events = [_new(Event, (kind, describe_words(state, player, move), player, -1, 0, ""))]
+        words = describe_words(state, player, move)
         if move.kind == PASS_KIND:
             writable_player(state, player).passed = True
-            return events
+            return [_new(Event, (PASSED_EVENT, (passed_text, words), -1, ()))]
         state.active = player
         if move.kind == SIGNATURE_KIND:
-            return events + signature(state, player, move.arena)
+            effects = signature(state, player, move.arena)
+            told = (signature_text, words, state.players[player].rage)
+            return [_new(Event, (SIGNATURE_MOVE_EVENT, told, -1, ())), *effects]
         me = writable_player(state, player)
-        me.rage -= ACTION_COST[move.action] + move.amount
+        cost = ACTION_COST[move.action] + move.amount
+        me.rage -= cost
         style = move.action not in state.used_actions
         if style:
             state.used_actions.append(move.action)
+        where = me.crabs[move.crab].arena
+        acted = (acted_text, words, where, me.rage, cost, style)
         effect, tasks = perform(state, player, move, style)
         push(state, *tasks)
-        return events + effect
+        return [_new(Event, (ACTED_EVENT, acted, -1, ())), *effect]
 
 
 @handles(Step.AFTER_ACTION)
@@ -681,6 +738,10 @@ class AfterAction(Handler):
     """R7: the next manager clockwise who has not passed acts, until all have passed."""
 
     def step(self, state: State, task: Task) -> list[Event]:
+        events = []
+        if state.active >= 0:
+            words = (resolved_text, state.players[state.active].team, state.active)
+            events.append(_new(Event, (ACTION_RESOLVED_EVENT, words, -1, ())))
         state.active = -1
         players = state.players
         seats = len(players)
@@ -689,7 +750,13 @@ class AfterAction(Handler):
             if not players[seat].passed:
                 state.pending.append(ACTION_TURN_BY_SEAT[seat])
                 break
-        return []
+        return events
+
+
+def resolved_text(team: int, player: int) -> Told:
+    return Told(
+        "{team}'s action is resolved", {"team": team_name(team, player)}, {"player": player}
+    )
 
 
 # ----- signature moves (R13) -----
@@ -700,22 +767,27 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
     me.rage -= SIGNATURE_RAGE_COST
     me.signature_used = True
     kind = Signature(me.signature)
+    why = (Cause.SIGNATURE_MOVE, kind)
     events: list[Event] = []
     mine = [(player, i) for i in own_crabs_in(state, player, arena)]
     if kind == Signature.FRENZY:
         push(state, Task(FRENZY_STEP, player, arena, values=[len(mine)]))
     elif kind == Signature.CLAW_SNAP:
         for ref in rivals_in(state, player, arena):
-            events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, "Claw Snap"))
+            events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, why))
     elif kind == Signature.SHELL_UP:
         push(state, Task(SHELL_UP_STEP, player, arena))
     elif kind == Signature.RIPTIDE:
         push(state, Task(RIPTIDE_STEP, player, arena))
     elif kind == Signature.HYPE_UP:
         for ref in mine:
-            events.append(change_muscle(state, ref, HYPE_UP_BOOST, "Hype Up"))
-    events.extend(place_fans(state, player, arena, SIGNATURE_FANS, "signature move"))
+            events.append(change_muscle(state, ref, HYPE_UP_BOOST, why))
+    events.extend(place_fans(state, player, arena, SIGNATURE_FANS, why))
     return events
+
+
+FRENZY_WHY = (Cause.SIGNATURE_MOVE, Signature.FRENZY)
+SHELL_UP_WHY = (Cause.SIGNATURE_MOVE, Signature.SHELL_UP)
 
 
 @handles(Step.FRENZY)
@@ -736,7 +808,7 @@ class Frenzy(Handler):
         left = task.values[0] - 1  # targets still to pick
         if left:
             push(state, task.replaced(values=[left]))  # steps are replaced, never changed
-        return [change_muscle(state, move.target, -FRENZY_HIT, "Frenzy")]
+        return [change_muscle(state, move.target, -FRENZY_HIT, FRENZY_WHY)]
 
 
 @handles(Step.SHELL_UP)
@@ -752,7 +824,7 @@ class ShellUp(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
-        return [change_muscle(state, (task.player, move.crab), SHELL_UP_BOOST, "Shell Up")]
+        return [change_muscle(state, (task.player, move.crab), SHELL_UP_BOOST, SHELL_UP_WHY)]
 
 
 @handles(Step.RIPTIDE)
@@ -772,5 +844,6 @@ class Riptide(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
-        push(state, *send(state, [(move.target, move.arena)]))
-        return []
+        events, enters = send(state, [(move.target, move.arena)])
+        push(state, *enters)
+        return events

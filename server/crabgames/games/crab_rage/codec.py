@@ -341,7 +341,7 @@ def encode_duel(duel: Duel, msg: Any) -> None:
     msg.duelists.extend(duel.duelists)
     for rolls in duel.rolls:
         msg.rolls.add(values=rolls)
-    msg.turn, msg.awaiting_keep = duel.turn, duel.awaiting_keep
+    msg.turn, msg.awaiting_keep = duel.turn, duel.awaiting_keep  # turn: always set
     msg.rerolls.extend(duel.rerolls)
     msg.winners.extend(duel.winners)
 
@@ -713,12 +713,43 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
 # ----- events -----
 
 EVENT_TEXT_FIELD = Event.DESCRIPTOR.fields_by_name["text"].number
+EVENT_TEMPLATE_FIELD = Event.DESCRIPTOR.fields_by_name["template"].number
+EVENT_ARGS_FIELD = Event.DESCRIPTOR.fields_by_name["args"].number
 EVENT_GAME_FIELD = Event.DESCRIPTOR.fields_by_name["crab_rage"].number
+UNIT_FIELDS = ("units", "rolling")  # lists of units, each a tuple of seats
+LIST_FIELDS = ("seats", "billboards")
+
+
+def encode_event(event: Any, msg: Any) -> None:
+    """Fill an `Event`: the sentence, its template and arguments, and the game's part."""
+    told = event.told()
+    msg.text = told.text
+    msg.template = told.template
+    msg.args.update(told.args)
+    fill_event_part(event.kind, told.fields, msg.crab_rage)
+
+
+def fill_event_part(kind: int, fields: dict[str, Any], part: Any) -> None:
+    """A `CrabRageEvent` from a told event's fields (native values)."""
+    part.kind = kind
+    for name, value in fields.items():
+        if name == "crab":
+            part.crab.player, part.crab.crab = value
+        elif name == "move":
+            encode_move(value, part.move)
+        elif name in UNIT_FIELDS:
+            units = getattr(part, name)
+            for seats in value:
+                units.add(seats=seats)
+        elif name in LIST_FIELDS:
+            getattr(part, name).extend(value)
+        else:
+            setattr(part, name, value)
 
 
 # An event's bytes are a pure function of its few small values (its sentence's too): remembered,
 # boundedly, as the same events recur (the same actions on the same crabs, the same dice), so
-# most are neither rendered nor written again.
+# most are neither told nor written again.
 EVENT_BYTES: dict[Any, bytes] = {}
 EVENT_BYTES_LIMIT = 4096
 
@@ -737,18 +768,25 @@ def event_bytes(event: Any) -> bytes:
 
 
 def written_event_bytes(event: Any) -> bytes:
-    """The text (field 1, left out when empty, as proto3 does) then the game's part (field 12,
-    always set)."""
-    text = event.text.encode()
-    head = message_field(EVENT_TEXT_FIELD, text) if text else b""
-    return head + event_part_field(event.kind, event.player, event.arena, event.amount)
+    """The text (1), the template (2), the arguments (3, one map entry each, sorted by key as
+    protobuf's deterministic serialization writes them; proto3 leaves out an empty string
+    field but a map entry keeps both its key and its value), then the game's part (12, always
+    set)."""
+    told = event.told()
+    fields = [string_field(EVENT_TEXT_FIELD, told.text)]
+    fields.append(string_field(EVENT_TEMPLATE_FIELD, told.template))
+    for key in sorted(told.args):
+        entry = message_field(1, key.encode()) + message_field(2, told.args[key].encode())
+        fields.append(message_field(EVENT_ARGS_FIELD, entry))
+    part = CrabRageEvent()
+    fill_event_part(event.kind, told.fields, part)
+    fields.append(message_field(EVENT_GAME_FIELD, part.SerializeToString()))
+    return b"".join(fields)
 
 
-@functools.lru_cache(maxsize=4096)
-def event_part_field(kind: int, player: int, arena: int, amount: int) -> bytes:
-    """The game's part of an event: a pure function of four small values, most recurring."""
-    part = CrabRageEvent(kind=kind, player=player, arena=arena, amount=amount)
-    return message_field(EVENT_GAME_FIELD, part.SerializeToString())
+def string_field(number: int, text: str) -> bytes:
+    """A proto3 string field: left out when empty."""
+    return message_field(number, text.encode()) if text else b""
 
 
 # ----- moves -----
@@ -783,11 +821,39 @@ def decode_move(msg: Any, path: str) -> Move:
 
 
 ACT, ALLIANCE, INDEPENDENT = MoveKind.ACT, MoveKind.ALLIANCE, AllianceChoice.INDEPENDENT
+SIGNATURE_TARGET = MoveKind.SIGNATURE_TARGET
+# A signature move's follow-up: Shell Up names an own crab; Frenzy and Riptide a rival crab and
+# an arena (Riptide's destination; 0 and unused for Frenzy).
+SHELL_UP_USES = (False, True, False, False, False, False, False)
+TARGET_USES = (False, False, True, True, False, False, False)
 _new = tuple.__new__
 
 
 def encode_move(move: Move, msg: Any) -> None:
-    msg.kind, msg.action, msg.crab, msg.arena = move.kind, move.action, move.crab, move.arena
-    msg.amount, msg.partner, msg.alliance = move.amount, move.partner, move.alliance
-    if move.target[0] >= 0:
+    """The move with exactly the fields its kind (and action) uses set (state.KIND_USES), so an
+    index 0 is told apart from a field the move does not use."""
+    kind = move.kind
+    if kind == ACT:
+        uses = ACT_USES.get(move.action, ACT_PLAIN_USES)
+    elif kind == ALLIANCE and move.alliance == INDEPENDENT:
+        uses = INDEPENDENT_USES
+    elif kind == SIGNATURE_TARGET:
+        uses = SHELL_UP_USES if move.target[0] < 0 else TARGET_USES
+    else:
+        uses = KIND_USES[kind]
+    action, crab, arena, target, amount, partner, alliance = uses
+    msg.kind = kind
+    if action:
+        msg.action = move.action
+    if crab:
+        msg.crab = move.crab
+    if arena:
+        msg.arena = move.arena
+    if target:
         msg.target.player, msg.target.crab = move.target
+    if amount:
+        msg.amount = move.amount
+    if partner:
+        msg.partner = move.partner
+    if alliance:
+        msg.alliance = move.alliance

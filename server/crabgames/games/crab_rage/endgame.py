@@ -5,12 +5,25 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from crabgames.core.game import Decision
-from crabgames.games.crab_rage.events import Event, EventKind, arena_name, team
+from crabgames.games.crab_rage.events import (
+    Cause,
+    Event,
+    EventKind,
+    Told,
+    arena_title,
+    crab_title,
+    event,
+    team,
+    team_name,
+    teams_of,
+    unit_title,
+)
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.state import (
     Duel,
     Move,
     MoveKind,
+    Phase,
     State,
     Step,
     Task,
@@ -70,38 +83,55 @@ class HardcoreFans(Handler):
         player = next_to_commit(state, task.arena)
         me = writable_player(state, player)
         me.committed, me.commitment = True, move.amount  # secret until all are in (G4)
-        who = team(state, player)
+        kind = EventKind.HARDCORE_FANS_COMMITTED
         return [
             Event(
-                EventKind.HARDCORE_FANS_COMMITTED,
-                f"{who} commits {move.amount} hardcore fan(s) in a closed hand",
+                kind,
+                (committed_text, me.team, player, task.arena, move.amount),
                 player,
-                task.arena,
-                move.amount,
-                redacted_text=f"{who} has committed hardcore fans in a closed hand",
+                (committed_text, me.team, player, task.arena, None),
             )
         ]
 
     def step(self, state: State, task: Task) -> list[Event]:
         """All are in: reveal together and add to the arena."""
         events = []
+        arena = writable_arena(state, task.arena)
         for p in shouters(state, task.arena):
             me = writable_player(state, p)
             shout = me.commitment if me.committed else 0
             me.hardcore -= shout
-            writable_arena(state, task.arena).fans[p] += shout
+            arena.fans[p] += shout
             me.committed, me.commitment = False, 0
-            events.append(
-                Event(
-                    EventKind.HARDCORE_FANS,
-                    f"{team(state, p)} shouts out {shout} "
-                    f"hardcore fan(s) in {arena_name(state, task.arena)}",
-                    p,
-                    task.arena,
-                    shout,
-                )
-            )
+            words = (revealed_text, me.team, p, task.arena, arena.billboard, shout, arena.fans[p])
+            events.append(event(EventKind.HARDCORE_FANS_REVEALED, *words))
         return events
+
+
+def committed_text(team: int, player: int, arena: int, amount: int | None) -> Told:
+    """The amount is None as every seat but the committing one sees it (G4)."""
+    fields = {"player": player, "arena": arena}
+    args = {"team": team_name(team, player)}
+    if amount is None:
+        return Told("{team} has committed hardcore fans in a closed hand", args, fields)
+    args["amount"] = str(amount)
+    fields["amount"] = amount
+    return Told("{team} commits {amount} hardcore fan(s) in a closed hand", args, fields)
+
+
+def revealed_text(
+    team: int, player: int, arena: int, billboard: int, shout: int, held: int
+) -> Told:
+    return Told(
+        "{team} shouts out {amount} hardcore fan(s) in {arena}, now {held} fans there",
+        {
+            "team": team_name(team, player),
+            "amount": str(shout),
+            "arena": arena_title(arena, billboard),
+            "held": str(held),
+        },
+        {"player": player, "arena": arena, "amount": shout, "result": held},
+    )
 
 
 # ----- 2. Scoring -----
@@ -128,23 +158,53 @@ class Scoring(Handler):
             arena.glory = arena_glory(arena.fans)
             for p, glory in enumerate(arena.glory):
                 if glory:
-                    events.append(
-                        Event(
-                            EventKind.GLORY,
-                            f"{team(state, p)} gains {glory} glory in {arena_name(state, index)}",
-                            p,
-                            index,
-                            glory,
-                        )
-                    )
+                    words = (glory_text, state.players[p].team, p, index, arena.billboard, glory)
+                    events.append(event(EventKind.GLORY, *words))
         totals = total_glory(state)
         best = max(totals)
         tied = [p for p in turn_order(state, state.microphone) if totals[p] == best]
         if len(tied) > 1:  # R19
             state.duel = Duel(tied, [[] for _ in tied], rerolls=[0] * len(tied))
             push(state, Task(Step.DUEL))
-            events.append(Event(EventKind.DUEL, "a spotlight duel is triggered", -1, -1, best))
+            words = (duel_started_text, teams_of(state), tuple(tied), best)
+            events.append(event(EventKind.DUEL_STARTED, *words))
+        else:
+            events.append(game_over(state))
         return events
+
+
+def game_over(state: State) -> Event:
+    """The last step has run: the game is over (flow.advance sets the phase)."""
+    winners = tuple(result(state).winners)
+    return event(EventKind.GAME_OVER, game_over_text, teams_of(state), winners)
+
+
+def game_over_text(teams: tuple[int, ...], winners: tuple[int, ...]) -> Told:
+    return Told(
+        "the game is over: {winners} win(s)",
+        {"winners": unit_title(teams, winners).replace("/", " and ")},
+        {"seats": winners, "phase": Phase.GAME_OVER},
+    )
+
+
+def glory_text(team: int, player: int, arena: int, billboard: int, glory: int) -> Told:
+    return Told(
+        "{team} gains {amount} glory in {arena}",
+        {
+            "team": team_name(team, player),
+            "amount": str(glory),
+            "arena": arena_title(arena, billboard),
+        },
+        {"player": player, "arena": arena, "amount": glory},
+    )
+
+
+def duel_started_text(teams: tuple[int, ...], duelists: tuple[int, ...], best: int) -> Told:
+    return Told(
+        "{duelists} tie with {glory} glory: a spotlight duel is triggered",
+        {"duelists": unit_title(teams, duelists).replace("/", ", "), "glory": str(best)},
+        {"seats": duelists, "amount": best, "cause": Cause.SPOTLIGHT_DUEL},
+    )
 
 
 # ----- 3. The spotlight duel (R19) -----
@@ -179,22 +239,25 @@ class SpotlightDuel(Handler):
         duel = state.duel
         player = duel.duelists[duel.turn]
         if move.kind == MoveKind.DUEL_KEEP:
-            self.keep(state)
-            return []
-        writable_player(state, player).rage -= 1
+            return [self.keep(state)]
+        me = writable_player(state, player)
+        me.rage -= 1
         duel.rerolls[duel.turn] += 1
-        duel.rolls[duel.turn].pop()
+        rolls = duel.rolls[duel.turn]
+        rolled = rolls.pop()
         duel.awaiting_keep = False
-        return [
-            Event(
-                EventKind.DUEL, f"{team(state, player)} unleashes 1 rage to re-roll", player, -1, 1
-            )
-        ]
+        words = (rerolled_text, me.team, (player, len(rolls)), rolled, me.rage)
+        return [event(EventKind.DUEL_REROLLED, *words)]
 
-    def keep(self, state: State) -> None:
+    def keep(self, state: State) -> Event:
+        """The roll stands; the next duelist in turn order rolls."""
         duel = state.duel
+        player = duel.duelists[duel.turn]
+        rolls = duel.rolls[duel.turn]
         duel.awaiting_keep = False
         duel.turn = (duel.turn + 1) % len(duel.duelists)
+        words = (kept_text, state.players[player].team, (player, len(rolls) - 1), rolls[-1])
+        return event(EventKind.DUEL_KEPT, *words)
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return [(face, 1) for face in range(1, 7)]
@@ -204,35 +267,65 @@ class SpotlightDuel(Handler):
         player = duel.duelists[duel.turn]
         duel.rolls[duel.turn].append(value)
         duel.awaiting_keep = True
-        return [
-            Event(
-                EventKind.DIE_ROLLED,
-                f"{team(state, player)} rolls crab {len(duel.rolls[duel.turn])}: {value}",
-                player,
-                -1,
-                value,
-            )
-        ]
+        ref = (player, len(duel.rolls[duel.turn]) - 1)
+        return [event(EventKind.DIE_ROLLED, duel_die_text, state.players[player].team, ref, value)]
 
     def step(self, state: State, task: Task) -> list[Event]:
         duel = state.duel
+        events = []
         if duel.awaiting_keep:  # no rage to re-roll with
-            self.keep(state)
+            events.append(self.keep(state))
         if not duel_done(state):
             push(state, task)
-            return []
+            return events
         sums = [sum(r) for r in duel.rolls]
         duel.winners = [p for p, s in zip(duel.duelists, sums, strict=True) if s == max(sums)]
-        names = " and ".join(team(state, p) for p in duel.winners)
-        return [
-            Event(
-                EventKind.DUEL,
-                f"{names} win(s) the spotlight duel with {max(sums)}",
-                duel.winners[0],
-                -1,
-                max(sums),
-            )
-        ]
+        words = (duel_won_text, teams_of(state), tuple(duel.winners), max(sums))
+        return [*events, event(EventKind.DUEL_WON, *words), game_over(state)]
+
+
+def rerolled_text(team: int, ref: tuple[int, int], rolled: int, rage: int) -> Told:
+    return Told(
+        "{team} unleashes {cost} rage to re-roll crab {crab} (it rolled {rolled}), now {rage} rage",
+        {
+            "team": team_name(team, ref[0]),
+            "cost": "1",
+            "crab": str(ref[1]),
+            "rolled": str(rolled),
+            "rage": str(rage),
+        },
+        {
+            "player": ref[0],
+            "crab": ref,
+            "change": -1,
+            "result": rage,
+            "cause": Cause.SPOTLIGHT_DUEL,
+        },
+    )
+
+
+def kept_text(team: int, ref: tuple[int, int], value: int) -> Told:
+    return Told(
+        "{team} keeps {value} for crab {crab}",
+        {"team": team_name(team, ref[0]), "value": str(value), "crab": str(ref[1])},
+        {"player": ref[0], "crab": ref, "amount": value, "cause": Cause.SPOTLIGHT_DUEL},
+    )
+
+
+def duel_die_text(team: int, ref: tuple[int, int], value: int) -> Told:
+    return Told(
+        "{crab} rolls {value} in the spotlight duel",
+        {"crab": crab_title(team, *ref), "value": str(value)},
+        {"player": ref[0], "crab": ref, "amount": value, "cause": Cause.SPOTLIGHT_DUEL},
+    )
+
+
+def duel_won_text(teams: tuple[int, ...], winners: tuple[int, ...], total: int) -> Told:
+    return Told(
+        "{winners} win(s) the spotlight duel with {total}",
+        {"winners": unit_title(teams, winners).replace("/", " and "), "total": str(total)},
+        {"seats": winners, "amount": total, "cause": Cause.SPOTLIGHT_DUEL},
+    )
 
 
 # ----- the outcome -----

@@ -7,7 +7,9 @@ from collections.abc import Hashable, Sequence
 from itertools import repeat
 from typing import Any
 
-from crabgames.core.errors import InvalidArgument, bad_state
+from google.protobuf.message import DecodeError
+
+from crabgames.core.errors import InvalidArgument, bad_request, bad_state
 from crabgames.core.game import PLAYER, Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handlers)
     actions,
@@ -16,16 +18,22 @@ from crabgames.games.crab_rage import (  # noqa: F401  (registers the step handl
     move_ids,
     movement,
     phases,
+    view,
 )
 from crabgames.games.crab_rage.data import (
     ACTION_COST,
     ACTION_NAMES,
+    ARENA_LETTERS,
     ARENA_ONLY,
+    BILLBOARD_NAMES,
     FANS_PER_PLAYER,
+    FRENZY_HIT,
+    SHELL_UP_BOOST,
     WITH_X,
     Action,
+    Billboard,
 )
-from crabgames.games.crab_rage.events import Event, arena_name, crab_name, team
+from crabgames.games.crab_rage.events import Event, arena_name, crab_name, team, unit_name
 from crabgames.games.crab_rage.flow import HANDLERS, advance, current_decision, top
 from crabgames.games.crab_rage.setup import Options, initial_state
 from crabgames.games.crab_rage.state import (
@@ -40,6 +48,7 @@ from crabgames.games.crab_rage.state import (
     writable_player,
 )
 from crabgames.v1 import game_pb2
+from crabgames.v1.crab_rage_pb2 import CrabRageState
 
 FACTS = GameFacts(
     id="crab_rage",
@@ -172,10 +181,14 @@ class CrabRageGame(Game[State, Move]):
     def state_from_view(
         self, view: Any, player: int, num_players: int, rng: random.Random
     ) -> State:
-        """The view is the whole state but for other players' pending commitments (G4): draw
-        those at random within the hardcore fans each holds."""
-        try:  # the view's state is checked like any state (every count bounded), as a request
-            state = self.decode_state(view.state, num_players, "view.crab_rage.state")
+        """The view's continuation is the whole state but for other players' pending
+        commitments (G4): draw those at random within the hardcore fans each holds."""
+        path = "view.crab_rage.continuation"
+        try:  # the view's continuation is checked like any state (every count bounded)
+            msg = CrabRageState.FromString(view.continuation)
+            state = self.decode_state(msg, num_players, path)
+        except DecodeError:
+            raise bad_request(path, "is not the continuation of a CRAB RAGE! view") from None
         except InvalidArgument as error:
             raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
         return self.resample_hidden(state, player, rng)
@@ -236,26 +249,10 @@ class CrabRageGame(Game[State, Move]):
         return list(zip(moves, repeat(table)))
 
     def chance_label(self, state: State, value: int) -> str:
-        name = current_decision(state).name
-        if name == "deal_billboard":
-            from crabgames.games.crab_rage.data import BILLBOARD_NAMES
-
-            return f"deal {BILLBOARD_NAMES.get(value, value)}"
-        if name == "microphone":
-            return f"{team(state, value)} holds the microphone"
-        if name == "flip_action_card":
-            return f"reveal {ACTION_NAMES.get(value, value)}"
-        return f"roll {value}"
+        return chance_label(state, value)
 
     def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
-        msg.text = event.text
-        part = msg.crab_rage
-        part.kind, part.player, part.arena, part.amount = (
-            event.kind,
-            event.player,
-            event.arena,
-            event.amount,
-        )
+        codec.encode_event(event, msg)
 
     # `encode_event`'s message serialized, written directly; bound without a wrapper call.
     encode_event_bytes = staticmethod(codec.event_bytes)
@@ -277,8 +274,7 @@ class CrabRageGame(Game[State, Move]):
     redact_event = staticmethod(Event.seen_by)
 
     def encode_view(self, state: State, player: int | None, msg: Any) -> None:
-        codec.encode_state(state, msg.state, player)
-        msg.action_deck_count = 6 - len(state.action_cards)
+        view.encode_view(state, player, msg)
 
     def encode_outcome(self, outcome: endgame.Result, msg: game_pb2.Outcome) -> None:
         encode_outcome(outcome, msg)
@@ -346,40 +342,88 @@ def cost_reason(action: Action, x: int, cost: int, rage: int) -> str:
 
 
 def label(state: State, move: Move) -> str:
+    """What the move does, in the texts' words, naming every piece it concerns: no two legal
+    moves of one decision read the same (tests/crab_rage/test_labels.py)."""
     decision = current_decision(state)
     who = team(state, decision.player)
     kind = move.kind
+    task = state.pending[-1]
     if kind in (MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE):
         return actions.describe(state, decision.player, move)
-    if kind in (MoveKind.DESTINATION, MoveKind.STYLE_BONUS):
-        return f"{who}: {kind.name.lower().replace('_', ' ')} {arena_name(state, move.arena)}"
+    if kind == MoveKind.DESTINATION:
+        leaving = crab_name(state, *movement.next_leaving_crab(task))
+        return f"{who}: send {leaving} to {arena_name(state, move.arena)}"
+    if kind == MoveKind.STYLE_BONUS:
+        return f"{who}: place the style bonus fan in {arena_name(state, move.arena)}"
     if kind == MoveKind.ALLIANCE:
-        choice = AllianceChoice(move.alliance).name.lower()
-        with_whom = (
-            ""
-            if move.alliance == AllianceChoice.INDEPENDENT
-            else f" with {team(state, move.partner)}"
-        )
-        return f"{who}: {choice}{with_whom}"
-    if kind in (MoveKind.BILLBOARD_CRAB, MoveKind.MUTATION_CRAB):
-        return (
-            f"{who}: {kind.name.lower().replace('_', ' ')} "
-            f"{crab_name(state, decision.player, move.crab)}"
-        )
+        return alliance_label(state, who, move)
+    if kind == MoveKind.BILLBOARD_CRAB:
+        billboard = state.arenas[task.arena].billboard
+        change = movement.MUSCLE_BILLBOARDS[Billboard(billboard)]
+        crab = crab_name(state, decision.player, move.crab)
+        return f"{who}: {BILLBOARD_NAMES[Billboard(billboard)]} gives {change:+d} muscle to {crab}"
+    if kind == MoveKind.MUTATION_CRAB:
+        c = state.players[decision.player].crabs[move.crab]
+        crab = crab_name(state, decision.player, move.crab)
+        return f"{who}: mutate {crab} ({c.muscle} muscle)"
     if kind == MoveKind.RUMBLE_OPPONENT:
-        return f"{who}: roll against {team(state, move.partner)}"
+        ro = state.roll_off
+        assert ro is not None
+        opponent = next(u for u in ro.standing if u >> move.partner & 1)
+        return f"{who}: roll against {unit_name(state, opponent)}"
     if kind == MoveKind.SIGNATURE_TARGET:
-        if move.target[0] >= 0:
-            where = (
-                f" to {arena_name(state, move.arena)}"
-                if decision.name.endswith("riptide_target")
-                else ""
-            )
-            return f"{who}: target {crab_name(state, *move.target)}{where}"
-        return f"{who}: {crab_name(state, decision.player, move.crab)}"
+        return signature_target_label(state, who, decision.name, move)
     if kind == MoveKind.HARDCORE_FANS:
         return f"{who}: commit {move.amount} hardcore fan(s)"
-    return f"{who}: {'re-roll' if kind == MoveKind.DUEL_REROLL else 'keep'}"
+    duel = state.duel
+    assert duel is not None
+    rolls = duel.rolls[duel.turn]
+    crab, rolled = len(rolls) - 1, rolls[-1]
+    if kind == MoveKind.DUEL_REROLL:
+        return f"{who}: unleash 1 rage to re-roll crab {crab} (rolled {rolled})"
+    return f"{who}: keep {rolled} for crab {crab}"
+
+
+def alliance_label(state: State, who: str, move: Move) -> str:
+    if move.alliance == AllianceChoice.INDEPENDENT:
+        return f"{who}: go independent"
+    partner = team(state, move.partner)
+    if move.alliance == AllianceChoice.FORM:
+        return f"{who}: form an alliance with {partner}"
+    return f"{who}: boost the alliance with {partner}"
+
+
+def signature_target_label(state: State, who: str, name: str, move: Move) -> str:
+    if name == "choose_shell_up_crab":
+        crab = crab_name(state, state.pending[-1].player, move.crab)
+        return f"{who}: Shell Up gives +{SHELL_UP_BOOST} muscle to {crab}"
+    target = crab_name(state, *move.target)
+    if name == "choose_riptide_target":
+        return f"{who}: Riptide sends {target} to {arena_name(state, move.arena)}"
+    return f"{who}: Frenzy gives -{FRENZY_HIT} muscle to {target}"
+
+
+def chance_label(state: State, value: int) -> str:
+    """A chance outcome: what is dealt, revealed or rolled, and for whom."""
+    name = current_decision(state).name
+    task = state.pending[-1]
+    if name == "deal_billboard":
+        letter = ARENA_LETTERS[task.arena]
+        return f"deal {BILLBOARD_NAMES.get(value, value)} onto arena {letter}"
+    if name == "microphone":
+        return f"{team(state, value)} holds the microphone"
+    if name == "flip_action_card":
+        return f"reveal {ACTION_NAMES.get(value, value)}"
+    if name == "mutation_roll":
+        return f"{crab_name(state, *task.crabs[0])} rolls {value}"
+    if name in ("rumble_die", "microphone_die"):
+        ro = state.roll_off
+        assert ro is not None
+        return f"{unit_name(state, ro.rolling[len(ro.dice)])} rolls {value}"
+    duel = state.duel  # spotlight_roll
+    assert duel is not None
+    player = duel.duelists[duel.turn]
+    return f"{crab_name(state, player, len(duel.rolls[duel.turn]))} rolls {value}"
 
 
 def invariants(state: State) -> list[str]:

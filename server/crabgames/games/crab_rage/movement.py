@@ -4,14 +4,26 @@
 from __future__ import annotations
 
 from crabgames.core.game import Decision
-from crabgames.games.crab_rage.data import MAX_MUSCLE, MIN_MUSCLE, Billboard
+from crabgames.games.crab_rage.data import (
+    ACTION_NAMES,
+    BILLBOARD_NAMES,
+    MAX_MUSCLE,
+    MIN_MUSCLE,
+    SIGNATURES,
+    Action,
+    Billboard,
+    Signature,
+)
 from crabgames.games.crab_rage.events import (
+    Cause,
     Event,
     EventKind,
+    Told,
     arena_title,
     billboard_at,
     crab_title,
     place_name,
+    signed,
     team_name,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
@@ -36,6 +48,9 @@ from crabgames.games.crab_rage.state import (
 # Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
 # EnumType.__getattr__ (~90 ns, and a move reads dozens).
 ALLIANCE_EVENT = EventKind.ALLIANCE
+ALLIANCE_ENDED_EVENT = EventKind.ALLIANCE_ENDED
+CRAB_LEFT_EVENT = EventKind.CRAB_LEFT
+DESTINATION_CHOSEN_EVENT = EventKind.DESTINATION_CHOSEN
 ALLIANCE_KIND = MoveKind.ALLIANCE
 ALLIANCE_STEP = Step.ALLIANCE
 BILLBOARD_CRAB_KIND = MoveKind.BILLBOARD_CRAB
@@ -49,6 +64,8 @@ MUSCLE_EVENT = EventKind.MUSCLE
 STYLE_BONUS_KIND = MoveKind.STYLE_BONUS
 STYLE_BONUS_STEP = Step.STYLE_BONUS
 INDEPENDENT, FORM = AllianceChoice.INDEPENDENT, AllianceChoice.FORM
+SPLIT_ACTION = Action.SPLIT
+_new = tuple.__new__  # an Event from all its fields, without the NamedTuple constructor's call
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
@@ -57,37 +74,100 @@ CHOOSE_STYLE_BONUS_ARENA_BY_SEAT = seat_decisions("choose_style_bonus_arena")
 CHOOSE_DESTINATION_BY_SEAT = seat_decisions("choose_destination")
 
 
-def end_alliance(state: State, player: int, arena: int) -> None:
-    if state.arenas[arena].partner[player] < 0:
-        return  # independent already: nothing changes, the arena stays shared
-    partners = writable_arena(state, arena).partner
-    other = partners[player]
+def break_alliance(state: State, player: int, arena: int) -> int:
+    """The player's alliance in the arena ends: both partners are independent again. Returns the
+    former partner (-1: the player was independent already, and nothing changes)."""
+    other = state.arenas[arena].partner[player]
     if other >= 0:
-        partners[other] = -1
-    partners[player] = -1
+        partners = writable_arena(state, arena).partner
+        partners[other] = partners[player] = -1
+    return other
 
 
-def leave(state: State, ref: CrabRef, destination: int) -> None:
+def end_alliance(state: State, player: int, arena: int, cause: Cause) -> list[Event]:
+    """`break_alliance`, told."""
+    other = break_alliance(state, player, arena)
+    if other < 0:
+        return []
+    seats = (min(player, other), max(player, other))
+    teams = (state.players[seats[0]].team, state.players[seats[1]].team)
+    words = (alliance_ended_text, seats, teams, arena, billboard_at(state, arena), cause)
+    return [_new(Event, (ALLIANCE_ENDED_EVENT, words, -1, ()))]
+
+
+def alliance_ended_text(
+    seats: tuple[int, int], teams: tuple[int, int], arena: int, billboard: int | None, cause: int
+) -> Told:
+    why = "Split" if cause == Cause.ACTION else "a team left"
+    return Told(
+        "the alliance of {first} and {second} in {arena} ends ({why})",
+        {
+            "first": team_name(teams[0], seats[0]),
+            "second": team_name(teams[1], seats[1]),
+            "arena": place_name(arena, billboard),
+            "why": why,
+        },
+        {"seats": seats, "arena": arena, "cause": cause}
+        | ({"action": SPLIT_ACTION} if cause == Cause.ACTION else {}),
+    )
+
+
+def leave(state: State, ref: CrabRef, destination: int) -> list[Event]:
     """The crab leaves its place for `destination`; a manager's last crab leaving an arena ends
     their alliance there (R10)."""
     player, index = ref
     c = writable_crab(state, ref)
     origin = c.arena
     c.arena, c.destination = IN_TRANSIT, destination
+    words = (
+        left_text,
+        state.players[player].team,
+        ref,
+        origin,
+        billboard_at(state, origin),
+        destination,
+        billboard_at(state, destination),
+    )
+    events = [_new(Event, (CRAB_LEFT_EVENT, words, -1, ()))]
     if origin >= 0 and not own_crabs_in(state, player, origin):
-        end_alliance(state, player, origin)
+        events += end_alliance(state, player, origin, Cause.LEFT_ARENA)
+    return events
 
 
-def send(state: State, moves: list[tuple[CrabRef, int]]) -> list[Task]:
+def left_text(
+    team: int,
+    ref: CrabRef,
+    origin: int,
+    origin_billboard: int | None,
+    destination: int,
+    billboard: int | None,
+) -> Told:
+    fields: dict = {"player": ref[0], "crab": ref, "arena": destination}
+    if origin >= 0:
+        fields["from_arena"] = origin
+    return Told(
+        "{crab} leaves {origin} for {arena}",
+        {
+            "crab": crab_title(team, *ref),
+            "origin": place_name(origin, origin_billboard),
+            "arena": place_name(destination, billboard),
+        },
+        fields,
+    )
+
+
+def send(state: State, moves: list[tuple[CrabRef, int]]) -> tuple[list[Event], list[Task]]:
     """All the crabs leave at once, then enter in turn order starting with the active player
     (R9); one manager's crabs entering the same arena together enter as one team (R11)."""
+    events: list[Event] = []
     for ref, destination in moves:
-        leave(state, ref, destination)
+        events += leave(state, ref, destination)
     order = turn_order(state, max(state.active, 0))
     groups: dict[tuple[int, int], list[CrabRef]] = {}
     for ref, destination in sorted(moves, key=lambda m: (order.index(m[0][0]), m[1], m[0][1])):
         groups.setdefault((ref[0], destination), []).append(ref)
-    return [Task(ENTER_STEP, player, arena, refs) for (player, arena), refs in groups.items()]
+    tasks = [Task(ENTER_STEP, player, arena, refs) for (player, arena), refs in groups.items()]
+    return events, tasks
 
 
 @handles(Step.ENTER)
@@ -99,19 +179,10 @@ class EnterArena(Handler):
         for ref in task.crabs:
             c = writable_crab(state, ref)
             c.arena, c.destination = task.arena, -1
-            events.append(
-                Event(
-                    CRAB_ENTERED_EVENT,
-                    (entered_text, team, *ref, c.muscle, task.arena, arena.billboard),
-                    task.player,
-                    task.arena,
-                    c.muscle,
-                )
-            )
+            words = (entered_text, team, ref, c.muscle, task.arena, arena.billboard)
+            events.append(_new(Event, (CRAB_ENTERED_EVENT, words, -1, ())))
             if c.riding_fans:  # R12: the riding fan drops into the first arena entered
-                arena = writable_arena(state, task.arena)
-                arena.fans[task.player] += c.riding_fans
-                c.riding_fans = 0
+                events += drop_riding_fans(state, ref, task.arena)
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
         follow = [Task(BILLBOARD_STEP, task.player, task.arena, list(task.crabs))]
         if rivals:
@@ -120,10 +191,37 @@ class EnterArena(Handler):
         return events
 
 
-def entered_text(team: int, seat: int, index: int, muscle: int, arena: int, billboard: int) -> str:
-    return (
-        f"{crab_title(team, seat, index)} ({muscle} muscle) enters {arena_title(arena, billboard)}"
+def entered_text(team: int, ref: CrabRef, muscle: int, arena: int, billboard: int) -> Told:
+    return Told(
+        "{crab} enters {arena} with {muscle} muscle",
+        {
+            "crab": crab_title(team, *ref),
+            "arena": arena_title(arena, billboard),
+            "muscle": str(muscle),
+        },
+        {"player": ref[0], "crab": ref, "arena": arena, "amount": muscle},
     )
+
+
+def drop_riding_fans(state: State, ref: CrabRef, arena: int) -> list[Event]:
+    """R12: the style bonus fans riding on the crab drop into the arena it enters."""
+    c = writable_crab(state, ref)
+    count, c.riding_fans = c.riding_fans, 0
+    fans = writable_arena(state, arena).fans
+    fans[ref[0]] += count
+    words = (
+        fans_text,
+        state.players[ref[0]].team,
+        ref[0],
+        count,
+        arena,
+        billboard_at(state, arena),
+        Cause.STYLE_BONUS,
+        0,
+        fans[ref[0]],
+        ref,
+    )
+    return [_new(Event, (FANS_EVENT, words, -1, ()))]
 
 
 def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
@@ -152,51 +250,128 @@ class ChooseAlliance(Handler):
         state.pending.pop()
         player, arena = task.player, task.arena
         players = state.players
+        partner = (
+            move.partner if move.alliance != INDEPENDENT else arena_partner(state, player, arena)
+        )
         words = (
             alliance_text,
-            move,
+            move.alliance,
             players[player].team,
             player,
-            players[move.partner].team if move.alliance != INDEPENDENT else 0,
+            partner,
+            players[partner].team if partner >= 0 else 0,
             arena,
             billboard_at(state, arena),
         )
         if move.alliance == INDEPENDENT:
-            end_alliance(state, player, arena)
+            break_alliance(state, player, arena)  # the ALLIANCE event names the former partner
         elif move.alliance == FORM:
             partners = writable_arena(state, arena).partner
             partners[player], partners[move.partner] = move.partner, player
-        return [Event(ALLIANCE_EVENT, words, player, arena, move.alliance)]
+        return [_new(Event, (ALLIANCE_EVENT, words, -1, ()))]
+
+
+def arena_partner(state: State, player: int, arena: int) -> int:
+    return state.arenas[arena].partner[player]
 
 
 def alliance_text(
-    move: Move, team: int, player: int, partner_team: int, arena: int, billboard: int | None
-) -> str:
-    who, where = team_name(team, player), place_name(arena, billboard)
-    if move.alliance == INDEPENDENT:
-        return f"{who} goes independent in {where}"
-    partner = team_name(partner_team, move.partner)
-    if move.alliance == FORM:
-        return f"{who} forms an alliance with {partner} in {where}"
-    return f"{who} boosts its alliance with {partner} in {where}"
+    choice: int,
+    team: int,
+    player: int,
+    partner: int,
+    partner_team: int,
+    arena: int,
+    billboard: int | None,
+) -> Told:
+    args = {"team": team_name(team, player), "arena": place_name(arena, billboard)}
+    fields: dict = {"player": player, "arena": arena, "alliance": choice}
+    if partner >= 0:
+        args["partner"] = team_name(partner_team, partner)
+        fields["partner"] = partner
+    if choice == FORM:
+        template = "{team} forms an alliance with {partner} in {arena}"
+    elif choice != INDEPENDENT:
+        template = "{team} boosts its alliance with {partner} in {arena}"
+    elif partner >= 0:
+        template = "{team} goes independent in {arena}, ending its alliance with {partner}"
+    else:
+        template = "{team} goes independent in {arena}"
+    return Told(template, args, fields)
 
 
-_new = tuple.__new__  # an Event from all its fields, without the NamedTuple constructor's call
+# What caused a muscle change, fan or rage (a Cause and what names it: an action, a signature
+# move or a billboard, 0 for none), e.g. (Cause.ACTION, Action.SMASH).
+Why = tuple[int, int]
 
 
-def change_muscle(state: State, ref: CrabRef, delta: int, why: str) -> Event:
+def change_muscle(state: State, ref: CrabRef, delta: int, why: Why) -> Event:
+    """R3: muscle stays within 1-6; the event tells the real change and the result."""
     c = writable_crab(state, ref)
-    c.muscle = muscle = max(MIN_MUSCLE, min(MAX_MUSCLE, c.muscle + delta))  # R3: muscle 1-6
+    before = c.muscle
+    c.muscle = muscle = max(MIN_MUSCLE, min(MAX_MUSCLE, before + delta))
+    return set_muscle_event(state, ref, before, muscle, why)
+
+
+def set_muscle_event(state: State, ref: CrabRef, before: int, muscle: int, why: Why) -> Event:
+    """The MUSCLE event of a crab whose muscle went from `before` to `muscle`."""
     seat = ref[0]
-    words = (muscle_text, state.players[seat].team, seat, ref[1], delta, why, muscle)
-    return _new(Event, (MUSCLE_EVENT, words, seat, c.arena, muscle, ""))
+    arena = state.players[seat].crabs[ref[1]].arena
+    words = (muscle_text, state.players[seat].team, ref, arena, muscle - before, muscle, why)
+    return _new(Event, (MUSCLE_EVENT, words, -1, ()))
 
 
-def muscle_text(team: int, seat: int, index: int, delta: int, why: str, muscle: int) -> str:
-    return f"{crab_title(team, seat, index)}: {delta:+d} muscle ({why}), now {muscle}"
+def muscle_text(team: int, ref: CrabRef, arena: int, change: int, muscle: int, why: Why) -> Told:
+    fields: dict = {"player": ref[0], "crab": ref, "change": change, "result": muscle}
+    if arena >= 0:
+        fields["arena"] = arena
+    return Told(
+        "{crab}: {change} muscle ({why}), now {muscle}",
+        {
+            "crab": crab_title(team, *ref),
+            "change": signed(change),
+            "why": why_name(why),
+            "muscle": str(muscle),
+        },
+        fields | why_fields(why),
+    )
 
 
-def place_fans(state: State, player: int, arena: int, count: int, why: str) -> list[Event]:
+def why_name(why: Why) -> str:
+    """The cause as the texts say it: the action, signature move or billboard, else the cause."""
+    cause, what = why
+    if cause == Cause.ACTION:
+        return ACTION_NAMES[Action(what)]
+    if cause == Cause.SIGNATURE_MOVE:
+        return SIGNATURES[Signature(what)].name
+    if cause == Cause.BILLBOARD:
+        return BILLBOARD_NAMES[Billboard(what)]
+    return CAUSE_WORDS[cause]
+
+
+CAUSE_WORDS = {
+    Cause.RUMBLE: "rumble",
+    Cause.STYLE_BONUS: "style bonus",
+    Cause.FAN_PHASE: "Fan Phase",
+    Cause.RAGE_PHASE: "Rage Phase",
+    Cause.SPOTLIGHT_DUEL: "spotlight duel",
+}
+WHY_FIELD = {
+    Cause.ACTION: "action",
+    Cause.SIGNATURE_MOVE: "signature_move",
+    Cause.BILLBOARD: "billboard",
+}
+
+
+def why_fields(why: Why) -> dict:
+    """The CrabRageEvent fields of a cause: the cause, and which action, signature move or
+    billboard."""
+    cause, what = why
+    name = WHY_FIELD.get(cause)
+    return {"cause": cause} if name is None else {"cause": cause, name: what}
+
+
+def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> list[Event]:
     """Fans from the supply into an arena; a player whose supply runs out places what they have
     (R15, R21)."""
     placed = min(count, state.players[player].supply)
@@ -204,23 +379,47 @@ def place_fans(state: State, player: int, arena: int, count: int, why: str) -> l
         return []
     me = writable_player(state, player)
     me.supply -= placed
-    writable_arena(state, arena).fans[player] += placed
-    return [
-        Event(
-            FANS_EVENT,
-            (fans_text, me.team, player, placed, arena, billboard_at(state, arena), why),
-            player,
-            arena,
-            placed,
-        )
-    ]
+    fans = writable_arena(state, arena).fans
+    fans[player] += placed
+    words = (
+        fans_text,
+        me.team,
+        player,
+        placed,
+        arena,
+        billboard_at(state, arena),
+        *why,
+        fans[player],
+        None,
+    )
+    return [_new(Event, (FANS_EVENT, words, -1, ()))]
 
 
 def fans_text(
-    team: int, player: int, placed: int, arena: int, billboard: int | None, why: str
-) -> str:
-    where = place_name(arena, billboard)
-    return f"{team_name(team, player)} places {placed} fan(s) in {where} ({why})"
+    team: int,
+    player: int,
+    placed: int,
+    arena: int,
+    billboard: int | None,
+    cause: int,
+    what: int,
+    held: int,
+    rider: CrabRef | None,
+) -> Told:
+    fields = {"player": player, "arena": arena, "amount": placed, "result": held}
+    args = {
+        "team": team_name(team, player),
+        "amount": str(placed),
+        "arena": place_name(arena, billboard),
+        "why": why_name((cause, what)),
+    }
+    if rider is None:
+        template = "{team} places {amount} fan(s) in {arena} ({why})"
+    else:
+        template = "{team} places {amount} fan(s) riding on {crab} in {arena} ({why})"
+        args["crab"] = crab_title(team, *rider)
+        fields["crab"] = rider
+    return Told(template, args, fields | why_fields((cause, what)))
 
 
 MUSCLE_BILLBOARDS = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
@@ -248,12 +447,16 @@ class BillboardOnEntering(Handler):
 
     def affect(self, state: State, task: Task, ref: CrabRef) -> list[Event]:
         billboard = state.arenas[task.arena].billboard
+        why = (Cause.BILLBOARD, billboard)
         if billboard in MUSCLE_BILLBOARDS:
-            return [change_muscle(state, ref, MUSCLE_BILLBOARDS[billboard], "billboard")]
+            return [change_muscle(state, ref, MUSCLE_BILLBOARDS[billboard], why)]
         if billboard == Billboard.ATTACK_OF_THE_FANS:
-            return place_fans(state, task.player, task.arena, 1, "Attack of the Fans")
-        push(state, Task(BUILD_RAGE_STEP, task.player, values=[1]))  # Pressure Cooker, R4
+            return place_fans(state, task.player, task.arena, 1, why)
+        push(state, Task(BUILD_RAGE_STEP, task.player, task.arena, values=[1]))  # Pressure Cooker
         return []
+
+
+STYLE_BONUS_WHY = (Cause.STYLE_BONUS, 0)
 
 
 @handles(Step.STYLE_BONUS)
@@ -270,12 +473,12 @@ class StyleBonus(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
-        return place_fans(state, task.player, move.arena, 1, "style bonus")
+        return place_fans(state, task.player, move.arena, 1, STYLE_BONUS_WHY)
 
     def step(self, state: State, task: Task) -> list[Event]:
         if not task.values:
             return []
-        return place_fans(state, task.player, task.values[0], 1, "style bonus")
+        return place_fans(state, task.player, task.values[0], 1, STYLE_BONUS_WHY)
 
 
 def style_bonus(player: int, arenas: list[int]) -> Task:
@@ -298,15 +501,40 @@ class ChooseDestinations(Handler):
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         values = task.values[:]  # steps are replaced, never changed (State.clone)
+        ref = next_leaving_crab(task)
         values[values.index(-1)] = move.arena
         state.pending[-1] = task.replaced(values=values)
-        return []
+        players = state.players
+        words = (
+            destination_text,
+            players[task.player].team,
+            task.player,
+            players[ref[0]].team,
+            ref,
+            move.arena,
+            billboard_at(state, move.arena),
+        )
+        return [_new(Event, (DESTINATION_CHOSEN_EVENT, words, -1, ()))]
 
     def step(self, state: State, task: Task) -> list[Event]:
-        enters = send(state, list(zip(task.crabs, task.values, strict=True)))
+        events, enters = send(state, list(zip(task.crabs, task.values, strict=True)))
         follow = [style_bonus(task.player, [task.arena, *task.values])] if task.flag else []
         push(state, *enters, *follow)
-        return []
+        return events
+
+
+def destination_text(
+    team: int, player: int, crab_team: int, ref: CrabRef, arena: int, billboard: int | None
+) -> Told:
+    return Told(
+        "{team} sends {crab} to {arena}",
+        {
+            "team": team_name(team, player),
+            "crab": crab_title(crab_team, *ref),
+            "arena": place_name(arena, billboard),
+        },
+        {"player": player, "crab": ref, "arena": arena},
+    )
 
 
 def next_leaving_crab(task: Task) -> CrabRef:

@@ -7,24 +7,33 @@ from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
     ACTION_NAMES,
+    ARENA_LETTERS,
     MUTATION_ABOVE,
     ROUNDS,
     SETUP,
     Action,
+    Billboard,
 )
 from crabgames.games.crab_rage.events import (
+    Cause,
     Event,
     EventKind,
-    arena_name,
+    Told,
+    arena_title,
     billboard_at,
+    billboard_name,
     crab_title,
+    event,
     place_name,
-    team,
+    signed,
     team_name,
+    teams_of,
+    unit_title,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.movement import place_fans
+from crabgames.games.crab_rage.movement import Why, place_fans, why_fields, why_name
 from crabgames.games.crab_rage.state import (
+    CrabRef,
     Move,
     MoveKind,
     Phase,
@@ -68,7 +77,10 @@ RAGE_PHASE_STEP = Step.RAGE_PHASE
 ROUND_END_STEP = Step.ROUND_END
 ROUND_STARTED_EVENT = EventKind.ROUND_STARTED
 ROUND_START_STEP = Step.ROUND_START
-RUMBLE_EVENT = EventKind.RUMBLE
+RUMBLE_WON_EVENT = EventKind.RUMBLE_WON
+OPPONENT_PICKED_EVENT = EventKind.OPPONENT_PICKED
+ROLL_OFF_STARTED_EVENT = EventKind.ROLL_OFF_STARTED
+ROLL_OFF_ROLLED_EVENT = EventKind.ROLL_OFF_ROLLED
 RUMBLE_OPPONENT_KIND = MoveKind.RUMBLE_OPPONENT
 RUMBLE_PHASE_STEP = Step.RUMBLE_PHASE
 RUMBLE_RESULT_STEP = Step.RUMBLE_RESULT
@@ -87,6 +99,26 @@ RUMBLE_DIE_CHANCE = Decision.chance("rumble_die")
 MICROPHONE_DIE_CHANCE = Decision.chance("microphone_die")
 
 DIE = [(face, 1) for face in range(1, 7)]
+_new = tuple.__new__  # an Event from all its fields, without the NamedTuple constructor's call
+PHASE_STARTED_EVENT = EventKind.PHASE_STARTED
+PHASE_NAMES = {
+    Phase.REFEREE: "Referee Phase",
+    Phase.ACTION: "Action Phase",
+    Phase.RUMBLE: "Rumble Phase",
+    Phase.FAN: "Fan Phase",
+    Phase.RAGE: "Rage Phase",
+    Phase.END_OF_GAME: "End of Game",
+}
+
+
+def start_phase(state: State, phase: Phase) -> Event:
+    state.phase = phase
+    return _new(Event, (PHASE_STARTED_EVENT, (phase_text, phase), -1, ()))
+
+
+def phase_text(phase: Phase) -> Told:
+    return Told("the {phase} starts", {"phase": PHASE_NAMES[phase]}, {"phase": phase})
+
 
 # ----- set-up -----
 
@@ -105,15 +137,15 @@ class DealBillboard(Handler):
         state.pending.pop()
         state.billboards_to_deal.remove(value)
         writable_arena(state, task.arena).billboard = value
-        return [
-            Event(
-                BILLBOARD_DEALT_EVENT,
-                f"{arena_name(state, task.arena)} is dealt",
-                -1,
-                task.arena,
-                value,
-            )
-        ]
+        return [event(BILLBOARD_DEALT_EVENT, dealt_text, task.arena, value)]
+
+
+def dealt_text(arena: int, billboard: int) -> Told:
+    return Told(
+        "arena {letter} is dealt {billboard}",
+        {"letter": ARENA_LETTERS[arena], "billboard": billboard_name(billboard)},
+        {"arena": arena, "billboard": billboard},
+    )
 
 
 @handles(Step.MICROPHONE)
@@ -128,12 +160,20 @@ class FirstMicrophone(Handler):
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
-        return [give_microphone(state, value)]
+        return [give_microphone(state, value, Cause.SET_UP)]
 
 
-def give_microphone(state: State, seat: int) -> Event:
+def give_microphone(state: State, seat: int, cause: Cause) -> Event:
     state.microphone = seat
-    return Event(MICROPHONE_EVENT, f"{team(state, seat)} holds the microphone", seat)
+    return event(MICROPHONE_EVENT, microphone_text, state.players[seat].team, seat, cause)
+
+
+def microphone_text(team: int, seat: int, cause: Cause) -> Told:
+    return Told(
+        "{team} holds the microphone",
+        {"team": team_name(team, seat)},
+        {"player": seat, "cause": cause},
+    )
 
 
 # ----- the round -----
@@ -148,12 +188,16 @@ class RoundStart(Handler):
         for seat, player in enumerate(state.players):
             if player.passed:
                 writable_player(state, seat).passed = False
-        events = [Event(ROUND_STARTED_EVENT, f"round {state.round}", -1, -1, state.round)]
+        events = [
+            event(ROUND_STARTED_EVENT, round_text, state.round),
+            start_phase(state, Phase.REFEREE),
+        ]
         if state.round > 1:  # R5: billboards move one arena clockwise from round 2
             boards = [a.billboard for a in state.arenas]
             for index in range(len(state.arenas)):
                 writable_arena(state, index).billboard = boards[index - 1]
-            events.append(Event(BILLBOARDS_ROTATED_EVENT, "billboards rotate clockwise"))
+            rotated = tuple([a.billboard for a in state.arenas])
+            events.append(event(BILLBOARDS_ROTATED_EVENT, rotated_text, rotated))
         push(
             state,
             Task(FLIP_ACTION_STEP),
@@ -164,6 +208,20 @@ class RoundStart(Handler):
             Task(ROUND_END_STEP),
         )
         return events
+
+
+def round_text(number: int) -> Told:
+    return Told("round {round} starts", {"round": str(number)}, {"amount": number})
+
+
+def rotated_text(billboards: tuple[int, ...]) -> Told:
+    template = "billboards rotate clockwise: " + ", ".join(
+        f"{{arena_{ARENA_LETTERS[a].lower()}}}" for a in range(len(billboards))
+    )
+    args = {
+        f"arena_{ARENA_LETTERS[a].lower()}": arena_title(a, b) for a, b in enumerate(billboards)
+    }
+    return Told(template, args, {"billboards": billboards})
 
 
 def unrevealed_cards(state: State) -> list[int]:
@@ -183,19 +241,30 @@ class FlipAction(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         state.action_cards.append(value)
-        state.phase = Phase.ACTION
         return [
-            Event(
-                ACTION_REVEALED_EVENT,
-                f"the referee reveals {ACTION_NAMES[Action(value)]}",
-                -1,
-                -1,
-                value,
-            )
+            event(ACTION_REVEALED_EVENT, revealed_text, value),
+            start_phase(state, Phase.ACTION),
         ]
 
 
+def revealed_text(action: int) -> Told:
+    return Told(
+        "the referee reveals {action}",
+        {"action": ACTION_NAMES[Action(action)]},
+        {"action": action},
+    )
+
+
 # ----- rage and mutation (R4) -----
+
+
+# What builds rage in each phase (R4): only Pressure Cooker does in the Action Phase.
+RAGE_CAUSE = {
+    Phase.ACTION: (Cause.BILLBOARD, Billboard.PRESSURE_COOKER),
+    Phase.RUMBLE: (Cause.RUMBLE, 0),
+    Phase.FAN: (Cause.FAN_PHASE, 0),
+    Phase.RAGE: (Cause.RAGE_PHASE, 0),
+}
 
 
 @handles(Step.BUILD_RAGE)
@@ -208,19 +277,25 @@ class BuildRage(Handler):
         me.rage += amount
         if me.rage > MUTATION_ABOVE:  # R4: one build event, however many tokens
             push(state, Task(MUTATION_CHOICE_STEP, task.player))
-        return [
-            Event(
-                RAGE_EVENT,
-                (rage_text, me.team, task.player, amount, me.rage),
-                task.player,
-                -1,
-                amount,
-            )
-        ]
+        why = RAGE_CAUSE.get(state.phase, (0, 0))
+        words = (rage_text, me.team, task.player, amount, me.rage, task.arena, why)
+        return [_new(Event, (RAGE_EVENT, words, -1, ()))]
 
 
-def rage_text(team: int, player: int, amount: int, rage: int) -> str:
-    return f"{team_name(team, player)} builds {amount} rage ({rage})"
+def rage_text(team: int, player: int, amount: int, rage: int, arena: int, why: Why) -> Told:
+    fields = {"player": player, "change": amount, "result": rage} | why_fields(why)
+    if arena >= 0:
+        fields["arena"] = arena
+    return Told(
+        "{team} builds {amount} rage ({why}), now {rage}",
+        {
+            "team": team_name(team, player),
+            "amount": str(amount),
+            "why": why_name(why),
+            "rage": str(rage),
+        },
+        fields,
+    )
 
 
 @handles(Step.MUTATION_CHOICE)
@@ -250,21 +325,19 @@ class MutationRoll(Handler):
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
-        player, index = task.crabs[0]
-        writable_crab(state, (player, index)).muscle = value
-        return [
-            Event(
-                MUTATION_EVENT,
-                (mutation_text, state.players[player].team, player, index, value),
-                player,
-                -1,
-                value,
-            )
-        ]
+        ref = task.crabs[0]
+        c = writable_crab(state, ref)
+        before, c.muscle = c.muscle, value
+        words = (mutation_text, state.players[ref[0]].team, ref, value, value - before)
+        return [_new(Event, (MUTATION_EVENT, words, -1, ()))]
 
 
-def mutation_text(team: int, player: int, index: int, value: int) -> str:
-    return f"{crab_title(team, player, index)} mutates: rolls {value}"
+def mutation_text(team: int, ref: CrabRef, value: int, change: int) -> Told:
+    return Told(
+        "{crab} mutates: rolls {value} ({change} muscle)",
+        {"crab": crab_title(team, *ref), "value": str(value), "change": signed(change)},
+        {"player": ref[0], "crab": ref, "amount": value, "change": change, "result": value},
+    )
 
 
 # ----- Rumble Phase (R15) -----
@@ -273,9 +346,8 @@ def mutation_text(team: int, player: int, index: int, value: int) -> str:
 @handles(Step.RUMBLE_PHASE)
 class RumblePhase(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
-        state.phase = Phase.RUMBLE
         push(state, *(Task(RUMBLE_STEP, arena=a) for a in rumble_order(state)))
-        return []
+        return [start_phase(state, Phase.RUMBLE)]
 
 
 @handles(Step.RUMBLE)
@@ -290,24 +362,64 @@ class Rumble(Handler):
         if len(tied) == 1:
             push(state, Task(RUMBLE_RESULT_STEP, arena=task.arena, values=tied))
             return []
-        state.roll_off = RollOff(standing=tied, rolling=tied if len(tied) == 2 else [])
-        push(state, Task(TIE_BREAK_STEP, arena=task.arena))
-        return []
+        return start_roll_off(state, task.arena, tied, tied if len(tied) == 2 else [])
 
 
-def unit_name(state: State, unit: int) -> str:
-    return "/".join(team(state, s) for s in seats_of(unit))
+def start_roll_off(
+    state: State, arena: int, standing: list[int], rolling: list[int]
+) -> list[Event]:
+    """A tie is rolled off (R15 in a rumble's `arena`, R16 for the microphone: arena -1)."""
+    state.roll_off = RollOff(standing=standing, rolling=rolling)
+    push(state, Task(TIE_BREAK_STEP, arena=arena))
+    words = (
+        roll_off_started_text,
+        teams_of(state),
+        arena,
+        billboard_at(state, arena),
+        units_of(standing),
+        units_of(rolling),
+        -1 if rolling else picker(state),
+    )
+    return [_new(Event, (ROLL_OFF_STARTED_EVENT, words, -1, ()))]
 
 
-def unit_teams(state: State, unit: int) -> tuple[int, ...]:
-    """What `unit_name` reads, to capture for a deferred sentence."""
-    players = state.players
-    return tuple([players[s].team for s in seats_of(unit)])
+def units_of(units: list[int]) -> tuple[tuple[int, ...], ...]:
+    """Units (bit sets) as the seats of each, to capture for an event."""
+    return tuple([seats_of(u) for u in units])
 
 
-def unit_title(unit: int, teams: tuple[int, ...]) -> str:
-    """`unit_name` from the captured team colours."""
-    return "/".join(map(team_name, teams, seats_of(unit)))
+def units_title(teams: tuple[int, ...], units: tuple[tuple[int, ...], ...]) -> str:
+    return ", ".join(unit_title(teams, u) for u in units)
+
+
+def roll_off_fields(arena: int, standing: tuple, rolling: tuple) -> dict:
+    fields: dict = {"units": standing, "rolling": rolling, "cause": Cause.ROLL_OFF}
+    if arena >= 0:
+        fields["arena"] = arena
+    return fields
+
+
+def contest_name(arena: int, billboard: int | None) -> str:
+    """What a roll-off is for: a rumble's arena, or the microphone (R16)."""
+    return "the microphone" if arena < 0 else f"the rumble in {place_name(arena, billboard)}"
+
+
+def roll_off_started_text(
+    teams: tuple[int, ...],
+    arena: int,
+    billboard: int | None,
+    standing: tuple,
+    rolling: tuple,
+    picker_seat: int,
+) -> Told:
+    args = {"contest": contest_name(arena, billboard), "units": units_title(teams, standing)}
+    if rolling:
+        template = "{units} tie for {contest}: {rolling} roll off"
+        args["rolling"] = units_title(teams, rolling)
+    else:
+        template = "{units} tie for {contest}: {picker} picks an opponent"
+        args["picker"] = team_name(teams[picker_seat], picker_seat)
+    return Told(template, args, roll_off_fields(arena, standing, rolling))
 
 
 @handles(Step.TIE_BREAK)
@@ -320,37 +432,30 @@ class TieBreak(Handler):
         if ro.rolling and len(ro.dice) < len(ro.rolling):
             return RUMBLE_DIE_CHANCE if task.arena >= 0 else MICROPHONE_DIE_CHANCE
         if not ro.rolling:
-            return CHOOSE_RUMBLE_OPPONENT_BY_SEAT[self.picker(state)]
+            return CHOOSE_RUMBLE_OPPONENT_BY_SEAT[picker(state)]
         return None
 
-    def picker(self, state: State) -> int:
-        return earliest(state, [s for u in state.roll_off.standing for s in seats_of(u)])
-
     def moves(self, state: State, task: Task) -> list[Move]:
-        mine = self.picker_unit(state)
+        mine = picker_unit(state)
         return [
             Move(RUMBLE_OPPONENT_KIND, partner=seats_of(u)[0])
             for u in state.roll_off.standing
             if u != mine
         ]
 
-    def picker_unit(self, state: State) -> int:
-        picker = self.picker(state)
-        return next(u for u in state.roll_off.standing if u >> picker & 1)
-
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         ro = state.roll_off
         opponent = next(u for u in ro.standing if u >> move.partner & 1)
-        ro.rolling = [self.picker_unit(state), opponent]
-        return [
-            Event(
-                RUMBLE_EVENT,
-                f"{unit_name(state, ro.rolling[0])} picks "
-                f"{unit_name(state, opponent)} to roll against",
-                self.picker(state),
-                task.arena,
-            )
-        ]
+        ro.rolling = [picker_unit(state), opponent]
+        words = (
+            picked_text,
+            teams_of(state),
+            picker(state),
+            task.arena,
+            billboard_at(state, task.arena),
+            units_of(ro.rolling),
+        )
+        return [_new(Event, (OPPONENT_PICKED_EVENT, words, -1, ()))]
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return DIE
@@ -359,15 +464,15 @@ class TieBreak(Handler):
         ro = state.roll_off
         unit = ro.rolling[len(ro.dice)]
         ro.dice.append(value)
-        return [
-            Event(
-                DIE_ROLLED_EVENT,
-                f"{unit_name(state, unit)} rolls {value}",
-                seats_of(unit)[0],
-                task.arena,
-                value,
-            )
-        ]
+        words = (
+            roll_off_die_text,
+            teams_of(state),
+            seats_of(unit),
+            task.arena,
+            billboard_at(state, task.arena),
+            value,
+        )
+        return [_new(Event, (DIE_ROLLED_EVENT, words, -1, ()))]
 
     def step(self, state: State, task: Task) -> list[Event]:
         ro = state.roll_off
@@ -375,21 +480,106 @@ class TieBreak(Handler):
         top = [u for u, d in zip(ro.rolling, ro.dice, strict=True) if d == high]
         ro.standing = [u for u in ro.standing if u in top or u not in ro.rolling]
         ro.dice = []
+        winner = 0
         if len(top) > 1:
             ro.rolling = top
         elif len(ro.standing) == 1:
             state.roll_off = None
-            return self.finish(state, task, top[0])
+            winner = top[0]
         else:
             ro.rolling = ro.standing if len(ro.standing) == 2 else []
+        words = (
+            roll_off_rolled_text,
+            teams_of(state),
+            task.arena,
+            billboard_at(state, task.arena),
+            high,
+            units_of(ro.standing) if not winner else (),
+            units_of(ro.rolling) if not winner else (),
+            seats_of(winner),
+        )
+        events = [_new(Event, (ROLL_OFF_ROLLED_EVENT, words, -1, ()))]
+        if winner:
+            return events + self.finish(state, task, winner)
         push(state, task)
-        return []
+        return events
 
     def finish(self, state: State, task: Task, winner: int) -> list[Event]:
         if task.arena >= 0:
             push(state, Task(RUMBLE_RESULT_STEP, arena=task.arena, values=[winner]))
             return []
-        return [give_microphone(state, seats_of(winner)[0])]
+        return [give_microphone(state, seats_of(winner)[0], Cause.ROLL_OFF)]
+
+
+def picker(state: State) -> int:
+    """R15: the earliest tied manager in turn order picks the opponent."""
+    return earliest(state, [s for u in state.roll_off.standing for s in seats_of(u)])
+
+
+def picker_unit(state: State) -> int:
+    seat = picker(state)
+    return next(u for u in state.roll_off.standing if u >> seat & 1)
+
+
+def picked_text(
+    teams: tuple[int, ...], seat: int, arena: int, billboard: int | None, units: tuple
+) -> Told:
+    return Told(
+        "{picker} picks {opponent} to roll against in {arena}",
+        {
+            "picker": team_name(teams[seat], seat),
+            "opponent": unit_title(teams, units[1]),
+            "arena": place_name(arena, billboard),
+        },
+        {"player": seat, "arena": arena, "units": units},
+    )
+
+
+def roll_off_die_text(
+    teams: tuple[int, ...], seats: tuple[int, ...], arena: int, billboard: int | None, value: int
+) -> Told:
+    fields: dict = {"seats": seats, "amount": value, "cause": Cause.ROLL_OFF}
+    if arena >= 0:
+        fields["arena"] = arena
+    return Told(
+        "{unit} rolls {value} for {contest}",
+        {
+            "unit": unit_title(teams, seats),
+            "value": str(value),
+            "contest": contest_name(arena, billboard),
+        },
+        fields,
+    )
+
+
+def roll_off_rolled_text(
+    teams: tuple[int, ...],
+    arena: int,
+    billboard: int | None,
+    high: int,
+    standing: tuple,
+    rolling: tuple,
+    winner: tuple[int, ...],
+) -> Told:
+    fields = roll_off_fields(arena, standing, rolling) | {"amount": high}
+    args = {"contest": contest_name(arena, billboard), "high": str(high)}
+    if winner:
+        fields["seats"] = winner
+        args["winner"] = unit_title(teams, winner)
+        return Told("{winner} wins the roll-off for {contest} with {high}", args, fields)
+    args["units"] = units_title(teams, standing)
+    if rolling:
+        args["rolling"] = units_title(teams, rolling)
+        return Told(
+            "the highest roll is {high}: {units} still stand for {contest}, {rolling} roll next",
+            args,
+            fields,
+        )
+    return Told(
+        "the highest roll is {high}: {units} still stand for {contest}, an opponent is picked",
+        args,
+        fields,
+    )
 
 
 def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> list[int]:
@@ -404,6 +594,9 @@ def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> li
     return shares
 
 
+RUMBLE_WHY = (Cause.RUMBLE, 0)
+
+
 @handles(Step.RUMBLE_RESULT)
 class RumbleResult(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
@@ -412,38 +605,40 @@ class RumbleResult(Handler):
         total = muscle_of(state, winner, arena)
         crabs_there = [[c.arena for c in p.crabs].count(arena) for p in state.players]  # by seat
         fans = sum(crabs_there)
-        events = [
-            Event(
-                RUMBLE_EVENT,
-                (
-                    rumble_won_text,
-                    winner,
-                    unit_teams(state, winner),
-                    arena,
-                    billboard_at(state, arena),
-                    total,
-                ),
-                seats[0],
-                arena,
-                total,
-            )
-        ]
-        for seat, share in zip(seats, alliance_shares(state, seats, arena, fans), strict=True):
-            events.extend(place_fans(state, seat, arena, share, "rumble"))
+        words = (
+            rumble_won_text,
+            seats,
+            teams_of(state),
+            arena,
+            billboard_at(state, arena),
+            total,
+        )
+        events = [_new(Event, (RUMBLE_WON_EVENT, words, -1, ()))]
+        for seat, share in zip(
+            seats, alliance_shares(state, list(seats), arena, fans), strict=True
+        ):
+            events.extend(place_fans(state, seat, arena, share, RUMBLE_WHY))
         losers = [p for p in turn_order(state, state.microphone) if not winner >> p & 1]
         builds = [
-            Task(BUILD_RAGE_STEP, p, values=[crabs_there[p]]) for p in losers if crabs_there[p]
+            Task(BUILD_RAGE_STEP, p, arena, values=[crabs_there[p]])
+            for p in losers
+            if crabs_there[p]
         ]
         push(state, *builds)
         return events
 
 
 def rumble_won_text(
-    winner: int, teams: tuple[int, ...], arena: int, billboard: int | None, total: int
-) -> str:
-    return (
-        f"{unit_title(winner, teams)} wins the rumble in "
-        f"{place_name(arena, billboard)} with {total} muscle"
+    seats: tuple[int, ...], teams: tuple[int, ...], arena: int, billboard: int | None, total: int
+) -> Told:
+    return Told(
+        "{unit} wins the rumble in {arena} with {muscle} muscle",
+        {
+            "unit": unit_title(teams, seats),
+            "arena": place_name(arena, billboard),
+            "muscle": str(total),
+        },
+        {"seats": seats, "arena": arena, "amount": total, "cause": Cause.RUMBLE},
     )
 
 
@@ -453,8 +648,7 @@ def rumble_won_text(
 @handles(Step.FAN_PHASE)
 class FanPhase(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
-        state.phase = Phase.FAN
-        events: list[Event] = []
+        events = [start_phase(state, Phase.FAN)]
         builds = []
         for seat in turn_order(state, state.microphone):
             rage, fans = fanbase_rewards(state, seat)
@@ -464,23 +658,19 @@ class FanPhase(Handler):
                 me = writable_player(state, seat)
                 me.supply -= gained
                 me.hardcore += gained
-            if gained:
-                events.append(
-                    Event(
-                        HARDCORE_FANS_EVENT,
-                        (hardcore_text, me.team, seat, gained),
-                        seat,
-                        -1,
-                        gained,
-                    )
-                )
+                words = (hardcore_text, me.team, seat, gained, me.hardcore)
+                events.append(_new(Event, (HARDCORE_FANS_EVENT, words, -1, ())))
             builds.append(Task(BUILD_RAGE_STEP, seat, values=[rage]))
         push(state, *builds)
         return events
 
 
-def hardcore_text(team: int, seat: int, gained: int) -> str:
-    return f"{team_name(team, seat)} gains {gained} hardcore fan(s)"
+def hardcore_text(team: int, seat: int, gained: int, held: int) -> Told:
+    return Told(
+        "{team} gains {amount} hardcore fan(s) (Fan Phase), now {held}",
+        {"team": team_name(team, seat), "amount": str(gained), "held": str(held)},
+        {"player": seat, "amount": gained, "result": held, "cause": Cause.FAN_PHASE},
+    )
 
 
 def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:
@@ -501,7 +691,7 @@ def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:
 @handles(Step.RAGE_PHASE)
 class RagePhase(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
-        state.phase = Phase.RAGE
+        started = start_phase(state, Phase.RAGE)
         build = SETUP[state.num_players].rage_phase_build
         order = turn_order(state, state.microphone)
         push(
@@ -509,7 +699,7 @@ class RagePhase(Handler):
             *(Task(BUILD_RAGE_STEP, p, values=[build]) for p in order),
             Task(MICROPHONE_CHECK_STEP),
         )
-        return []
+        return [started]
 
 
 @handles(Step.MICROPHONE_CHECK)
@@ -518,11 +708,9 @@ class MicrophoneCheck(Handler):
         most = max(p.rage for p in state.players)
         tied = [s for s, p in enumerate(state.players) if p.rage == most]
         if len(tied) == 1:
-            return [give_microphone(state, tied[0])]
+            return [give_microphone(state, tied[0], Cause.RAGE_PHASE)]
         units = [1 << s for s in tied]
-        state.roll_off = RollOff(standing=units, rolling=list(units))
-        push(state, Task(TIE_BREAK_STEP, arena=-1))
-        return []
+        return start_roll_off(state, -1, units, list(units))  # R16
 
 
 @handles(Step.ROUND_END)
@@ -531,7 +719,7 @@ class RoundEnd(Handler):
         if state.round < ROUNDS:
             push(state, Task(ROUND_START_STEP))
             return []
-        state.phase = Phase.END_OF_GAME
+        started = start_phase(state, Phase.END_OF_GAME)
         arenas = arenas_alphabetical(state)  # R5, R17
         push(state, *(Task(HARDCORE_STEP, arena=a) for a in arenas), Task(SCORING_STEP))
-        return []
+        return [started]
