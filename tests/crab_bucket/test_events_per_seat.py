@@ -106,3 +106,39 @@ def test_only_a_card_into_a_hand_is_hidden_from_the_other_seats():
     refill = position(TOPS, {0: ["blue 1", "green 1"]}, num_players=3, turn=2)
     refill.step = rules.REFILL
     assert GAME.chance_hidden_from(refill) == [0, 1]
+
+
+def test_every_ability_effect_is_public_and_the_extra_draw_hidden_from_the_others():
+    """B2: an ability moves only face-up cards (tops, a pile, a discarded Oxi!, a hand card that
+    lands face up, a top taken into the hand in full view), so every seat and the spectators see
+    its events whole; only the extra card of "Draw 1 card and play 2" is its drawer's."""
+    piles = [["blue 1", "oxi", "red 8"], *TOPS[1:]]
+    uses = {
+        "Mission 1-A": UseAbility(mission_index("Mission 1-A"), (0, 2)),
+        "Mission 1-B": UseAbility(mission_index("Mission 1-B"), (0, 2)),
+        "Mission 1-C": UseAbility(mission_index("Mission 1-C"), (3,), -1, 0),
+        "Mission 2-A": UseAbility(mission_index("Mission 2-A"), (3,), card("green 1")),
+        "Mission 2-B": UseAbility(mission_index("Mission 2-B"), (3,), card("green 1")),
+        "Mission 3-A": UseAbility(mission_index("Mission 3-A"), (0,)),
+        "Mission 3-B": UseAbility(mission_index("Mission 3-B"), ()),
+    }
+    for mission, move in uses.items():
+        start = position(piles, {0: ["blue 2", "green 1", "green 2"]}, num_players=3,
+                         current="Mission 1-D", completed=(mission,))  # fmt: skip
+        after, happened = play(as_message(start), move)
+        effects = [e for e in happened.events if not e.crab_bucket.HasField("card_drawn")]
+        assert len(effects) >= 2, mission  # the ability and its effect
+        for seen in (*happened.seat_events, happened.public_events):
+            assert [e for e in seen if not e.crab_bucket.HasField("card_drawn")] == effects
+    start = position(piles, {0: ["blue 2", "green 1", "green 2"]}, num_players=3,
+                     current="Mission 1-D", completed=("Mission 2-C",))  # fmt: skip
+    after, _ = play(as_message(start), UseAbility(mission_index("Mission 2-C"), ()))
+    happened = draw(after, "blue 5")
+    (host,) = happened.events
+    assert host.crab_bucket.card_drawn.extra and host.crab_bucket.card_drawn.HasField("card")
+    assert happened.seat_events[0] == [host]
+    for seen in (happened.seat_events[1], happened.seat_events[2], happened.public_events):
+        (other,) = seen
+        assert other.crab_bucket.card_drawn.extra
+        assert not other.crab_bucket.card_drawn.HasField("card")
+        assert "blue 5" not in other.text and "blue 5" not in dict(other.args).values()
