@@ -109,11 +109,29 @@ def kraby_board(k: kb.KrabyView) -> Text:
     return board
 
 
+def kraby_decision(k: kb.KrabyView) -> Text:
+    """What the table waits for, from the view's decision: the open entries (where a tile could
+    stop) or the figures that could go in a hold."""
+    decision = k.decision
+    if decision.step == kb.KRABY_STEP_PLACE_TILE:
+        stops = sorted({(e.stop.row, e.stop.column) for e in decision.entries})
+        cells = ", ".join(f"({row}, {column})" for row, column in stops)
+        return Text(f"player {decision.player} slides a tile in; it can stop at {cells}")
+    if decision.step == kb.KRABY_STEP_PLACE_FIGURE:
+        return Text(
+            f"player {decision.player} may put a figure in a hold"
+            f" ({len(decision.figures)} choices) or none"
+        )
+    return Text("")
+
+
 def render_kraby(view: game_pb2.View) -> RenderableType:
     k = view.kraby
     seats = grid("left", "right", "left", "left")
     for seat, size in enumerate(k.hand_sizes):
-        turn = Text("<- turn", style="bold") if seat == k.turn_player and playing(view) else ""
+        # Whose turn it is; nobody's during the deal and after the end.
+        mine = k.HasField("turn_player") and seat == k.turn_player
+        turn = Text("<- turn", style="bold") if mine else ""
         ship = kraby_ship(k.ships[seat]) if seat < len(k.ships) else Text("")
         seats.add_row(f"player {seat}{you(view, seat)}", f"{size} tiles in hand", ship, turn)
     lines: list[RenderableType] = [kraby_board(k), seats, Text("")]
@@ -121,6 +139,8 @@ def render_kraby(view: game_pb2.View) -> RenderableType:
         lines.append(Text.assemble("your hand: ", kraby_counts(k.own_hand)))
     lines.append(Text.assemble("figures by the board: ", kraby_counts(k.figure_supply)))
     lines.append(Text(f"bag: {k.bag_size} tiles   turns taken: {k.turns_taken}"))
+    if k.HasField("decision"):
+        lines.append(kraby_decision(k))
     return Group(*lines)
 
 

@@ -11,6 +11,11 @@
 // CRABGAMES_TLS_SERVER_NAME, as for the Python client. The channel retries UNAVAILABLE with
 // deploy/service_config.json and pings idle connections (keepalive).
 //
+// Each player's view brings the decision as data (view.kraby.decision: the open entries with
+// their stop cells) and each listed tile says where it will stop (place_tile.stop); the client
+// checks both against the events its seat is sent (tile_placed.stop), asking ApplyMove for the
+// moving seat's events only.
+//
 // Prints one line per 20 moves, then the outcome; exits non-zero on any error.
 
 "use strict";
@@ -115,6 +120,32 @@ function channel(args) {
   return { credentials, options };
 }
 
+const at = (position) => `row ${position.row}, column ${position.column}`;
+
+// A tile decision lists each open entry once (edge, lane, stop), as the tiles listed for it.
+function checkDecision(view) {
+  const decision = view.kraby.decision;
+  if (decision.step !== "KRABY_STEP_PLACE_TILE") return;
+  const listed = new Set();
+  for (const move of view.legal_moves) {
+    const tile = move.kraby.place_tile;
+    listed.add(`${tile.edge} ${tile.lane} ${at(tile.stop)}`);
+  }
+  const entries = decision.entries.map((e) => `${e.edge} ${e.lane} ${at(e.stop)}`);
+  if (entries.length !== listed.size || !entries.every((e) => listed.has(e))) {
+    throw new Error(`the decision's entries ${entries} are not the listed tiles' ${[...listed]}`);
+  }
+}
+
+// The tile stops where its listed move said (the row and column its label prints too).
+function checkStop(move, events) {
+  const placed = events.map((e) => e.kraby && e.kraby.tile_placed).find(Boolean);
+  const listed = move.kraby.place_tile.stop;
+  if (!placed || at(placed.stop) !== at(listed)) {
+    throw new Error(`"${move.label}" stopped at ${placed ? at(placed.stop) : "no event"}`);
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   callSeconds = args.deadline;
@@ -130,14 +161,21 @@ async function main() {
   let state = (await call(client, "NewGame", newGame)).state;
   const moves = [];
   let outcome = null;
+  let tiles = 0;
   while (state.next.kind !== "DECIDER_KIND_NONE") {
     const seat = state.next.player;
     // A player decides from their own view: GetView lists their legal moves.
     const view = (await call(client, "GetView", { state, player: seat })).view;
     const legal = view.legal_moves;
     if (legal.length === 0) throw new Error(`player ${seat} has no legal move: ${state.next.decision}`);
+    checkDecision(view);
     const move = legal[Math.floor(random() * legal.length)];
-    const applied = await call(client, "ApplyMove", { state, move });
+    const request = { state, move, events: { seats: [seat] } }; // only this seat's events
+    const applied = await call(client, "ApplyMove", request);
+    if (move.kraby.place_tile) {
+      checkStop(move, applied.seat_events[0].events);
+      tiles += 1;
+    }
     state = applied.state;
     outcome = applied.outcome;
     moves.push(move);
@@ -150,6 +188,7 @@ async function main() {
     throw new Error(`replay disagrees: ok=${replay.ok} at move ${replay.failed_move_index}`);
   }
   console.log(`kraby: ${moves.length} moves, replay ok`);
+  console.log(`tiles: ${tiles} placed by this client, each where its move said it would stop`);
   console.log(`outcome: ${outcome.summary}`);
   for (const result of outcome.players) {
     console.log(`  player ${result.player}: ${result.score} points, rank ${result.rank}`);

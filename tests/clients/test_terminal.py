@@ -76,9 +76,9 @@ def test_a_human_plays_a_whole_kraby_game_in_a_pseudo_terminal(server_address):
     assert "your hand:" in plain and "player 0 (you)" in plain
     assert "Game over." in plain and "winner" in plain
     # The log shows the human's own draws but never the opponent's tiles.
-    assert re.search(rf"player 0 draws an? {COLOURS} tile", plain)
+    assert re.search(rf"player 0 draws one {COLOURS} tile", plain)
     assert "player 1 draws a tile" in plain
-    assert not re.search(rf"player 1 (draws|is dealt) an? {COLOURS}", plain)
+    assert not re.search(rf"player 1 (draws|is dealt) (an?|one) {COLOURS}", plain)
 
 
 def recording_console() -> Console:
@@ -168,6 +168,17 @@ def test_the_outcome_names_every_seat_as_the_board_does(client, game_infos):
     text = drawn(render_outcome(record.outcome, client.view(record.state, 1)))
     assert re.search(r"^player 1 \(you\) +-?\d+ points +rank [12]", text, re.M)
     assert re.search(r"^player 0 +-?\d+ points", text, re.M)
+
+
+def test_a_kraby_board_says_whose_turn_it_is_and_where_a_tile_can_stop(client, game_infos):
+    require_served(game_infos, "kraby")
+    view = client.view(client.new_game("kraby", 2, seed=7).state, None)
+    text = drawn(render_view(view))
+    decision = view.kraby.decision
+    assert re.search(rf"^player {decision.player} .*<- turn", text, re.M)
+    assert f"player {decision.player} slides a tile in; it can stop at" in text
+    for entry in decision.entries:  # the board's own numbers (K1), as the labels say them
+        assert f"({entry.stop.row}, {entry.stop.column})" in text
 
 
 def test_a_renderer_bug_raises_instead_of_falling_back_to_protobuf_text():
