@@ -40,8 +40,13 @@ from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
 COLOR_FIELDS = ("orange", "green", "blue", "yellow", "pink")
-EDGE_NAMES = {rules.NORTH: "north", rules.EAST: "east", rules.SOUTH: "south", rules.WEST: "west"}
-STEP_NAMES = {
+EDGE_NAMES: dict[int, str] = {
+    rules.NORTH: "north",
+    rules.EAST: "east",
+    rules.SOUTH: "south",
+    rules.WEST: "west",
+}
+STEP_NAMES: dict[int, str] = {
     DEAL: "deal_tile",
     PLACE_TILE: "place_tile",
     DRAW: "draw_tile",

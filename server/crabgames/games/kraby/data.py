@@ -18,7 +18,9 @@ COLORS = (
     pb.KRABY_COLOR_YELLOW,
     pb.KRABY_COLOR_PINK,
 )
-COLOR_NAMES = {c: pb.KrabyColor.Name(c).removeprefix("KRABY_COLOR_").lower() for c in COLORS}
+COLOR_NAMES: dict[int, str] = {
+    c: pb.KrabyColor.Name(c).removeprefix("KRABY_COLOR_").lower() for c in COLORS
+}
 
 # Cell values (KrabyCell). A tile of colour c is cell value c + TILE_OFFSET.
 EMPTY = pb.KRABY_CELL_EMPTY

@@ -136,11 +136,11 @@ def figure_sentence(event: rules.FigurePlaced) -> tuple[str, dict[str, str]]:
     return "player {player} puts one {color} figure in hold x{multiplier}", args
 
 
-PASS_TEMPLATES = {
+PASS_TEMPLATES: dict[int, str] = {
     rules.NO_TILES: "player {player} has no tile left and passes",
     rules.NO_ENTRY: "player {player} cannot slide a tile in anywhere and passes",
 }
-END_TEMPLATES = {
+END_TEMPLATES: dict[int, str] = {
     rules.ALL_TILES_PLACED: "the game ends: all tiles are placed",
     rules.NO_FISHER_CAN_PLACE: "the game ends: no fisher can place a tile",
 }

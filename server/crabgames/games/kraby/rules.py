@@ -18,6 +18,7 @@ from crabgames.games.kraby.data import (
     HAND_SIZE,
     ISLAND,
     ISLAND_CELL,
+    MAX_PLAYERS,
     MULTIPLIERS,
     OFF_BOARD,
     SIZE,
@@ -456,7 +457,7 @@ def lane_of(edge: int, cell: int) -> int:
 # The tiles listed for a tile entering from `edge` and stopping at `cell`, for each set of
 # colours in hand (a bit mask, bit c - 1 for colour c), by colour: LISTED_TILES[edge][cell][mask],
 # built once (list lookups: read for every entry point of every listing).
-LISTED_TILES = {
+LISTED_TILES: dict[int, list[list[tuple[PlaceTile, ...]]]] = {
     edge: [
         [
             tuple(
@@ -607,12 +608,16 @@ def begin_turn(state: KrabyState) -> list:
     for _ in range(state.num_players):
         in_hand = sum(state.hands[state.turn_player])
         if entries and in_hand:
-            events.append(TurnBegan(state.turn_player))
+            events.append(TURN_BEGAN[state.turn_player])
             return events
         # G6, said with its cause: an empty hand, else no entry on the board.
         events.append(TurnPassed(state.turn_player, NO_ENTRY if in_hand else NO_TILES))
         state.turn_player = (state.turn_player + 1) % state.num_players
     return events + finish(state, NO_FISHER_CAN_PLACE)
+
+
+# One TurnBegan per seat, built once: the event is a plain value, and every turn makes one.
+TURN_BEGAN = tuple(TurnBegan(seat) for seat in range(MAX_PLAYERS))
 
 
 def finish(state: KrabyState, reason: int) -> list:
