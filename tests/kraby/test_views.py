@@ -186,7 +186,7 @@ def test_no_two_moves_of_one_decision_share_a_label():
 
 def test_first_player_is_typed_as_a_seat_and_every_seat_in_range_starts():
     option = next(o for o in GAME.facts.options if o.name == "first_player")
-    assert (option.minimum, option.maximum) == (0, 3)
+    assert (option.minimum, option.maximum, option.seat) == (0, 3, True)
     for num_players in (2, 3, 4):
         for seat in range(option.minimum, num_players):
             state = new_game(num_players, first_player=seat)

@@ -272,6 +272,7 @@ class KrabyGame(Game[KrabyState, object]):
                 "0",
                 minimum=0,
                 maximum=MAX_PLAYERS - 1,
+                seat=True,
             ),
         ),
     )
