@@ -28,6 +28,7 @@ from crabgames.games.crab_rage.data import (
     BILLBOARD_NAMES,
     FANS_PER_PLAYER,
     FRENZY_HIT,
+    SETUP,
     SHELL_UP_BOOST,
     WITH_X,
     Action,
@@ -60,11 +61,33 @@ FACTS = GameFacts(
     has_hidden_information=True,  # hardcore fan commitments until all are in (G4)
     has_simultaneous_choices=True,
     options=(
-        OptionInfo("teams", "team colour by seat", "blue, yellow, green, black, purple (R1)"),
-        OptionInfo("microphone", "round-1 microphone holder", "chance (R6)"),
-        OptionInfo("billboards", "the 3 billboards used with 3 arenas", "chance (R5)"),
-        OptionInfo("signature_moves", "signature move by seat", "by team (R13)"),
-        OptionInfo("fanbase_cards", "fanbase card by seat", "by team (R14)"),
+        OptionInfo(
+            "teams",
+            "team colour by seat, all different",
+            "blue, yellow, green, black, purple (R1)",
+            per_seat=True,
+        ),
+        OptionInfo(
+            "microphone",
+            "round-1 microphone holder (a seat)",
+            "chance (R6)",
+            minimum=0,
+            maximum=max(SETUP) - 1,
+        ),
+        OptionInfo(
+            "billboards",
+            "the 3 billboards used with 3 arenas (3 or 4 players), all different",
+            "chance (R5)",
+            min_items=3,
+            max_items=3,
+        ),
+        OptionInfo("signature_moves", "signature move by seat", "by team (R13)", per_seat=True),
+        OptionInfo(
+            "fanbase_cards",
+            f"fanbase card by seat: 4 rewards (rage and fans, 0 to {codec.MAX_REWARD} each)",
+            "by team (R14)",
+            per_seat=True,
+        ),
     ),
 )
 
