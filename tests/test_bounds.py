@@ -159,9 +159,14 @@ def test_a_crab_rage_pending_stack_is_bounded(engine, stub):
     where, _ = refused(lambda: engine.decode(state))
     assert where == "state.crab_rage.pending"
     view = engine.view(rage_state(engine), 0)
-    view.crab_rage.state.pending.extend([step] * (MAX_PENDING + 1))
+    continuation = crab_rage_pb2.CrabRageState.FromString(view.crab_rage.continuation)
+    continuation.pending.extend([step] * (MAX_PENDING + 1))
+    view.crab_rage.continuation = continuation.SerializeToString()
     code, where = rpc_refused(stub.SampleState, api.SampleStateRequest(view=view))
-    assert (code, where) == (grpc.StatusCode.INVALID_ARGUMENT, "view.crab_rage.state.pending")
+    assert (code, where) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "view.crab_rage.continuation.pending",
+    )
 
 
 def test_a_crab_rage_step_names_at_most_the_crabs_in_the_game(engine):

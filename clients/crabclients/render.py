@@ -242,51 +242,73 @@ TEAM_SHADES: dict[int, str] = {
 }
 
 
-def rage_team_word(state: cr.CrabRageState, seat: int) -> str:
+# The billboards' printed names (not the enum's words: "Attack of the Fans").
+BILLBOARD_NAMES: dict[int, str] = {
+    cr.CRAB_RAGE_BILLBOARD_MEGA_MUSCLE: "Mega Muscle",
+    cr.CRAB_RAGE_BILLBOARD_ATTACK_OF_THE_FANS: "Attack of the Fans",
+    cr.CRAB_RAGE_BILLBOARD_PRESSURE_COOKER: "Pressure Cooker",
+    cr.CRAB_RAGE_BILLBOARD_BARNACLE_BRAWL: "Barnacle Brawl",
+}
+
+
+def rage_team_word(table: cr.CrabRageView, seat: int) -> str:
     """The team's name as the engine's texts say it ("Blue"), or "seat N"."""
-    if not 0 <= seat < len(state.players):
+    if not 0 <= seat < len(table.players):
         return f"seat {seat}"
-    return enum_word(cr.CrabRageTeam, state.players[seat].team).title()
+    return enum_word(cr.CrabRageTeam, table.players[seat].team).title()
 
 
-def rage_team(state: cr.CrabRageState, seat: int) -> Text:
-    team = state.players[seat].team if 0 <= seat < len(state.players) else 0
-    return Text(rage_team_word(state, seat), style=f"bold {TEAM_SHADES.get(team, 'color(250)')}")
+def rage_team(table: cr.CrabRageView, seat: int) -> Text:
+    team = table.players[seat].team if 0 <= seat < len(table.players) else 0
+    return Text(rage_team_word(table, seat), style=f"bold {TEAM_SHADES.get(team, 'color(250)')}")
 
 
-def rage_crab(state: cr.CrabRageState, seat: int, index: int) -> Text:
-    """Crab `index` of `seat` as the moves name it ("crab 2"), with its muscle (the die)."""
-    crab = state.players[seat].crabs[index]
+def rage_crab(table: cr.CrabRageView, seat: int, index: int) -> Text:
+    """Crab `index` of `seat` as the moves name it ("crab 2": its index, from 0), with its
+    muscle (the die)."""
+    crab = table.players[seat].crabs[index]
     riding = f" +{crab.riding_fans} fans" if crab.riding_fans else ""
-    shade = TEAM_SHADES.get(state.players[seat].team, "color(250)")
-    return Text(f"crab {index + 1} ({crab.muscle}){riding}", style=shade)
+    shade = TEAM_SHADES.get(table.players[seat].team, "color(250)")
+    return Text(f"crab {index} ({crab.muscle}){riding}", style=shade)
 
 
-def rage_crabs(state: cr.CrabRageState, seat: int, keep: Callable[[cr.CrabRageCrab], bool]) -> Text:
-    crabs = state.players[seat].crabs
-    shown = [rage_crab(state, seat, i) for i, crab in enumerate(crabs) if keep(crab)]
+def rage_crabs(
+    table: cr.CrabRageView, seat: int, keep: Callable[[cr.CrabRageCrabView], bool]
+) -> Text:
+    crabs = table.players[seat].crabs
+    shown = [rage_crab(table, seat, i) for i, crab in enumerate(crabs) if keep(crab)]
     return Text(", ").join(shown) if shown else Text("-", style="dim")
 
 
-def rage_arena(s: cr.CrabRageState, index: int, arena: cr.CrabRageArena) -> RenderableType:
-    billboard = enum_word(cr.CrabRageBillboard, arena.billboard).title()
+def rage_partners(arena: cr.CrabRageArenaView) -> dict[int, int]:
+    """The alliance partner of each allied seat in the arena."""
+    partners = {}
+    for alliance in arena.alliances:
+        first, second = alliance.seats
+        partners[first], partners[second] = second, first
+    return partners
+
+
+def rage_arena(t: cr.CrabRageView, index: int, arena: cr.CrabRageArenaView) -> RenderableType:
+    billboard = BILLBOARD_NAMES.get(arena.billboard, "no billboard")
     title = Text(f"Arena {'ABCD'[index]}  [{billboard}]", style="bold")
     teams = grid("left", "left", "right", "left", "left")
-    for seat in range(len(s.players)):
-        in_arena = [
-            c
-            for c in s.players[seat].crabs
-            if c.place == cr.CRAB_RAGE_PLACE_ARENA and c.arena == index
-        ]
+    partners = rage_partners(arena)
+
+    def here(c: cr.CrabRageCrabView) -> bool:
+        return c.place == cr.CRAB_RAGE_PLACE_ARENA and c.arena == index
+
+    for seat in range(len(t.players)):
+        in_arena = [c for c in t.players[seat].crabs if here(c)]
         fans = arena.fans[seat] if seat < len(arena.fans) else 0
         if not in_arena and not fans:
             continue
-        partner = arena.partner[seat] if seat < len(arena.partner) else -1
-        ally = Text.assemble("allied with ", rage_team(s, partner)) if partner >= 0 else ""
+        partner = partners.get(seat)
+        ally = Text.assemble("allied with ", rage_team(t, partner)) if partner is not None else ""
         glory = arena.glory[seat] if seat < len(arena.glory) else 0
         teams.add_row(
-            rage_team(s, seat),
-            rage_crabs(s, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_ARENA and c.arena == index),
+            rage_team(t, seat),
+            rage_crabs(t, seat, here),
             f"fans {fans}",
             ally,
             f"glory {glory}" if glory else "",
@@ -296,23 +318,24 @@ def rage_arena(s: cr.CrabRageState, index: int, arena: cr.CrabRageArena) -> Rend
     return Group(Text(""), title, teams)
 
 
-def rage_managers(view: game_pb2.View, s: cr.CrabRageState) -> Group:
+def rage_managers(view: game_pb2.View, t: cr.CrabRageView) -> Group:
     """Two lines per manager: their board, then their crabs off the arenas."""
     lines = []
-    for seat, p in enumerate(s.players):
+    for seat, p in enumerate(t.players):
         signature = enum_word(cr.CrabRageSignatureMove, p.signature_move)
         flags = (" (used)" if p.signature_used else "") + ("  passed" if p.passed else "")
         flags += "  committed" if p.committed else ""
+        flags += f" {p.commitment}" if p.HasField("commitment") else ""
         lines.append(
             Text.assemble(
-                rage_team(s, seat),
+                rage_team(t, seat),
                 f"{you(view, seat)}: rage {p.rage}  fan supply {p.supply}"
                 f"  hardcore fans {p.hardcore_fans}  signature: {signature}{flags}",
             )
         )
-        backstage = rage_crabs(s, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_BACKSTAGE)
+        backstage = rage_crabs(t, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_BACKSTAGE)
         crabs = Text.assemble("    backstage: ", backstage)
-        moving = rage_crabs(s, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_TRANSIT)
+        moving = rage_crabs(t, seat, lambda c: c.place == cr.CRAB_RAGE_PLACE_TRANSIT)
         if moving.plain != "-":
             crabs.append_text(Text.assemble("   moving: ", moving))
         lines.append(crabs)
@@ -320,18 +343,18 @@ def rage_managers(view: game_pb2.View, s: cr.CrabRageState) -> Group:
 
 
 def render_crab_rage(view: game_pb2.View) -> RenderableType:
-    s = view.crab_rage.state
-    phase = enum_word(cr.CrabRagePhase, s.phase)
-    mic = rage_team(s, s.microphone) if s.microphone >= 0 else Text("undecided")
-    cards = ", ".join(enum_word(cr.CrabRageAction, a) for a in s.action_cards) or "none"
-    used = ", ".join(enum_word(cr.CrabRageAction, a) for a in s.used_actions) or "none"
+    t = view.crab_rage
+    phase = enum_word(cr.CrabRagePhase, t.phase)
+    mic = rage_team(t, t.microphone) if t.HasField("microphone") else Text("undecided")
+    cards = ", ".join(enum_word(cr.CrabRageAction, a) for a in t.action_cards) or "none"
+    used = ", ".join(enum_word(cr.CrabRageAction, a) for a in t.used_actions) or "none"
     lines: list[RenderableType] = [
-        Text.assemble(f"round {s.round}   {phase} phase   microphone: ", mic),
-        Text(f"action cards: {cards}   (deck: {view.crab_rage.action_deck_count})"),
+        Text.assemble(f"round {t.round}   {phase} phase   microphone: ", mic),
+        Text(f"action cards: {cards}   (deck: {t.action_deck_count})"),
         Text(f"used this round: {used}"),
     ]
-    lines.extend(rage_arena(s, index, arena) for index, arena in enumerate(s.arenas))
-    lines += [Text(""), rage_managers(view, s)]
+    lines.extend(rage_arena(t, index, arena) for index, arena in enumerate(t.arenas))
+    lines += [Text(""), rage_managers(view, t)]
     return Group(*lines)
 
 
@@ -394,9 +417,8 @@ SCORE_UNITS = {"kraby": "points", "crab_rage": "glory"}
 def seat_name(view: game_pb2.View, seat: int) -> Text:
     """A seat as the board names it: the team in CRAB RAGE!, "player N" elsewhere."""
     if view.WhichOneof("game") == "crab_rage":
-        state = view.crab_rage.state
         mine = ", you" if you(view, seat) else ""
-        return Text.assemble(rage_team(state, seat), f" (player {seat}{mine})")
+        return Text.assemble(rage_team(view.crab_rage, seat), f" (player {seat}{mine})")
     return Text(f"player {seat}{you(view, seat)}")
 
 

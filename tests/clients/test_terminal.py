@@ -159,7 +159,7 @@ def test_every_game_is_drawn_at_every_stage_for_each_seat_and_a_spectator(
             if game == "crab_bucket":  # piles never run together
                 assert not re.search(r"h\d+\S*\[\d\]", text), text
             if game == "crab_rage":
-                teams = [view.crab_rage.state.players[s].team for s in range(players)]
+                teams = [view.crab_rage.players[s].team for s in range(players)]
                 assert len(set(teams)) == players and "backstage:" in text
 
 
