@@ -57,6 +57,8 @@ def unlabelled(move: game_pb2.Move, player: int | None = None) -> game_pb2.Move:
     copy = game_pb2.Move()
     copy.CopyFrom(move)
     copy.label = ""
+    if copy.kraby.HasField("place_tile"):  # output only, like the label: where the tile stops
+        copy.kraby.place_tile.ClearField("stop")
     if player is not None:
         copy.player = player
     return copy

@@ -32,4 +32,4 @@ def test_the_readme_commands_run_verbatim_from_a_fresh_clone(tmp_path):
     assert text.count("crabgames-server listening on") == 1
     assert re.search(r"^kraby: \d+ moves\. ", text, re.M), "play_random played a game"
     assert re.search(r"kraby: \d+ moves, replay ok", text), "the Node client played one"
-    assert '"player 0 draws an' in text, "the buf curl chain applied a move"
+    assert '"player 0 draws one ' in text, "the buf curl chain applied a move"
