@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 ADDRESS ?= 127.0.0.1:50051
+# Connect, gRPC-Web (and the web page) over HTTP beside gRPC: make run HTTP_ADDRESS=off to leave out.
+HTTP_ADDRESS ?= $(or $(CRABGAMES_HTTP_ADDRESS),127.0.0.1:8080)
 PROTOS := $(wildcard protos/crabgames/v1/*.proto)
 INSTALLED := $(VENV)/.installed
 INSTALLED_PLAY := $(VENV)/.installed-play
@@ -41,6 +43,9 @@ $(GENERATED): $(INSTALLED) $(PROTOS)
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -I protos \
 		--python_out=server --grpc_python_out=server \
 		--mypy_out=server --mypy_grpc_out=server $(PROTOS)
+	# Connect and gRPC-Web (service/browser.py): connectrpc's ASGI application, on google.protobuf.
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m grpc_tools.protoc -I protos \
+		--connectrpc_out=server --connectrpc_opt=protobuf=google $(PROTOS)
 	touch server/crabgames/v1/__init__.py $@
 
 protos:
@@ -64,7 +69,7 @@ typecheck: setup-dev
 	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
 
 run: setup
-	$(VENV)/bin/crabgames-server --address $(ADDRESS)
+	$(VENV)/bin/crabgames-server --address $(ADDRESS) --http-address $(HTTP_ADDRESS)
 
 test: setup-dev $(NODE_DEPS)
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -48,7 +48,48 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="seconds in-flight calls get on SIGTERM (env CRABGAMES_GRACE_SECONDS; default 5)",
     )
     add_production_args(parser)
+    add_http_args(parser)
     return parser.parse_args(argv)
+
+
+# ----- HTTP: Connect and gRPC-Web (service/browser.py, docs/deploy.md) -----
+OFF = ("", "off", "none", "no", "0")
+
+
+def add_http_args(parser: argparse.ArgumentParser) -> None:
+    env = os.environ.get
+    parser.add_argument(
+        "--http-address",
+        default=env("CRABGAMES_HTTP_ADDRESS", ""),
+        help="serve the rules service over HTTP as well, Connect (JSON and binary) and gRPC-Web"
+        " for browsers, on host:port, e.g. 127.0.0.1:8080 (what make run does); off to leave"
+        " out (env CRABGAMES_HTTP_ADDRESS; default off)",
+    )
+    parser.add_argument(
+        "--cors-origins",
+        default=env("CRABGAMES_CORS_ORIGINS", ""),
+        help="comma-separated origins whose pages may call the HTTP side, e.g."
+        " https://play.example.com (env CRABGAMES_CORS_ORIGINS; default none: same-origin only)",
+    )
+
+
+def http_options(args: argparse.Namespace) -> tuple[str | None, list[str]]:
+    """The HTTP address (None: off) and CORS origins, checked before anything starts."""
+    from crabgames.service.browser import parse_origins
+
+    address = None if args.http_address.strip().lower() in OFF else args.http_address
+    try:
+        origins = parse_origins(args.cors_origins)
+    except ValueError as error:
+        raise SystemExit(f"crabgames-server: {error}") from None
+    if address is not None and args.workers > 1:
+        raise SystemExit("crabgames-server: --http-address is served with --workers 1 only")
+    if address is not None and port_taken(address):
+        raise SystemExit(cannot_listen(address, OSError("address already in use")))
+    return address, origins
+
+
+# ----- end of HTTP -----
 
 
 def add_production_args(parser: argparse.ArgumentParser) -> None:
@@ -148,6 +189,7 @@ def main(argv: list[str] | None = None) -> None:
     if port_taken(args.address):
         raise SystemExit(cannot_listen(args.address, OSError("address already in use")))
     production = observing(args)
+    http_address, origins = http_options(args)
     if args.workers > 1:  # fork before any gRPC object exists
         try:
             workers, port, _reserved = start_workers(
@@ -176,11 +218,25 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
         raise SystemExit(cannot_listen(args.address, error)) from None
 
+    serving = running
+    if http_address is not None:  # HTTP: service/browser.py
+        from crabgames.service.browser import Serving, serve_http
+
+        try:
+            http = serve_http(running, http_address, origins, int(args.grace))
+        except OSError as error:
+            running.stop(0)
+            raise SystemExit(cannot_listen(http_address, error)) from None
+        serving = Serving(running, http)
+
     def announce() -> None:
         # The one listening line, on stdout where tests and tools read it (not logged too).
         print(f"crabgames-server listening on {host}:{running.port}", flush=True)
+        if serving is not running:  # HTTP: the second line
+            http_host = http_address.rsplit(":", 1)[0]
+            print(f"crabgames-server HTTP on http://{http_host}:{serving.http.port}", flush=True)
 
-    run_until_signalled(running, args.grace, announce)
+    run_until_signalled(serving, args.grace, announce)
 
 
 if __name__ == "__main__":

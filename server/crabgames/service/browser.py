@@ -1,0 +1,440 @@
+"""The rules service for browsers: the Connect protocol (JSON and binary) and gRPC-Web over
+HTTP/1.1, on the same event loop, through the same edge (edge.py) and servicer as gRPC.
+
+The protocols are the Connect project's Python runtime (`connectrpc`, its ASGI application
+generated from the protos: `rules_service_connect.py`) on uvicorn. What is ours is glue:
+
+- The codecs hand the edge what gRPC's deserializers hand it (limits.py: a request that does not
+  parse becomes `Undecodable`, a lone leading state stays bytes), and take the wire bytes the
+  edge answers with, so binary answers are the gRPC answers byte for byte and JSON is their
+  canonical JSON.
+- `HttpCall` is the part of a grpc.aio servicer context the edge uses (read, write,
+  time_remaining, abort, peer, code): each call runs the edge's own handler, so admission
+  (MAX_CALLS, long calls), the work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout),
+  the answer limit, the metrics and the access log are the gRPC side's, and a refusal carries
+  the same google.rpc.Status (its details become the Connect error's details, or gRPC-Web's
+  grpc-status-details-bin).
+- `RequestTime` bounds the time to send the request body (edge.REQUEST_SECONDS), as the gRPC
+  edge does; connectrpc bounds its size (MAX_MESSAGE_BYTES), uvicorn the connections.
+- CORS (Starlette's middleware) for configured origins only; the page's own origin needs none.
+
+ApplyMoves is bidirectional: a browser can make neither a Connect nor a gRPC-Web call with a
+request stream (fetch has no full-duplex body), and uvicorn speaks HTTP/1.1 only, so over HTTP
+the stream is half-duplex: a client sends its requests and reads the answers after, each
+answered as it is applied (connectrpc's Connect and gRPC-Web streaming; buf curl and Connect
+clients over HTTP/1.1 do this). Browsers call ApplyMove.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import grpc
+import uvicorn
+from connectrpc.code import Code
+from connectrpc.errors import ConnectError, ErrorDetail
+from google.protobuf import json_format
+from google.rpc import status_pb2
+from protobuf.wkt import Any as AnyDetail
+from starlette.middleware.cors import CORSMiddleware
+
+from crabgames.service import edge as edge_limits
+from crabgames.service.edge import (
+    SERVICE,
+    STATE_AS_BYTES,
+    Edge,
+    Refused,
+    answer,
+)
+from crabgames.service.limits import Undecodable, safe_deserializer, state_left_as_bytes
+from crabgames.service.status import status_for
+from crabgames.v1 import rules_service_pb2 as api
+from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
+# Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
+# MAX_CALLS bounds the rules calls among them.
+MAX_CONNECTIONS = 2048
+# An idle keep-alive connection is closed after this long.
+KEEP_ALIVE_SECONDS = 30
+# What a browser's Connect and gRPC-Web clients send and must be allowed to read (CORS).
+ALLOWED_HEADERS = [
+    "Content-Type",
+    "Connect-Protocol-Version",
+    "Connect-Timeout-Ms",
+    "Connect-Accept-Encoding",
+    "Connect-Content-Encoding",
+    "Grpc-Timeout",
+    "Grpc-Accept-Encoding",
+    "X-Grpc-Web",
+    "X-User-Agent",
+]
+EXPOSED_HEADERS = [
+    "Grpc-Status",
+    "Grpc-Message",
+    "Grpc-Status-Details-Bin",
+    "Content-Encoding",
+    "Connect-Content-Encoding",
+]
+START_TIMEOUT_SECONDS = 30.0
+
+
+# ----- codecs: the edge's requests and answers -----
+
+
+class Answer:
+    """An answer as the edge gives it (wire bytes) and the message type they encode."""
+
+    __slots__ = ("data", "message_class")
+
+    def __init__(self, data: bytes, message_class: type) -> None:
+        self.data = data
+        self.message_class = message_class
+
+
+class BinaryCodec:
+    """`application/proto`: requests read by gRPC's deserializers, answers sent as they are."""
+
+    def __init__(self, deserializers: dict[type, Callable[[bytes], Any]]) -> None:
+        self.deserializers = deserializers
+
+    def name(self) -> str:
+        return "proto"
+
+    def encode(self, message: Any) -> bytes:
+        return message.data if type(message) is Answer else message.SerializeToString()
+
+    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        return self.deserializers[message_class](bytes(data))
+
+
+class JsonCodec:
+    """`application/json`: protobuf's canonical JSON (google.protobuf.json_format). A field the
+    schema does not know is refused, as a misspelled one would otherwise be silently dropped."""
+
+    def __init__(self, message_limit: int) -> None:
+        self.message_limit = message_limit
+
+    def name(self) -> str:
+        return "json"
+
+    def encode(self, message: Any) -> bytes:
+        if type(message) is Answer:
+            message = message.message_class.FromString(message.data)
+        data = json_format.MessageToJson(message, indent=None).encode()
+        try:
+            return answer(data, self.message_limit)  # JSON is larger than the wire bytes
+        except Refused as error:
+            raise connect_error(status_for(error)) from None
+
+    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+        message = message_class()
+        try:
+            json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
+        except Exception as error:  # ParseError, bad UTF-8, nesting too deep, ...
+            return Undecodable(message_class.DESCRIPTOR.full_name, str(error) or repr(error))
+        return message
+
+
+def codecs(edge: Edge) -> list[Any]:
+    """The two codecs, the binary one reading each request as add_rules_service's
+    deserializers do."""
+    deserializers: dict[type, Callable[[bytes], Any]] = {}
+    for method in SERVICE.methods:
+        request_class = getattr(api, method.input_type.name)
+        deserializers[request_class] = safe_deserializer(request_class)
+        if method.name in STATE_AS_BYTES and edge.servicer.sealer is None:
+            deserializers[request_class] = state_left_as_bytes(request_class)
+    return [BinaryCodec(deserializers), JsonCodec(edge.message_limit)]
+
+
+# ----- statuses -----
+
+
+class HttpAborted(ConnectError, grpc.aio.AbortError):
+    """A call the edge ended with a status: raised to connectrpc, which writes it in the call's
+    protocol; an AbortError, so the observer (metrics.code_of) reads its code as gRPC's."""
+
+
+def connect_code(code: grpc.StatusCode) -> Code:
+    return Code.CANCELED if code is grpc.StatusCode.CANCELLED else Code[code.name]
+
+
+def connect_error(status: grpc.Status) -> HttpAborted:
+    """The Connect error for a gRPC status with rich details (status.py): the same code,
+    message and google.rpc details."""
+    return aborted(status.code, status.details, status.trailing_metadata)
+
+
+def aborted(code: grpc.StatusCode, message: str | None, trailing_metadata: Any) -> HttpAborted:
+    details = []
+    for key, value in trailing_metadata or ():
+        if key == "grpc-status-details-bin":
+            rich = status_pb2.Status.FromString(value)
+            details = [
+                ErrorDetail(AnyDetail(type_url=d.type_url, value=d.value)) for d in rich.details
+            ]
+    return HttpAborted(connect_code(code), message or "", details)
+
+
+# ----- calls: what the edge sees of an HTTP call -----
+
+
+class HttpCall:
+    """The parts of a grpc.aio servicer context the edge uses, for one HTTP call: its request
+    messages, its deadline, an abort that raises the Connect error, and its peer."""
+
+    __slots__ = ("requests", "ctx", "written", "status_code")
+
+    def __init__(self, requests: AsyncIterator[Any] | Any, ctx: Any) -> None:
+        self.requests = requests  # a unary call's request, or a stream's iterator
+        self.ctx = ctx
+        self.written: asyncio.Queue[Answer] | None = None
+        self.status_code: grpc.StatusCode | None = None
+
+    async def read(self) -> Any:
+        if isinstance(self.requests, AsyncIterator):
+            try:
+                return await anext(self.requests)
+            except StopAsyncIteration:
+                return grpc.aio.EOF
+        request, self.requests = self.requests, None
+        return grpc.aio.EOF if request is None else request
+
+    async def write(self, data: bytes) -> None:
+        assert self.written is not None
+        await self.written.put(Answer(data, api.ApplyMovesResponse))
+
+    def time_remaining(self) -> float | None:
+        remaining = self.ctx.timeout_ms
+        return None if remaining is None else remaining / 1000
+
+    async def abort(self, code: grpc.StatusCode, details: str, trailing_metadata: Any) -> NoReturn:
+        self.status_code = code
+        raise aborted(code, details, trailing_metadata)
+
+    def code(self) -> grpc.StatusCode | None:
+        return self.status_code
+
+    def peer(self) -> str:
+        address = self.ctx.client_address or ""
+        return f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
+
+
+class RulesOverHttp:
+    """The generated RulesService protocol, every method the edge's handler for it."""
+
+    def __init__(self, edge: Edge) -> None:
+        self.handlers = {
+            method.name: edge.apply_moves() if method.client_streaming else edge.unary(method.name)
+            for method in SERVICE.methods
+        }
+        self.outputs = {m.name: getattr(api, m.output_type.name) for m in SERVICE.methods}
+
+    async def unary(self, name: str, request: Any, ctx: Any) -> Answer:
+        return Answer(await self.handlers[name](None, HttpCall(request, ctx)), self.outputs[name])
+
+    async def list_games(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("ListGames", request, ctx)
+
+    async def new_game(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("NewGame", request, ctx)
+
+    async def legal_moves(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("LegalMoves", request, ctx)
+
+    async def apply_move(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("ApplyMove", request, ctx)
+
+    async def get_view(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("GetView", request, ctx)
+
+    async def replay(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("Replay", request, ctx)
+
+    async def sample_state(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("SampleState", request, ctx)
+
+    async def score_crab_rage_season(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("ScoreCrabRageSeason", request, ctx)
+
+    async def playouts(self, request: Any, ctx: Any) -> Answer:
+        return await self.unary("Playouts", request, ctx)
+
+    async def apply_moves(self, requests: AsyncIterator[Any], ctx: Any) -> AsyncIterator[Answer]:
+        """The edge's ApplyMoves handler on a task, its answers yielded as it writes them
+        (a queue of one: it waits for each to be sent); its refusal ends the stream."""
+        call = HttpCall(requests, ctx)
+        call.written = asyncio.Queue(1)
+        task = asyncio.ensure_future(self.handlers["ApplyMoves"](None, call))
+        try:
+            while True:
+                written = asyncio.ensure_future(call.written.get())
+                await asyncio.wait((written, task), return_when=asyncio.FIRST_COMPLETED)
+                if written.done():
+                    yield written.result()
+                    continue
+                written.cancel()
+                while not call.written.empty():
+                    yield call.written.get_nowait()
+                task.result()  # the refusal that ended the stream, if any
+                return
+        finally:
+            task.cancel()
+
+
+# ----- the ASGI application -----
+
+
+class RequestTime:
+    """ASGI middleware: the request body must arrive within edge.REQUEST_SECONDS of the call's
+    start, or the call ends DEADLINE_EXCEEDED (REQUEST_TIMEOUT) as on gRPC. A stream's requests
+    are the edge's to time (STREAM_IDLE_SECONDS each)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"].endswith("/ApplyMoves"):
+            await self.app(scope, receive, send)
+            return
+        seconds = edge_limits.REQUEST_SECONDS
+        deadline = asyncio.get_running_loop().time() + seconds
+        arrived = False
+
+        async def timed_receive() -> Any:
+            nonlocal arrived
+            if arrived:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                why = f"the request did not arrive within {seconds:g} s"
+                refused = Refused(grpc.StatusCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT", why)
+                raise connect_error(status_for(refused)) from None
+            arrived = message["type"] != "http.request" or not message.get("more_body", False)
+            return message
+
+        await self.app(scope, timed_receive, send)
+
+
+def application(edge: Edge, origins: Sequence[str] = ()) -> Any:
+    """The ASGI application: the rules service over Connect and gRPC-Web, CORS for `origins`
+    (exact origins such as https://play.example.com; none: same-origin pages only)."""
+    rules = RulesServiceASGIApplication(
+        RulesOverHttp(edge),  # type: ignore[arg-type]
+        read_max_bytes=edge.message_limit,
+        codecs=codecs(edge),
+    )
+    app: Any = RequestTime(rules)
+    if origins:
+        app = CORSMiddleware(
+            app,
+            allow_origins=list(origins),
+            allow_methods=["POST", "GET"],
+            allow_headers=ALLOWED_HEADERS,
+            expose_headers=EXPOSED_HEADERS,
+            max_age=7200,
+        )
+    return app
+
+
+def parse_origins(text: str) -> list[str]:
+    """Origins from a comma-separated list (--cors-origins, CRABGAMES_CORS_ORIGINS)."""
+    origins = [origin.strip().rstrip("/") for origin in text.split(",") if origin.strip()]
+    for origin in origins:
+        if origin == "*" or "://" not in origin:
+            raise ValueError(f"CORS origin {origin!r}: give each origin as scheme://host[:port]")
+    return origins
+
+
+# ----- serving -----
+
+
+@dataclass
+class HttpRunning:
+    """The HTTP server, serving on the gRPC server's event loop (so the edge's counters and
+    the engine stay on one thread)."""
+
+    server: uvicorn.Server
+    port: int
+    done: Any  # concurrent.futures.Future of server.serve()
+
+    def stop(self, grace: float = 5.0) -> None:
+        """Stop accepting, give calls in flight `grace` seconds, close the connections."""
+        self.server.should_exit = True
+        try:
+            self.done.result(timeout=grace + 10)
+        except Exception:  # pragma: no cover - a server that did not stop in time
+            log.exception("the HTTP server did not stop cleanly")
+
+
+def bind(address: str) -> socket.socket:
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]") or "0.0.0.0"
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, int(port)))
+    except (OSError, ValueError) as error:
+        sock.close()
+        raise OSError(f"cannot listen on {address}: {error}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve_http(
+    running: Any, address: str = DEFAULT_HTTP_ADDRESS, origins: Sequence[str] = (), grace: int = 5
+) -> HttpRunning:
+    """Serve the browser protocols on `address` beside a running gRPC server
+    (server.serve's Running), through its edge, on its loop."""
+    sock = bind(address)
+    config = uvicorn.Config(
+        application(running.edge, origins),
+        loop="none",
+        http="httptools",
+        lifespan="off",
+        log_config=None,
+        access_log=False,  # the edge's access log covers the rules calls (--access-log)
+        limit_concurrency=MAX_CONNECTIONS,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=grace,
+        server_header=False,
+    )
+    server = uvicorn.Server(config)
+    done = asyncio.run_coroutine_threadsafe(server.serve(sockets=[sock]), running.loop)
+    deadline = time.monotonic() + START_TIMEOUT_SECONDS
+    while not server.started:
+        if done.done() or time.monotonic() > deadline:
+            server.should_exit = True
+            sock.close()
+            raise OSError(f"the HTTP server could not start on {address}")
+        time.sleep(0.01)
+    return HttpRunning(server, sock.getsockname()[1], done)
+
+
+class Serving:
+    """A gRPC server and, when there is one, its HTTP server, stopped together (HTTP first)
+    where run_until_signalled stops a Running."""
+
+    def __init__(self, running: Any, http: HttpRunning | None) -> None:
+        self.running = running
+        self.http = http
+
+    def reload_tls(self) -> None:
+        self.running.reload_tls()
+
+    def stop(self, grace: float = 5.0) -> None:
+        if self.http is not None:
+            self.http.stop(grace)
+        self.running.stop(grace)
