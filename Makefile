@@ -93,7 +93,7 @@ load-large: setup-dev
 # buf breaking compares protos/ (as in the work tree) with the commit before the last one, so
 # both the last commit and uncommitted edits are checked (a clone without that commit: with HEAD).
 # Another baseline: make lint BUF_AGAINST='.git#branch=release,subdir=protos'. An intended break
-# of the wire (issue 16) is declared in protos/buf.yaml (breaking.ignore), beside its CHANGELOG.
+# of the wire is told in CHANGELOG.md (protos/buf.yaml says how; tests/test_changelog.py checks).
 BUF_AGAINST ?= .git\#ref=$(shell git rev-parse -q --verify HEAD~1 >/dev/null && echo HEAD~1 || echo HEAD),subdir=protos
 lint: setup-dev
 	$(VENV)/bin/ruff check server clients tests bench
