@@ -316,3 +316,41 @@ def test_no_view_or_event_says_none_with_minus_one():
             state, happened, _ = ENGINE.apply_move_to_seats(state, pick(rng, moves))
             for event in [*happened.events, *happened.public_events]:
                 assert negatives(event) == [], event
+
+
+def decision_of(state) -> pb.CrabRageDecision:
+    msg = pb.CrabRageView()
+    GAME.encode_view(state, None, msg)  # a spectator sees every decision's context
+    return msg.decision
+
+
+def test_a_rush_decision_names_the_leaving_crabs_and_the_one_being_placed():
+    state = action_phase(4, (MM, PC, BB), rage=6)
+    put(state, BLUE, 0, 0, 4)
+    put(state, YELLOW, 0, 0, 4)
+    act(state, Action.RUSH, 0)
+    d = decision_of(state)
+    assert (d.name, d.player, d.arena) == ("choose_destination", BLUE, 0)
+    assert [(c.player, c.crab) for c in d.crabs] == [(BLUE, 0), (YELLOW, 0)]
+    assert crab(d) == (BLUE, 0)
+    play(state, Move(MoveKind.DESTINATION, arena=2))
+    d = decision_of(state)
+    assert crab(d) == (YELLOW, 0) and list(d.destinations) == [2]
+
+
+def test_a_frenzy_decision_counts_its_hits_left():
+    state = action_phase(4, (MM, PC, BB), rage=6)
+    state.players[BLUE].signature = Signature.FRENZY
+    put(state, BLUE, 0, 2)
+    put(state, BLUE, 1, 2)
+    put(state, YELLOW, 0, 2, 6)
+    play(state, Move(MoveKind.SIGNATURE, arena=2))
+    d = decision_of(state)
+    assert (d.name, d.arena, d.hits_left, d.signature_move) == (
+        "choose_frenzy_target",
+        2,
+        2,
+        Signature.FRENZY,
+    )
+    play(state, Move(MoveKind.SIGNATURE_TARGET, target=(YELLOW, 0)))
+    assert decision_of(state).hits_left == 1
