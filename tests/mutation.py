@@ -350,6 +350,9 @@ def main() -> int:
         help="with --report-only: run the last run's survivors against the current rule tests",
     )
     parser.add_argument("--fail-under", type=float, default=95.0)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="mutants run at once (default 1: a shared machine)"
+    )
     args = parser.parse_args()
     modules = args.module or RULES_MODULES[args.game]
     for module in modules:
@@ -363,7 +366,7 @@ def main() -> int:
         prepare(workdir, args.game, modules)
         print(f"mutmut on {', '.join(modules)} of {args.game}, in {workdir} (log: mutmut.log)")
         started = time.monotonic()
-        mutmut(workdir, "run", "--max-children", "1", log=workdir / "mutmut.log")
+        mutmut(workdir, "run", "--max-children", str(args.workers), log=workdir / "mutmut.log")
         seconds = time.monotonic() - started
         (workdir / "seconds.txt").write_text(f"{seconds:.0f}\n")
     elif (workdir / "seconds.txt").exists():
