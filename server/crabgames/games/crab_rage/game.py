@@ -69,10 +69,11 @@ FACTS = GameFacts(
         ),
         OptionInfo(
             "microphone",
-            "round-1 microphone holder (a seat)",
+            "round-1 microphone holder: a seat below the number of players",
             "chance (R6)",
             minimum=0,
             maximum=max(SETUP) - 1,
+            seat=True,
         ),
         OptionInfo(
             "billboards",
