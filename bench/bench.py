@@ -494,6 +494,104 @@ def worker_rows(engine, seconds: float, clients: int) -> list[dict]:
 # ----- report -----
 
 
+# ----- browser protocols (issue 17): Connect and gRPC-Web beside gRPC -----
+
+
+BROWSER_PROTOCOLS = ("connect-proto", "connect-json", "grpc-web")
+
+
+def browser_rows(engine, seconds: float) -> list[dict]:
+    """ApplyMove at the same states over native gRPC, Connect (binary and JSON) and gRPC-Web:
+    the production server (`crabgames-server --http-address`) in its own process, one client
+    connection each (grpcio's for gRPC, connectrpc's generated client for HTTP/1.1), sequential
+    calls, rounds interleaved; the server's CPU per call beside the wall rates."""
+    from connectrpc.compat import google_protobuf_codecs
+    from connectrpc.protocol import ProtocolType
+
+    from crabgames.v1.rules_service_connect import RulesServiceClientSync
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "crabgames.service", "--address", "127.0.0.1:0"]
+        + ["--http-address", "127.0.0.1:0", "--log-level", "WARNING"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=HERE.parent,
+    )
+    try:
+        grpc_address = process.stdout.readline().split()[-1]
+        http_url = process.stdout.readline().split()[-1]
+        binary, json_codec = google_protobuf_codecs()
+        clients = {
+            "connect-proto": RulesServiceClientSync(http_url, codec=binary, send_compression=None),
+            "connect-json": RulesServiceClientSync(
+                http_url, codec=json_codec, send_compression=None
+            ),
+            "grpc-web": RulesServiceClientSync(
+                http_url, codec=binary, protocol=ProtocolType.GRPC_WEB, send_compression=None
+            ),
+        }
+        rows = []
+        with grpc.insecure_channel(grpc_address, CHANNEL_OPTIONS) as channel:
+            stub = api_grpc.RulesServiceStub(channel)
+            for game_id in engine.games:
+                for label, state in bench_states(engine, game_id).items():
+                    moves, _ = engine.legal_moves(state)
+                    request = api.ApplyMoveRequest(state=state, move=random.Random(0).choice(moves))
+                    calls = [lambda r=request: stub.ApplyMove(r)] + [
+                        lambda r=request, c=clients[p]: c.apply_move(r) for p in BROWSER_PROTOCOLS
+                    ]
+                    timings = interleaved(calls, seconds, server_pid=process.pid)
+                    row = {"game": game_id, "state": label, "grpc": asdict(timings[0])}
+                    for protocol, timing in zip(BROWSER_PROTOCOLS, timings[1:], strict=True):
+                        row[protocol] = asdict(timing)
+                        row[f"{protocol}_ratio"] = (
+                            timing.calls_per_second / timings[0].calls_per_second
+                        )
+                        if timing.server_cpu_us:
+                            row[f"{protocol}_cpu_ratio"] = (
+                                timings[0].server_cpu_us / timing.server_cpu_us
+                            )
+                    rows.append(row)
+                    print(
+                        f"{game_id:12} {label:16} ApplyMove/s"
+                        f" grpc {timings[0].calls_per_second:6.0f}"
+                        + "".join(
+                            f" {p} {row[p]['calls_per_second']:6.0f} ({row[p + '_ratio']:.2f})"
+                            for p in BROWSER_PROTOCOLS
+                        ),
+                        flush=True,
+                    )
+        for client in clients.values():
+            client.close()
+        return rows
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def browser_markdown(rows: list[dict]) -> list[str]:
+    out = [
+        "",
+        "ApplyMove over the browser protocols (HTTP/1.1, uvicorn) beside native gRPC, at the same"
+        " states: calls/s (p50 µs), ratio to gRPC wall; CPU (server CPU per gRPC call / per call"
+        " of the protocol). Goal: binary Connect and gRPC-Web at least 0.7 of gRPC.",
+        "",
+        "| game | state | gRPC /s (p50) | Connect binary | ratio | gRPC-Web | ratio |"
+        " Connect JSON | ratio |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        cells = [f"{r['grpc']['calls_per_second']:.0f} ({r['grpc']['p50_us']:.0f})"]
+        for p in ("connect-proto", "grpc-web", "connect-json"):
+            cells.append(f"{r[p]['calls_per_second']:.0f} ({r[p]['p50_us']:.0f})")
+            cells.append(f"{r[p + '_ratio']:.2f}; {r.get(p + '_cpu_ratio', 0):.2f}")
+        out.append(f"| {r['game']} | {r['state']} | " + " | ".join(cells) + " |")
+    return out
+
+
 def markdown(results: dict) -> str:
     out = [
         f"Measured {results['when']} on {results['machine']} ({results['cores']} cores),"
@@ -563,6 +661,8 @@ def markdown(results: dict) -> str:
                 f"| {r['workload']} | {r['load']} | {r['workers_1']:.0f} |"
                 f" {r['workers_2']:.0f} | {r['speedup']:.2f}x |"
             )
+    if results.get("browser"):
+        out += browser_markdown(results["browser"])
     return "\n".join(out) + "\n"
 
 
@@ -602,6 +702,8 @@ def main() -> None:
         channel.close()
     finally:
         server.stop()
+    print("== browser protocols: Connect and gRPC-Web beside gRPC", flush=True)
+    results["browser"] = browser_rows(engine, seconds)
     print("== worker processes", flush=True)
     results["workers"] = worker_rows(engine, seconds * 2, args.clients)
     out = Path(args.out)
