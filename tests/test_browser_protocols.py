@@ -584,3 +584,19 @@ def test_make_run_serves_http_on_its_own_port_and_stops_on_sigterm():
     finally:
         process.terminate()
         assert process.wait(timeout=20) == 0
+
+
+def test_an_answer_over_the_message_limit_is_refused_as_on_grpc():
+    with own_servers() as (running, port):
+        running.edge.message_limit = 300  # a new game's answer is larger
+        request = api.NewGameRequest(num_players=2, seed=7, kraby={})
+        with (
+            grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel,
+            pytest.raises(Refusal) as over_grpc,
+        ):
+            GrpcCaller(channel)("NewGame", request)
+        assert over_grpc.value.detail(rich.ErrorInfo).reason == "ANSWER_TOO_LARGE"
+        for protocol in ("connect-proto", "grpc-web"):
+            with pytest.raises(Refusal) as over_http:
+                HttpCaller(f"http://127.0.0.1:{port}", protocol)("NewGame", request)
+            assert over_http.value.as_tuple() == over_grpc.value.as_tuple()
