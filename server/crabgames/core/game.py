@@ -59,6 +59,8 @@ class OptionInfo:
     max_items: int | None = None
     allowed_values: tuple[str, ...] = ()  # an enum: when only these of its values are allowed
     seat: bool = False  # an int naming a seat: 0 to num_players - 1 (the range is derived)
+    min_players: int | None = None  # the option may be set only with this many players or more
+    max_players: int | None = None  # ... or fewer
 
 
 @dataclass(frozen=True)

@@ -358,6 +358,8 @@ def option_info(option: OptionInfo, field: FieldDescriptor, max_players: int) ->
         maximum=max_players - 1 if option.seat else option.maximum,
         min_items=option.min_items,
         max_items=option.max_items,
+        min_players=option.min_players,
+        max_players=option.max_players,
     )
     if field.type == FieldDescriptor.TYPE_ENUM:
         info.type_name = field.enum_type.full_name

@@ -94,6 +94,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
                 "0",
                 minimum=0,
                 maximum=MAX_PLAYERS - 1,
+                seat=True,
             ),
             OptionInfo(
                 "missions",

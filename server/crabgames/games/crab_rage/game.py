@@ -81,6 +81,8 @@ FACTS = GameFacts(
             "chance (R5)",
             min_items=3,
             max_items=3,
+            min_players=3,
+            max_players=4,
         ),
         OptionInfo("signature_moves", "signature move by seat", "by team (R13)", per_seat=True),
         OptionInfo(
