@@ -11,7 +11,8 @@ Every block runs in a `git clone` of this repository's last commit (uncommitted 
 seen, as in CI) in a temporary folder, with this machine's pip and npm caches. When another
 process holds 127.0.0.1:50051, the default address, the check serves on a free port instead:
 it sets ADDRESS and CRABGAMES_ADDRESS (the defaults of make run and of the clients) and writes
-that port into the commands that name the address; it says so. Standard library only: it runs
+that port into the commands that name the address; it says so. The same for 127.0.0.1:8080, make
+run's HTTP address (HTTP_ADDRESS). Standard library only: it runs
 before any virtualenv exists.
 
 python3 tests/readme_check.py [--keep]
@@ -35,6 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ADDRESS = "127.0.0.1:50051"
+DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"  # make run's Connect and gRPC-Web
 BLOCK = re.compile(
     r"^<!-- readme-check(?:: (?P<kind>\w+))? -->\n```sh\n(?P<body>.*?)^```", re.M | re.S
 )
@@ -74,7 +76,7 @@ def free_address() -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-def clean_env(address: str) -> dict[str, str]:
+def clean_env(address: str, http_address: str = DEFAULT_HTTP_ADDRESS) -> dict[str, str]:
     """This machine's environment as a newcomer's shell would have it: no virtualenv, no make
     flags of an outer make, the address to serve and call."""
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "MAKEFLAGS", "MFLAGS")}
@@ -83,6 +85,8 @@ def clean_env(address: str) -> dict[str, str]:
     )
     if address != DEFAULT_ADDRESS:
         env["ADDRESS"] = env["CRABGAMES_ADDRESS"] = address
+    if http_address != DEFAULT_HTTP_ADDRESS:
+        env["HTTP_ADDRESS"] = http_address
     return env
 
 
@@ -161,11 +165,15 @@ def check(clone: Path, out=sys.stdout) -> float:
     address = DEFAULT_ADDRESS if address_free(DEFAULT_ADDRESS) else free_address()
     if address != DEFAULT_ADDRESS:
         print(f"readme-check: {DEFAULT_ADDRESS} is taken here, serving on {address}", file=out)
-    env = clean_env(address)
+    http = DEFAULT_HTTP_ADDRESS if address_free(DEFAULT_HTTP_ADDRESS) else free_address()
+    if http != DEFAULT_HTTP_ADDRESS:
+        print(f"readme-check: {DEFAULT_HTTP_ADDRESS} is taken here, HTTP on {http}", file=out)
+    env = clean_env(address, http)
     server: Server | None = None
     try:
         for block in found:
             block.body = block.body.replace(DEFAULT_ADDRESS, address)
+            block.body = block.body.replace(DEFAULT_HTTP_ADDRESS, http)
             print(f"$ (README line {block.line}, {block.kind})\n{block.body}", file=out, flush=True)
             if block.kind == "server":
                 server = Server(block, clone, env)
