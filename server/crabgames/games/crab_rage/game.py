@@ -274,6 +274,9 @@ class CrabRageGame(Game[State, Move]):
         table = bytes([*teams, players[task.player].signature, *billboards])
         return list(zip(moves, repeat(table)))
 
+    def player_name(self, state: State, seat: int) -> str:
+        return team(state, seat)  # as every sentence names a manager: by team colour
+
     def chance_label(self, state: State, value: int) -> str:
         return chance_label(state, value)
 
