@@ -24,17 +24,34 @@ from crabgames.v1 import rules_service_pb2_grpc as api_grpc
 
 PAGE = Path(__file__).parent.parent / "docs" / "frontends.md"
 BLOCK = re.compile(
-    r"(<!-- example: (?P<name>[a-z_]+) -->\n<!-- message: (?P<message>[A-Za-z0-9.]+) -->\n```json\n)"
+    r"(<!-- example: (?P<name>[a-z_]+) -->\n"
+    r"<!-- message: (?P<message>[A-Za-z0-9.]+) -->\n```json\n)"
     r"(?P<body>.*?)(\n```)",
     re.S,
 )
 
 
 def as_json(message: Message) -> str:
-    """The proto3 JSON form with the proto field names, as the docs show it."""
+    """The proto3 JSON form with the proto field names, as the docs show it (a map's entries,
+    which protobuf keeps in no set order, sorted)."""
     return json.dumps(
-        json_format.MessageToDict(message, preserving_proto_field_name=True), indent=2
+        sorted_maps(json_format.MessageToDict(message, preserving_proto_field_name=True)),
+        indent=2,
     )
+
+
+def sorted_maps(value):
+    if isinstance(value, dict):
+        return {
+            k: dict(sorted(v.items())) if k in MAP_FIELDS else sorted_maps(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [sorted_maps(v) for v in value]
+    return value
+
+
+MAP_FIELDS = {"args"}  # Event.args
 
 
 def list_games(stub) -> Message:
