@@ -96,9 +96,19 @@ class Mutant:
     reason: str = ""  # why it is equivalent, from the list
 
 
+# In a game's test folder but not rule tests: the golden playthroughs fail on any change at all,
+# and the front-end page's check compares docs/ (not in the scratch copy) with the server.
+NOT_RULE_TESTS = ("test_golden.py", "test_frontend_page.py")
+
+
+def rule_tests(game: str) -> list[str]:
+    """pytest's arguments for the game's rule tests."""
+    return [f"tests/{game}", *(f"--ignore=tests/{game}/{name}" for name in NOT_RULE_TESTS)]
+
+
 def mutmut_config(game: str, modules: list[str]) -> str:
     only = [f"src/crabgames/games/{game}/{m}" for m in modules]
-    selection = [f"tests/{game}", f"--ignore=tests/{game}/test_golden.py"]
+    selection = rule_tests(game)
     return "\n".join(
         [
             "",
@@ -157,7 +167,7 @@ def recheck(workdir: Path, game: str, mutant: Mutant) -> None:
     (`called_at_import`) run every rule test. A failing test or a hang here kills the mutant.
     A test that never calls any other function cannot see its mutants: those stand."""
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider"]
-    command += [f"tests/{game}", f"--ignore=tests/{game}/test_golden.py"]
+    command += rule_tests(game)
     env = {**os.environ, "MUTANT_UNDER_TEST": mutant.name, "PYTHONPATH": "src"}
     try:
         done = subprocess.run(
