@@ -6,52 +6,16 @@ block differs from it, so the page never shows JSON the service does not send.""
 
 from __future__ import annotations
 
-import json
 import random
-import re
-import sys
 from collections.abc import Callable
-from pathlib import Path
 
-import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
-from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.frontend_pages import DOCS, fill, rewrite
 
-PAGE = Path(__file__).parent.parent / "docs" / "frontends.md"
-BLOCK = re.compile(
-    r"(<!-- example: (?P<name>[a-z_]+) -->\n"
-    r"<!-- message: (?P<message>[A-Za-z0-9.]+) -->\n```json\n)"
-    r"(?P<body>.*?)(\n```)",
-    re.S,
-)
-
-
-def as_json(message: Message) -> str:
-    """The proto3 JSON form with the proto field names, as the docs show it (a map's entries,
-    which protobuf keeps in no set order, sorted)."""
-    return json.dumps(
-        sorted_maps(json_format.MessageToDict(message, preserving_proto_field_name=True)),
-        indent=2,
-    )
-
-
-def sorted_maps(value):
-    if isinstance(value, dict):
-        return {
-            k: dict(sorted(v.items())) if k in MAP_FIELDS else sorted_maps(v)
-            for k, v in value.items()
-        }
-    if isinstance(value, list):
-        return [sorted_maps(v) for v in value]
-    return value
-
-
-MAP_FIELDS = {"args"}  # Event.args
+PAGE = DOCS / "frontends.md"
 
 
 def list_games(stub) -> Message:
@@ -101,22 +65,8 @@ EXAMPLES: dict[str, Callable] = {
 
 
 def rendered(page: str, stub) -> str:
-    def fill(match: re.Match) -> str:
-        body = as_json(EXAMPLES[match["name"]](stub))
-        return match.group(1) + body + match.group(5)
-
-    return BLOCK.sub(fill, page)
-
-
-def with_stub(use: Callable):
-    running = serve("127.0.0.1:0", threads=2)
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            return use(api_grpc.RulesServiceStub(channel))
-    finally:
-        running.stop(0)
+    return fill(page, lambda name: EXAMPLES[name](stub))
 
 
 if __name__ == "__main__":
-    PAGE.write_text(with_stub(lambda stub: rendered(PAGE.read_text(), stub)))
-    sys.exit(0)
+    rewrite(PAGE, rendered)

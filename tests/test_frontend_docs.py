@@ -1,9 +1,10 @@
 """docs/frontends.md and docs/frontends/*.md show real JSON: every JSON block names the message
-it is and parses as that message with no unknown field, and the overview's examples are what
-the server answers now (tests/frontend_examples.py)."""
+it is and parses as that message with no unknown field, and every page's examples are what the
+server answers now (tests/frontend_pages.py)."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from google.protobuf import json_format, symbol_database
 
 from crabgames.v1 import rules_service_pb2  # noqa: F401  (registers every message)
-from tests import frontend_examples
+from tests import frontend_pages
 
 DOCS = Path(__file__).parent.parent / "docs"
 PAGES = [DOCS / "frontends.md", *sorted((DOCS / "frontends").glob("*.md"))]
@@ -39,11 +40,21 @@ def test_a_page_for_every_game_and_links_to_them():
         assert f"frontends/{game}.md" in overview
 
 
-def test_the_overviews_examples_are_what_the_server_answers():
-    page = (DOCS / "frontends.md").read_text()
-    assert frontend_examples.BLOCK.search(page)
-    fresh = frontend_examples.with_stub(lambda stub: frontend_examples.rendered(page, stub))
-    assert fresh == page, "run `python -m tests.frontend_examples` and review the diff"
+GENERATED = {  # each page, and the module that writes its examples from a real server
+    "frontends.md": "tests.frontend_examples",
+    "kraby.md": "tests.kraby.frontend_page",
+    "crab_bucket.md": "tests.crab_bucket.frontend_page",
+    "crab_rage.md": "tests.crab_rage.frontend_page",
+}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_a_pages_examples_are_what_the_server_answers(page):
+    module = importlib.import_module(GENERATED[page.name])
+    text = page.read_text()
+    assert len(frontend_pages.BLOCK.findall(text)) >= 4, "a page shows real calls"
+    fresh = frontend_pages.with_stub(lambda stub: module.rendered(text, stub))
+    assert fresh == text, f"run `python -m {module.__name__}` and review the diff"
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

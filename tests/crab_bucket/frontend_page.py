@@ -11,30 +11,18 @@ easy to meet, so random moves complete missions and use abilities) gives every e
 
 from __future__ import annotations
 
-import json
 import random
-import re
-import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from crabgames.service.server import serve
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
-from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.frontend_pages import fill, rewrite
 
 PAGE = Path(__file__).parent.parent.parent / "docs" / "frontends" / "crab_bucket.md"
-BLOCK = re.compile(
-    r"(<!-- example: (?P<name>[a-z_]+) -->\n"
-    r"<!-- message: (?P<message>[A-Za-z0-9.]+) -->\n```json\n)(?P<body>.*?)(\n```)",
-    re.S,
-)
 SEED = 7
 
 
@@ -65,23 +53,6 @@ def deck() -> list[pb.CrabBucketMission]:
         )
         for level, ability in zip((1, 2, 3), abilities, strict=True)
     ]
-
-
-def as_json(message: Message) -> str:
-    data = json_format.MessageToDict(message, preserving_proto_field_name=True)
-    return json.dumps(sorted_args(data), indent=2, ensure_ascii=False)
-
-
-def sorted_args(value: Any) -> Any:
-    """Each event's `args` in key order (a map has no order of its own)."""
-    if isinstance(value, dict):
-        return {
-            key: dict(sorted(item.items())) if key == "args" else sorted_args(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [sorted_args(item) for item in value]
-    return value
 
 
 def seat_events(answer: Any, seat: int) -> api.SeatEvents:
@@ -132,31 +103,8 @@ def examples(stub: Any) -> dict[str, Message]:
 
 def rendered(page: str, stub: Any) -> str:
     found = examples(stub)
-
-    def fill(block: re.Match[str]) -> str:
-        message = found[block["name"]]
-        assert message.DESCRIPTOR.full_name == block["message"], block["name"]
-        return block.group(1) + as_json(message) + block.group(5)
-
-    return BLOCK.sub(fill, page)
-
-
-def with_stub(work: Callable[[Any], str]) -> str:
-    running = serve("127.0.0.1:0", threads=2)
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            return work(api_grpc.RulesServiceStub(channel))
-    finally:
-        running.stop(0)
-
-
-def main() -> None:
-    page = PAGE.read_text()
-    fresh = with_stub(lambda stub: rendered(page, stub))
-    if fresh != page:
-        PAGE.write_text(fresh)
-        print(f"rewrote {PAGE}", file=sys.stderr)
+    return fill(page, found.__getitem__)
 
 
 if __name__ == "__main__":
-    main()
+    rewrite(PAGE, rendered)

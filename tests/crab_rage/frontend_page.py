@@ -9,52 +9,29 @@ Seeded three-player games played with seeded random moves give every example.
 
 from __future__ import annotations
 
-import json
 import random
 import re
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from crabgames.service.server import serve
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
-from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests import frontend_pages
 
 PAGE = Path(__file__).parent.parent.parent / "docs" / "frontends" / "crab_rage.md"
-BLOCK = re.compile(
-    r"(<!-- example: (?P<name>[a-z_]+) -->\n"
-    r"<!-- message: (?P<message>[A-Za-z0-9.]+) -->\n```json\n)(?P<body>.*?)(\n```)",
-    re.S,
-)
 SEED = 5
 PLAYERS = 3
 K = pb.CrabRageEventKind
 
 
 def as_json(message: Message) -> str:
-    """The proto3 JSON form with the proto field names, each event's `args` in key order (a map
-    has no order of its own), short lists of numbers on one line."""
-    data = json_format.MessageToDict(message, preserving_proto_field_name=True)
-    text = json.dumps(sorted_args(data), indent=2)
+    """`frontend_pages.as_json` with short lists of numbers on one line."""
+    text = frontend_pages.as_json(message)
     return re.sub(r"\[\s+([-\d\s,]+?)\s+\]", lambda m: "[" + " ".join(m[1].split()) + "]", text)
-
-
-def sorted_args(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {
-            key: dict(sorted(item.items())) if key == "args" else sorted_args(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [sorted_args(item) for item in value]
-    return value
 
 
 class Game:
@@ -185,22 +162,8 @@ def outcome(stub: Any) -> Message:
 
 
 def rendered(page: str, stub: Any) -> str:
-    def fill(match: re.Match[str]) -> str:
-        body = as_json(EXAMPLES[match["name"]](stub))
-        return match.group(1) + body + match.group(5)
-
-    return BLOCK.sub(fill, page)
-
-
-def with_stub(use: Callable[[Any], str]) -> str:
-    running = serve("127.0.0.1:0", threads=2)
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            return use(api_grpc.RulesServiceStub(channel))
-    finally:
-        running.stop(0)
+    return frontend_pages.fill(page, lambda name: EXAMPLES[name](stub), as_json)
 
 
 if __name__ == "__main__":
-    PAGE.write_text(with_stub(lambda stub: rendered(PAGE.read_text(), stub)))
-    sys.exit(0)
+    frontend_pages.rewrite(PAGE, rendered)

@@ -12,28 +12,18 @@ from __future__ import annotations
 
 import json
 import random
-import re
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import grpc
-from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
-from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.frontend_pages import fill, proto_dict, rewrite
 
 PAGE = Path(__file__).parent.parent.parent / "docs" / "frontends" / "kraby.md"
-BLOCK = re.compile(
-    r"(<!-- example: (?P<name>[a-z_]+) -->\n"
-    r"<!-- message: (?P<message>[A-Za-z0-9.]+) -->\n```json\n)(?P<body>.*?)(\n```)",
-    re.S,
-)
 SEED = 7
 WIDTH = 100
 ROW = 11  # cells in a row of the board
@@ -42,20 +32,7 @@ ROW = 11  # cells in a row of the board
 def as_json(message: Message) -> str:
     """The proto3 JSON form with the proto field names, lists of plain values wrapped to the
     page's width (the 121 cells would take a line each)."""
-    data = json_format.MessageToDict(message, preserving_proto_field_name=True)
-    return "\n".join(lines(sorted_args(data), 0))
-
-
-def sorted_args(value: Any) -> Any:
-    """The same, each event's `args` in key order (a map has no order of its own)."""
-    if isinstance(value, dict):
-        return {
-            key: dict(sorted(item.items())) if key == "args" else sorted_args(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [sorted_args(item) for item in value]
-    return value
+    return "\n".join(lines(proto_dict(message), 0))
 
 
 def lines(value: Any, depth: int, head: str = "") -> Iterator[str]:
@@ -199,31 +176,8 @@ def waits_for_a_tile(game: Game) -> bool:
 
 def rendered(page: str, stub: Any) -> str:
     found = examples(stub)
-
-    def fill(block: re.Match[str]) -> str:
-        message = found[block["name"]]
-        assert message.DESCRIPTOR.full_name == block["message"], block["name"]
-        return block.group(1) + as_json(message) + block.group(5)
-
-    return BLOCK.sub(fill, page)
-
-
-def with_stub(work: Callable[[Any], str]) -> str:
-    running = serve("127.0.0.1:0", threads=2)
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            return work(api_grpc.RulesServiceStub(channel))
-    finally:
-        running.stop(0)
-
-
-def main() -> None:
-    page = PAGE.read_text()
-    fresh = with_stub(lambda stub: rendered(page, stub))
-    if fresh != page:
-        PAGE.write_text(fresh)
-        print(f"rewrote {PAGE}", file=sys.stderr)
+    return fill(page, found.__getitem__, as_json)
 
 
 if __name__ == "__main__":
-    main()
+    rewrite(PAGE, rendered)
