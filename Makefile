@@ -17,8 +17,15 @@ PYTEST_ARGS ?=
 GAME ?= kraby
 PLAY_ARGS ?=
 NODE_DEPS := clients/node/node_modules/.installed
+# The web page (clients/web, docs/clients.md): its TypeScript client generated from protos/ by
+# buf and protoc-gen-es (never committed: made by the build, so never stale), bundled by esbuild.
+WEB := clients/web
+WEB_DEPS := $(WEB)/node_modules/.installed
+WEB_BUNDLE := $(WEB)/dist/.built
+WEB_SOURCES := $(wildcard $(WEB)/src/*.ts $(WEB)/src/games/*.ts) $(WEB)/index.html \
+	$(WEB)/style.css $(WEB)/build.mjs $(WEB)/buf.gen.yaml $(WEB)/tsconfig.json
 
-.PHONY: setup setup-play setup-dev readme-check run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
+.PHONY: web web-if-npm setup setup-play setup-dev readme-check run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
 
 setup: $(GENERATED)
 setup-play: $(GENERATED) $(INSTALLED_PLAY)
@@ -57,6 +64,23 @@ $(NODE_DEPS): clients/node/package.json clients/node/package-lock.json
 	npm ci --prefix clients/node --ignore-scripts --no-audit --no-fund --loglevel=error
 	touch $@
 
+# ----- the web page: make web (make run builds it when npm is there; make test always) -----
+$(WEB_DEPS): $(WEB)/package.json $(WEB)/package-lock.json
+	npm ci --prefix $(WEB) --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(WEB_BUNDLE): $(WEB_DEPS) $(PROTOS) $(WEB_SOURCES)
+	cd $(WEB) && ./node_modules/.bin/buf generate && ./node_modules/.bin/tsc --noEmit -p . \
+		&& node build.mjs
+	touch $@
+
+web: $(WEB_BUNDLE)
+
+web-if-npm:
+	@if command -v npm >/dev/null; then $(MAKE) --no-print-directory web; \
+	else echo "npm not found: serving without the web page (make web builds it)"; fi
+# ----- end of the web page -----
+
 # Play in the terminal against bots: make play GAME=crab_rage PLAY_ARGS="--players 4"
 play: setup-play
 	$(VENV)/bin/crabgames-play --game $(GAME) $(PLAY_ARGS)
@@ -68,10 +92,10 @@ demo: setup
 typecheck: setup-dev
 	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
 
-run: setup
+run: setup web-if-npm
 	$(VENV)/bin/crabgames-server --address $(ADDRESS) --http-address $(HTTP_ADDRESS)
 
-test: setup-dev $(NODE_DEPS)
+test: setup-dev $(NODE_DEPS) web
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Property-based fuzzing of every game at 25 times the CI size, fresh examples every run

@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os  # the web page (WithPage)
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path  # the web page (WithPage)
 from typing import Any, NoReturn
 
 import grpc
@@ -42,7 +44,10 @@ from connectrpc.errors import ConnectError, ErrorDetail
 from google.protobuf import json_format
 from google.rpc import status_pb2
 from protobuf.wkt import Any as AnyDetail
+from starlette.exceptions import HTTPException  # the web page (WithPage)
 from starlette.middleware.cors import CORSMiddleware
+from starlette.responses import PlainTextResponse  # the web page (WithPage)
+from starlette.staticfiles import StaticFiles  # the web page (WithPage)
 
 from crabgames.service import edge as edge_limits
 from crabgames.service.edge import (
@@ -327,6 +332,45 @@ class RequestTime:
         await self.app(scope, timed_receive, send)
 
 
+# ----- the web page (clients/web, issue 17): its built bundle at /, same origin, no CORS -----
+
+# `make web` builds it here; CRABGAMES_WEB_ROOT serves another folder.
+WEB_ROOT = Path(
+    os.environ.get("CRABGAMES_WEB_ROOT")
+    or Path(__file__).resolve().parents[3] / "clients" / "web" / "dist"
+)
+NOT_BUILT = b"The web page is not built: run `make web` (it needs Node.js and npm).\n"
+
+
+class WithPage:
+    """ASGI: GET and HEAD outside the service's path are the page's static files (Starlette's
+    StaticFiles, index.html at /); everything else goes to the rules service."""
+
+    def __init__(self, app: Any, root: Path) -> None:
+        self.app = app
+        self.root = root
+        self.page = StaticFiles(directory=root, html=True, check_dir=False)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if (
+            scope["type"] != "http"
+            or scope["method"] not in ("GET", "HEAD")
+            or scope["path"].startswith(f"/{SERVICE.full_name}/")
+        ):
+            await self.app(scope, receive, send)
+        elif not self.root.is_dir():
+            await PlainTextResponse(NOT_BUILT, status_code=404)(scope, receive, send)
+        else:
+            try:
+                response = await self.page.get_response(self.page.get_path(scope), scope)
+            except HTTPException as error:  # not found (StaticFiles raises, no app catches it)
+                response = PlainTextResponse(error.detail, status_code=error.status_code)
+            await response(scope, receive, send)
+
+
+# ----- end of the web page -----
+
+
 def application(edge: Edge, origins: Sequence[str] = ()) -> Any:
     """The ASGI application: the rules service over Connect and gRPC-Web, CORS for `origins`
     (exact origins such as https://play.example.com; none: same-origin pages only)."""
@@ -335,7 +379,7 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> Any:
         read_max_bytes=edge.message_limit,
         codecs=codecs(edge),
     )
-    app: Any = RequestTime(rules)
+    app: Any = WithPage(RequestTime(rules), WEB_ROOT)
     if origins:
         app = CORSMiddleware(
             app,
