@@ -56,6 +56,8 @@ let table: Table | undefined;
 let busy = false;
 /** Click to redrawn board, in ms, for every click that applied a move (read by the tests). */
 const clickTimings: number[] = [];
+/** The same clicks by phase: ApplyMove, GetView, drawing, until the next frame. */
+const clickPhases: { apply: number; view: number; draw: number; frame: number }[] = [];
 
 function setStatus(status: string, message: string): void {
   const el = $("status");
@@ -242,18 +244,23 @@ export function fill(template: string, args: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => args[name] ?? whole);
 }
 
+/** The newest events first (no scrolling, so no forced layout), at most LOG_LIMIT kept. */
+const LOG_LIMIT = 300;
+
 function log(events: Event[]): void {
   const list = $("log");
   list.querySelectorAll("li.new").forEach((li) => li.classList.remove("new"));
+  const batch = document.createDocumentFragment();
   for (const event of events) {
     const li = document.createElement("li");
     li.className = "new";
     li.textContent = fill(event.template, event.args);
     li.dataset.template = event.template;
     li.dataset.kind = event.event.case ?? "";
-    list.append(li);
+    batch.append(li);
   }
-  list.scrollTop = list.scrollHeight;
+  list.prepend(batch);
+  while (list.childElementCount > LOG_LIMIT) list.lastElementChild!.remove();
 }
 
 /** Moves still possible after the clicks so far, with their paths. */
@@ -316,6 +323,7 @@ function draw(t: Table): void {
   for (const el of board.querySelectorAll<SVGElement>("[data-key]")) {
     const key = el.dataset.key!;
     if (next.has(key) || first.has(key)) el.classList.add("clickable");
+    if (next.has(key)) el.classList.add("next"); // a step further (not a fresh start)
     if (t.prefix.includes(key)) el.classList.add("selected");
   }
   $("selection").textContent = t.prefix.length ? `chosen: ${t.prefix.join(" → ")} (click again to change)` : "";
@@ -366,10 +374,18 @@ async function choose(move: Move, started: number): Promise<void> {
   const t = table!;
   busy = true;
   try {
+    const applying = performance.now();
     await apply(move, move.player ?? 0);
-    await redraw();
+    const viewing = performance.now();
+    t.view = await fetchView(t);
+    const drawing = performance.now();
+    autoExtend(t);
+    draw(t);
+    const drawn = performance.now();
     await new Promise((r) => requestAnimationFrame(r));
-    clickTimings.push(performance.now() - started);
+    const painted = performance.now();
+    clickTimings.push(painted - started);
+    clickPhases.push({ apply: viewing - applying, view: drawing - viewing, draw: drawn - drawing, frame: painted - drawn });
     busy = false;
     await advance();
   } catch (error) {
@@ -431,7 +447,7 @@ function snapshot() {
   for (const byte of toBinary(GameStateSchema, t.state)) binary += String.fromCharCode(byte);
   return { state: btoa(binary), tokens: t.tokens, viewer: t.viewer, prefix: t.prefix, busy };
 }
-Object.assign(window, { crabgames: { snapshot, clickTimings } });
+Object.assign(window, { crabgames: { snapshot, clickTimings, clickPhases, busy: () => busy } });
 
 async function main(): Promise<void> {
   try {

@@ -48,9 +48,11 @@ function draw(view: View, ctx: DrawContext): Drawing {
   r.arenas.forEach((arena, a) => {
     const x = 10 + a * AW;
     parts.push(
-      `<g data-key="arena:${a}" data-id="arena:${a}" data-arena-index="${a}" data-billboard="CRAB_RAGE_BILLBOARD_${CrabRageBillboard[arena.billboard]}">` +
-        `<rect x="${x}" y="10" width="${AW - 10}" height="230" rx="10" fill="#fdf3dc" stroke="#b5651d"/>` +
-        text(x + 10, 30, `Arena ${String.fromCharCode(65 + a)}: ${words(CrabRageBillboard[arena.billboard]) || "no billboard yet"}`, 'font-weight="600" font-size="13"') +
+      `<rect x="${x}" y="10" width="${AW - 10}" height="230" rx="10" fill="#fdf3dc" stroke="#b5651d"/>` +
+        // The arena's billboard band is its click target (its crabs are drawn over the rest).
+        `<g data-key="arena:${a}" data-id="arena:${a}" data-arena-index="${a}" data-billboard="CRAB_RAGE_BILLBOARD_${CrabRageBillboard[arena.billboard]}">` +
+        `<rect x="${x + 4}" y="14" width="${AW - 18}" height="24" rx="6" fill="#f6deb0"/>` +
+        text(x + 10, 31, `Arena ${String.fromCharCode(65 + a)}: ${words(CrabRageBillboard[arena.billboard]) || "no billboard yet"}`, 'font-weight="600" font-size="13"') +
         `</g>`,
     );
     arena.fans.forEach((fans, s) => {
