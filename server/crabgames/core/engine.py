@@ -251,8 +251,7 @@ def redact(game: Game, event: Any, viewer: int | None) -> Any | None:
     return game.redact_event(event, viewer)
 
 
-@dataclass(frozen=True)
-class Selection:
+class Selection(NamedTuple):
     """Which event lists an answer carries (EventSelection); `seats` None: every seat."""
 
     host: bool = True
@@ -268,14 +267,14 @@ class Selection:
         gets everything). Seats are checked against the game by `check`."""
         if msg is None:
             return EVERYTHING
-        if len(msg.seats) > MAX_SELECTED_SEATS:  # bounded before anything is built from it
+        listed = msg.seats
+        if len(listed) > MAX_SELECTED_SEATS:  # bounded before anything is built from it
             raise bad_request("events.seats", f"names more than {MAX_SELECTED_SEATS} seats")
-        seats: set[int] = set()
-        for index, seat in enumerate(msg.seats):
-            if seat in seats:
-                raise bad_request(f"events.seats[{index}]", f"seat {seat} is asked for twice")
-            seats.add(seat)
-        return Selection(msg.host, msg.spectator, frozenset(seats))
+        seats = frozenset(listed)
+        if len(seats) < len(listed):
+            index = next(i for i, seat in enumerate(listed) if seat in listed[:i])
+            raise bad_request(f"events.seats[{index}]", f"seat {listed[index]} is asked for twice")
+        return Selection(msg.host, msg.spectator, seats)
 
     def check(self, num_players: int) -> None:
         for seat in self.seats or ():

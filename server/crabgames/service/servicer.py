@@ -126,7 +126,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             request.seed,
             request.chance_mode,
             request.ask_forced_decisions,
-            wanted(request),
+            selection := wanted(request),
         )
         # The caller of NewGame is the host: it gets every seat's token and the set-up events.
         # The instance id tells this game from any other with the same header and seed.
@@ -136,7 +136,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             state=self.sealed(state, instance),
             events=happened.events,
             public_events=happened.public_events,
-            seat_events=seat_events(happened, wanted(request)),
+            seat_events=seat_events(happened, selection),
             player_tokens=tokens,
             outcome=self.engine.outcome(state),
         )
@@ -170,8 +170,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 return self.apply_sealed(opened, request, expected)
             state = opened.state
         # No real secret to keep: sealing is off, or the state is sampled.
+        selection = wanted(request)
         new_state, happened, outcome = self.engine.apply_move_serialized(
-            state, request.move, request.validate_only, expected, wanted(request)
+            state, request.move, request.validate_only, expected, selection
         )
         if self.sealer is None:
             pass
@@ -183,7 +184,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             new_state,
             happened.sized_events,
             happened.sized_public,
-            selected_seats(happened, wanted(request)),
+            selected_seats(happened, selection),
             outcome,
         )
 
@@ -191,17 +192,17 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         """ApplyMove from a sealed game's state: the new state sealed and recorded as its game's
         newest (with the ledger), and only the events its mover and a spectator may see."""
         assert self.sealer is not None
-        state = opened.state
+        state, selection = opened.state, wanted(request)
         if request.validate_only:
             self.check_fresh(opened)
             _, happened, outcome = self.engine.apply_move_to_seats(
-                state, request.move, True, expected, wanted(request)
+                state, request.move, True, expected, selection
             )
             sealed = request.state  # refused if it held unknown fields: nothing else is echoed
         else:
             try:
                 new_state, happened, outcome = self.engine.apply_move_to_seats(
-                    state, request.move, False, expected, wanted(request)
+                    state, request.move, False, expected, selection
                 )
             except RulesError:
                 self.check_fresh(opened)  # an older state's refusals would tell about it too
@@ -214,7 +215,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         mover = state.next.player
         seats = (
             [(mover, happened.sized_seats[mover])]
-            if state.next.kind == game_pb2.DECIDER_KIND_PLAYER and wanted(request).wants_seat(mover)
+            if state.next.kind == game_pb2.DECIDER_KIND_PLAYER and selection.wants_seat(mover)
             else []
         )
         return apply_move_response(
