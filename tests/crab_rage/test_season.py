@@ -9,6 +9,7 @@ from crabgames.games.crab_rage.season import (
     decode_games,
     encode_standing,
     game_points,
+    games_from_outcomes,
     places_from_outcome,
     season_standings,
 )
@@ -55,3 +56,70 @@ def test_places_come_from_a_game_outcome_and_standings_encode_to_the_proto():
     msg = crab_rage_pb2.CrabRageSeasonStanding()
     encode_standing(season_standings(games)[1], msg)
     assert (msg.manager, msg.total, msg.rank, msg.winner) == (1, 5, 1, True)
+
+
+def refused_at(call, *args) -> str:
+    """The field a refused season names."""
+    with pytest.raises(InvalidArgument) as refused:
+        call(*args)
+    return refused.value.violations[0].field
+
+
+def outcome_of(ranks: list[int], seats: list[int] | None = None, winners=None):
+    outcome = game_pb2.Outcome()
+    for seat, rank in zip(seats or range(len(ranks)), ranks, strict=True):
+        outcome.players.add(player=seat, rank=rank)
+    if winners is not None:
+        outcome.winners.extend(winners)
+    return outcome
+
+
+def test_a_season_is_one_to_five_games_counted_before_any_is_read():
+    assert len(season_standings([[1, 2, 3]] * 5)) == 3
+    assert len(season_standings([[1, 2, 3]])) == 3
+    assert refused_at(season_standings, [[1, 2, 3]] * 6) == "games"
+    assert refused_at(decode_games, []) == "games"
+    six = [crab_rage_pb2.CrabRageSeasonGame(places=[1, 2, 3])] * 6
+    assert refused_at(decode_games, six, "games") == "games"
+    assert refused_at(games_from_outcomes, [outcome_of([1, 2, 3])] * 6) == "outcomes"
+    assert refused_at(games_from_outcomes, []) == "outcomes"
+
+
+def test_every_game_of_a_season_lists_the_same_three_to_five_managers():
+    assert len(season_standings([[1, 2, 3, 4, 5]] * 2)) == 5
+    assert refused_at(season_standings, [[1, 2]]) == "games[0].places"
+    assert refused_at(season_standings, [[1, 2, 3, 4, 5, 6]]) == "games[0].places"
+    assert refused_at(season_standings, [[1, 2, 3], [1, 2, 3], [1, 2, 3, 4]]) == "games[2].places"
+
+
+def test_places_run_from_the_winner_and_a_shared_place_skips_the_next():
+    assert [s.total for s in season_standings([[1, 1, 3]])] == [5, 5, 4]
+    assert [s.total for s in season_standings([[1, 2, 2]])] == [5, 4, 4]
+    for places in ([2, 2, 3], [1, 3, 3], [1, 2, 4], [0, 1, 2]):
+        assert refused_at(season_standings, [[1, 2, 3], places]) == "games[1].places"
+
+
+def test_a_season_from_outcomes_checks_each_outcome_where_it_stands():
+    good = outcome_of([1, 2, 3], winners=[0])
+    games = games_from_outcomes([good, outcome_of([2, 1, 3])])
+    assert [s.total for s in season_standings(games, "outcomes")] == [9, 9, 6]
+    cases = [
+        (outcome_of([1, 2]), "outcomes[1].players"),  # two managers
+        (outcome_of([1, 2, 3, 4, 5, 6]), "outcomes[1].players"),
+        (outcome_of([1, 2, 3], seats=[0, 0, 2]), "outcomes[1].players[1].player"),
+        (outcome_of([1, 2, 3], seats=[0, 1, 3]), "outcomes[1].players[2].player"),
+        (outcome_of([1, 2, 3], seats=[-1, 1, 2]), "outcomes[1].players[0].player"),
+        (outcome_of([1, 2, 3], winners=[1]), "outcomes[1].winners"),
+        (outcome_of([1, 1, 3], winners=[0]), "outcomes[1].winners"),
+        (outcome_of([2, 2, 3]), "outcomes[1].players"),  # nobody placed first
+    ]
+    for bad, field in cases:
+        games = games_from_outcomes([good, bad])
+        assert refused_at(season_standings, games, "outcomes") == field, field
+    both = outcome_of([1, 1, 3], winners=[1, 0])  # the winners in any order
+    assert len(season_standings(games_from_outcomes([both]), "outcomes")) == 3
+
+
+def test_an_outcomes_places_are_its_ranks_by_seat_whatever_the_order_listed():
+    outcome = outcome_of([3, 1, 2], seats=[2, 0, 1])
+    assert places_from_outcome(outcome) == [1, 2, 3]
