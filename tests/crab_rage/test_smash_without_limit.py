@@ -63,3 +63,61 @@ def test_smash_ids_give_x_up_to_127_its_own_id_and_share_one_id_per_crab_and_tar
     other = move_ids.move_id(smash(128, crab=1, target=(YELLOW, 1)))
     assert other != ids[128] and move_ids.SMASH_ABOVE <= other < move_ids.MOVE_ID_COUNT
     assert move_ids.MOVE_ID_COUNT == move_ids.SMASH_ABOVE + move_ids.CRABS * move_ids.TARGETS
+
+
+def every_smash(crab: int, target, top: int) -> list[Move]:
+    """What a Smash row lists, written out: crab `crab` on `target` for X from 1 to `top`."""
+    return [smash(x, crab, target) for x in range(1, top + 1)]
+
+
+def test_a_smash_row_lists_every_x_from_1_to_the_top_as_a_list_would():
+    from crabgames.games.crab_rage.actions import KEPT_X, SmashRow
+
+    for top in (KEPT_X - 2, KEPT_X, KEPT_X + 5):
+        row, written = SmashRow(1, (YELLOW, 2), top), every_smash(1, (YELLOW, 2), top)
+        assert len(row) == top and list(row) == written
+        assert [row[k] for k in range(-top, top)] == written + written
+        for k in (top, -top - 1):
+            try:
+                row[k]
+            except IndexError:
+                continue
+            raise AssertionError(f"row[{k}] of {top} moves")
+        assert row[KEPT_X - 3 : KEPT_X + 3] == written[KEPT_X - 3 : KEPT_X + 3]
+        assert row[::-7] == written[::-7]
+        assert all(move in row for move in written)
+        others = [
+            smash(0, 1),
+            smash(top + 1, 1),
+            smash(5, 0),  # another crab
+            smash(5, 1, (YELLOW, 1)),  # another target
+            smash(5, 1)._replace(arena=1),
+            smash(5, 1)._replace(partner=1),
+            smash(5, 1)._replace(alliance=1),
+            smash(5, 1)._replace(action=Action.RAGE),
+            smash(5, 1)._replace(amount=5.0),
+            "not a move",
+        ]
+        assert not any(move in row for move in others)
+
+
+def test_a_turns_listing_reads_as_its_parts_one_after_another():
+    from crabgames.games.crab_rage.actions import KEPT_X, Listing, SmashRow
+
+    head, tail = every_smash(0, (YELLOW, 0), 3), every_smash(2, (YELLOW, 1), 2)
+    row = SmashRow(1, (YELLOW, 2), KEPT_X + 4)
+    listing = Listing([head, row, [], tail])
+    written = head + every_smash(1, (YELLOW, 2), KEPT_X + 4) + tail
+    assert len(listing) == len(written) and list(listing) == written
+    assert listing == written and listing != written[:-1] and listing != 7
+    assert [listing[k] for k in range(-len(written), len(written))] == written + written
+    for k in (len(written), -len(written) - 1):
+        try:
+            listing[k]
+        except IndexError:
+            continue
+        raise AssertionError(f"listing[{k}]")
+    assert listing[1:9] == written[1:9] and listing[-3:] == written[-3:]
+    assert all(move in listing for move in written)
+    assert smash(1, 3) not in listing
+    assert len(Listing([])) == 0 and list(Listing([])) == []

@@ -210,7 +210,7 @@ class SmashRow(Sequence[Move]):
         return _new(Move, (ACT_KIND, SMASH, self.crab, 0, self.target, k + 1, 0, 0))
 
     def __iter__(self) -> Iterator[Move]:
-        yield from self.kept
+        yield from self.kept[: self.top]
         for x in range(KEPT_X + 1, self.top + 1):
             yield _new(Move, (ACT_KIND, SMASH, self.crab, 0, self.target, x, 0, 0))
 
