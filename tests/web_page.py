@@ -24,8 +24,8 @@ from pathlib import Path
 
 import grpc
 
-from crabgames.v1 import game_pb2, kraby_pb2
 from crabgames.v1 import crab_rage_pb2 as rage_pb2
+from crabgames.v1 import game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_pb2_grpc import RulesServiceStub
 
@@ -204,21 +204,23 @@ def check_view(page, stub, game: str):
 
 DRAWN = """() => {
   const b = document.getElementById('board');
-  const all = (sel, f) => Array.from(b.querySelectorAll(sel), f);
+  // Each element's data attributes, '#name' read as a number.
+  const all = (sel, names) => Array.from(b.querySelectorAll(sel), e => names.map(
+    n => n.startsWith('#') ? Number(e.dataset[n.slice(1)]) : e.dataset[n]));
   return {
     version: b.dataset.version, viewer: b.dataset.viewer,
     moves: Array.from(document.querySelectorAll('#moves button'), e => e.dataset.label),
-    cells: all('[data-cell]', e => [e.dataset.cell, e.dataset.value]),
-    hand: all('[data-hand]', e => [e.dataset.hand, Number(e.dataset.count)]),
-    holds: all('[data-ship]', e => [Number(e.dataset.ship), Number(e.dataset.hold), e.dataset.value]),
-    supply: all('[data-supply]', e => [e.dataset.supply, Number(e.dataset.count)]),
-    piles: all('[data-pile]', e => [Number(e.dataset.pile), Number(e.dataset.height), e.dataset.top]),
-    handCards: all('[data-hand-card]', e => e.dataset.handCard),
-    missions: all('[data-mission]', e => Number(e.dataset.mission)),
-    crabs: all('[data-crab]', e => [e.dataset.crab, Number(e.dataset.muscle), e.dataset.place, e.dataset.arena]),
-    managers: all('[data-manager]', e => [Number(e.dataset.manager), Number(e.dataset.rage), Number(e.dataset.supply), Number(e.dataset.hardcore)]),
-    fans: all('[data-fans]', e => [e.dataset.fans, Number(e.dataset.count)]),
-    billboards: all('[data-billboard]', e => e.dataset.billboard),
+    cells: all('[data-cell]', ['cell', 'value']),
+    hand: all('[data-hand]', ['hand', '#count']),
+    holds: all('[data-ship]', ['#ship', '#hold', 'value']),
+    supply: all('[data-supply]', ['supply', '#count']),
+    piles: all('[data-pile]', ['#pile', '#height', 'top']),
+    handCards: all('[data-hand-card]', ['handCard']).map(([c]) => c),
+    missions: all('[data-mission]', ['#mission']).map(([m]) => m),
+    crabs: all('[data-crab]', ['crab', '#muscle', 'place', 'arena']),
+    managers: all('[data-manager]', ['#manager', '#rage', '#supply', '#hardcore']),
+    fans: all('[data-fans]', ['fans', '#count']),
+    billboards: all('[data-billboard]', ['billboard']).map(([b]) => b),
   };
 }"""
 
