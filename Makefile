@@ -134,7 +134,7 @@ format: setup-dev
 # Performance against the floor gRPC sets, on loopback (docs/performance.md); a few minutes.
 # The worker rows want h2load (Debian's nghttp2-client): installed here when root with apt;
 # without it the bench falls back to Python load processes and says so.
-bench: setup-dev h2load
+bench: setup-dev h2load web
 	$(PY) -m bench.bench
 
 h2load:
@@ -146,7 +146,7 @@ h2load:
 # runs, not how fast anything is. Results go to BENCH_OUT (default: a new temporary folder).
 BENCH_OUT ?=
 QUICK_WARNING := "make bench-quick: a smoke run with 0.3 s timings; its numbers mean nothing (use make bench)"
-bench-quick: setup-dev
+bench-quick: setup-dev web
 	@echo "warning: "$(QUICK_WARNING)
 	@out="$(BENCH_OUT)"; [ -n "$$out" ] || out=$$(mktemp -d -t crabgames-bench-quick.XXXXXX); \
 		mkdir -p "$$out" && $(PY) -m bench.bench --quick --out "$$out"

@@ -592,6 +592,63 @@ def browser_markdown(rows: list[dict]) -> list[str]:
     return out
 
 
+# ----- the web page (clients/web): a click to the redrawn board, in Debian's chromium -----
+
+WEB_GAMES = [("kraby", 2, 7), ("crab_bucket", 3, 12), ("crab_rage", 3, 13)]
+
+
+def web_page_rows(quick: bool) -> list[dict]:
+    """A scripted game of each title played through the page (tests/web_page.py: seat 0 a
+    human clicking the board, bots in the other seats, sealing on), timed in the page from the
+    click to the next frame after the board is redrawn: median and phases (ApplyMove, GetView,
+    drawing, to the frame). Quick: Crab Bucket only."""
+    import statistics
+
+    from tests import web_page
+
+    rows = []
+    with web_page.browser() as launched, web_page.server(sealed=True) as server:
+        for game, players, seed in WEB_GAMES[1:2] if quick else WEB_GAMES:
+            page, _ = web_page.open_page(launched, server.http_url)
+            seats = ["human"] + ["bot"] * (players - 1)
+            played = web_page.play_game(page, server.stub, game, seats, seed)
+            page.close()
+            phases = {k: statistics.median(p[k] for p in played.phases) for k in played.phases[0]}
+            rows.append(
+                {"game": game, "clicks": len(played.click_ms), "median_ms": played.median_ms}
+                | {f"{k}_ms": v for k, v in phases.items()}
+            )
+            print(
+                f"{game:12} {len(played.click_ms)} clicks, click to redrawn board median"
+                f" {played.median_ms:.1f} ms ("
+                + ", ".join(f"{k} {v:.1f}" for k, v in phases.items())
+                + ")",
+                flush=True,
+            )
+    return rows
+
+
+def web_page_markdown(rows: list[dict]) -> list[str]:
+    out = [
+        "",
+        "The web page (clients/web) in headless chromium, a sealed game of each title with seat 0"
+        " clicking the board: from the click to the next frame after the redrawn board, median ms"
+        " (and its phases' medians). Goal: under 50 ms.",
+        "",
+        "| game | clicks | median | ApplyMove | GetView | draw | to the frame |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['game']} | {r['clicks']} | {r['median_ms']:.1f} | {r['apply_ms']:.1f} |"
+            f" {r['view_ms']:.1f} | {r['draw_ms']:.1f} | {r['frame_ms']:.1f} |"
+        )
+    return out
+
+
+# ----- end of the web page -----
+
+
 def markdown(results: dict) -> str:
     out = [
         f"Measured {results['when']} on {results['machine']} ({results['cores']} cores),"
@@ -663,6 +720,8 @@ def markdown(results: dict) -> str:
             )
     if results.get("browser"):
         out += browser_markdown(results["browser"])
+    if results.get("web_page"):  # the web page (clients/web)
+        out += web_page_markdown(results["web_page"])
     return "\n".join(out) + "\n"
 
 
@@ -704,6 +763,8 @@ def main() -> None:
         server.stop()
     print("== browser protocols: Connect and gRPC-Web beside gRPC", flush=True)
     results["browser"] = browser_rows(engine, seconds)
+    print("== the web page: a click to the redrawn board", flush=True)  # clients/web
+    results["web_page"] = web_page_rows(args.quick)
     print("== worker processes", flush=True)
     results["workers"] = worker_rows(engine, seconds * 2, args.clients)
     out = Path(args.out)
