@@ -117,7 +117,8 @@ function draw(view: View, ctx: DrawContext): Drawing {
     y += 64;
   });
   parts.push(button("pass", 10, y, "pass"));
-  return { svg: parts.join(""), width: Math.max(r.arenas.length * AW + 10, 640), height: y + 40 };
+  const actions = BOARD_ACTIONS.length + r.actionCards.length;
+  return { svg: parts.join(""), width: Math.max(r.arenas.length * AW + 10, actions * 96 + 20, 640), height: y + 40 };
 }
 
 function path(move: Move): string[] {
