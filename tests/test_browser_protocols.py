@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import http.client
+import importlib
 import json
 import os
 import random
@@ -189,14 +190,17 @@ def caller(request, servers) -> HttpCaller:
 
 # ----- a whole game, the same on every protocol -----
 
-_transcripts: dict[str, list[tuple[str, object, bytes]]] = {}
+_transcripts: dict[tuple, list[tuple[str, object, bytes]]] = {}
 
 
-def transcript(grpc_caller: GrpcCaller, game_id: str, players: int, seed: int) -> list:
+def transcript(
+    grpc_caller: GrpcCaller, game_id: str, players: int, seed: int, options=None
+) -> list:
     """A whole game played over gRPC with seeded random moves: every call made and its answer
     (NewGame, then LegalMoves, GetView of the seat deciding and ApplyMove at each decision)."""
-    if game_id in _transcripts:
-        return _transcripts[game_id]
+    key = (game_id, players, seed, options.SerializeToString() if options else b"")
+    if key in _transcripts:
+        return _transcripts[key]
     calls: list[tuple[str, object, bytes]] = []
 
     def call(method: str, request):
@@ -205,7 +209,7 @@ def transcript(grpc_caller: GrpcCaller, game_id: str, players: int, seed: int) -
         return answer
 
     pick = random.Random(seed)
-    new_game = api.NewGameRequest(num_players=players, seed=seed, **{game_id: {}})
+    new_game = api.NewGameRequest(num_players=players, seed=seed, **{game_id: options or {}})
     state = api.NewGameResponse.FromString(call("NewGame", new_game)).state
     for _ in range(2000):
         if state.next.kind != game_pb2.DECIDER_KIND_PLAYER:
@@ -220,7 +224,7 @@ def transcript(grpc_caller: GrpcCaller, game_id: str, players: int, seed: int) -
         ).state
     assert state.next.kind == game_pb2.DECIDER_KIND_NONE, "the game did not end"
     call("GetView", api.GetViewRequest(state=state))
-    _transcripts[game_id] = calls
+    _transcripts[key] = calls
     return calls
 
 
@@ -234,6 +238,33 @@ def test_a_whole_game_gives_the_answers_grpc_gives_byte_for_byte(
     for index, (method, request, expected) in enumerate(calls):
         if caller.json:
             expected = as_json(method, expected)
+        assert caller(method, request) == expected, f"call {index}: {method}"
+
+
+CONFORMANCE_CASES = [
+    (game_id, players, options, 20 + index)
+    for game_id in ("kraby", "crab_bucket", "crab_rage")
+    for index, (players, options) in enumerate(
+        importlib.import_module(f"tests.cases.{game_id}").CASES
+    )
+]
+
+
+@pytest.mark.parametrize("protocol", ["connect-proto", "grpc-web"])
+@pytest.mark.parametrize(
+    ("game_id", "players", "options", "seed"),
+    CONFORMANCE_CASES,
+    ids=[f"{c[0]}-{c[1]}p-{c[3]}" for c in CONFORMANCE_CASES],
+)
+def test_every_conformance_case_plays_as_on_grpc(
+    grpc_caller, servers, protocol, game_id, players, options, seed
+):
+    """The conformance suite's cases (every game, player count and option it tries) played
+    whole over the binary browser protocols: every answer is gRPC's, byte for byte. (Connect's
+    JSON, slower, plays the three games above.)"""
+    caller = HttpCaller(servers[1], protocol)
+    calls = transcript(grpc_caller, game_id, players, seed, options)
+    for index, (method, request, expected) in enumerate(calls):
         assert caller(method, request) == expected, f"call {index}: {method}"
 
 
