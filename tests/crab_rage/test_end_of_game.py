@@ -383,3 +383,47 @@ def test_the_outcome_lists_each_arena_by_index_in_alphabetical_billboard_order()
     arenas = [(a.arena, a.billboard) for a in outcome.crab_rage.arenas]
     assert arenas == [(1, AOTF), (2, BB), (0, PC)]
     assert list(outcome.crab_rage.arenas[2].glory) == [4, 0, 3, 0]
+
+
+def test_the_spotlight_duels_events_tell_each_roll_keep_re_roll_and_the_winner():
+    """Black and Purple tie with 12 glory (duel_state); the duel of
+    test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10, told event by event.
+    Purple has no rage, so each of its rolls is kept at once; Black re-rolls its third crab
+    with its one rage and keeps the 5: Black 3 + 2 + 5 = 10 beats Purple 4 + 3 + 2 = 9."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLACK)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})
+    set_fans(state, 2, {BLUE: 9, YELLOW: 8, PURPLE: 5, BLACK: 5})
+    set_fans(state, 3, {GREEN: 1})
+    state.players[BLACK].rage, state.players[PURPLE].rage = 1, 0
+    started = [e.text for e in run(state, Task(Step.SCORING)) if "spotlight" in e.text]
+    assert started == ["Black, Purple tie with 12 glory: a spotlight duel is triggered"]
+    events = chance(state, 3) + play(state, Move(MoveKind.DUEL_KEEP)) + chance(state, 4, 2)
+    events += play(state, Move(MoveKind.DUEL_KEEP)) + chance(state, 3, 1)
+    events += play(state, Move(MoveKind.DUEL_REROLL)) + chance(state, 5, 2)
+    assert [e.text for e in events] == [
+        "Black crab 0 rolls 3 in the spotlight duel",
+        "Black keeps 3 for crab 0",
+        "Purple crab 0 rolls 4 in the spotlight duel",
+        "Purple keeps 4 for crab 0",
+        "Black crab 1 rolls 2 in the spotlight duel",
+        "Black keeps 2 for crab 1",
+        "Purple crab 1 rolls 3 in the spotlight duel",
+        "Purple keeps 3 for crab 1",
+        "Black crab 2 rolls 1 in the spotlight duel",
+        "Black unleashes 1 rage to re-roll crab 2 (it rolled 1), now 0 rage",
+        "Black crab 2 rolls 5 in the spotlight duel",
+        "Black keeps 5 for crab 2",
+        "Purple crab 2 rolls 2 in the spotlight duel",
+        "Purple keeps 2 for crab 2",
+        "Black win(s) the spotlight duel with 10",
+        "the game is over: Black win(s)",
+    ]
+    reroll = events[9].told().fields
+    assert (reroll["player"], reroll["crab"], reroll["change"], reroll["result"]) == (
+        BLACK,
+        (BLACK, 2),
+        -1,
+        0,
+    )
