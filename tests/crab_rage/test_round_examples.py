@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.events import EventKind
-from crabgames.games.crab_rage.state import Move, MoveKind, Step, Task, rumble_order
+from crabgames.games.crab_rage.state import Move, MoveKind, Phase, Step, Task, rumble_order
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -213,3 +213,47 @@ def test_a_three_way_tie_for_the_microphone_is_rolled_off_among_all_three():
     chance(state, 2, 5)  # Yellow, Green
     assert state.microphone == GREEN
     assert GAME.next_decision(state).name != "microphone_die"
+
+
+def test_the_three_way_tie_is_told_pick_rolls_roll_off_and_rewards_in_order():
+    """The rulebook's three-way tie (the test above), in the Rumble Phase, told event by event:
+    Green picks Blue, beats it 5 to 2, ties Purple/Black at 2, loses 1 to 6; Purple/Black take
+    the arena, 3 fans each; the losers build a rage per crab (Green 1, Blue 2, Yellow 2)."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=GREEN, rage=0)
+    state.phase = Phase.RUMBLE
+    put(state, GREEN, 0, 0, 6)
+    put(state, BLUE, 0, 0, 3)
+    put(state, BLUE, 1, 0, 3)
+    put(state, PURPLE, 0, 0, 3)
+    put(state, BLACK, 0, 0, 3)
+    ally(state, 0, PURPLE, BLACK)
+    put(state, YELLOW, 0, 0, 1)
+    put(state, YELLOW, 1, 0, 1)
+    events = run(state, Task(Step.RUMBLE, arena=0))
+    events += play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    events += chance(state, 5, 2, 2, 2, 1, 6)
+    a = "arena A (Mega Muscle)"
+    assert [e.text for e in events] == [
+        f"Blue, Green, Black/Purple tie for the rumble in {a}: Green picks an opponent",
+        f"Green picks Blue to roll against in {a}",
+        f"Green rolls 5 for the rumble in {a}",
+        f"Blue rolls 2 for the rumble in {a}",
+        f"the highest roll is 5: Green, Black/Purple still stand for the rumble in {a},"
+        " Green, Black/Purple roll next",
+        f"Green rolls 2 for the rumble in {a}",
+        f"Black/Purple rolls 2 for the rumble in {a}",
+        f"the highest roll is 2: Green, Black/Purple still stand for the rumble in {a},"
+        " Green, Black/Purple roll next",
+        f"Green rolls 1 for the rumble in {a}",
+        f"Black/Purple rolls 6 for the rumble in {a}",
+        f"Black/Purple wins the roll-off for the rumble in {a} with 6",
+        f"Black/Purple wins the rumble in {a} with 6 muscle",
+        f"Black places 3 fan(s) in {a} (rumble)",
+        f"Purple places 3 fan(s) in {a} (rumble)",
+        "Green builds 1 rage (rumble), now 1",
+        "Blue builds 2 rage (rumble), now 2",
+        "Yellow builds 2 rage (rumble), now 2",
+    ]
+    kinds = [e.kind for e in events]
+    assert kinds[:2] == [EventKind.ROLL_OFF_STARTED, EventKind.OPPONENT_PICKED]
+    assert kinds.count(EventKind.DIE_ROLLED) == 6 and kinds.count(EventKind.ROLL_OFF_ROLLED) == 3
