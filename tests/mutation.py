@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -373,7 +374,10 @@ def main() -> int:
     )
     parser.add_argument("--fail-under", type=float, default=95.0)
     parser.add_argument(
-        "--workers", type=int, default=1, help="mutants run at once (default 1: a shared machine)"
+        "--workers",
+        type=int,
+        default=1,
+        help="mutants run (and rechecked) at once (default 1: a shared machine)",
     )
     args = parser.parse_args()
     modules = args.module or RULES_MODULES[args.game]
@@ -418,6 +422,7 @@ def main() -> int:
         left_out = failing_unmutated(workdir, args.game)
         for test in left_out:
             print(f"left out of the recheck (fails on the copy's unmutated code): {test}")
+    to_recheck = []
     for mutant in mutants:
         mutant.module, mutant.function = name_parts(mutant.name)
         if mutant.status in KILLED or mutant.status == "not checked":
@@ -429,7 +434,10 @@ def main() -> int:
         seen = (mutant.module, mutant.function, mutant.before, mutant.after)
         wanted = args.retest_survivors or mutant.function in import_time
         if wanted and seen not in listed:  # an equivalent mutant passes every test anyway
-            recheck(workdir, args.game, mutant, left_out)
+            to_recheck.append(mutant)
+    with ThreadPoolExecutor(args.workers) as pool:  # each recheck is a pytest process
+        done = pool.map(lambda m: recheck(workdir, args.game, m, left_out), to_recheck)
+        for mutant, _ in zip(to_recheck, done, strict=True):
             rechecked[mutant.name] = mutant.status
             rechecked_file.write_text(json.dumps(rechecked, indent=0))
     text = report(args.game, mutants, modules, seconds)
