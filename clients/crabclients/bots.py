@@ -163,6 +163,8 @@ class GameRecord:
     outcome: game_pb2.Outcome = field(default_factory=game_pb2.Outcome)
     moves: list[game_pb2.Move] = field(default_factory=list)
     events: list[game_pb2.Event] = field(default_factory=list)
+    # With a sealing server: each seat's player token (what its views and moves need).
+    tokens: list[str] = field(default_factory=list)
 
 
 # Called after every move: (the seat that moved, the move, the service's response).
@@ -185,6 +187,7 @@ def play_game(
     started = client.new_game(game, len(bots), seed, options)
     record = GameRecord(game, request, started.state, started.outcome, events=list(started.events))
     tokens = list(started.player_tokens) or [""] * len(bots)
+    record.tokens = tokens
     if on_start is not None:
         on_start(list(started.events))
     state = started.state

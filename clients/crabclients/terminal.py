@@ -123,7 +123,7 @@ def play(
         except Quit:
             console.print("\n you left the game")
             return 0
-        final = client.view(record.state, args.seat)
+        final = client.view(record.state, args.seat, record.tokens[args.seat])
         console.print()
         console.print(render_view(final))
         console.print(Text("\nGame over.", style="bold"))

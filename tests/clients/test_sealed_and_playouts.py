@@ -19,7 +19,7 @@ from .conftest import PLAYERS, require_served
 
 
 @pytest.fixture(scope="module")
-def sealed_client():
+def sealed_address():
     saved = os.environ.get(ENV_VAR)
     os.environ[ENV_VAR] = "clients:" + base64.b64encode(bytes(range(32))).decode()
     try:
@@ -29,9 +29,30 @@ def sealed_client():
             os.environ.pop(ENV_VAR, None)
         else:
             os.environ[ENV_VAR] = saved
-    with RulesClient.connect(f"127.0.0.1:{running.port}") as client:
-        yield client
+    yield f"127.0.0.1:{running.port}"
     running.stop(0)
+
+
+@pytest.fixture(scope="module")
+def sealed_client(sealed_address):
+    with RulesClient.connect(sealed_address) as client:
+        yield client
+
+
+def test_the_terminal_player_finishes_a_sealed_game_with_its_seats_token(sealed_address):
+    """The end screen is the human seat's view: with sealing it needs that seat's token."""
+    from rich.console import Console
+
+    from crabclients.terminal import parse_args, play
+
+    console = Console(record=True, width=100, color_system=None)
+    args = parse_args(
+        ["--game", "kraby", "--players", "2", "--seed", "3", "--bots", "random", "--no-color"]
+        + ["--address", sealed_address]
+    )
+    assert play(args, read=lambda prompt: "1", console=console) == 0
+    text = console.export_text()
+    assert "Game over." in text and "moves played:" in text
 
 
 def test_bots_play_a_sealed_game_with_each_seats_token(sealed_client):
