@@ -1,0 +1,602 @@
+"""Every event kind's exact sentence and structured fields, in scripted scenes (issue 14): the
+wording, each argument (a crab, an amount, a team, an arena) and each field (player, crab,
+change, result, cause) follows from the scene by the rules (docs/rules/crab_rage.md)."""
+
+from __future__ import annotations
+
+from crabgames.games.crab_rage.data import Action, Billboard, Signature
+from crabgames.games.crab_rage.events import Cause, EventKind
+from crabgames.games.crab_rage.setup import default_options, initial_state
+from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind, Phase, Step, Task
+from tests.crab_rage.helpers import (
+    AOTF,
+    BB,
+    BLACK,
+    BLUE,
+    GREEN,
+    MM,
+    PC,
+    PURPLE,
+    YELLOW,
+    act,
+    action_phase,
+    ally,
+    chance,
+    decision,
+    play,
+    put,
+    run,
+)
+
+A = Action
+FORM, BOOST, INDEPENDENT = AllianceChoice.FORM, AllianceChoice.BOOST, AllianceChoice.INDEPENDENT
+
+
+def texts(events) -> list[str]:
+    return [e.text for e in events]
+
+
+def fields(events) -> list[dict]:
+    """Each event's fields, without the move (pinned through the sentence)."""
+    return [{k: v for k, v in e.told().fields.items() if k != "move"} for e in events]
+
+
+def kinds(events) -> list[EventKind]:
+    return [e.kind for e in events]
+
+
+def choose(state, kind: MoveKind, **values) -> list:
+    return play(state, Move(kind, **values))
+
+
+# ----- set-up and the round -----
+
+
+def test_the_set_up_tells_each_billboard_dealt_the_microphone_the_round_and_the_card_revealed():
+    state = initial_state(4, default_options(4))
+    events = chance(state, MM, AOTF, PC, GREEN, A.RUSH)
+    assert texts(events) == [
+        "arena A is dealt Mega Muscle",
+        "arena B is dealt Attack of the Fans",
+        "arena C is dealt Pressure Cooker",
+        "Green holds the microphone",
+        "round 1 starts",
+        "the Referee Phase starts",
+        "the referee reveals Rush",
+        "the Action Phase starts",
+    ]
+    assert fields(events) == [
+        {"arena": 0, "billboard": MM},
+        {"arena": 1, "billboard": AOTF},
+        {"arena": 2, "billboard": PC},
+        {"player": GREEN, "cause": Cause.SET_UP},
+        {"amount": 1},
+        {"phase": Phase.REFEREE},
+        {"action": A.RUSH},
+        {"phase": Phase.ACTION},
+    ]
+    assert kinds(events) == [
+        EventKind.BILLBOARD_DEALT,
+        EventKind.BILLBOARD_DEALT,
+        EventKind.BILLBOARD_DEALT,
+        EventKind.MICROPHONE,
+        EventKind.ROUND_STARTED,
+        EventKind.PHASE_STARTED,
+        EventKind.ACTION_REVEALED,
+        EventKind.PHASE_STARTED,
+    ]
+    assert decision(state) == (GREEN, "choose_action")  # the microphone holder acts first
+
+
+def test_round_two_tells_the_billboards_rotated_one_arena_clockwise_and_the_next_card():
+    """R5: from round 2 every billboard moves to the next arena clockwise: A's Mega Muscle to B,
+    B's Attack of the Fans to C, C's Barnacle Brawl to A."""
+    state = action_phase(4, (MM, AOTF, BB), card=A.RUSH)
+    state.phase = Phase.RAGE
+    events = run(state, Task(Step.ROUND_START)) + chance(state, A.SWAP)
+    assert texts(events) == [
+        "round 2 starts",
+        "the Referee Phase starts",
+        "billboards rotate clockwise: arena A (Barnacle Brawl), arena B (Mega Muscle), "
+        "arena C (Attack of the Fans)",
+        "the referee reveals Swap",
+        "the Action Phase starts",
+    ]
+    assert fields(events) == [
+        {"amount": 2},
+        {"phase": Phase.REFEREE},
+        {"billboards": (BB, MM, AOTF)},
+        {"action": A.SWAP},
+        {"phase": Phase.ACTION},
+    ]
+    assert events[2].kind == EventKind.BILLBOARDS_ROTATED
+
+
+def test_a_four_arena_rotation_names_arena_d():
+    state = action_phase(5, (MM, AOTF, PC, BB))
+    state.phase = Phase.RAGE
+    events = run(state, Task(Step.ROUND_START))
+    assert events[2].text == (
+        "billboards rotate clockwise: arena A (Barnacle Brawl), arena B (Mega Muscle), "
+        "arena C (Attack of the Fans), arena D (Pressure Cooker)"
+    )
+    assert events[2].told().fields == {"billboards": (BB, MM, AOTF, PC)}
+
+
+# ----- the board's actions -----
+
+
+def test_a_move_from_backstage_tells_the_crab_leaving_and_entering_the_rage_paid_and_the_bonus():
+    """Blue crab 2 (muscle 3, R2) moves from backstage to C (Pressure Cooker): Move costs 2 of
+    the 6 rage (4 left), Pressure Cooker builds 1 (5), and the first Move of the round puts the
+    style bonus fan in the destination (rules note 4)."""
+    state = action_phase(4, (MM, AOTF, PC))
+    events = act(state, A.MOVE, 2, arena=2)
+    assert texts(events) == [
+        "Blue: Move with crab 2 to arena C (Pressure Cooker) (pays 2 rage, 4 left)",
+        "Blue crab 2 leaves backstage for arena C (Pressure Cooker)",
+        "Blue crab 2 enters arena C (Pressure Cooker) with 3 muscle",
+        "Blue builds 1 rage (Pressure Cooker), now 5",
+        "Blue places 1 fan(s) in arena C (Pressure Cooker) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events) == [
+        {
+            "player": BLUE,
+            "action": A.MOVE,
+            "crab": (BLUE, 2),
+            "change": -2,
+            "result": 4,
+            "first_use": True,
+        },
+        {"player": BLUE, "crab": (BLUE, 2), "arena": 2},
+        {"player": BLUE, "crab": (BLUE, 2), "arena": 2, "amount": 3},
+        {
+            "player": BLUE,
+            "change": 1,
+            "result": 5,
+            "cause": Cause.BILLBOARD,
+            "billboard": PC,
+            "arena": 2,
+        },
+        {"player": BLUE, "arena": 2, "amount": 1, "result": 1, "cause": Cause.STYLE_BONUS},
+        {"player": BLUE},
+    ]
+    assert kinds(events) == [
+        EventKind.ACTED,
+        EventKind.CRAB_LEFT,
+        EventKind.CRAB_ENTERED,
+        EventKind.RAGE,
+        EventKind.FANS,
+        EventKind.ACTION_RESOLVED,
+    ]
+    assert events[0].told().fields["move"] == Move(MoveKind.ACT, action=A.MOVE, crab=2, arena=2)
+
+
+def test_a_second_move_in_the_round_is_not_a_first_use_and_earns_no_style_bonus():
+    state = action_phase(4, (MM, AOTF, PC))
+    act(state, A.MOVE, 2, arena=2)
+    events = act(state, A.MOVE, 0, arena=1)  # Yellow crab 0 (muscle 1) to Attack of the Fans
+    assert texts(events) == [
+        "Yellow: Move with crab 0 to arena B (Attack of the Fans) (pays 2 rage, 4 left)",
+        "Yellow crab 0 leaves backstage for arena B (Attack of the Fans)",
+        "Yellow crab 0 enters arena B (Attack of the Fans) with 1 muscle",
+        "Yellow places 1 fan(s) in arena B (Attack of the Fans) (Attack of the Fans)",
+        "Yellow's action is resolved",
+    ]
+    assert fields(events)[0]["first_use"] is False
+    assert fields(events)[3] == {
+        "player": YELLOW,
+        "arena": 1,
+        "amount": 1,
+        "result": 1,
+        "cause": Cause.BILLBOARD,
+        "billboard": AOTF,
+    }
+    assert fields(events)[4] == {"player": YELLOW}
+
+
+def test_a_move_out_of_an_alliance_ends_it_and_the_arrival_forms_one_and_picks_the_bonus_arena():
+    """Blue's only crab in A (allied with Yellow) moves to B where Green is: the alliance in A
+    ends (a team left, R10), Blue forms one with Green in B, Attack of the Fans puts 1 fan, and
+    the style bonus (Move touched A and B) goes where Blue picks: B, now 2 Blue fans there."""
+    state = action_phase(4, (MM, AOTF, PC))
+    put(state, BLUE, 0, 0, 2)
+    put(state, YELLOW, 0, 0, 3)
+    ally(state, 0, BLUE, YELLOW)
+    put(state, GREEN, 1, 1, 4)
+    events = act(state, A.MOVE, 0, arena=1)
+    assert decision(state) == (BLUE, "choose_alliance")
+    events += choose(state, MoveKind.ALLIANCE, alliance=FORM, partner=GREEN)
+    assert decision(state) == (BLUE, "choose_style_bonus_arena")
+    events += choose(state, MoveKind.STYLE_BONUS, arena=1)
+    assert texts(events) == [
+        "Blue: Move with crab 0 to arena B (Attack of the Fans) (pays 2 rage, 4 left)",
+        "Blue crab 0 leaves arena A (Mega Muscle) for arena B (Attack of the Fans)",
+        "the alliance of Blue and Yellow in arena A (Mega Muscle) ends (a team left)",
+        "Blue crab 0 enters arena B (Attack of the Fans) with 2 muscle",
+        "Blue forms an alliance with Green in arena B (Attack of the Fans)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (Attack of the Fans)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[:5] == [
+        {
+            "player": BLUE,
+            "action": A.MOVE,
+            "crab": (BLUE, 0),
+            "change": -2,
+            "result": 4,
+            "first_use": True,
+            "arena": 0,
+        },
+        {"player": BLUE, "crab": (BLUE, 0), "arena": 1, "from_arena": 0},
+        {"seats": (BLUE, YELLOW), "arena": 0, "cause": Cause.LEFT_ARENA},
+        {"player": BLUE, "crab": (BLUE, 0), "arena": 1, "amount": 2},
+        {"player": BLUE, "arena": 1, "alliance": FORM, "partner": GREEN},
+    ]
+    assert fields(events)[6] == {
+        "player": BLUE,
+        "arena": 1,
+        "amount": 1,
+        "result": 2,
+        "cause": Cause.STYLE_BONUS,
+    }
+    assert kinds(events)[2] == EventKind.ALLIANCE_ENDED
+    assert kinds(events)[4] == EventKind.ALLIANCE
+
+
+def test_go_clam_tells_the_muscle_set_to_5_then_the_move_and_mega_muscles_boost():
+    """Go Clam (cost 3: 3 left) sets muscle 2 to 5 (+3), the crab moves B to A, and Mega Muscle
+    adds 1: 6."""
+    state = action_phase(4, (MM, AOTF, PC))
+    put(state, BLUE, 0, 1, 2)
+    events = act(state, A.GO_CLAM, 0, arena=0)
+    events += choose(state, MoveKind.STYLE_BONUS, arena=0)
+    assert texts(events) == [
+        "Blue: Go Clam with crab 0 to arena A (Mega Muscle) (pays 3 rage, 3 left)",
+        "Blue crab 0: +3 muscle (Go Clam), now 5",
+        "Blue crab 0 leaves arena B (Attack of the Fans) for arena A (Mega Muscle)",
+        "Blue crab 0 enters arena A (Mega Muscle) with 5 muscle",
+        "Blue crab 0: +1 muscle (Mega Muscle), now 6",
+        "Blue places 1 fan(s) in arena A (Mega Muscle) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[1] == {
+        "player": BLUE,
+        "crab": (BLUE, 0),
+        "change": 3,
+        "result": 5,
+        "arena": 1,
+        "cause": Cause.ACTION,
+        "action": A.GO_CLAM,
+    }
+    assert fields(events)[4] == {
+        "player": BLUE,
+        "crab": (BLUE, 0),
+        "change": 1,
+        "result": 6,
+        "arena": 0,
+        "cause": Cause.BILLBOARD,
+        "billboard": MM,
+    }
+
+
+def test_split_tells_the_alliance_named_by_its_lowest_seat_and_the_alliance_ended_by_split():
+    """Blue splits the Yellow/Green alliance it is not in (rules note 6)."""
+    state = action_phase(4, (MM, AOTF, PC))
+    put(state, BLUE, 0, 0, 2)
+    put(state, YELLOW, 0, 0, 3)
+    put(state, GREEN, 0, 0, 3)
+    ally(state, 0, YELLOW, GREEN)
+    events = act(state, A.SPLIT, 0, partner=YELLOW)
+    assert texts(events) == [
+        "Blue: Split with crab 0 (the alliance of Yellow) (pays 2 rage, 4 left)",
+        "the alliance of Yellow and Green in arena A (Mega Muscle) ends (Split)",
+        "Blue places 1 fan(s) in arena A (Mega Muscle) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[:2] == [
+        {
+            "player": BLUE,
+            "action": A.SPLIT,
+            "crab": (BLUE, 0),
+            "change": -2,
+            "result": 4,
+            "first_use": True,
+            "arena": 0,
+        },
+        {"seats": (YELLOW, GREEN), "arena": 0, "cause": Cause.ACTION, "action": A.SPLIT},
+    ]
+
+
+def test_a_clamped_smash_tells_x_the_rage_paid_and_the_real_muscle_lost():
+    """Smash with X=3 costs 1 + 3 = 4 of 6 rage (2 left); Yellow's muscle 2 can only drop to 1
+    (R3): -1, now 1."""
+    state = action_phase(4, (MM, AOTF, PC))
+    put(state, BLUE, 0, 0, 4)
+    put(state, YELLOW, 0, 0, 2)
+    events = act(state, A.SMASH, 0, target=(YELLOW, 0), amount=3)
+    assert texts(events) == [
+        "Blue: Smash with crab 0 on Yellow crab 0, X=3 (pays 4 rage, 2 left)",
+        "Yellow crab 0: -1 muscle (Smash), now 1",
+        "Blue places 1 fan(s) in arena A (Mega Muscle) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[:2] == [
+        {
+            "player": BLUE,
+            "action": A.SMASH,
+            "crab": (BLUE, 0),
+            "change": -4,
+            "result": 2,
+            "first_use": True,
+            "arena": 0,
+        },
+        {
+            "player": YELLOW,
+            "crab": (YELLOW, 0),
+            "change": -1,
+            "result": 1,
+            "arena": 0,
+            "cause": Cause.ACTION,
+            "action": A.SMASH,
+        },
+    ]
+
+
+def test_a_pass_tells_the_team_that_passes():
+    state = action_phase(4, (MM, AOTF, PC))
+    events = play(state, Move(MoveKind.PASS))
+    assert texts(events) == ["Blue passes"]
+    assert fields(events) == [{"player": BLUE}]
+    assert kinds(events) == [EventKind.PASSED]
+
+
+# ----- the action cards -----
+
+
+def test_a_rush_tells_each_destination_chosen_then_the_crabs_leaving_and_entering_in_turn_order():
+    """Blue crab 0 and Yellow crab 0 share the most muscle (4) in A and must leave (R9); Green's
+    2 stays. Rush costs 3 (3 left). Blue sends its own crab to B (Black is there: Blue goes
+    independent; Attack of the Fans: 1 fan) and Yellow's to C (Pressure Cooker: Yellow builds 1,
+    3 + 1 = 4); the style bonus (A, B and C touched) goes to A."""
+    state = action_phase(4, (MM, AOTF, PC), card=A.RUSH)
+    put(state, BLUE, 0, 0, 4)
+    put(state, YELLOW, 0, 0, 4)
+    put(state, GREEN, 0, 0, 2)
+    put(state, BLACK, 0, 1, 3)
+    state.players[YELLOW].rage = 3
+    events = act(state, A.RUSH, 0)
+    assert decision(state) == (BLUE, "choose_destination")
+    events += choose(state, MoveKind.DESTINATION, arena=1)
+    events += choose(state, MoveKind.DESTINATION, arena=2)
+    assert decision(state) == (BLUE, "choose_alliance")
+    events += choose(state, MoveKind.ALLIANCE, alliance=INDEPENDENT)
+    assert decision(state) == (BLUE, "choose_style_bonus_arena")
+    events += choose(state, MoveKind.STYLE_BONUS, arena=0)
+    assert texts(events) == [
+        "Blue: Rush with crab 0 (pays 3 rage, 3 left)",
+        "Blue sends Blue crab 0 to arena B (Attack of the Fans)",
+        "Blue sends Yellow crab 0 to arena C (Pressure Cooker)",
+        "Blue crab 0 leaves arena A (Mega Muscle) for arena B (Attack of the Fans)",
+        "Yellow crab 0 leaves arena A (Mega Muscle) for arena C (Pressure Cooker)",
+        "Blue crab 0 enters arena B (Attack of the Fans) with 4 muscle",
+        "Blue goes independent in arena B (Attack of the Fans)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (Attack of the Fans)",
+        "Yellow crab 0 enters arena C (Pressure Cooker) with 4 muscle",
+        "Yellow builds 1 rage (Pressure Cooker), now 4",
+        "Blue places 1 fan(s) in arena A (Mega Muscle) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[1:7] == [
+        {"player": BLUE, "crab": (BLUE, 0), "arena": 1},
+        {"player": BLUE, "crab": (YELLOW, 0), "arena": 2},
+        {"player": BLUE, "crab": (BLUE, 0), "arena": 1, "from_arena": 0},
+        {"player": YELLOW, "crab": (YELLOW, 0), "arena": 2, "from_arena": 0},
+        {"player": BLUE, "crab": (BLUE, 0), "arena": 1, "amount": 4},
+        {"player": BLUE, "arena": 1, "alliance": INDEPENDENT},
+    ]
+    assert fields(events)[9] == {
+        "player": YELLOW,
+        "change": 1,
+        "result": 4,
+        "cause": Cause.BILLBOARD,
+        "billboard": PC,
+        "arena": 2,
+    }
+    assert kinds(events)[1:3] == [EventKind.DESTINATION_CHOSEN] * 2
+
+
+def test_a_scatter_sends_a_team_that_enters_together_and_its_manager_picks_the_boosted_crab():
+    """Yellow's two crabs share the least muscle (1) in B; Blue (Scatter costs 2: 4 left) sends
+    both to A (Mega Muscle): they enter as one team, and Yellow picks crab 1 for +1 (R11)."""
+    state = action_phase(4, (MM, AOTF, PC), card=A.SCATTER)
+    put(state, BLUE, 0, 1, 4)
+    put(state, YELLOW, 0, 1, 1)
+    put(state, YELLOW, 1, 1, 1)
+    events = act(state, A.SCATTER, 0)
+    events += choose(state, MoveKind.DESTINATION, arena=0)
+    events += choose(state, MoveKind.DESTINATION, arena=0)
+    assert decision(state) == (YELLOW, "choose_billboard_crab")
+    events += choose(state, MoveKind.BILLBOARD_CRAB, crab=1)
+    assert decision(state) == (BLUE, "choose_style_bonus_arena")
+    events += choose(state, MoveKind.STYLE_BONUS, arena=1)
+    assert texts(events) == [
+        "Blue: Scatter with crab 0 (pays 2 rage, 4 left)",
+        "Blue sends Yellow crab 0 to arena A (Mega Muscle)",
+        "Blue sends Yellow crab 1 to arena A (Mega Muscle)",
+        "Yellow crab 0 leaves arena B (Attack of the Fans) for arena A (Mega Muscle)",
+        "Yellow crab 1 leaves arena B (Attack of the Fans) for arena A (Mega Muscle)",
+        "Yellow crab 0 enters arena A (Mega Muscle) with 1 muscle",
+        "Yellow crab 1 enters arena A (Mega Muscle) with 1 muscle",
+        "Yellow crab 1: +1 muscle (Mega Muscle), now 2",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[7] == {
+        "player": YELLOW,
+        "crab": (YELLOW, 1),
+        "change": 1,
+        "result": 2,
+        "arena": 0,
+        "cause": Cause.BILLBOARD,
+        "billboard": MM,
+    }
+
+
+def test_psych_out_tells_the_target_and_both_crabs_muscle_exchanged():
+    """Blue crab 0 (1) and Yellow crab 1 (5) exchange muscle: Blue +4 to 5, Yellow -4 to 1."""
+    state = action_phase(4, (MM, AOTF, PC), card=A.PSYCH_OUT)
+    put(state, BLUE, 0, 2, 1)
+    put(state, YELLOW, 1, 2, 5)
+    events = act(state, A.PSYCH_OUT, 0, target=(YELLOW, 1))
+    assert texts(events) == [
+        "Blue: Psych Out with crab 0 on Yellow crab 1 (pays 2 rage, 4 left)",
+        "Blue crab 0: +4 muscle (Psych Out), now 5",
+        "Yellow crab 1: -4 muscle (Psych Out), now 1",
+        "Blue places 1 fan(s) in arena C (Pressure Cooker) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    why = {"cause": Cause.ACTION, "action": A.PSYCH_OUT, "arena": 2}
+    assert fields(events)[1:3] == [
+        {"player": BLUE, "crab": (BLUE, 0), "change": 4, "result": 5} | why,
+        {"player": YELLOW, "crab": (YELLOW, 1), "change": -4, "result": 1} | why,
+    ]
+
+
+def test_a_swap_tells_both_crabs_leaving_and_entering_with_the_actor_first():
+    """Blue crab 0 (A, 3) and Green crab 2 (C, 3) trade places (R9): Blue enters C first, where
+    no other team is, then Green enters A; Barnacle Brawl and Mega Muscle affect each."""
+    state = action_phase(4, (MM, AOTF, BB), card=A.SWAP)
+    put(state, BLUE, 0, 0, 3)
+    put(state, GREEN, 2, 2, 3)
+    events = act(state, A.SWAP, 0, target=(GREEN, 2))
+    events += choose(state, MoveKind.STYLE_BONUS, arena=2)
+    assert texts(events) == [
+        "Blue: Swap with crab 0 on Green crab 2 (pays 2 rage, 4 left)",
+        "Blue crab 0 leaves arena A (Mega Muscle) for arena C (Barnacle Brawl)",
+        "Green crab 2 leaves arena C (Barnacle Brawl) for arena A (Mega Muscle)",
+        "Blue crab 0 enters arena C (Barnacle Brawl) with 3 muscle",
+        "Blue crab 0: -1 muscle (Barnacle Brawl), now 2",
+        "Green crab 2 enters arena A (Mega Muscle) with 3 muscle",
+        "Green crab 2: +1 muscle (Mega Muscle), now 4",
+        "Blue places 1 fan(s) in arena C (Barnacle Brawl) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[2] == {
+        "player": GREEN,
+        "crab": (GREEN, 2),
+        "arena": 0,
+        "from_arena": 2,
+    }
+    assert fields(events)[4] == {
+        "player": BLUE,
+        "crab": (BLUE, 0),
+        "change": -1,
+        "result": 2,
+        "arena": 2,
+        "cause": Cause.BILLBOARD,
+        "billboard": BB,
+    }
+
+
+def test_charm_tells_the_fan_placed_by_the_action_and_the_style_bonus_after_it():
+    state = action_phase(4, (MM, AOTF, PC), card=A.CHARM)
+    put(state, BLUE, 1, 1, 2)
+    events = act(state, A.CHARM, 1)
+    assert texts(events) == [
+        "Blue: Charm with crab 1 (pays 2 rage, 4 left)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (Charm)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[1:3] == [
+        {"player": BLUE, "arena": 1, "amount": 1, "result": 1, "cause": Cause.ACTION}
+        | {"action": A.CHARM},
+        {"player": BLUE, "arena": 1, "amount": 1, "result": 2, "cause": Cause.STYLE_BONUS},
+    ]
+
+
+def test_rage_backstage_tells_the_fan_riding_and_its_drop_where_the_crab_next_enters():
+    """Rage X=2 (cost 3: 3 left) raises backstage Blue crab 2 from 3 to 5; the style bonus fan
+    rides on it (R12), and drops into B when the crab moves there, before Move's own bonus."""
+    state = action_phase(4, (MM, AOTF, PC), card=A.RAGE)
+    events = act(state, A.RAGE, 2, amount=2)
+    assert texts(events) == [
+        "Blue: Rage with crab 2, X=2 (pays 3 rage, 3 left)",
+        "Blue crab 2: +2 muscle (Rage), now 5",
+        "style bonus: a fan rides on Blue crab 2 (1 riding)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events) == [
+        {
+            "player": BLUE,
+            "action": A.RAGE,
+            "crab": (BLUE, 2),
+            "change": -3,
+            "result": 3,
+            "first_use": True,
+        },
+        {"player": BLUE, "crab": (BLUE, 2), "change": 2, "result": 5}
+        | {"cause": Cause.ACTION, "action": A.RAGE},
+        {
+            "player": BLUE,
+            "crab": (BLUE, 2),
+            "amount": 1,
+            "result": 1,
+            "cause": Cause.STYLE_BONUS,
+        },
+        {"player": BLUE},
+    ]
+    assert kinds(events)[2] == EventKind.FAN_RIDING
+    play(state, Move(MoveKind.PASS))  # Yellow
+    play(state, Move(MoveKind.PASS))  # Green
+    play(state, Move(MoveKind.PASS))  # Black
+    events = act(state, A.MOVE, 2, arena=1)
+    assert texts(events) == [
+        "Blue: Move with crab 2 to arena B (Attack of the Fans) (pays 2 rage, 1 left)",
+        "Blue crab 2 leaves backstage for arena B (Attack of the Fans)",
+        "Blue crab 2 enters arena B (Attack of the Fans) with 5 muscle",
+        "Blue places 1 fan(s) riding on Blue crab 2 in arena B (Attack of the Fans) (style bonus)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (Attack of the Fans)",
+        "Blue places 1 fan(s) in arena B (Attack of the Fans) (style bonus)",
+        "Blue's action is resolved",
+    ]
+    assert fields(events)[3] == {
+        "player": BLUE,
+        "arena": 1,
+        "amount": 1,
+        "result": 1,
+        "crab": (BLUE, 2),
+        "cause": Cause.STYLE_BONUS,
+    }
+    assert [f.get("result") for f in fields(events)[4:6]] == [2, 3]
+
+
+def test_a_crab_joining_its_alliance_boosts_it_and_going_independent_names_the_former_partner():
+    """Blue and Yellow are allied in B. A second Blue crab arriving boosts the alliance; then a
+    Yellow crab arriving goes independent, which ends the alliance with Blue (R10)."""
+    state = action_phase(4, (MM, AOTF, PC))
+    put(state, BLUE, 0, 1, 2)
+    put(state, YELLOW, 0, 1, 3)
+    ally(state, 1, BLUE, YELLOW)
+    events = act(state, A.MOVE, 1, arena=1)  # Blue crab 1 (muscle 2)
+    assert decision(state) == (BLUE, "choose_alliance")
+    events += choose(state, MoveKind.ALLIANCE, alliance=BOOST, partner=YELLOW)
+    assert (
+        texts(events)[3] == "Blue boosts its alliance with Yellow in arena B (Attack of the Fans)"
+    )
+    assert fields(events)[3] == {"player": BLUE, "arena": 1, "alliance": BOOST, "partner": YELLOW}
+    events = act(state, A.MOVE, 1, arena=1)  # Yellow crab 1 (muscle 2)
+    events += choose(state, MoveKind.ALLIANCE, alliance=INDEPENDENT)
+    assert texts(events)[3] == (
+        "Yellow goes independent in arena B (Attack of the Fans), ending its alliance with Blue"
+    )
+    assert fields(events)[3] == {
+        "player": YELLOW,
+        "arena": 1,
+        "alliance": INDEPENDENT,
+        "partner": BLUE,
+    }
+    assert state.arenas[1].partner[BLUE] == -1
