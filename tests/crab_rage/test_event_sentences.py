@@ -600,3 +600,191 @@ def test_a_crab_joining_its_alliance_boosts_it_and_going_independent_names_the_f
         "partner": BLUE,
     }
     assert state.arenas[1].partner[BLUE] == -1
+
+
+# ----- signature moves (R13) -----
+
+
+def arena_a_crowd(microphone: int):
+    """Five teams in arena A (Mega Muscle); the microphone holder acts first."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=microphone)
+    put(state, BLUE, 0, 0, 4)
+    put(state, YELLOW, 0, 0, 3)
+    put(state, YELLOW, 1, 0, 1)
+    put(state, GREEN, 0, 0, 2)
+    put(state, BLACK, 0, 0, 5)
+    put(state, PURPLE, 0, 0, 6)
+    put(state, PURPLE, 1, 0, 2)
+    return state
+
+
+SIGNATURE_IN_A = Move(MoveKind.SIGNATURE, arena=0)
+
+
+def signature_fields(player: int, signature: Signature) -> dict:
+    """The SIGNATURE_MOVE event: 2 rage of 6 unleashed, 4 left (R13)."""
+    return {
+        "player": player,
+        "arena": 0,
+        "signature_move": signature,
+        "change": -2,
+        "result": 4,
+    }
+
+
+def signature_fans(player: int, signature: Signature) -> dict:
+    """The 2 fans every signature move puts in its arena."""
+    return {
+        "player": player,
+        "arena": 0,
+        "amount": 2,
+        "result": 2,
+        "cause": Cause.SIGNATURE_MOVE,
+        "signature_move": signature,
+    }
+
+
+def hit(ref, change: int, result: int, signature: Signature, arena: int = 0) -> dict:
+    return {
+        "player": ref[0],
+        "crab": ref,
+        "change": change,
+        "result": result,
+        "arena": arena,
+        "cause": Cause.SIGNATURE_MOVE,
+        "signature_move": signature,
+    }
+
+
+def test_frenzy_tells_one_hit_per_own_crab_each_on_the_picked_rival_clamped_at_1():
+    """Purple has 2 crabs in A: two -2 hits, both on Blue crab 0: 4 to 2, then 2 to 1 (R3)."""
+    state = arena_a_crowd(PURPLE)
+    events = play(state, SIGNATURE_IN_A)
+    for _ in range(2):
+        assert decision(state) == (PURPLE, "choose_frenzy_target")
+        events += choose(state, MoveKind.SIGNATURE_TARGET, target=(BLUE, 0))
+    assert texts(events) == [
+        "Purple performs signature move Frenzy in arena A (Mega Muscle) (pays 2 rage, 4 left)",
+        "Purple places 2 fan(s) in arena A (Mega Muscle) (Frenzy)",
+        "Blue crab 0: -2 muscle (Frenzy), now 2",
+        "Blue crab 0: -1 muscle (Frenzy), now 1",
+        "Purple's action is resolved",
+    ]
+    frenzy = Signature.FRENZY
+    assert fields(events) == [
+        signature_fields(PURPLE, frenzy),
+        signature_fans(PURPLE, frenzy),
+        hit((BLUE, 0), -2, 2, frenzy),
+        hit((BLUE, 0), -1, 1, frenzy),
+        {"player": PURPLE},
+    ]
+    assert kinds(events)[0] == EventKind.SIGNATURE_MOVE
+    assert events[0].told().fields["move"] == SIGNATURE_IN_A
+    assert decision(state) == (BLUE, "choose_action")
+
+
+def test_frenzy_with_no_rival_in_the_arena_only_places_its_2_fans():
+    """Rules note 5: the fans are placed even with no target; nobody is asked for a target."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=PURPLE)
+    put(state, PURPLE, 0, 1, 6)
+    events = play(state, Move(MoveKind.SIGNATURE, arena=1))
+    assert texts(events) == [
+        "Purple performs signature move Frenzy in arena B (Attack of the Fans) "
+        "(pays 2 rage, 4 left)",
+        "Purple places 2 fan(s) in arena B (Attack of the Fans) (Frenzy)",
+        "Purple's action is resolved",
+    ]
+    assert decision(state) == (BLUE, "choose_action")
+
+
+def test_claw_snap_tells_minus_1_for_every_rival_crab_and_0_for_one_already_at_1():
+    state = arena_a_crowd(BLACK)
+    events = play(state, SIGNATURE_IN_A)
+    assert texts(events) == [
+        "Black performs signature move Claw Snap in arena A (Mega Muscle) (pays 2 rage, 4 left)",
+        "Blue crab 0: -1 muscle (Claw Snap), now 3",
+        "Yellow crab 0: -1 muscle (Claw Snap), now 2",
+        "Yellow crab 1: +0 muscle (Claw Snap), now 1",
+        "Green crab 0: -1 muscle (Claw Snap), now 1",
+        "Purple crab 0: -1 muscle (Claw Snap), now 5",
+        "Purple crab 1: -1 muscle (Claw Snap), now 1",
+        "Black places 2 fan(s) in arena A (Mega Muscle) (Claw Snap)",
+        "Black's action is resolved",
+    ]
+    snap = Signature.CLAW_SNAP
+    assert fields(events) == [
+        signature_fields(BLACK, snap),
+        hit((BLUE, 0), -1, 3, snap),
+        hit((YELLOW, 0), -1, 2, snap),
+        hit((YELLOW, 1), 0, 1, snap),
+        hit((GREEN, 0), -1, 1, snap),
+        hit((PURPLE, 0), -1, 5, snap),
+        hit((PURPLE, 1), -1, 1, snap),
+        signature_fans(BLACK, snap),
+        {"player": BLACK},
+    ]
+
+
+def test_shell_up_tells_plus_2_on_the_own_crab_picked():
+    state = arena_a_crowd(GREEN)
+    events = play(state, SIGNATURE_IN_A)
+    assert decision(state) == (GREEN, "choose_shell_up_crab")
+    events += choose(state, MoveKind.SIGNATURE_TARGET, crab=0)
+    assert texts(events) == [
+        "Green performs signature move Shell Up in arena A (Mega Muscle) (pays 2 rage, 4 left)",
+        "Green places 2 fan(s) in arena A (Mega Muscle) (Shell Up)",
+        "Green crab 0: +2 muscle (Shell Up), now 4",
+        "Green's action is resolved",
+    ]
+    shell = Signature.SHELL_UP
+    assert fields(events) == [
+        signature_fields(GREEN, shell),
+        signature_fans(GREEN, shell),
+        hit((GREEN, 0), 2, 4, shell),
+        {"player": GREEN},
+    ]
+
+
+def test_hype_up_tells_plus_1_on_each_own_crab_in_the_arena():
+    state = arena_a_crowd(YELLOW)
+    events = play(state, SIGNATURE_IN_A)
+    assert texts(events) == [
+        "Yellow performs signature move Hype Up in arena A (Mega Muscle) (pays 2 rage, 4 left)",
+        "Yellow crab 0: +1 muscle (Hype Up), now 4",
+        "Yellow crab 1: +1 muscle (Hype Up), now 2",
+        "Yellow places 2 fan(s) in arena A (Mega Muscle) (Hype Up)",
+        "Yellow's action is resolved",
+    ]
+    hype = Signature.HYPE_UP
+    assert fields(events) == [
+        signature_fields(YELLOW, hype),
+        hit((YELLOW, 0), 1, 4, hype),
+        hit((YELLOW, 1), 1, 2, hype),
+        signature_fans(YELLOW, hype),
+        {"player": YELLOW},
+    ]
+
+
+def test_riptide_tells_the_rival_crab_sent_away_and_its_arrival_under_the_movement_rules():
+    """Blue sends Green crab 0 (muscle 2) from A to D (Barnacle Brawl), where Green's own crab
+    is: no alliance choice (R10), and Barnacle Brawl takes 1: now 1."""
+    state = arena_a_crowd(BLUE)
+    put(state, GREEN, 1, 3, 2)
+    events = play(state, SIGNATURE_IN_A)
+    assert decision(state) == (BLUE, "choose_riptide_target")
+    events += choose(state, MoveKind.SIGNATURE_TARGET, target=(GREEN, 0), arena=3)
+    assert texts(events) == [
+        "Blue performs signature move Riptide in arena A (Mega Muscle) (pays 2 rage, 4 left)",
+        "Blue places 2 fan(s) in arena A (Mega Muscle) (Riptide)",
+        "Green crab 0 leaves arena A (Mega Muscle) for arena D (Barnacle Brawl)",
+        "Green crab 0 enters arena D (Barnacle Brawl) with 2 muscle",
+        "Green crab 0: -1 muscle (Barnacle Brawl), now 1",
+        "Blue's action is resolved",
+    ]
+    riptide = Signature.RIPTIDE
+    assert fields(events)[:4] == [
+        signature_fields(BLUE, riptide),
+        signature_fans(BLUE, riptide),
+        {"player": GREEN, "crab": (GREEN, 0), "arena": 3, "from_arena": 0},
+        {"player": GREEN, "crab": (GREEN, 0), "arena": 3, "amount": 2},
+    ]
