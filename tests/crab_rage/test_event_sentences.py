@@ -4,7 +4,7 @@ change, result, cause) follows from the scene by the rules (docs/rules/crab_rage
 
 from __future__ import annotations
 
-from crabgames.games.crab_rage.data import Action, Billboard, Signature
+from crabgames.games.crab_rage.data import Action, Signature
 from crabgames.games.crab_rage.events import Cause, EventKind
 from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind, Phase, Step, Task
@@ -788,3 +788,182 @@ def test_riptide_tells_the_rival_crab_sent_away_and_its_arrival_under_the_moveme
         {"player": GREEN, "crab": (GREEN, 0), "arena": 3, "from_arena": 0},
         {"player": GREEN, "crab": (GREEN, 0), "arena": 3, "amount": 2},
     ]
+
+
+# ----- the Rumble, Fan and Rage Phases -----
+
+
+def test_the_rumble_phase_tells_each_win_the_fans_shared_by_muscle_and_the_losers_rage():
+    """Yellow holds the microphone. Rumbles start at Attack of the Fans (B), then go clockwise
+    (C, then the empty A; R5). In B Blue/Yellow (4 + 2 + 3 = 9) beat Green 6 and Black 2: 5
+    crabs, 5 fans, the odd one to Blue (6 muscle there against 3); Green and Black build 1 each,
+    in turn order from Yellow. In C Green 3 and Black 3 tie: 4-4 rolls again, then Black's 5
+    beats 3; 2 crabs, 2 fans to Black; Green builds 1 more (2)."""
+    state = action_phase(4, (MM, AOTF, PC), microphone=YELLOW, rage=0)
+    state.phase = Phase.ACTION
+    put(state, BLUE, 0, 1, 4)
+    put(state, BLUE, 1, 1, 2)
+    put(state, YELLOW, 0, 1, 3)
+    ally(state, 1, BLUE, YELLOW)
+    put(state, GREEN, 0, 1, 6)
+    put(state, BLACK, 0, 1, 2)
+    put(state, GREEN, 1, 2, 3)
+    put(state, BLACK, 1, 2, 3)
+    events = run(state, Task(Step.RUMBLE_PHASE))
+    assert decision(state) == (-1, "rumble_die")
+    events += chance(state, 4, 4, 3, 5)
+    b, c = "arena B (Attack of the Fans)", "arena C (Pressure Cooker)"
+    assert texts(events) == [
+        "the Rumble Phase starts",
+        f"Blue/Yellow wins the rumble in {b} with 9 muscle",
+        f"Blue places 3 fan(s) in {b} (rumble)",
+        f"Yellow places 2 fan(s) in {b} (rumble)",
+        "Green builds 1 rage (rumble), now 1",
+        "Black builds 1 rage (rumble), now 1",
+        f"Green, Black tie for the rumble in {c}: Green, Black roll off",
+        f"Green rolls 4 for the rumble in {c}",
+        f"Black rolls 4 for the rumble in {c}",
+        f"the highest roll is 4: Green, Black still stand for the rumble in {c}, Green, Black roll"
+        " next",
+        f"Green rolls 3 for the rumble in {c}",
+        f"Black rolls 5 for the rumble in {c}",
+        f"Black wins the roll-off for the rumble in {c} with 5",
+        f"Black wins the rumble in {c} with 3 muscle",
+        f"Black places 2 fan(s) in {c} (rumble)",
+        "Green builds 1 rage (rumble), now 2",
+    ]
+    rumble, roll_off = Cause.RUMBLE, Cause.ROLL_OFF
+    green, black = (GREEN,), (BLACK,)
+    assert fields(events) == [
+        {"phase": Phase.RUMBLE},
+        {"seats": (BLUE, YELLOW), "arena": 1, "amount": 9, "cause": rumble},
+        {"player": BLUE, "arena": 1, "amount": 3, "result": 3, "cause": rumble},
+        {"player": YELLOW, "arena": 1, "amount": 2, "result": 2, "cause": rumble},
+        {"player": GREEN, "change": 1, "result": 1, "cause": rumble, "arena": 1},
+        {"player": BLACK, "change": 1, "result": 1, "cause": rumble, "arena": 1},
+        {"units": (green, black), "rolling": (green, black), "cause": roll_off, "arena": 2},
+        {"seats": green, "amount": 4, "cause": roll_off, "arena": 2},
+        {"seats": black, "amount": 4, "cause": roll_off, "arena": 2},
+        {"units": (green, black), "rolling": (green, black), "cause": roll_off}
+        | {"arena": 2, "amount": 4},
+        {"seats": green, "amount": 3, "cause": roll_off, "arena": 2},
+        {"seats": black, "amount": 5, "cause": roll_off, "arena": 2},
+        {"units": (), "rolling": (), "cause": roll_off, "arena": 2, "amount": 5, "seats": black},
+        {"seats": black, "arena": 2, "amount": 3, "cause": rumble},
+        {"player": BLACK, "arena": 2, "amount": 2, "result": 2, "cause": rumble},
+        {"player": GREEN, "change": 1, "result": 2, "cause": rumble, "arena": 2},
+    ]
+    assert kinds(events)[1] == EventKind.RUMBLE_WON
+    assert kinds(events)[6:10] == [
+        EventKind.ROLL_OFF_STARTED,
+        EventKind.DIE_ROLLED,
+        EventKind.DIE_ROLLED,
+        EventKind.ROLL_OFF_ROLLED,
+    ]
+
+
+def test_the_fan_phase_tells_hardcore_fans_in_turn_order_then_each_rage_build():
+    """Green holds the microphone (turn order Green, Black, Blue, Yellow). Blue is in A (Mega
+    Muscle: 2 rage) and B (Attack of the Fans: 1 fan), twice in A but rewarded once; Yellow in C
+    (Pressure Cooker: 1 fan); Green in A (Mega Muscle: 2 rage, 6 + 2 = 8: mutation, R4); Black
+    nowhere (R14)."""
+    state = action_phase(4, (MM, AOTF, PC), microphone=GREEN)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 0)
+    put(state, BLUE, 2, 1)
+    put(state, YELLOW, 0, 2)
+    put(state, GREEN, 0, 0)
+    state.phase = Phase.RUMBLE
+    events = run(state, Task(Step.FAN_PHASE))
+    assert texts(events) == [
+        "the Fan Phase starts",
+        "Blue gains 1 hardcore fan(s) (Fan Phase), now 1",
+        "Yellow gains 1 hardcore fan(s) (Fan Phase), now 1",
+        "Green builds 2 rage (Fan Phase), now 8",
+    ]
+    fan = Cause.FAN_PHASE
+    assert fields(events) == [
+        {"phase": Phase.FAN},
+        {"player": BLUE, "amount": 1, "result": 1, "cause": fan},
+        {"player": YELLOW, "amount": 1, "result": 1, "cause": fan},
+        {"player": GREEN, "change": 2, "result": 8, "cause": fan},
+    ]
+    assert kinds(events)[1:] == [EventKind.HARDCORE_FANS] * 2 + [EventKind.RAGE]
+    assert decision(state) == (GREEN, "choose_mutation_crab")
+    events = choose(state, MoveKind.MUTATION_CRAB, crab=0) + chance(state, 6)
+    assert texts(events) == [
+        "Green crab 0 mutates: rolls 6 (+5 muscle)",  # muscle 1 (R2) rolled to 6
+        "Blue builds 2 rage (Fan Phase), now 8",
+    ]
+    assert fields(events) == [
+        {"player": GREEN, "crab": (GREEN, 0), "amount": 6, "change": 5, "result": 6},
+        {"player": BLUE, "change": 2, "result": 8, "cause": fan},
+    ]
+    assert kinds(events) == [EventKind.MUTATION, EventKind.RAGE]
+
+
+def test_the_rage_phase_tells_each_build_a_mutation_and_the_new_microphone_holder():
+    """Each of 4 managers builds 3 (R1), in turn order from Green: Green 0 to 3, Black 1 to 4,
+    Blue 4 to 7 (above 6: Blue rolls crab 2, muscle 3, a 1: -2), Yellow 2 to 5; Blue has the
+    most rage and takes the microphone (R16)."""
+    state = action_phase(4, (MM, AOTF, PC), microphone=GREEN)
+    for seat, rage in ((BLUE, 4), (YELLOW, 2), (GREEN, 0), (BLACK, 1)):
+        state.players[seat].rage = rage
+    state.phase = Phase.FAN
+    events = run(state, Task(Step.RAGE_PHASE))
+    assert decision(state) == (BLUE, "choose_mutation_crab")
+    events += choose(state, MoveKind.MUTATION_CRAB, crab=2) + chance(state, 1)
+    assert texts(events) == [
+        "the Rage Phase starts",
+        "Green builds 3 rage (Rage Phase), now 3",
+        "Black builds 3 rage (Rage Phase), now 4",
+        "Blue builds 3 rage (Rage Phase), now 7",
+        "Blue crab 2 mutates: rolls 1 (-2 muscle)",
+        "Yellow builds 3 rage (Rage Phase), now 5",
+        "Blue holds the microphone",
+    ]
+    rage = Cause.RAGE_PHASE
+    assert fields(events) == [
+        {"phase": Phase.RAGE},
+        {"player": GREEN, "change": 3, "result": 3, "cause": rage},
+        {"player": BLACK, "change": 3, "result": 4, "cause": rage},
+        {"player": BLUE, "change": 3, "result": 7, "cause": rage},
+        {"player": BLUE, "crab": (BLUE, 2), "amount": 1, "change": -2, "result": 1},
+        {"player": YELLOW, "change": 3, "result": 5, "cause": rage},
+        {"player": BLUE, "cause": rage},
+    ]
+    assert kinds(events)[-1] == EventKind.MICROPHONE
+
+
+def test_a_microphone_tie_is_rolled_off_among_the_tied_and_told_with_the_winner():
+    """Yellow and Black tie with the most rage (R16): both roll, 6-6 rolls again, then Black's 4
+    beats 2: Black holds the microphone (cause roll-off)."""
+    state = action_phase(4, (MM, AOTF, PC), microphone=GREEN)
+    for seat, rage in ((BLUE, 1), (YELLOW, 5), (GREEN, 2), (BLACK, 5)):
+        state.players[seat].rage = rage
+    events = run(state, Task(Step.MICROPHONE_CHECK))
+    assert decision(state) == (-1, "microphone_die")
+    events += chance(state, 6, 6, 2, 4)
+    assert texts(events) == [
+        "Yellow, Black tie for the microphone: Yellow, Black roll off",
+        "Yellow rolls 6 for the microphone",
+        "Black rolls 6 for the microphone",
+        "the highest roll is 6: Yellow, Black still stand for the microphone, Yellow, Black roll"
+        " next",
+        "Yellow rolls 2 for the microphone",
+        "Black rolls 4 for the microphone",
+        "Black wins the roll-off for the microphone with 4",
+        "Black holds the microphone",
+    ]
+    roll_off, yellow, black = Cause.ROLL_OFF, (YELLOW,), (BLACK,)
+    assert fields(events) == [
+        {"units": (yellow, black), "rolling": (yellow, black), "cause": roll_off},
+        {"seats": yellow, "amount": 6, "cause": roll_off},
+        {"seats": black, "amount": 6, "cause": roll_off},
+        {"units": (yellow, black), "rolling": (yellow, black), "cause": roll_off, "amount": 6},
+        {"seats": yellow, "amount": 2, "cause": roll_off},
+        {"seats": black, "amount": 4, "cause": roll_off},
+        {"units": (), "rolling": (), "cause": roll_off, "amount": 4, "seats": black},
+        {"player": BLACK, "cause": roll_off},
+    ]
+    assert state.microphone == BLACK
