@@ -9,6 +9,7 @@ from crabgames.core.errors import IllegalMove, InvalidArgument
 from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import arena_glory
+from crabgames.games.crab_rage.events import Cause, EventKind
 from crabgames.games.crab_rage.state import Move, MoveKind, Phase, Step, Task
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from tests.crab_rage.helpers import (
@@ -427,3 +428,122 @@ def test_the_spotlight_duels_events_tell_each_roll_keep_re_roll_and_the_winner()
         -1,
         0,
     )
+
+
+# ----- the End of Game's events, told (issue 14) -----
+
+
+def test_the_mega_muscle_shout_out_is_told_each_commitment_redacted_for_others_then_revealed():
+    """Green, Black, Purple commit 1, 4, 2 (in turn order from Blue, who has no fan there and
+    takes no part): each commitment names its amount to its committer only (G4); the reveal
+    adds them to 5, 4, 5 fans: 6, 8, 7. Scoring then goes Attack of the Fans (B) before Mega
+    Muscle (A) (R5): Blue alone in B gains 5, A ranks Black 8 (5), Purple 7 (4), Green 6 (3);
+    Blue and Black tie with 5 glory: a spotlight duel, Blue first in turn order."""
+    state = mega_muscle_shout_out()
+    events = []
+    for amount in (1, 4, 2):
+        events += play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+    committed = events[:3]
+    assert [e.text for e in committed] == [
+        "Green commits 1 hardcore fan(s) in a closed hand",
+        "Black commits 4 hardcore fan(s) in a closed hand",
+        "Purple commits 2 hardcore fan(s) in a closed hand",
+    ]
+    assert [e.told().fields for e in committed] == [
+        {"player": GREEN, "arena": 0, "amount": 1},
+        {"player": BLACK, "arena": 0, "amount": 4},
+        {"player": PURPLE, "arena": 0, "amount": 2},
+    ]
+    assert [e.owner for e in committed] == [GREEN, BLACK, PURPLE]
+    for e in committed:
+        assert e.kind == EventKind.HARDCORE_FANS_COMMITTED
+        assert e.seen_by(e.owner) is e
+        for viewer in (BLUE, YELLOW, None, *[p for p in (GREEN, BLACK, PURPLE) if p != e.owner]):
+            seen = e.seen_by(viewer)
+            name = {GREEN: "Green", BLACK: "Black", PURPLE: "Purple"}[e.owner]
+            assert seen.text == f"{name} has committed hardcore fans in a closed hand"
+            assert seen.told().fields == {"player": e.owner, "arena": 0}
+    a, b = "arena A (Mega Muscle)", "arena B (Attack of the Fans)"
+    assert [e.text for e in events[3:]] == [
+        f"Green shouts out 1 hardcore fan(s) in {a}, now 6 fans there",
+        f"Black shouts out 4 hardcore fan(s) in {a}, now 8 fans there",
+        f"Purple shouts out 2 hardcore fan(s) in {a}, now 7 fans there",
+        f"Blue gains 5 glory in {b}",
+        f"Green gains 3 glory in {a}",
+        f"Black gains 5 glory in {a}",
+        f"Purple gains 4 glory in {a}",
+        "Blue, Black tie with 5 glory: a spotlight duel is triggered",
+    ]
+    assert [e.told().fields for e in events[3:]] == [
+        {"player": GREEN, "arena": 0, "amount": 1, "result": 6},
+        {"player": BLACK, "arena": 0, "amount": 4, "result": 8},
+        {"player": PURPLE, "arena": 0, "amount": 2, "result": 7},
+        {"player": BLUE, "arena": 1, "amount": 5},
+        {"player": GREEN, "arena": 0, "amount": 3},
+        {"player": BLACK, "arena": 0, "amount": 5},
+        {"player": PURPLE, "arena": 0, "amount": 4},
+        {"seats": (BLUE, BLACK), "amount": 5, "cause": Cause.SPOTLIGHT_DUEL},
+    ]
+    assert [e.kind for e in events[3:6]] == [EventKind.HARDCORE_FANS_REVEALED] * 3
+    assert [e.seen_by(YELLOW) for e in events[3:]] == events[3:]  # public (R17)
+
+
+def test_purple_wins_with_13_is_told_glory_arena_by_arena_and_the_game_over():
+    """The glory of test_purple_wins_with_13_glory, told in alphabetical billboard order:
+    Attack of the Fans (B), Barnacle Brawl (D), Mega Muscle (A), Pressure Cooker (C)."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})
+    set_fans(state, 2, {GREEN: 9, PURPLE: 8, BLACK: 1})
+    set_fans(state, 3, {BLUE: 2, YELLOW: 1})
+    events = run(state, Task(Step.SCORING))
+    a, b, c, d = (
+        "arena A (Mega Muscle)",
+        "arena B (Attack of the Fans)",
+        "arena C (Pressure Cooker)",
+        "arena D (Barnacle Brawl)",
+    )
+    assert [e.text for e in events] == [
+        f"Black gains 5 glory in {b}",
+        f"Purple gains 4 glory in {b}",
+        f"Blue gains 5 glory in {d}",
+        f"Yellow gains 4 glory in {d}",
+        f"Black gains 4 glory in {a}",
+        f"Purple gains 5 glory in {a}",
+        f"Green gains 5 glory in {c}",
+        f"Black gains 3 glory in {c}",
+        f"Purple gains 4 glory in {c}",
+        "the game is over: Purple win(s)",
+    ]
+    assert events[-1].kind == EventKind.GAME_OVER
+    assert events[-1].told().fields == {"seats": (PURPLE,), "phase": Phase.GAME_OVER}
+    assert [e.told().fields for e in events[:3]] == [
+        {"player": BLACK, "arena": 1, "amount": 5},
+        {"player": PURPLE, "arena": 1, "amount": 4},
+        {"player": BLUE, "arena": 3, "amount": 5},
+    ]
+
+
+def test_a_shared_spotlight_victory_ends_the_game_naming_both_winners():
+    """Black and Purple roll 3 with every crab: 9 each, a shared victory (R19)."""
+    state = duel_state()
+    chance(state, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 3, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    chance(state, 3, 3)
+    play(state, Move(MoveKind.DUEL_KEEP))
+    events = chance(state, 3)
+    assert [e.text for e in events] == [
+        "Purple crab 2 rolls 3 in the spotlight duel",
+        "Purple keeps 3 for crab 2",
+        "Black and Purple win(s) the spotlight duel with 9",
+        "the game is over: Black and Purple win(s)",
+    ]
+    assert events[-1].told().fields == {"seats": (BLACK, PURPLE), "phase": Phase.GAME_OVER}
+    assert events[-2].told().fields == {
+        "seats": (BLACK, PURPLE),
+        "amount": 9,
+        "cause": Cause.SPOTLIGHT_DUEL,
+    }
