@@ -967,3 +967,56 @@ def test_a_microphone_tie_is_rolled_off_among_the_tied_and_told_with_the_winner(
         {"player": BLACK, "cause": roll_off},
     ]
     assert state.microphone == BLACK
+
+
+def test_a_rush_by_green_sends_and_enters_the_crabs_in_turn_order_from_green():
+    """Green (seat 2) rushes: the four crabs with 5 muscle leave in turn order from the active
+    player (R9): Green crab 0, Black crab 2, Blue crab 0, Blue crab 1. They enter in that order
+    of managers, one manager's groups by destination (rules note 2): Blue crab 1 (to B) before
+    Blue crab 0 (to C); each arriving crab's own manager chooses its alliance."""
+    state = action_phase(4, (MM, AOTF, BB), microphone=GREEN, card=A.RUSH)
+    for seat, index in ((BLUE, 0), (BLUE, 1), (GREEN, 0), (BLACK, 2)):
+        put(state, seat, index, 0, 5)
+    put(state, YELLOW, 0, 0, 2)
+    events = act(state, A.RUSH, 0)
+    for arena in (1, 2, 2, 1):
+        assert decision(state) == (GREEN, "choose_destination")
+        events += choose(state, MoveKind.DESTINATION, arena=arena)
+    assert decision(state) == (BLUE, "choose_alliance")
+    events += choose(state, MoveKind.ALLIANCE, alliance=FORM, partner=GREEN)
+    assert decision(state) == (BLUE, "choose_alliance")
+    events += choose(state, MoveKind.ALLIANCE, alliance=FORM, partner=BLACK)
+    assert decision(state) == (GREEN, "choose_style_bonus_arena")
+    events += choose(state, MoveKind.STYLE_BONUS, arena=2)
+    b, c = "arena B (Attack of the Fans)", "arena C (Barnacle Brawl)"
+    assert texts(events) == [
+        "Green: Rush with crab 0 (pays 3 rage, 3 left)",
+        f"Green sends Green crab 0 to {b}",
+        f"Green sends Black crab 2 to {c}",
+        f"Green sends Blue crab 0 to {c}",
+        f"Green sends Blue crab 1 to {b}",
+        f"Green crab 0 leaves arena A (Mega Muscle) for {b}",
+        f"Black crab 2 leaves arena A (Mega Muscle) for {c}",
+        f"Blue crab 0 leaves arena A (Mega Muscle) for {c}",
+        f"Blue crab 1 leaves arena A (Mega Muscle) for {b}",
+        f"Green crab 0 enters {b} with 5 muscle",
+        f"Green places 1 fan(s) in {b} (Attack of the Fans)",
+        f"Black crab 2 enters {c} with 5 muscle",
+        "Black crab 2: -1 muscle (Barnacle Brawl), now 4",
+        f"Blue crab 1 enters {b} with 5 muscle",
+        f"Blue forms an alliance with Green in {b}",
+        f"Blue places 1 fan(s) in {b} (Attack of the Fans)",
+        f"Blue crab 0 enters {c} with 5 muscle",
+        f"Blue forms an alliance with Black in {c}",
+        "Blue crab 0: -1 muscle (Barnacle Brawl), now 4",
+        f"Green places 1 fan(s) in {c} (style bonus)",
+        "Green's action is resolved",
+    ]
+    assert fields(events)[1:5] == [
+        {"player": GREEN, "crab": (GREEN, 0), "arena": 1},
+        {"player": GREEN, "crab": (BLACK, 2), "arena": 2},
+        {"player": GREEN, "crab": (BLUE, 0), "arena": 2},
+        {"player": GREEN, "crab": (BLUE, 1), "arena": 1},
+    ]
+    assert fields(events)[17] == {"player": BLUE, "arena": 2, "alliance": FORM, "partner": BLACK}
+    assert fields(events)[-1] == {"player": GREEN}

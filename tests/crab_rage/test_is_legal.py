@@ -66,3 +66,32 @@ def test_alliances_in_names_each_two_seat_unit_by_its_lowest_seat_in_units_in_or
             else:
                 GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
     assert seen_two > 0  # two alliances in one arena: the order matters
+
+
+def test_the_action_turn_step_lists_the_turn_moves_the_game_offers():
+    """`legal_moves` answers an Action Phase turn without the step's handler; the handler must
+    list the same moves (the step machinery asks it)."""
+    from crabgames.games.crab_rage.flow import HANDLERS
+    from tests.crab_rage.helpers import AOTF, BLUE, MM, PC, action_phase, put
+
+    state = action_phase(4, (MM, AOTF, PC))
+    put(state, BLUE, 0, 0, 3)
+    task = state.pending[-1]
+    assert task.kind == Step.ACTION_TURN
+    listed = list(HANDLERS[task.kind].moves(state, task))
+    assert listed == list(GAME.legal_moves(state)) and len(listed) > 10
+
+
+def test_an_automatic_step_takes_no_move_and_no_chance_outcome():
+    import pytest
+
+    from crabgames.games.crab_rage.flow import HANDLERS
+    from crabgames.games.crab_rage.state import Task
+    from tests.crab_rage.helpers import AOTF, MM, PC, action_phase
+
+    state = action_phase(4, (MM, AOTF, PC))
+    handler = HANDLERS[Step.ROUND_START]
+    with pytest.raises(AssertionError, match="^not a player decision$"):
+        handler.play(state, Task(Step.ROUND_START), Move(MoveKind.PASS))
+    with pytest.raises(AssertionError, match="^not a chance event$"):
+        handler.resolve(state, Task(Step.ROUND_START), 1)
