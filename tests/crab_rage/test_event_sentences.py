@@ -865,27 +865,28 @@ def test_the_rumble_phase_tells_each_win_the_fans_shared_by_muscle_and_the_loser
 def test_the_fan_phase_tells_hardcore_fans_in_turn_order_then_each_rage_build():
     """Green holds the microphone (turn order Green, Black, Blue, Yellow). Blue is in A (Mega
     Muscle: 2 rage) and B (Attack of the Fans: 1 fan), twice in A but rewarded once; Yellow in C
-    (Pressure Cooker: 1 fan); Green in A (Mega Muscle: 2 rage, 6 + 2 = 8: mutation, R4); Black
-    nowhere (R14)."""
+    (Pressure Cooker: 1 fan, added to the 2 it holds: 3); Green in A (Mega Muscle: 2 rage,
+    6 + 2 = 8: a mutation, R4); Black nowhere (R14)."""
     state = action_phase(4, (MM, AOTF, PC), microphone=GREEN)
     put(state, BLUE, 0, 0)
     put(state, BLUE, 1, 0)
     put(state, BLUE, 2, 1)
     put(state, YELLOW, 0, 2)
     put(state, GREEN, 0, 0)
+    state.players[YELLOW].hardcore, state.players[YELLOW].supply = 2, 30  # from round 1
     state.phase = Phase.RUMBLE
     events = run(state, Task(Step.FAN_PHASE))
     assert texts(events) == [
         "the Fan Phase starts",
         "Blue gains 1 hardcore fan(s) (Fan Phase), now 1",
-        "Yellow gains 1 hardcore fan(s) (Fan Phase), now 1",
+        "Yellow gains 1 hardcore fan(s) (Fan Phase), now 3",
         "Green builds 2 rage (Fan Phase), now 8",
     ]
     fan = Cause.FAN_PHASE
     assert fields(events) == [
         {"phase": Phase.FAN},
         {"player": BLUE, "amount": 1, "result": 1, "cause": fan},
-        {"player": YELLOW, "amount": 1, "result": 1, "cause": fan},
+        {"player": YELLOW, "amount": 1, "result": 3, "cause": fan},
         {"player": GREEN, "change": 2, "result": 8, "cause": fan},
     ]
     assert kinds(events)[1:] == [EventKind.HARDCORE_FANS] * 2 + [EventKind.RAGE]
@@ -1020,3 +1021,18 @@ def test_a_rush_by_green_sends_and_enters_the_crabs_in_turn_order_from_green():
     ]
     assert fields(events)[17] == {"player": BLUE, "arena": 2, "alliance": FORM, "partner": BLACK}
     assert fields(events)[-1] == {"player": GREEN}
+
+
+def test_pressure_cooker_in_arena_a_tells_the_rage_built_in_arena_a():
+    """The build names its arena even when it is the first one (index 0)."""
+    state = action_phase(4, (PC, MM, AOTF))
+    events = act(state, A.MOVE, 0, arena=0)
+    assert texts(events)[3] == "Blue builds 1 rage (Pressure Cooker), now 5"
+    assert fields(events)[3] == {
+        "player": BLUE,
+        "change": 1,
+        "result": 5,
+        "cause": Cause.BILLBOARD,
+        "billboard": PC,
+        "arena": 0,
+    }
