@@ -123,6 +123,20 @@ def test_a_four_arena_rotation_names_arena_d():
     assert events[2].told().fields == {"billboards": (BB, MM, AOTF, PC)}
 
 
+def test_after_round_4_the_end_of_game_starts_and_round_3_starts_round_4_instead():
+    state = action_phase(4, (MM, AOTF, PC))
+    state.round, state.phase = 4, Phase.RAGE
+    events = run(state, Task(Step.ROUND_END))[:1]  # then hardcore fans and scoring
+    assert texts(events) == ["the End of Game starts"]
+    assert fields(events) == [{"phase": Phase.END_OF_GAME}]
+    state = action_phase(4, (MM, AOTF, PC))
+    state.round, state.phase = 3, Phase.RAGE
+    assert texts(run(state, Task(Step.ROUND_END)))[:2] == [
+        "round 4 starts",
+        "the Referee Phase starts",
+    ]
+
+
 # ----- the board's actions -----
 
 
