@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Signature
+from crabgames.games.crab_rage.events import EventKind
 from crabgames.games.crab_rage.flow import advance
 from crabgames.games.crab_rage.state import BACKSTAGE, AllianceChoice, Move, MoveKind
 from tests.crab_rage.helpers import (
@@ -368,7 +369,7 @@ def test_players_act_in_turn_until_all_have_passed_then_the_rumble_follows():
     assert state.phase.name in ("RUMBLE", "FAN", "RAGE", "REFEREE")
 
 
-def test_each_round_reveals_a_new_card_and_billboards_rotate_from_round_2():
+def test_each_round_reveals_a_new_card_then_billboards_rotate_from_round_2():
     state = action_phase(4, (MM, AOTF, BB), card=Action.RUSH, rage=0)
     for seat in range(4):
         state.players[seat].rage = 0
@@ -378,9 +379,12 @@ def test_each_round_reveals_a_new_card_and_billboards_rotate_from_round_2():
     chance(state, 1, 6, 2, 2)  # everyone has 3 rage: the microphone is rolled off
     assert state.microphone == YELLOW
     assert decision(state) == (-1, "flip_action_card")
-    assert [a.billboard for a in state.arenas] == [BB, MM, AOTF]
-    chance(state, Action.SWAP)
+    assert [a.billboard for a in state.arenas] == [MM, AOTF, BB]  # A. New Rules comes first
+    events = chance(state, Action.SWAP)
     assert state.round == 2 and state.action_cards == [Action.RUSH, Action.SWAP]
+    assert [a.billboard for a in state.arenas] == [BB, MM, AOTF]  # B. Billboard Rotation
+    kinds = [e.kind for e in events]
+    assert kinds.index(EventKind.ACTION_REVEALED) < kinds.index(EventKind.BILLBOARDS_ROTATED)
 
 
 # ----- each printed cost, target and condition, pinned on its own -----

@@ -4,6 +4,7 @@ change, result, cause) follows from the scene by the rules (docs/rules/crab_rage
 
 from __future__ import annotations
 
+from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Signature
 from crabgames.games.crab_rage.events import Cause, EventKind
 from crabgames.games.crab_rage.setup import default_options, initial_state
@@ -89,38 +90,40 @@ def test_the_set_up_tells_each_billboard_dealt_the_microphone_the_round_and_the_
 
 
 def test_round_two_tells_the_billboards_rotated_one_arena_clockwise_and_the_next_card():
-    """R5: from round 2 every billboard moves to the next arena clockwise: A's Mega Muscle to B,
-    B's Attack of the Fans to C, C's Barnacle Brawl to A."""
+    """R5: from round 2, after the new card (A. New Rules), every billboard moves to the next
+    arena clockwise (B. Billboard Rotation): A's Mega Muscle to B, B's Attack of the Fans to C,
+    C's Barnacle Brawl to A."""
     state = action_phase(4, (MM, AOTF, BB), card=A.RUSH)
     state.phase = Phase.RAGE
     events = run(state, Task(Step.ROUND_START)) + chance(state, A.SWAP)
     assert texts(events) == [
         "round 2 starts",
         "the Referee Phase starts",
+        "the referee reveals Swap",
         "billboards rotate clockwise: arena A (Barnacle Brawl), arena B (Mega Muscle), "
         "arena C (Attack of the Fans)",
-        "the referee reveals Swap",
         "the Action Phase starts",
     ]
     assert fields(events) == [
         {"amount": 2},
         {"phase": Phase.REFEREE},
-        {"billboards": (BB, MM, AOTF)},
         {"action": A.SWAP},
+        {"billboards": (BB, MM, AOTF)},
         {"phase": Phase.ACTION},
     ]
-    assert events[2].kind == EventKind.BILLBOARDS_ROTATED
+    assert events[3].kind == EventKind.BILLBOARDS_ROTATED
 
 
 def test_a_four_arena_rotation_names_arena_d():
     state = action_phase(5, (MM, AOTF, PC, BB))
     state.phase = Phase.RAGE
     events = run(state, Task(Step.ROUND_START))
-    assert events[2].text == (
+    events += chance(state, GAME.chance_outcomes(state)[0][0])
+    assert events[3].text == (
         "billboards rotate clockwise: arena A (Barnacle Brawl), arena B (Mega Muscle), "
         "arena C (Attack of the Fans), arena D (Pressure Cooker)"
     )
-    assert events[2].told().fields == {"billboards": (BB, MM, AOTF, PC)}
+    assert events[3].told().fields == {"billboards": (BB, MM, AOTF, PC)}
 
 
 def test_after_round_4_the_end_of_game_starts_and_round_3_starts_round_4_instead():

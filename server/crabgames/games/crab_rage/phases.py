@@ -192,12 +192,6 @@ class RoundStart(Handler):
             event(ROUND_STARTED_EVENT, round_text, state.round),
             start_phase(state, Phase.REFEREE),
         ]
-        if state.round > 1:  # R5: billboards move one arena clockwise from round 2
-            boards = [a.billboard for a in state.arenas]
-            for index in range(len(state.arenas)):
-                writable_arena(state, index).billboard = boards[index - 1]
-            rotated = tuple([a.billboard for a in state.arenas])
-            events.append(event(BILLBOARDS_ROTATED_EVENT, rotated_text, rotated))
         push(
             state,
             Task(FLIP_ACTION_STEP),
@@ -241,10 +235,20 @@ class FlipAction(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         state.action_cards.append(value)
-        return [
-            event(ACTION_REVEALED_EVENT, revealed_text, value),
-            start_phase(state, Phase.ACTION),
-        ]
+        events = [event(ACTION_REVEALED_EVENT, revealed_text, value)]
+        if state.round > 1:  # B. Billboard Rotation follows A. New Rules, from round 2 (R5)
+            events.append(rotate_billboards(state))
+        events.append(start_phase(state, Phase.ACTION))
+        return events
+
+
+def rotate_billboards(state: State) -> Event:
+    """R5, Billboard Rotation: move the billboards one arena clockwise."""
+    boards = [a.billboard for a in state.arenas]
+    for index in range(len(state.arenas)):
+        writable_arena(state, index).billboard = boards[index - 1]
+    rotated = tuple([a.billboard for a in state.arenas])
+    return event(BILLBOARDS_ROTATED_EVENT, rotated_text, rotated)
 
 
 def revealed_text(action: int) -> Told:
