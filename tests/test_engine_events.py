@@ -11,7 +11,7 @@ from typing import NamedTuple
 import pytest
 
 from crabgames.core.engine import Engine, redact
-from crabgames.core.game import Game
+from crabgames.core.game import Codec
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,12 @@ class DealsToEachSeat:
     """A stub game: every event is a card dealt to `holder`, and each viewer gets a fresh copy
     (so copies for one seat are freed before the next seat's are made, and ids may repeat)."""
 
+    fast = None  # no accelerators: events go through the codec's readable path
+
     def __init__(self, kind=Dealt):
         self.kind = kind
         self.encoded = 0
+        self.codec = self  # the stub is its own codec
 
     def redact_event(self, event: Dealt, viewer: int | None) -> Dealt:
         return event if viewer == event.holder else self.kind(event.holder, viewer)
@@ -48,7 +51,8 @@ class DealsToEachSeat:
         copy = "public" if event.seen_by is None else f"seat {event.seen_by}"
         msg.text = f"player {event.holder} is dealt a card ({copy})"
 
-    encode_event_bytes = Game.encode_event_bytes  # through encode_event, as a game by default
+    state_bytes = Codec.state_bytes
+    event_bytes = Codec.event_bytes  # through encode_event, as every game's readable path
 
 
 @pytest.mark.parametrize("kind", [Dealt, UnhashableDealt, DealtWithCards])

@@ -28,7 +28,7 @@ from crabgames.core.errors import (
     bad_state,
     shown,
 )
-from crabgames.core.game import CHANCE, NOBODY, PLAYER, Decision, Game
+from crabgames.core.game import CHANCE, NOBODY, PLAYER, Decision, Game, codec_of, paths
 from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -125,7 +125,7 @@ class Match:
             )
         if which != game.facts.id:
             raise bad_move(f"{path}.{which}", f"this is a {game.facts.id} game, not {which}")
-        native = game.decode_move(getattr(move, which), f"{path}.{which}")
+        native = codec_of(game).decode_move(getattr(move, which), f"{path}.{which}")
         if move.player != decision.player:
             raise IllegalMove(
                 "G3",
@@ -160,7 +160,7 @@ class Match:
             if len(moves) != 1:
                 break
             move = moves[0]
-            name = game.player_name(state, decision.player)
+            name = codec_of(game).player_name(state, decision.player)
             events.append(
                 ForcedMoveEvent(decision.player, name, self.forced_move_bytes(decision, move))
             )
@@ -174,12 +174,12 @@ class Match:
         game = self.game
         msg = game_pb2.Move(
             player=decision.player,
-            label=game.move_label(self.state, move),
+            label=codec_of(game).move_label(self.state, move),
             move_id=game.move_id(self.state, move),
         )
         part = getattr(msg, game.facts.id)
         part.SetInParent()
-        game.encode_move(move, part)
+        codec_of(game).encode_move(move, part)
         return msg.SerializeToString()
 
     def resolve_chance(self) -> list[Any]:
@@ -401,7 +401,7 @@ class Engine:
     def encode_serialized(self, match: Match) -> bytes:
         """The state serialized deterministically (the bytes it is remembered by and sent as),
         framed from the game's own bytes."""
-        part = match.game.encode_state_bytes(match.state)
+        part = paths(match.game).state_bytes(match.state)
         # The game's field (10 to 12) comes after every header field (1 to 9); one join copies
         # each piece once.
         fields = state_header_fields(match)
@@ -430,7 +430,7 @@ class Engine:
             raise bad_state(f"{path}.prng.seed", "does not match the game's seed")
         check_version(msg.version, f"{path}.version", bad_state)
         without_unknown_fields(msg, path)
-        state = game.decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
+        state = codec_of(game).decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
         match = Match(
             game,
             msg.num_players,
@@ -457,7 +457,7 @@ class Engine:
         """The events as the host, a spectator and each seat may see them; a list not `wanted`
         is left empty (and not built)."""
         game = match.game
-        encode_event = game.encode_event_bytes
+        encode_event = paths(game).event_bytes
         host = [
             wire.sized(event.encoded() if type(event) is ForcedMoveEvent else encode_event(event))
             for event in events
@@ -515,7 +515,7 @@ class Engine:
                 data = encoded.get(key)
                 alive.append(event)
             if data is None:
-                data = encoded[key] = wire.sized(game.encode_event_bytes(event))
+                data = encoded[key] = wire.sized(paths(game).event_bytes(event))
             return data
 
         return encode
@@ -525,7 +525,7 @@ class Engine:
         if outcome is None:
             return None
         msg = game_pb2.Outcome()
-        match.game.encode_outcome(outcome, msg)
+        codec_of(match.game).encode_outcome(outcome, msg)
         return msg
 
     # ----- the API -----
@@ -543,7 +543,7 @@ class Engine:
         check_player_count(game.facts, num_players, "num_players", bad_request)
         if chance_mode not in _CHANCE_MODES:
             raise bad_request("chance_mode", f"unknown chance mode {chance_mode}")
-        native_options = game.decode_options(options, num_players, f"options.{game_id}")
+        native_options = codec_of(game).decode_options(options, num_players, f"options.{game_id}")
         seed = (seed or secrets.randbits(63) or 1) & MASK64
         match = Match(
             game,
@@ -735,7 +735,7 @@ class Engine:
             view.outcome.CopyFrom(outcome)
         part = getattr(view, match.game.facts.id)
         part.SetInParent()
-        match.game.encode_view(match.state, player, part)
+        codec_of(match.game).encode_view(match.state, player, part)
         return view
 
     def replay(
@@ -887,7 +887,7 @@ def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
         bodies = [
             sized_move(
                 game_pb2.Move(
-                    label=game.chance_label(state, value),
+                    label=codec_of(game).chance_label(state, value),
                     chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
                 )
             )
@@ -901,7 +901,7 @@ def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
             f"player {decision.player} has {len(moves)} legal moves ({decision.name});"
             f" an answer lists at most {MAX_LISTED_MOVES}: send the move itself (ApplyMove)"
         )
-    keys = game.move_cache_keys(state, moves)
+    keys = paths(game).move_cache_keys(state, moves)
     try:  # most calls find every move encoded already
         bodies = list(map(encodings.bodies.__getitem__, keys))
     except KeyError:
@@ -964,11 +964,11 @@ class MoveEncodings:
         game = self.game
         move_id = self.move_ids[key] = game.move_id(state, native)
         msg = game_pb2.Move(
-            player=self.player, label=game.move_label(state, native), move_id=move_id
+            player=self.player, label=codec_of(game).move_label(state, native), move_id=move_id
         )
         part = getattr(msg, game.facts.id)
         part.SetInParent()
-        game.encode_move(native, part)
+        codec_of(game).encode_move(native, part)
         return sized_move(msg)
 
     def ids(self, keys: list[Any], state: Any, moves: list[Any]) -> list[int]:

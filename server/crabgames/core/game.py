@@ -1,22 +1,35 @@
-"""The shape every game plugs into (OpenSpiel-style): facts declared once, then small hooks.
+"""The shape every game plugs into, in three parts (docs/architecture.md):
 
-A game works on its own native state (plain Python objects) and translates to and from its
-protobuf messages in its codec hooks. The generic machinery (who decides next, chance nodes and
-the PRNG, views, errors, replay) lives in `engine.py` and is written once for all games.
+- `Game`: the rules hooks, on the game's native state (OpenSpiel's standard set: who decides,
+  the legal moves, applying a move or a chance outcome, the outcome), and what each seat may see.
+- `Codec`: the readable translation between the native state, moves, events and views and the
+  game's protobuf messages, field by field through the protobuf API.
+- `FastPaths`: optional accelerators for the few conversions on every call's path (a state's
+  bytes, an event's bytes, the moves' cache keys). Each must give exactly what the readable path
+  gives; each game's tests check that byte for byte, and `use_accelerators(False)` (or
+  CRABGAMES_ACCELERATORS=off) makes the engine take the readable path everywhere.
+
+The generic machinery (who decides next, chance nodes and the PRNG, views, errors, replay)
+lives in `engine.py` and is written once for all games.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+
+from google.protobuf.message import Message
 
 from crabgames.v1 import game_pb2
 
 S = TypeVar("S")  # the game's native state
 M = TypeVar("M")  # the game's native move (hashable, comparable)
+E = TypeVar("E")  # the game's native event
+O = TypeVar("O")  # noqa: E741 (the game's native outcome)
 
 PLAYER = game_pb2.DECIDER_KIND_PLAYER
 CHANCE = game_pb2.DECIDER_KIND_CHANCE
@@ -92,14 +105,83 @@ class Violation:
     reason: str
 
 
-class Game(ABC, Generic[S, M]):
-    facts: GameFacts
+class Codec(ABC, Generic[S, M, E, O]):
+    """The readable translation between the game's native objects and its protobuf messages.
+    Decoders validate, raising InvalidArgument with the field path of the first problem."""
 
-    # ----- rules, on the native state -----
+    state_message: ClassVar[type[Message]]  # the game's state message (KrabyState, ...)
 
     @abstractmethod
     def decode_options(self, options: Any, num_players: int, path: str) -> Any:
         """Validate the game's options message (may be an empty message) into native options."""
+
+    @abstractmethod
+    def decode_state(self, msg: Any, num_players: int, path: str) -> S: ...
+
+    @abstractmethod
+    def encode_state(self, state: S, msg: Any) -> None:
+        """Fill the game's (empty) state message, field by field."""
+
+    @abstractmethod
+    def decode_move(self, msg: Any, path: str) -> M: ...
+
+    @abstractmethod
+    def encode_move(self, move: M, msg: Any) -> None: ...
+
+    @abstractmethod
+    def encode_event(self, event: E, msg: game_pb2.Event) -> None:
+        """Fill the game's event field, the template, its args and the one-line `text`."""
+
+    @abstractmethod
+    def encode_view(self, state: S, player: int | None, msg: Any) -> None:
+        """Fill the game's view message for `player` (None for a spectator)."""
+
+    @abstractmethod
+    def encode_outcome(self, outcome: O, msg: game_pb2.Outcome) -> None: ...
+
+    @abstractmethod
+    def move_label(self, state: S, move: M) -> str: ...
+
+    @abstractmethod
+    def chance_label(self, state: S, value: int) -> str: ...
+
+    def player_name(self, state: S, seat: int) -> str:
+        """The seat as the game's sentences name it (a team's colour, say)."""
+        return f"player {seat}"
+
+    # The readable paths the accelerators stand in for.
+
+    def state_bytes(self, state: S) -> bytes:
+        """The state message serialized deterministically: the bytes the engine sends a state
+        as and remembers it by (a state sent back must match them to be found)."""
+        msg = self.state_message()
+        self.encode_state(state, msg)
+        return msg.SerializeToString(deterministic=True)
+
+    def event_bytes(self, event: E) -> bytes:
+        """The event as a serialized `Event` (its args map sorted by key)."""
+        msg = game_pb2.Event()
+        self.encode_event(event, msg)
+        return msg.SerializeToString(deterministic=True)
+
+
+@dataclass(frozen=True)
+class FastPaths(Generic[S, M, E]):
+    """A game's accelerators: each, when given, returns exactly what the `Codec` method of the
+    same name returns (the game's tests check it byte for byte over random games); the engine
+    takes the readable path for any left out, and for all of them with accelerators off."""
+
+    state_bytes: Callable[[S], bytes] | None = None
+    event_bytes: Callable[[E], bytes] | None = None
+    move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]] | None = None
+
+
+class Game(ABC, Generic[S, M, E, O]):
+    """The rules hooks. A game works on its own native state (plain Python objects)."""
+
+    facts: ClassVar[GameFacts]
+    codec: Codec[S, M, E, O]
+    fast: FastPaths[S, M, E] | None = None
 
     @abstractmethod
     def initial_state(self, num_players: int, options: Any) -> S:
@@ -113,7 +195,8 @@ class Game(ABC, Generic[S, M]):
         """Every legal move of the player who must decide now."""
 
     def is_legal(self, state: S, move: M) -> bool:
-        # One source of truth: a move is legal exactly when the generator lists it.
+        """One source of truth: a move is legal exactly when the generator lists it (a game
+        may answer faster, and its tests check the answer against the list)."""
         return move in self.legal_moves(state)
 
     @abstractmethod
@@ -121,7 +204,7 @@ class Game(ABC, Generic[S, M]):
         """Which rule an illegal move breaks. Only called once `is_legal` said no."""
 
     @abstractmethod
-    def apply_move(self, state: S, move: M) -> list[Any]:
+    def apply_move(self, state: S, move: M) -> list[E]:
         """Apply a legal move in place; return the native events, in order."""
 
     @abstractmethod
@@ -129,20 +212,18 @@ class Game(ABC, Generic[S, M]):
         """At a chance node: (value, weight) pairs in the game's documented order (G2)."""
 
     @abstractmethod
-    def apply_chance(self, state: S, value: int) -> list[Any]: ...
+    def apply_chance(self, state: S, value: int) -> list[E]: ...
 
     @abstractmethod
-    def outcome(self, state: S) -> Any | None:
+    def outcome(self, state: S) -> O | None:
         """The native outcome once the game is over, else None."""
 
     @abstractmethod
     def clone(self, state: S) -> S: ...
 
-    @abstractmethod
-    def resample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
-        """A copy of the state with everything hidden from `player` (everything hidden from
-        everyone when None) redrawn at random, consistent with what that player sees. Used to
-        prove views leak nothing and by bots that need a full state (determinization)."""
+    def invariant_violations(self, state: S) -> list[str]:
+        """Conservation laws that must hold after every move (tested by the conformance suite)."""
+        return []
 
     # ----- for learning agents and bots -----
 
@@ -154,68 +235,11 @@ class Game(ABC, Generic[S, M]):
     def move_id(self, state: S, move: M) -> int:
         """The stable integer id of a move (0 <= id < move_id_count)."""
 
-    @abstractmethod
-    def state_from_view(self, view: Any, player: int, num_players: int, rng: random.Random) -> S:
-        """A full native state consistent with `player`'s view message, hidden information drawn
-        at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
-
-    def invariant_violations(self, state: S) -> list[str]:
-        """Conservation laws that must hold after every move (tested by the conformance suite)."""
-        return []
-
-    # ----- codec: protobuf <-> native -----
-
-    @abstractmethod
-    def decode_state(self, msg: Any, num_players: int, path: str) -> S:
-        """Validate the game's state message and build the native state; raise InvalidArgument
-        naming the field path of the first problem."""
-
-    @abstractmethod
-    def encode_state_bytes(self, state: S) -> bytes:
-        """The game's state message serialized, its fields in field-number order (as protobuf's
-        deterministic serialization writes them). The service answers ApplyMove with these
-        bytes framed in a GameState, and remembers the state by them: a state sent back must
-        match them byte for byte to be found."""
-
-    @abstractmethod
-    def decode_move(self, msg: Any, path: str) -> M: ...
-
-    @abstractmethod
-    def encode_move(self, move: M, msg: Any) -> None: ...
-
-    @abstractmethod
-    def move_label(self, state: S, move: M) -> str: ...
-
-    def move_cache_key(self, state: S, move: M) -> Hashable:
-        """Everything a move's encoding depends on (the move, its label and its id), so it is
-        built once; a game whose labels cost more can give something cheaper that still
-        determines them."""
-        return move, self.move_label(state, move), self.move_id(state, move)
-
-    def move_cache_keys(self, state: S, moves: Sequence[M]) -> list[Hashable]:
-        """`move_cache_key` of each move, in order (one call per LegalMoves: a game can build
-        them all at once, cheaper than a method call per move)."""
-        key = self.move_cache_key
-        return [key(state, move) for move in moves]
-
-    @abstractmethod
-    def chance_label(self, state: S, value: int) -> str: ...
-
     def player_name(self, state: S, seat: int) -> str:
-        """The seat as the game's sentences name it (a team's colour, say)."""
+        """TRANSITION (issue 15): Codec.player_name for a game still carrying its codec hooks."""
         return f"player {seat}"
 
-    @abstractmethod
-    def encode_event(self, event: Any, msg: game_pb2.Event) -> None:
-        """Fill the game's event field and the one-line `text`."""
-
-    def encode_event_bytes(self, event: Any) -> bytes:
-        """The event as a serialized `Event` (the bytes `encode_event`'s message serializes to);
-        the engine frames responses from these bytes. A game may write them directly when that
-        is cheaper than building the message."""
-        msg = game_pb2.Event()
-        self.encode_event(event, msg)
-        return msg.SerializeToString()
+    # ----- hidden information (G5); the defaults suit a game where everything is public -----
 
     def chance_hidden_from(self, state: S) -> Collection[int]:
         """At a chance node: the seats that must not see its outcome (for a draw into a hand,
@@ -228,16 +252,81 @@ class Game(ABC, Generic[S, M]):
         commitment, G4). Empty for an open decision."""
         return ()
 
-    def redact_event(self, event: Any, viewer: int | None) -> Any | None:
-        """The event as `viewer` (None: a spectator) may see it (G5): the same event when it is
+    def redact_event(self, event: E, viewer: int | None) -> E | None:
+        """The event as `viewer` (None: a spectator) may see it: the same event when it is
         public, a copy without the secret part (another player's draw), or None to hide it. A
         seat knows at least what a spectator knows: an event a spectator gets whole (the same
         object) every seat gets whole, so the engine asks seat by seat only about the others."""
         return event
 
     @abstractmethod
-    def encode_view(self, state: S, player: int | None, msg: Any) -> None:
-        """Fill the game's view message for `player` (None for a spectator)."""
+    def resample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
+        """A copy of the state with everything hidden from `player` (everything hidden from
+        everyone when None) redrawn at random, consistent with what that player sees. Used to
+        prove views leak nothing and by bots that need a full state (determinization)."""
 
     @abstractmethod
-    def encode_outcome(self, outcome: Any, msg: game_pb2.Outcome) -> None: ...
+    def state_from_view(self, view: Any, player: int, num_players: int, rng: random.Random) -> S:
+        """A full native state consistent with `player`'s view message, hidden information drawn
+        at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
+
+
+# ----- the accelerators' switch -----
+
+_accelerators = os.environ.get("CRABGAMES_ACCELERATORS", "on").lower() not in ("off", "0", "no")
+
+
+def use_accelerators(enabled: bool) -> None:
+    """Switch every game's FastPaths on or off (tests prove the engine is the same without)."""
+    global _accelerators
+    _accelerators = enabled
+
+
+def accelerators_on() -> bool:
+    return _accelerators
+
+
+@dataclass(frozen=True)
+class Paths(Generic[S, M, E]):
+    """The conversions on every call's path, as the engine calls them: the accelerator where
+    the game has one and accelerators are on, else the codec's readable path."""
+
+    state_bytes: Callable[[S], bytes]
+    event_bytes: Callable[[E], bytes]
+    move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]]
+
+
+_resolved: dict[tuple[Game[Any, Any, Any, Any], bool], Paths[Any, Any, Any]] = {}
+
+
+def paths(game: Game[S, M, E, O]) -> Paths[S, M, E]:
+    """The game's paths with accelerators as they are now (resolved once per game and setting)."""
+    found = _resolved.get((game, _accelerators))
+    if found is None:
+        found = _resolved[game, _accelerators] = _resolve(game)
+    return found
+
+
+def _resolve(game: Game[S, M, E, O]) -> Paths[S, M, E]:
+    if not hasattr(game, "codec"):  # TRANSITION (issue 15): a game not yet split in three parts
+        legacy: Any = game
+        return Paths(legacy.encode_state_bytes, legacy.encode_event_bytes, legacy.move_cache_keys)
+    codec, fast = game.codec, game.fast if _accelerators else None
+
+    def move_cache_keys(state: S, moves: Sequence[M]) -> list[Hashable]:
+        # Everything a move's encoding depends on, so the engine encodes each distinct move once.
+        label, move_id = codec.move_label, game.move_id
+        return [(move, label(state, move), move_id(state, move)) for move in moves]
+
+    return Paths(
+        state_bytes=(fast and fast.state_bytes) or codec.state_bytes,
+        event_bytes=(fast and fast.event_bytes) or codec.event_bytes,
+        move_cache_keys=(fast and fast.move_cache_keys) or move_cache_keys,
+    )
+
+
+def codec_of(game: Game[S, M, E, O]) -> Codec[S, M, E, O]:
+    """TRANSITION (issue 15): the game's codec, or the game itself while it still carries the
+    codec hooks (the same names)."""
+    found: Any = getattr(game, "codec", game)
+    return found  # type: ignore[no-any-return]

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from crabgames.core.engine import Engine, Match
 from crabgames.core.errors import bad_request
-from crabgames.core.game import CHANCE, NOBODY, Game
+from crabgames.core.game import CHANCE, NOBODY, Game, codec_of
 from crabgames.core.prng import GAMMA, MASK64, Prng, mix
 from crabgames.v1 import game_pb2
 
@@ -138,5 +138,5 @@ def play_out(
         else:
             game.apply_move(state, moves[prng.below(len(moves))])  # G6: never empty
     outcome = game_pb2.Outcome()
-    game.encode_outcome(game.outcome(state), outcome)
+    codec_of(game).encode_outcome(game.outcome(state), outcome)
     return outcome, decisions

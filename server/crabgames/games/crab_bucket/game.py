@@ -68,7 +68,7 @@ STEP_DECIDERS = deciders(rules.STEP_DECISIONS, rules.CHANCE_STEPS)
 PENDING_DECIDERS = deciders(rules.PENDING_DECISIONS, rules.CHANCE_PENDING)
 
 
-class CrabBucketGame(Game[CrabBucketState, Move]):
+class CrabBucketGame(Game[CrabBucketState, Move, Any, Any]):
     facts = GameFacts(
         id="crab_bucket",
         title="Crab Bucket",
@@ -243,7 +243,7 @@ class CrabBucketGame(Game[CrabBucketState, Move]):
         if isinstance(move, UseAbility):
             return move, state.options.missions[move.mission].ability
         if isinstance(move, KeepMission):
-            return super().move_cache_key(state, move)
+            return move, self.move_label(state, move), self.move_id(state, move)
         return move
 
     def move_cache_keys(self, state: CrabBucketState, moves: Sequence[Move]) -> list[Hashable]:

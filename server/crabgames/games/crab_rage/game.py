@@ -126,7 +126,7 @@ DECISION_MOVES = {
 }
 
 
-class CrabRageGame(Game[State, Move]):
+class CrabRageGame(Game[State, Move, Any, Any]):
     facts = FACTS
 
     # ----- rules -----

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_request
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
@@ -252,7 +253,7 @@ def fill_kraby_event(event: object, ev: pb.KrabyEvent) -> None:
             ev.game_ended.reason = reason
 
 
-class KrabyGame(Game[KrabyState, object]):
+class KrabyGame(Game[KrabyState, object, Any, Any]):
     facts = GameFacts(
         id="kraby",
         title="Kraby",
