@@ -22,6 +22,8 @@ from crabgames.games.crab_bucket import codec as cb_codec
 from crabgames.games.crab_bucket.codec import MAX_MISSIONS, MAX_NAME, MAX_REQUIREMENTS
 from crabgames.games.crab_rage import actions
 from crabgames.games.crab_rage.codec import MAX_PENDING
+from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.moves import MoveKind
 from crabgames.v1 import crab_bucket_pb2, crab_rage_pb2, game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -189,7 +191,7 @@ def test_smash_moves_at_any_rage_are_kept_not_built_per_decision(engine):
     game, native, rng = match.game, match.state, random.Random(2)
     for _ in range(2000):  # play until someone has a Smash with a large X
         moves = game.legal_moves(native)
-        smashes = [m for m in moves if m.kind == actions.ACT_KIND and m.action == actions.SMASH]
+        smashes = [m for m in moves if m.kind == MoveKind.ACT and m.action == Action.SMASH]
         if any(m.amount > actions.SMASH_TABLE_X for m in smashes):
             again = game.legal_moves(native)
             assert len(again) == len(moves)

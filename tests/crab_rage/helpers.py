@@ -9,8 +9,9 @@ from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Billboard
 from crabgames.games.crab_rage.flow import advance
+from crabgames.games.crab_rage.moves import Move, MoveKind
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import Move, MoveKind, State, Task
+from crabgames.games.crab_rage.state import State, Task
 
 BLUE, YELLOW, GREEN, BLACK, PURPLE = range(5)  # seats with the default colours (R1)
 MM = Billboard.MEGA_MUSCLE

@@ -6,7 +6,8 @@ from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Signature
 from crabgames.games.crab_rage.events import EventKind
 from crabgames.games.crab_rage.flow import advance
-from crabgames.games.crab_rage.state import BACKSTAGE, AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.state import BACKSTAGE
 from tests.crab_rage.helpers import (
     AOTF,
     BB,

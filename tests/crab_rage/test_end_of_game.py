@@ -10,7 +10,8 @@ from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import arena_glory
 from crabgames.games.crab_rage.events import Cause, EventKind
-from crabgames.games.crab_rage.state import Move, MoveKind, Phase, Step, Task
+from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from tests.crab_rage.helpers import (
     AOTF,

@@ -7,8 +7,9 @@ from __future__ import annotations
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Signature
 from crabgames.games.crab_rage.events import Cause, EventKind
+from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind, Phase, Step, Task
+from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import (
     AOTF,
     BB,

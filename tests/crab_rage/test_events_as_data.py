@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME, codec
 from crabgames.games.crab_rage.data import Action, Signature
-from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind, Step, Task
+from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.state import Step, Task
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from tests.crab_rage.helpers import (

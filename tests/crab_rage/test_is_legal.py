@@ -8,8 +8,9 @@ import random
 
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME, actions
+from crabgames.games.crab_rage.moves import Move, MoveKind
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import NO_CRAB, Move, MoveKind, Step, seats_of, units_in
+from crabgames.games.crab_rage.state import NO_CRAB, Step, seats_of, units_in
 
 
 def odd_moves(rng: random.Random) -> list[Move]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.events import EventKind
-from crabgames.games.crab_rage.state import Move, MoveKind, Phase, Step, Task, rumble_order
+from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.state import Phase, Step, Task, rumble_order
 from tests.crab_rage.helpers import (
     AOTF,
     BB,

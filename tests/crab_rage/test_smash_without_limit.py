@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME, move_ids
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.state import Move, MoveKind
+from crabgames.games.crab_rage.moves import Move, MoveKind
 from tests.crab_rage.helpers import AOTF, BB, BLUE, PC, YELLOW, act, action_phase, muscles, put
 
 

@@ -1,11 +1,18 @@
 """The Action Phase (R7): act or pass in turn order; the four board actions, the six action cards
-(R8, R9), the style bonus (R12) and the signature moves (R13)."""
+(R8, R9), the style bonus (R12) and the signature moves (R13), in the rulebook's order.
+
+Each printed rule is one function (what an action costs, which X can be unleashed, what it
+targets); the move generator (`turn_moves`), its narrowed twin for validation (`is_turn_move`),
+the payment (`ActionTurn.play`) and the explanation of an illegal move (explain.py) call them.
+A turn lists up to ~130 moves, so the moves themselves are built once, at import, in tables
+filled from the same functions, and a turn gathers them."""
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, chain
+from typing import cast, overload
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
@@ -47,12 +54,10 @@ from crabgames.games.crab_rage.movement import (
     set_muscle_event,
     style_bonus,
 )
+from crabgames.games.crab_rage.moves import PASS, Move, MoveKind
 from crabgames.games.crab_rage.state import (
     BACKSTAGE,
-    NO_CRAB,
     CrabRef,
-    Move,
-    MoveKind,
     State,
     Step,
     Task,
@@ -65,65 +70,120 @@ from crabgames.games.crab_rage.state import (
     writable_player,
 )
 
-# Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
-# EnumType.__getattr__ (~90 ns, and a move reads dozens).
-MOVE, GO_CLAM, SPLIT, SMASH = Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH
-PSYCH_OUT, SWAP, RAGE = Action.PSYCH_OUT, Action.SWAP, Action.RAGE
-RUSH, SCATTER, CHARM = Action.RUSH, Action.SCATTER, Action.CHARM
-ACTED_EVENT = EventKind.ACTED
-ACTION_RESOLVED_EVENT = EventKind.ACTION_RESOLVED
-SIGNATURE_MOVE_EVENT = EventKind.SIGNATURE_MOVE
-FAN_RIDING_EVENT = EventKind.FAN_RIDING
-ACTION_TURN_STEP = Step.ACTION_TURN
-ACT_KIND = MoveKind.ACT
-AFTER_ACTION_STEP = Step.AFTER_ACTION
-DESTINATIONS_STEP = Step.DESTINATIONS
-FANS_EVENT = EventKind.FANS
-FRENZY_STEP = Step.FRENZY
-MUSCLE_EVENT = EventKind.MUSCLE
-PASSED_EVENT = EventKind.PASSED
-PASS_KIND = MoveKind.PASS
-RIPTIDE_STEP = Step.RIPTIDE
-SHELL_UP_STEP = Step.SHELL_UP
-SIGNATURE_KIND = MoveKind.SIGNATURE
-SIGNATURE_TARGET_KIND = MoveKind.SIGNATURE_TARGET
-
-# Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
+# Who decides, by seat: a Decision is an immutable NamedTuple, asked for several times a move.
 CHOOSE_ACTION_BY_SEAT = seat_decisions("choose_action")
 CHOOSE_FRENZY_TARGET_BY_SEAT = seat_decisions("choose_frenzy_target")
 CHOOSE_SHELL_UP_CRAB_BY_SEAT = seat_decisions("choose_shell_up_crab")
 CHOOSE_RIPTIDE_TARGET_BY_SEAT = seat_decisions("choose_riptide_target")
 
-# A turn's steps by seat, built once: a step is never changed once pushed (Task), so every
-# state shares them, with their wire bytes.
-ACTION_TURN_BY_SEAT = tuple(Task(ACTION_TURN_STEP, seat) for seat in range(max(SETUP)))
-AFTER_ACTION_BY_SEAT = tuple(Task(AFTER_ACTION_STEP, seat) for seat in range(max(SETUP)))
+# A turn's steps by seat: a step is never changed once pushed (Task), so every state shares them,
+# with their wire bytes.
+ACTION_TURN_BY_SEAT = tuple(Task(Step.ACTION_TURN, seat) for seat in range(max(SETUP)))
+AFTER_ACTION_BY_SEAT = tuple(Task(Step.AFTER_ACTION, seat) for seat in range(max(SETUP)))
 
-# ----- legal actions -----
+SEATS = range(max(SETUP))
+CRAB_INDICES = range(max(s.crabs for s in SETUP.values()))
+ARENA_COUNTS = sorted({s.arenas for s in SETUP.values()})
+# Every crab reference (seat, crab index) by seat and index: shared tuples, not one per listing.
+CRAB_REFS = tuple(tuple((seat, i) for i in CRAB_INDICES) for seat in SEATS)
+TARGETS = [ref for refs in CRAB_REFS for ref in refs]
 
 
-# The actions as members, by value: `Action(value)` goes through the enum's metaclass call.
-ACTION_OF = {int(a): a for a in Action}
-# Every crab reference (seat, crab index) by seat and index, built once.
-CRAB_REFS = tuple(
-    tuple((seat, i) for i in range(max(s.crabs for s in SETUP.values())))
-    for seat in range(max(SETUP))
-)
+# ----- 2. Action Phase: "Act. Select an available action. Place rage equal to its cost." -----
+
+
+def available_actions(state: State) -> list[int]:
+    """The action board's four actions, then the action cards in the order they were revealed
+    (Referee Phase, A. New Rules)."""
+    return [*BOARD_ACTIONS, *state.action_cards]
+
+
+def is_available(state: State, action: int) -> bool:
+    return action in BOARD_ACTIONS or action in state.action_cards
+
+
+def has_x(action: int) -> bool:
+    """Smash and Rage: "cost 1 plus X", X being the rage unleashed (R8)."""
+    return action in WITH_X
+
+
+LEAST_X = 1  # R8: X is at least 1
+
+
+def rage_cost(action: int, x: int = 0) -> int:
+    """The rage placed on the action: its printed cost, plus X for Smash and Rage (R8)."""
+    return ACTION_COST[action] + (x if has_x(action) else 0)
+
+
+def least_cost(action: int) -> int:
+    """The least the action can cost: Smash and Rage with X = 1 (R8)."""
+    return rage_cost(action, LEAST_X)
+
+
+def can_pay(rage: int, cost: int) -> bool:
+    """R3: a cost can only be paid with rage the player has."""
+    return cost <= rage
+
+
+def most_x_paid(action: int, rage: int) -> int:
+    """The largest X the player can pay for (the cost is 1 plus X, R8); there is no other limit
+    on Smash's X ("There is no limit to how much rage you can unleash")."""
+    return rage - ACTION_COST[action]
+
+
+def x_values(action: int, rage: int, muscle: int) -> range:
+    """Every X the player can unleash, in increasing order from LEAST_X: what they can pay for;
+    Rage also cannot take the crab's muscle above 6 (R3, R8)."""
+    most = most_x_paid(action, rage)
+    if action == Action.RAGE:
+        most = min(most, MAX_MUSCLE - muscle)
+    return range(LEAST_X, most + 1)
+
+
+def in_x_order(row: Sequence[Move], xs: range) -> Sequence[Move]:
+    """The moves of `row` for the X values `xs`, `row` listing X = LEAST_X, LEAST_X + 1, ... in
+    order (the tables below are built that way, from `x_values`)."""
+    return row[xs.start - LEAST_X : xs.stop - LEAST_X] if xs else ()
+
+
+def can_perform_from(action: int, place: int) -> bool:
+    """ "Actions marked with the arena symbol can only be performed when the crab is in an
+    arena" (R7); Move, Go Clam and Rage may use a backstage crab."""
+    return place >= 0 or action not in ARENA_ONLY
+
+
+# ----- what each action targets, in the rulebook's order -----
+
+Rivals = list[list[CrabRef]]  # the rival crabs in each arena (`rivals_by_arena`)
 
 
 def rivals_in(state: State, player: int, arena: int) -> list[CrabRef]:
-    """Rival crabs: crabs of any other team, regardless of alliances."""
+    """ "A rival crab is a crab of another team, regardless of alliances.\""""
     return [ref for ref in crabs_in(state, arena) if ref[0] != player]
 
 
+def rivals_by_arena(state: State, player: int) -> Rivals:
+    """`rivals_in` for every arena at once (one pass over the crabs, same order)."""
+    rivals: Rivals = [[] for _ in state.arenas]
+    for seat, other in enumerate(state.players):
+        if seat != player:
+            refs = CRAB_REFS[seat]
+            for i, c in enumerate(other.crabs):
+                if c.arena >= 0:
+                    rivals[c.arena].append(refs[i])
+    return rivals
+
+
+def other_arenas(where: int, arenas: int) -> list[int]:
+    """Move and Go Clam: "to any other arena" (from backstage: any arena)."""
+    return [a for a in range(arenas) if a != where]
+
+
 def alliances_in(state: State, arena: int) -> list[int]:
-    """Each alliance in the arena, named by its lowest seat, in `units_in` order (the units of
-    two seats among those of the managers with crabs there, sorted)."""
-    partner = state.arenas[arena].partner
-    if max(partner) < 0:
-        return []  # no alliance anywhere in the arena
+    """Split: "any existing alliance in your crab's arena", each named by its lowest seat, in
+    `units_in` order (the units of two seats among the managers with crabs there, sorted)."""
     present = [s for s, p in enumerate(state.players) if arena in [c.arena for c in p.crabs]]
-    return alliances_among(partner, present)
+    return alliances_among(state.arenas[arena].partner, present)
 
 
 def alliances_among(partner: list[int], present: Iterable[int]) -> list[int]:
@@ -132,55 +192,65 @@ def alliances_among(partner: list[int], present: Iterable[int]) -> list[int]:
     return [(u & -u).bit_length() - 1 for u in sorted(units) if u & (u - 1)]
 
 
-def rivals_by_arena(state: State, player: int) -> list[list[CrabRef]]:
-    """`rivals_in` for every arena at once (one pass over the crabs, same order)."""
-    rivals: list[list[CrabRef]] = [[] for _ in state.arenas]
-    for seat, other in enumerate(state.players):
-        if seat != player:
-            refs = CRAB_REFS[seat]  # shared tuples: no new (seat, index) per crab
-            for i, c in enumerate(other.crabs):
-                if c.arena >= 0:
-                    rivals[c.arena].append(refs[i])
-    return rivals
+def smash_targets(rivals: Rivals, where: int) -> list[CrabRef]:
+    """Smash: "1 rival crab in this arena"."""
+    return rivals[where]
 
 
-# Moves are built by `_new` from all eight fields: the NamedTuple constructor with defaults
-# costs twice as much, and `Move._make` adds a Python call and a length check; a turn can have
-# over a hundred moves (docs/performance.md). A crab's moves for one action (or one target) are
-# built once, at import, in tables (so they sit together in memory: the server calls the
-# generator with cold CPU caches, where every scattered object read costs), and a turn only
-# gathers them.
-_new = tuple.__new__
-# R8: X is at least 1, so Smash and Rage need 1 rage beyond the printed cost.
-LEAST_RAGE = {a: ACTION_COST[a] + (1 if a in WITH_X else 0) for a in Action}
-CRAB_INDICES = range(len(CRAB_REFS[0]))
-TARGETS = [t for refs in CRAB_REFS for t in refs]
+def psych_out_targets(rivals: Rivals, where: int) -> list[CrabRef]:
+    """Psych Out: "any 1 rival crab in its arena"."""
+    return rivals[where]
 
 
-def x_moves(action: Action, index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
-    """Smash or Rage with crab `index` (on `target`) for X from 1 to `top`."""
-    return tuple(
-        _new(Move, (ACT_KIND, action, index, 0, target, x, 0, 0)) for x in range(1, top + 1)
-    )
+def swap_targets(rivals: Rivals, where: int) -> list[CrabRef]:
+    """Swap: "any rival crab in any other arena"."""
+    return [t for a, there in enumerate(rivals) if a != where for t in there]
 
 
-# Smash: crab `index` on each target for X from 1 to SMASH_TABLE_X, by crab index and target (a
-# turn takes the first `top`). A larger X (rare: rage builds slowly) extends that crab's row on
-# target to KEPT_X once, kept (a state with a lot of rage would otherwise build its moves on
-# every decision: a Playouts call from rage 100000 cost 20 times a normal one). At most 4 crabs
-# x 20 targets x KEPT_X moves in all. Beyond KEPT_X, a `SmashRow` lists the rest as it is read.
+# ----- the moves, built at import from the rules above -----
+
+
+def smash(index: int, target: CrabRef, x: int) -> Move:
+    return Move(MoveKind.ACT, Action.SMASH, index, target=target, amount=x)
+
+
+def smash_moves(index: int, target: CrabRef, xs: range) -> tuple[Move, ...]:
+    return tuple(smash(index, target, x) for x in xs)
+
+
+def rage_moves(index: int, xs: range) -> tuple[Move, ...]:
+    return tuple(Move(MoveKind.ACT, Action.RAGE, index, amount=x) for x in xs)
+
+
+# Smash: crab `index` on each target for X up to SMASH_TABLE_X, by crab index and target (a turn
+# takes the X it can pay for). A larger X (rare: rage builds slowly) extends that crab's row on
+# that target to KEPT_X once, kept, so that a state with a lot of rage does not build its moves
+# on every decision. Beyond KEPT_X, a `SmashRow` gives the rest as it is read.
 SMASH_TABLE_X = 16
 KEPT_X = 127
-SMASH_MOVES = tuple({t: x_moves(SMASH, i, t, SMASH_TABLE_X) for t in TARGETS} for i in CRAB_INDICES)
 
 
-def smash_row(index: int, target: CrabRef, top: int) -> tuple[Move, ...]:
-    """The kept Smash moves of crab `index` on `target`, X from 1 to at least min(top, KEPT_X)."""
+def rage_for_x(action: int, x: int) -> int:
+    """The rage that lets the player unleash up to X = `x`."""
+    return rage_cost(action, x)
+
+
+SMASH_MOVES: list[dict[CrabRef, tuple[Move, ...]]] = []
+for index in CRAB_INDICES:
+    SMASH_MOVES.append({})
+    for target in TARGETS:
+        xs = x_values(Action.SMASH, rage_for_x(Action.SMASH, SMASH_TABLE_X), MIN_MUSCLE)
+        SMASH_MOVES[index][target] = smash_moves(index, target, xs)
+
+
+def smash_row(index: int, target: CrabRef, xs: range) -> Sequence[Move]:
+    """The Smash moves of crab `index` on `target` for the X values `xs` (up to KEPT_X)."""
     table = SMASH_MOVES[index]
     row = table[target]
-    if len(row) < top:
-        row = table[target] = x_moves(SMASH, index, target, KEPT_X)
-    return row
+    if len(row) < len(xs):
+        kept = x_values(Action.SMASH, rage_for_x(Action.SMASH, KEPT_X), MIN_MUSCLE)
+        row = table[target] = smash_moves(index, target, kept)
+    return in_x_order(row, xs)
 
 
 class SmashRow(Sequence[Move]):
@@ -189,38 +259,36 @@ class SmashRow(Sequence[Move]):
     can be any rage a state holds (up to codec.MAX_RAGE). The first KEPT_X moves are the kept
     ones; the others are built when read, so listing a turn costs the same at any rage."""
 
-    __slots__ = ("crab", "target", "top", "kept")
+    __slots__ = ("crab", "target", "xs", "kept")
 
     def __init__(self, index: int, target: CrabRef, top: int) -> None:
-        self.crab, self.target, self.top = index, target, top
-        self.kept = smash_row(index, target, KEPT_X)
+        self.crab, self.target, self.xs = index, target, range(LEAST_X, top + 1)
+        self.kept = smash_row(index, target, range(LEAST_X, KEPT_X + 1))
 
     def __len__(self) -> int:
-        return self.top
+        return len(self.xs)
 
-    def __getitem__(self, k):  # type: ignore[override]
+    @overload
+    def __getitem__(self, k: int) -> Move: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Move]: ...
+    def __getitem__(self, k: int | slice) -> Move | list[Move]:
         if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(self.top))]
-        if k < 0:
-            k += self.top
-        if not 0 <= k < self.top:
-            raise IndexError(k)
-        if k < KEPT_X:
-            return self.kept[k]
-        return _new(Move, (ACT_KIND, SMASH, self.crab, 0, self.target, k + 1, 0, 0))
+            return [self[i] for i in range(*k.indices(len(self)))]
+        x = self.xs[k]  # raises IndexError past either end
+        return self.kept[x - LEAST_X] if x <= KEPT_X else smash(self.crab, self.target, x)
 
     def __iter__(self) -> Iterator[Move]:
-        yield from self.kept[: self.top]
-        for x in range(KEPT_X + 1, self.top + 1):
-            yield _new(Move, (ACT_KIND, SMASH, self.crab, 0, self.target, x, 0, 0))
+        yield from in_x_order(self.kept, self.xs)
+        for x in range(KEPT_X + 1, self.xs.stop):
+            yield smash(self.crab, self.target, x)
 
     def __contains__(self, move: object) -> bool:
         return (
-            isinstance(move, tuple)
-            and move[:5] == (ACT_KIND, SMASH, self.crab, 0, self.target)
-            and move[6:] == (0, 0)
-            and type(move[5]) is int
-            and 1 <= move[5] <= self.top
+            isinstance(move, Move)
+            and type(move.amount) is int
+            and move.amount in self.xs
+            and move == smash(self.crab, self.target, move.amount)
         )
 
 
@@ -237,7 +305,11 @@ class Listing(Sequence[Move]):
     def __len__(self) -> int:
         return self.ends[-1] if self.ends else 0
 
-    def __getitem__(self, k):  # type: ignore[override]
+    @overload
+    def __getitem__(self, k: int) -> Move: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Move]: ...
+    def __getitem__(self, k: int | slice) -> Move | list[Move]:
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(len(self)))]
         if k < 0:
@@ -259,15 +331,15 @@ class Listing(Sequence[Move]):
     __hash__ = None  # type: ignore[assignment]
 
 
-def listed(moves: list) -> Sequence[Move]:
-    """`moves` itself, or, when it holds `SmashRow`s (a Smash of X above KEPT_X), a `Listing`
-    of its plain runs and those rows, in order."""
+def listed(moves: list[Move | SmashRow]) -> Sequence[Move]:
+    """The moves, with each `SmashRow` (a Smash of X above KEPT_X) unfolded in its place: the
+    list itself when it holds none, else a `Listing` of the plain runs and those rows."""
     if not any(type(m) is SmashRow for m in moves):
-        return moves
+        return cast(list[Move], moves)
     parts: list[Sequence[Move]] = []
     run: list[Move] = []
     for m in moves:
-        if type(m) is SmashRow:
+        if isinstance(m, SmashRow):
             if run:
                 parts.append(run)
                 run = []
@@ -279,232 +351,151 @@ def listed(moves: list) -> Sequence[Move]:
     return Listing(parts)
 
 
-# Rage: crab `index` for X from 1 to 5 (R8: muscle 1 can rise by at most 5), by crab index.
-RAGE_MOVES = tuple(x_moves(RAGE, i, NO_CRAB, MAX_MUSCLE - MIN_MUSCLE) for i in CRAB_INDICES)
-
+# Rage: crab `index` for every X a crab of the least muscle could take, by crab index.
+RAGE_MOVES: list[tuple[Move, ...]] = []
+for index in CRAB_INDICES:
+    RAGE_MOVES.append(
+        rage_moves(index, x_values(Action.RAGE, rage_for_x(Action.RAGE, MAX_MUSCLE), MIN_MUSCLE))
+    )
 
 # Psych Out and Swap: crab `index` on each target, by action, crab index and target.
-TARGET_MOVES = {
-    a: tuple(
-        {t: _new(Move, (ACT_KIND, a, i, 0, t, 0, 0, 0)) for t in TARGETS} for i in CRAB_INDICES
-    )
-    for a in (PSYCH_OUT, SWAP)
-}
+TARGET_MOVES: dict[Action, list[dict[CrabRef, Move]]] = {}
+for action in (Action.PSYCH_OUT, Action.SWAP):
+    TARGET_MOVES[action] = []
+    for index in CRAB_INDICES:
+        TARGET_MOVES[action].append(
+            {target: Move(MoveKind.ACT, action, index, target=target) for target in TARGETS}
+        )
 
 
 def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Move, ...]:
     """Move or Go Clam with crab `index` from `where` to each other arena (of `arenas`)."""
-    return tuple(
-        _new(Move, (ACT_KIND, action, index, a, NO_CRAB, 0, 0, 0))
-        for a in range(arenas)
-        if a != where
-    )
+    return tuple(Move(MoveKind.ACT, action, index, a) for a in other_arenas(where, arenas))
 
 
 # Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
 # of arenas.
-MOVES_AWAY = {
-    (a, i, where, arenas): moves_away(a, i, where, arenas)
-    for a in (MOVE, GO_CLAM)
-    for arenas in sorted({s.arenas for s in SETUP.values()})
-    for i in CRAB_INDICES
-    for where in range(BACKSTAGE, arenas)
-}
+MOVES_AWAY: dict[tuple[Action, int, int, int], tuple[Move, ...]] = {}
+for action in (Action.MOVE, Action.GO_CLAM):
+    for arenas in ARENA_COUNTS:
+        for index in CRAB_INDICES:
+            for where in range(BACKSTAGE, arenas):
+                MOVES_AWAY[action, index, where, arenas] = moves_away(action, index, where, arenas)
 
 # Split: crab `index` naming the alliance of each seat, by crab index and seat.
-SPLIT_MOVES = tuple(
-    tuple(
-        _new(Move, (ACT_KIND, SPLIT, i, 0, NO_CRAB, 0, seat, 0)) for seat in range(len(CRAB_REFS))
-    )
-    for i in CRAB_INDICES
-)
+SPLIT_MOVES: list[tuple[Move, ...]] = []
+for index in CRAB_INDICES:
+    SPLIT_MOVES.append(tuple(Move(MoveKind.ACT, Action.SPLIT, index, partner=s) for s in SEATS))
 
-# Rush, Scatter and Charm: one move per crab, by action and crab index.
-PLAIN_MOVES = {
-    a: tuple(_new(Move, (ACT_KIND, a, i, 0, NO_CRAB, 0, 0, 0)) for i in CRAB_INDICES)
-    for a in (RUSH, SCATTER, CHARM)
-}
+# Rush, Scatter and Charm: no choice beyond the crab; one move per crab, by action and crab index.
+PLAIN_MOVES: dict[Action, tuple[Move, ...]] = {}
+for action in (Action.RUSH, Action.SCATTER, Action.CHARM):
+    PLAIN_MOVES[action] = tuple(Move(MoveKind.ACT, action, index) for index in CRAB_INDICES)
+
+# A signature move names its arena.
+SIGNATURE_MOVES = tuple(Move(MoveKind.SIGNATURE, arena=a) for a in range(max(ARENA_COUNTS)))
 
 
-Placed = list[tuple[int, int]]  # (crab index, place)
-Rivals = list[list[CrabRef]]  # by arena
+# ----- the generator: every legal way to act -----
+
+Placed = list[tuple[int, int]]  # (crab index, place) of the crabs that may act
 
 
 def action_moves(
-    state: State, player: int, action: Action, placed: Placed, in_arenas: Placed, rivals: Rivals
-) -> list[Move]:
-    """Every way `player` can perform `action` with each of the `placed` crabs (`in_arenas`:
-    those of them in an arena; `rivals`: `rivals_by_arena`): the turn lists all crabs,
-    `is_turn_move` only the move's own (the same code validates)."""
-    spare = state.players[player].rage - ACTION_COST[action]  # rage left for X (R8)
-    if spare < (1 if action in WITH_X else 0):
-        return []  # R3: a cost can only be paid with rage the player has; R8: X >= 1
-    if action in ARENA_ONLY:
-        placed = in_arenas  # R7
-    return MOVES_OF_ACTION[action](state, player, action, placed, rivals, spare)
-
-
-def _smash(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    """Smash a rival crab in the crab's arena, unleashing any X the player can pay: there is no
-    limit (R8); X above KEPT_X comes as one `SmashRow` per target (`listed` unfolds it)."""
-    moves: list = []
-    for i, where in placed:
-        for t in rivals[where]:
-            if spare > KEPT_X:
-                moves.append(SmashRow(i, t, spare))
-            else:
-                moves += smash_row(i, t, spare)[:spare]
-    return moves
-
-
-def _move_away(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    arenas = len(state.arenas)
-    moves: list[Move] = []
-    for i, where in placed:
-        away = MOVES_AWAY.get((action, i, where, arenas))
-        moves += moves_away(action, i, where, arenas) if away is None else away
-    return moves
-
-
-def _psych_out(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    table = TARGET_MOVES[PSYCH_OUT]
-    return [table[i][t] for i, where in placed for t in rivals[where]]
-
-
-def _swap(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    """Swap with a rival crab in any other arena."""
-    table = TARGET_MOVES[SWAP]
-    return [
-        table[i][t]
-        for i, where in placed
-        for a, there in enumerate(rivals)
-        if a != where
-        for t in there
-    ]
-
-
-def _split(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    moves: list[Move] = []
-    alliances: dict[int, list[int]] = {}  # by arena: several crabs often share one
-    arenas = state.arenas
-    for i, where in placed:
-        seats = alliances.get(where)
-        if seats is None:
-            partner = arenas[where].partner
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals
+) -> list[Move | SmashRow]:
+    """Every way `player` can perform `action` with each of the `placed` crabs (`rivals`:
+    `rivals_by_arena`): the turn lists all crabs, `is_turn_move` only the move's own (the same
+    code validates)."""
+    rage = state.players[player].rage
+    if not can_pay(rage, least_cost(action)):
+        return []
+    placed = [(i, where) for i, where in placed if can_perform_from(action, where)]
+    if action in (Action.MOVE, Action.GO_CLAM):
+        arenas = len(state.arenas)
+        return [m for i, where in placed for m in MOVES_AWAY[action, i, where, arenas]]
+    if action == Action.SPLIT:
+        partner = state.arenas
+        moves: list[Move | SmashRow] = []
+        for i, where in placed:
             # The seats there: the player (crab i is there) and the rivals' managers.
-            seats = alliances[where] = (
-                alliances_among(partner, {player, *[seat for seat, _ in rivals[where]]})
-                if max(partner) >= 0
-                else []
-            )
-        table = SPLIT_MOVES[i]
-        moves += [table[s] for s in seats]
+            present = {player, *[seat for seat, _ in rivals[where]]}
+            row = SPLIT_MOVES[i]
+            moves += [row[s] for s in alliances_among(partner[where].partner, present)]
+        return moves
+    if action == Action.SMASH:
+        return smash_listing(placed, rivals, x_values(action, rage, MIN_MUSCLE))
+    if action == Action.PSYCH_OUT:
+        table = TARGET_MOVES[action]
+        return [table[i][t] for i, where in placed for t in psych_out_targets(rivals, where)]
+    if action == Action.SWAP:
+        table = TARGET_MOVES[action]
+        return [table[i][t] for i, where in placed for t in swap_targets(rivals, where)]
+    if action == Action.RAGE:
+        crabs = state.players[player].crabs
+        moves = []
+        for i, _ in placed:
+            moves += in_x_order(RAGE_MOVES[i], x_values(action, rage, crabs[i].muscle))
+        return moves
+    plain = PLAIN_MOVES[action]  # Rush, Scatter, Charm
+    return [plain[i] for i, _ in placed]
+
+
+def smash_listing(placed: Placed, rivals: Rivals, xs: range) -> list[Move | SmashRow]:
+    """Smash by each placed crab on each target for every X in `xs`; X above KEPT_X comes as one
+    `SmashRow` per target (`listed` unfolds it)."""
+    moves: list[Move | SmashRow] = []
+    for i, where in placed:
+        for t in smash_targets(rivals, where):
+            if len(xs) > KEPT_X:
+                moves.append(SmashRow(i, t, xs.stop - 1))
+            else:
+                moves += smash_row(i, t, xs)
     return moves
 
 
-def _rage(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    mine = state.players[player].crabs
-    moves: list[Move] = []
-    for i, _ in placed:
-        top = min(spare, MAX_MUSCLE - mine[i].muscle)
-        if top > 0:
-            moves += RAGE_MOVES[i][:top]
-    return moves
+def can_sign(state: State, player: int) -> bool:
+    """R13: a signature move is used once per game and costs 2 rage."""
+    me = state.players[player]
+    return not me.signature_used and can_pay(me.rage, SIGNATURE_RAGE_COST)
 
 
-def _plain(
-    state: State, player: int, action: Action, placed: Placed, rivals: Rivals, spare: int
-) -> list[Move]:
-    """Rush, Scatter, Charm: no choice beyond the crab."""
-    table = PLAIN_MOVES[action]
-    return [table[i] for i, _ in placed]
-
-
-MOVES_OF_ACTION = {
-    MOVE: _move_away,
-    GO_CLAM: _move_away,
-    SPLIT: _split,
-    SMASH: _smash,
-    RUSH: _plain,
-    SCATTER: _plain,
-    PSYCH_OUT: _psych_out,
-    SWAP: _swap,
-    CHARM: _plain,
-    RAGE: _rage,
-}
-SIGNATURE_MOVES = tuple(
-    _new(Move, (SIGNATURE_KIND, 0, 0, a, NO_CRAB, 0, 0, 0))
-    for a in range(max(s.arenas for s in SETUP.values()))
-)
+def signature_arenas(state: State, player: int) -> list[int]:
+    """ "Choose an arena with at least 1 of their crabs in it.\""""
+    return sorted({c.arena for c in state.players[player].crabs if c.arena >= 0})
 
 
 def signature_moves(state: State, player: int) -> list[Move]:
-    me = state.players[player]
-    if me.signature_used or me.rage < SIGNATURE_RAGE_COST:
+    if not can_sign(state, player):
         return []
-    arenas = sorted({c.arena for c in me.crabs if c.arena >= 0})
-    return [SIGNATURE_MOVES[a] for a in arenas]
-
-
-PASS = Move(PASS_KIND)
-
-
-# Rage above this allows a Smash of X above KEPT_X (Smash costs 1 plus X, R8).
-LARGE_SMASH_RAGE = ACTION_COST[SMASH] + KEPT_X
+    return [SIGNATURE_MOVES[a] for a in signature_arenas(state, player)]
 
 
 def turn_moves(state: State, player: int) -> Sequence[Move]:
     """Pass, then each available action (the board's, then the action cards in the order they
     were revealed) with each crab, then the signature moves."""
-    placed: Placed = []
-    in_arenas: Placed = []
-    for i, c in enumerate(state.players[player].crabs):
-        place = (i, c.arena)
-        placed.append(place)
-        if place[1] >= 0:
-            in_arenas.append(place)
+    placed = [(i, c.arena) for i, c in enumerate(state.players[player].crabs)]
     rivals = rivals_by_arena(state, player)
-    moves = [PASS]
-    for action in BOARD_ACTIONS:
-        moves += action_moves(state, player, action, placed, in_arenas, rivals)
-    for card in state.action_cards:
-        moves += action_moves(state, player, ACTION_OF[card], placed, in_arenas, rivals)
+    moves: list[Move | SmashRow] = [PASS]
+    for action in available_actions(state):
+        moves += action_moves(state, player, action, placed, rivals)
     moves += signature_moves(state, player)
-    if state.players[player].rage > LARGE_SMASH_RAGE:
-        return listed(moves)  # a Smash of X above KEPT_X is possible
-    return moves
+    if len(x_values(Action.SMASH, state.players[player].rage, MIN_MUSCLE)) > KEPT_X:
+        return listed(moves)
+    return cast(list[Move], moves)  # no SmashRow: no X above KEPT_X
 
 
 def is_turn_move(state: State, player: int, move: Move) -> bool:
     """`move in turn_moves(state, player)`, generating only the moves of the move's own action
     and crab (or the signature moves): the same generator decides, at a fraction of the cost."""
-    kind = move.kind
-    if kind == ACT_KIND:
-        action, index = move.action, move.crab
+    if move.kind == MoveKind.ACT:
         mine = state.players[player].crabs
-        if not 0 <= index < len(mine):
+        if not 0 <= move.crab < len(mine) or not is_available(state, move.action):
             return False
-        if action not in BOARD_ACTIONS and action not in state.action_cards:
-            return False  # not available this round
-        placed = [(index, mine[index].arena)]
-        in_arenas = placed if placed[0][1] >= 0 else []
+        placed = [(move.crab, mine[move.crab].arena)]
         rivals = rivals_by_arena(state, player)
-        return move in listed(
-            action_moves(state, player, ACTION_OF[action], placed, in_arenas, rivals)
-        )
-    if kind == SIGNATURE_KIND:
+        return move in listed(action_moves(state, player, move.action, placed, rivals))
+    if move.kind == MoveKind.SIGNATURE:
         return move in signature_moves(state, player)
     return move == PASS
 
@@ -531,35 +522,35 @@ def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Ev
     events: list[Event] = []
     tasks: list[Task] = []
     touched = [where]
-    if action in (MOVE, GO_CLAM):
-        if action == GO_CLAM:
+    if action in (Action.MOVE, Action.GO_CLAM):
+        if action == Action.GO_CLAM:
             c = writable_crab(state, ref)
             before, c.muscle = c.muscle, GO_CLAM_MUSCLE
             events.append(set_muscle_event(state, ref, before, GO_CLAM_MUSCLE, why))
         left, tasks = send(state, [(ref, move.arena)])
         events += left
         touched = [where, move.arena]
-    elif action == SPLIT:
+    elif action == Action.SPLIT:
         events += end_alliance(state, move.partner, where, Cause.ACTION)
-    elif action == SMASH:
+    elif action == Action.SMASH:
         events.append(change_muscle(state, move.target, -move.amount, why))
-    elif action in (RUSH, SCATTER):
-        leaving = leaving_crabs(state, where, action == RUSH)
-        tasks = [Task(DESTINATIONS_STEP, player, where, leaving, [-1] * len(leaving), style)]
+    elif action in (Action.RUSH, Action.SCATTER):
+        leaving = leaving_crabs(state, where, action == Action.RUSH)
+        tasks = [Task(Step.DESTINATIONS, player, where, leaving, [-1] * len(leaving), style)]
         return events, tasks  # the style bonus follows the destinations
-    elif action == PSYCH_OUT:
+    elif action == Action.PSYCH_OUT:
         c, other = writable_crab(state, ref), writable_crab(state, move.target)
         mine, theirs = c.muscle, other.muscle
         c.muscle, other.muscle = theirs, mine
         events.append(set_muscle_event(state, ref, mine, theirs, why))
         events.append(set_muscle_event(state, move.target, theirs, mine, why))
-    elif action == SWAP:
+    elif action == Action.SWAP:
         there = crab(state, move.target).arena
         events, tasks = send(state, [(ref, there), (move.target, where)])
         touched = [where, there]
-    elif action == CHARM:
+    elif action == Action.CHARM:
         events.extend(place_fans(state, player, where, 1, why))
-    elif action == RAGE:
+    elif action == Action.RAGE:
         events.append(change_muscle(state, ref, move.amount, why))
     if style:
         events.extend(style_bonus_now(state, player, ref, touched, tasks))
@@ -577,7 +568,7 @@ def style_bonus_now(
             me.supply -= 1
             me.crabs[ref[1]].riding_fans += 1
             words = (riding_text, me.team, ref, me.crabs[ref[1]].riding_fans)
-            return [_new(Event, (FAN_RIDING_EVENT, words, -1, ()))]
+            return [Event(EventKind.FAN_RIDING, words)]
         return []
     tasks.append(style_bonus(player, touched))
     return []
@@ -608,9 +599,9 @@ def describe_words(state: State, player: int, move: Move) -> tuple:
     players = state.players
     me = players[player]
     kind, action = move.kind, move.action
-    acted = kind == ACT_KIND
+    acted = kind == MoveKind.ACT
     billboard = None
-    if kind == SIGNATURE_KIND or (acted and action in (MOVE, GO_CLAM)):
+    if kind == MoveKind.SIGNATURE or (acted and action in (Action.MOVE, Action.GO_CLAM)):
         billboard = billboard_at(state, move.arena)
     target = move.target[0]
     return (
@@ -621,7 +612,7 @@ def describe_words(state: State, player: int, move: Move) -> tuple:
         me.signature,
         billboard,
         players[target].team if acted and target >= 0 else 0,
-        players[move.partner].team if acted and action == SPLIT else 0,
+        players[move.partner].team if acted and action == Action.SPLIT else 0,
     )
 
 
@@ -637,16 +628,16 @@ def describe_text(
     """The label of a turn move, and the sentence of its PASSED, ACTED or SIGNATURE_MOVE event
     (the event adds its fields)."""
     args = {"team": team_name(team, player)}
-    if move.kind == PASS_KIND:
+    if move.kind == MoveKind.PASS:
         return Told("{team} passes", args, {})
-    if move.kind == SIGNATURE_KIND:
+    if move.kind == MoveKind.SIGNATURE:
         args["signature_move"] = SIGNATURES[Signature(signature)].name
         args["arena"] = place_name(move.arena, billboard)
         return Told("{team} performs signature move {signature_move} in {arena}", args, {})
     template = "{team}: {action} with crab {crab}"
     args["action"] = ACTION_NAMES[move.action]
     args["crab"] = str(move.crab)
-    if move.action in (MOVE, GO_CLAM):
+    if move.action in (Action.MOVE, Action.GO_CLAM):
         template += " to {arena}"
         args["arena"] = place_name(move.arena, billboard)
     if move.target[0] >= 0:
@@ -655,7 +646,7 @@ def describe_text(
     if move.action in WITH_X:
         template += ", X={x}"
         args["x"] = str(move.amount)
-    if move.action == SPLIT:
+    if move.action == Action.SPLIT:
         template += " (the alliance of {partner})"  # named by its lowest seat
         args["partner"] = team_name(partner_team, move.partner)
     return Told(template, args, {})
@@ -712,16 +703,16 @@ class ActionTurn(Handler):
         player = task.player
         state.pending[-1] = AFTER_ACTION_BY_SEAT[player]  # in this step's place
         words = describe_words(state, player, move)
-        if move.kind == PASS_KIND:
+        if move.kind == MoveKind.PASS:
             writable_player(state, player).passed = True
-            return [_new(Event, (PASSED_EVENT, (passed_text, words), -1, ()))]
+            return [Event(EventKind.PASSED, (passed_text, words))]
         state.active = player
-        if move.kind == SIGNATURE_KIND:
+        if move.kind == MoveKind.SIGNATURE:
             effects = signature(state, player, move.arena)
             told = (signature_text, words, state.players[player].rage)
-            return [_new(Event, (SIGNATURE_MOVE_EVENT, told, -1, ())), *effects]
+            return [Event(EventKind.SIGNATURE_MOVE, told), *effects]
         me = writable_player(state, player)
-        cost = ACTION_COST[move.action] + move.amount
+        cost = rage_cost(move.action, move.amount)
         me.rage -= cost
         style = move.action not in state.used_actions
         if style:
@@ -730,7 +721,7 @@ class ActionTurn(Handler):
         acted = (acted_text, words, where, me.rage, cost, style)
         effect, tasks = perform(state, player, move, style)
         push(state, *tasks)
-        return [_new(Event, (ACTED_EVENT, acted, -1, ())), *effect]
+        return [Event(EventKind.ACTED, acted), *effect]
 
 
 @handles(Step.AFTER_ACTION)
@@ -741,7 +732,7 @@ class AfterAction(Handler):
         events = []
         if state.active >= 0:
             words = (resolved_text, state.players[state.active].team, state.active)
-            events.append(_new(Event, (ACTION_RESOLVED_EVENT, words, -1, ())))
+            events.append(Event(EventKind.ACTION_RESOLVED, words))
         state.active = -1
         players = state.players
         seats = len(players)
@@ -771,14 +762,14 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
     events: list[Event] = []
     mine = [(player, i) for i in own_crabs_in(state, player, arena)]
     if kind == Signature.FRENZY:
-        push(state, Task(FRENZY_STEP, player, arena, values=[len(mine)]))
+        push(state, Task(Step.FRENZY, player, arena, values=[len(mine)]))
     elif kind == Signature.CLAW_SNAP:
         for ref in rivals_in(state, player, arena):
             events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, why))
     elif kind == Signature.SHELL_UP:
-        push(state, Task(SHELL_UP_STEP, player, arena))
+        push(state, Task(Step.SHELL_UP, player, arena))
     elif kind == Signature.RIPTIDE:
-        push(state, Task(RIPTIDE_STEP, player, arena))
+        push(state, Task(Step.RIPTIDE, player, arena))
     elif kind == Signature.HYPE_UP:
         for ref in mine:
             events.append(change_muscle(state, ref, HYPE_UP_BOOST, why))
@@ -801,7 +792,7 @@ class Frenzy(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         refs = rivals_in(state, task.player, task.arena)
-        return [Move(SIGNATURE_TARGET_KIND, target=r) for r in refs]
+        return [Move(MoveKind.SIGNATURE_TARGET, target=r) for r in refs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -820,7 +811,7 @@ class ShellUp(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = own_crabs_in(state, task.player, task.arena)
-        return [Move(SIGNATURE_TARGET_KIND, crab=i) for i in mine]
+        return [Move(MoveKind.SIGNATURE_TARGET, crab=i) for i in mine]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -837,7 +828,7 @@ class Riptide(Handler):
     def moves(self, state: State, task: Task) -> list[Move]:
         others = [a for a in range(len(state.arenas)) if a != task.arena]
         return [
-            Move(SIGNATURE_TARGET_KIND, target=r, arena=a)
+            Move(MoveKind.SIGNATURE_TARGET, target=r, arena=a)
             for r in rivals_in(state, task.player, task.arena)
             for a in others
         ]

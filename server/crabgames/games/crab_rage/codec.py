@@ -20,21 +20,25 @@ from crabgames.games.crab_rage.data import (
     Signature,
     Team,
 )
-from crabgames.games.crab_rage.setup import Options, default_options
-from crabgames.games.crab_rage.state import (
+from crabgames.games.crab_rage.moves import (
     ACT_PLAIN_USES,
     ACT_USES,
-    BACKSTAGE,
-    IN_TRANSIT,
     INDEPENDENT_USES,
     KIND_USES,
-    NO_CRAB,
+    SHELL_UP_USES,
+    TARGET_USES,
     AllianceChoice,
+    Move,
+    MoveKind,
+)
+from crabgames.games.crab_rage.setup import Options, default_options
+from crabgames.games.crab_rage.state import (
+    BACKSTAGE,
+    IN_TRANSIT,
+    NO_CRAB,
     Arena,
     Crab,
     Duel,
-    Move,
-    MoveKind,
     Phase,
     Player,
     RollOff,
@@ -114,16 +118,6 @@ def decode_fanbase(card: Any, path: str, error: Any) -> tuple[Reward, ...]:
 def fanbase_card(rewards: tuple[tuple[int, int], ...]) -> tuple[Reward, ...]:
     """A checked card as Rewards: most games use the printed cards, so they are built once."""
     return tuple(Reward(rage, fans) for rage, fans in rewards)
-
-
-def encode_options(options: Options, msg: Any) -> None:
-    msg.teams.extend(options.teams)
-    if options.microphone is not None:
-        msg.microphone = options.microphone
-    msg.billboards.extend(options.billboards)
-    msg.signature_moves.extend(options.signatures)
-    for card in options.fanbases:
-        encode_fanbase(card, msg.fanbase_cards.add())
 
 
 def encode_fanbase(card: tuple[Reward, ...], msg: Any) -> None:
@@ -794,50 +788,38 @@ def string_field(number: int, text: str) -> bytes:
 
 def decode_move(msg: Any, path: str) -> Move:
     """The move, reading only the fields its kind (and action) uses; the others keep their
-    defaults so that equal moves compare equal (state.KIND_USES)."""
+    defaults so that equal moves compare equal (moves.KIND_USES)."""
     kind = MOVE_KIND_OF.get(msg.kind)
     if kind is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
-    if kind == ACT:
+    if kind == MoveKind.ACT:
         uses = ACT_USES.get(msg.action, ACT_PLAIN_USES)
-    elif kind == ALLIANCE and msg.alliance == INDEPENDENT:
+    elif kind == MoveKind.ALLIANCE and msg.alliance == AllianceChoice.INDEPENDENT:
         uses = INDEPENDENT_USES
     else:
         uses = KIND_USES[kind]
     action, crab, arena, target, amount, partner, alliance = uses
-    return _new(  # built from its eight fields: the NamedTuple constructor costs more
-        Move,
-        (
-            kind,
-            msg.action if action else 0,
-            msg.crab if crab else 0,
-            msg.arena if arena else 0,
-            (msg.target.player, msg.target.crab) if target and msg.HasField("target") else NO_CRAB,
-            msg.amount if amount else 0,
-            msg.partner if partner else 0,
-            msg.alliance if alliance else 0,
-        ),
+    return Move(
+        kind,
+        msg.action if action else 0,
+        msg.crab if crab else 0,
+        msg.arena if arena else 0,
+        (msg.target.player, msg.target.crab) if target and msg.HasField("target") else NO_CRAB,
+        msg.amount if amount else 0,
+        msg.partner if partner else 0,
+        msg.alliance if alliance else 0,
     )
 
 
-ACT, ALLIANCE, INDEPENDENT = MoveKind.ACT, MoveKind.ALLIANCE, AllianceChoice.INDEPENDENT
-SIGNATURE_TARGET = MoveKind.SIGNATURE_TARGET
-# A signature move's follow-up: Shell Up names an own crab; Frenzy and Riptide a rival crab and
-# an arena (Riptide's destination; 0 and unused for Frenzy).
-SHELL_UP_USES = (False, True, False, False, False, False, False)
-TARGET_USES = (False, False, True, True, False, False, False)
-_new = tuple.__new__
-
-
 def encode_move(move: Move, msg: Any) -> None:
-    """The move with exactly the fields its kind (and action) uses set (state.KIND_USES), so an
+    """The move with exactly the fields its kind (and action) uses set (moves.KIND_USES), so an
     index 0 is told apart from a field the move does not use."""
     kind = move.kind
-    if kind == ACT:
+    if kind == MoveKind.ACT:
         uses = ACT_USES.get(move.action, ACT_PLAIN_USES)
-    elif kind == ALLIANCE and move.alliance == INDEPENDENT:
+    elif kind == MoveKind.ALLIANCE and move.alliance == AllianceChoice.INDEPENDENT:
         uses = INDEPENDENT_USES
-    elif kind == SIGNATURE_TARGET:
+    elif kind == MoveKind.SIGNATURE_TARGET:
         uses = SHELL_UP_USES if move.target[0] < 0 else TARGET_USES
     else:
         uses = KIND_USES[kind]

@@ -77,7 +77,7 @@ ACTION_CARDS = (
     Action.RAGE,
 )
 # Printed rage costs (Smash and Rage: 1 plus X, R8).
-ACTION_COST = {
+ACTION_COST: dict[int, int] = {
     Action.MOVE: 2,
     Action.GO_CLAM: 3,
     Action.SPLIT: 2,

@@ -19,10 +19,9 @@ from crabgames.games.crab_rage.events import (
     unit_title,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
+from crabgames.games.crab_rage.moves import Move, MoveKind
 from crabgames.games.crab_rage.state import (
     Duel,
-    Move,
-    MoveKind,
     Phase,
     State,
     Step,

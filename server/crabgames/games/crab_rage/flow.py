@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event
-from crabgames.games.crab_rage.state import Move, Phase, State, Step, Task
+from crabgames.games.crab_rage.moves import Move
+from crabgames.games.crab_rage.state import Phase, State, Step, Task
 
 
 class Handler:

@@ -36,13 +36,11 @@ from crabgames.games.crab_rage.data import (
 )
 from crabgames.games.crab_rage.events import Event, arena_name, crab_name, team, unit_name
 from crabgames.games.crab_rage.flow import HANDLERS, advance, current_decision, top
+from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
 from crabgames.games.crab_rage.setup import Options, initial_state
 from crabgames.games.crab_rage.state import (
     BACKSTAGE,
     IN_TRANSIT,
-    AllianceChoice,
-    Move,
-    MoveKind,
     Phase,
     State,
     Step,

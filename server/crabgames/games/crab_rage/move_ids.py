@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.state import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
 
 SEATS, CRABS, ARENAS = 5, 4, 4
 TARGETS = SEATS * CRABS

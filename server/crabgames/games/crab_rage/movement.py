@@ -27,12 +27,10 @@ from crabgames.games.crab_rage.events import (
     team_name,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
+from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
 from crabgames.games.crab_rage.state import (
     IN_TRANSIT,
-    AllianceChoice,
     CrabRef,
-    Move,
-    MoveKind,
     State,
     Step,
     Task,
@@ -44,28 +42,6 @@ from crabgames.games.crab_rage.state import (
     writable_crab,
     writable_player,
 )
-
-# Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
-# EnumType.__getattr__ (~90 ns, and a move reads dozens).
-ALLIANCE_EVENT = EventKind.ALLIANCE
-ALLIANCE_ENDED_EVENT = EventKind.ALLIANCE_ENDED
-CRAB_LEFT_EVENT = EventKind.CRAB_LEFT
-DESTINATION_CHOSEN_EVENT = EventKind.DESTINATION_CHOSEN
-ALLIANCE_KIND = MoveKind.ALLIANCE
-ALLIANCE_STEP = Step.ALLIANCE
-BILLBOARD_CRAB_KIND = MoveKind.BILLBOARD_CRAB
-BILLBOARD_STEP = Step.BILLBOARD
-BUILD_RAGE_STEP = Step.BUILD_RAGE
-CRAB_ENTERED_EVENT = EventKind.CRAB_ENTERED
-DESTINATION_KIND = MoveKind.DESTINATION
-ENTER_STEP = Step.ENTER
-FANS_EVENT = EventKind.FANS
-MUSCLE_EVENT = EventKind.MUSCLE
-STYLE_BONUS_KIND = MoveKind.STYLE_BONUS
-STYLE_BONUS_STEP = Step.STYLE_BONUS
-INDEPENDENT, FORM = AllianceChoice.INDEPENDENT, AllianceChoice.FORM
-SPLIT_ACTION = Action.SPLIT
-_new = tuple.__new__  # an Event from all its fields, without the NamedTuple constructor's call
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
@@ -92,7 +68,7 @@ def end_alliance(state: State, player: int, arena: int, cause: Cause) -> list[Ev
     seats = (min(player, other), max(player, other))
     teams = (state.players[seats[0]].team, state.players[seats[1]].team)
     words = (alliance_ended_text, seats, teams, arena, billboard_at(state, arena), cause)
-    return [_new(Event, (ALLIANCE_ENDED_EVENT, words, -1, ()))]
+    return [Event(EventKind.ALLIANCE_ENDED, words)]
 
 
 def alliance_ended_text(
@@ -108,7 +84,7 @@ def alliance_ended_text(
             "why": why,
         },
         {"seats": seats, "arena": arena, "cause": cause}
-        | ({"action": SPLIT_ACTION} if cause == Cause.ACTION else {}),
+        | ({"action": Action.SPLIT} if cause == Cause.ACTION else {}),
     )
 
 
@@ -128,7 +104,7 @@ def leave(state: State, ref: CrabRef, destination: int) -> list[Event]:
         destination,
         billboard_at(state, destination),
     )
-    events = [_new(Event, (CRAB_LEFT_EVENT, words, -1, ()))]
+    events = [Event(EventKind.CRAB_LEFT, words)]
     if origin >= 0 and not own_crabs_in(state, player, origin):
         events += end_alliance(state, player, origin, Cause.LEFT_ARENA)
     return events
@@ -166,7 +142,7 @@ def send(state: State, moves: list[tuple[CrabRef, int]]) -> tuple[list[Event], l
     groups: dict[tuple[int, int], list[CrabRef]] = {}
     for ref, destination in sorted(moves, key=lambda m: (order.index(m[0][0]), m[1], m[0][1])):
         groups.setdefault((ref[0], destination), []).append(ref)
-    tasks = [Task(ENTER_STEP, player, arena, refs) for (player, arena), refs in groups.items()]
+    tasks = [Task(Step.ENTER, player, arena, refs) for (player, arena), refs in groups.items()]
     return events, tasks
 
 
@@ -180,13 +156,13 @@ class EnterArena(Handler):
             c = writable_crab(state, ref)
             c.arena, c.destination = task.arena, -1
             words = (entered_text, team, ref, c.muscle, task.arena, arena.billboard)
-            events.append(_new(Event, (CRAB_ENTERED_EVENT, words, -1, ())))
+            events.append(Event(EventKind.CRAB_ENTERED, words))
             if c.riding_fans:  # R12: the riding fan drops into the first arena entered
                 events += drop_riding_fans(state, ref, task.arena)
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
-        follow = [Task(BILLBOARD_STEP, task.player, task.arena, list(task.crabs))]
+        follow = [Task(Step.BILLBOARD, task.player, task.arena, list(task.crabs))]
         if rivals:
-            follow.insert(0, Task(ALLIANCE_STEP, task.player, task.arena))
+            follow.insert(0, Task(Step.ALLIANCE, task.player, task.arena))
         push(state, *follow)
         return events
 
@@ -221,20 +197,22 @@ def drop_riding_fans(state: State, ref: CrabRef, arena: int) -> list[Event]:
         fans[ref[0]],
         ref,
     )
-    return [_new(Event, (FANS_EVENT, words, -1, ()))]
+    return [Event(EventKind.FANS, words)]
 
 
 def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
     """R10: boost the alliance already joined, or form one with an independent team, or go
     independent."""
     partners = state.arenas[arena].partner
-    moves = [Move(ALLIANCE_KIND, alliance=AllianceChoice.INDEPENDENT)]
+    moves = [Move(MoveKind.ALLIANCE, alliance=AllianceChoice.INDEPENDENT)]
     if partners[player] >= 0:
-        moves.append(Move(ALLIANCE_KIND, alliance=AllianceChoice.BOOST, partner=partners[player]))
+        moves.append(
+            Move(MoveKind.ALLIANCE, alliance=AllianceChoice.BOOST, partner=partners[player])
+        )
         return moves
     for other in managers_in(state, arena):
         if other != player and partners[other] < 0:
-            moves.append(Move(ALLIANCE_KIND, alliance=AllianceChoice.FORM, partner=other))
+            moves.append(Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=other))
     return moves
 
 
@@ -251,7 +229,9 @@ class ChooseAlliance(Handler):
         player, arena = task.player, task.arena
         players = state.players
         partner = (
-            move.partner if move.alliance != INDEPENDENT else arena_partner(state, player, arena)
+            move.partner
+            if move.alliance != AllianceChoice.INDEPENDENT
+            else arena_partner(state, player, arena)
         )
         words = (
             alliance_text,
@@ -263,12 +243,12 @@ class ChooseAlliance(Handler):
             arena,
             billboard_at(state, arena),
         )
-        if move.alliance == INDEPENDENT:
+        if move.alliance == AllianceChoice.INDEPENDENT:
             break_alliance(state, player, arena)  # the ALLIANCE event names the former partner
-        elif move.alliance == FORM:
+        elif move.alliance == AllianceChoice.FORM:
             partners = writable_arena(state, arena).partner
             partners[player], partners[move.partner] = move.partner, player
-        return [_new(Event, (ALLIANCE_EVENT, words, -1, ()))]
+        return [Event(EventKind.ALLIANCE, words)]
 
 
 def arena_partner(state: State, player: int, arena: int) -> int:
@@ -289,9 +269,9 @@ def alliance_text(
     if partner >= 0:
         args["partner"] = team_name(partner_team, partner)
         fields["partner"] = partner
-    if choice == FORM:
+    if choice == AllianceChoice.FORM:
         template = "{team} forms an alliance with {partner} in {arena}"
-    elif choice != INDEPENDENT:
+    elif choice != AllianceChoice.INDEPENDENT:
         template = "{team} boosts its alliance with {partner} in {arena}"
     elif partner >= 0:
         template = "{team} goes independent in {arena}, ending its alliance with {partner}"
@@ -318,7 +298,7 @@ def set_muscle_event(state: State, ref: CrabRef, before: int, muscle: int, why: 
     seat = ref[0]
     arena = state.players[seat].crabs[ref[1]].arena
     words = (muscle_text, state.players[seat].team, ref, arena, muscle - before, muscle, why)
-    return _new(Event, (MUSCLE_EVENT, words, -1, ()))
+    return Event(EventKind.MUSCLE, words)
 
 
 def muscle_text(team: int, ref: CrabRef, arena: int, change: int, muscle: int, why: Why) -> Told:
@@ -392,7 +372,7 @@ def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> l
         fans[player],
         None,
     )
-    return [_new(Event, (FANS_EVENT, words, -1, ()))]
+    return [Event(EventKind.FANS, words)]
 
 
 def fans_text(
@@ -436,7 +416,7 @@ class BillboardOnEntering(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(BILLBOARD_CRAB_KIND, crab=index) for _, index in task.crabs]
+        return [Move(MoveKind.BILLBOARD_CRAB, crab=index) for _, index in task.crabs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -452,7 +432,7 @@ class BillboardOnEntering(Handler):
             return [change_muscle(state, ref, MUSCLE_BILLBOARDS[billboard], why)]
         if billboard == Billboard.ATTACK_OF_THE_FANS:
             return place_fans(state, task.player, task.arena, 1, why)
-        push(state, Task(BUILD_RAGE_STEP, task.player, task.arena, values=[1]))  # Pressure Cooker
+        push(state, Task(Step.BUILD_RAGE, task.player, task.arena, values=[1]))  # Pressure Cooker
         return []
 
 
@@ -469,7 +449,7 @@ class StyleBonus(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(STYLE_BONUS_KIND, arena=arena) for arena in task.values]
+        return [Move(MoveKind.STYLE_BONUS, arena=arena) for arena in task.values]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
@@ -482,7 +462,7 @@ class StyleBonus(Handler):
 
 
 def style_bonus(player: int, arenas: list[int]) -> Task:
-    return Task(STYLE_BONUS_STEP, player, values=sorted({a for a in arenas if a >= 0}))
+    return Task(Step.STYLE_BONUS, player, values=sorted({a for a in arenas if a >= 0}))
 
 
 @handles(Step.DESTINATIONS)
@@ -496,7 +476,7 @@ class ChooseDestinations(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         return [
-            Move(DESTINATION_KIND, arena=a) for a in range(len(state.arenas)) if a != task.arena
+            Move(MoveKind.DESTINATION, arena=a) for a in range(len(state.arenas)) if a != task.arena
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
@@ -514,7 +494,7 @@ class ChooseDestinations(Handler):
             move.arena,
             billboard_at(state, move.arena),
         )
-        return [_new(Event, (DESTINATION_CHOSEN_EVENT, words, -1, ()))]
+        return [Event(EventKind.DESTINATION_CHOSEN, words)]
 
     def step(self, state: State, task: Task) -> list[Event]:
         events, enters = send(state, list(zip(task.crabs, task.values, strict=True)))

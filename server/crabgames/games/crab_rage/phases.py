@@ -32,10 +32,9 @@ from crabgames.games.crab_rage.events import (
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import Why, place_fans, why_fields, why_name
+from crabgames.games.crab_rage.moves import Move, MoveKind
 from crabgames.games.crab_rage.state import (
     CrabRef,
-    Move,
-    MoveKind,
     Phase,
     RollOff,
     State,
@@ -54,40 +53,6 @@ from crabgames.games.crab_rage.state import (
     writable_player,
 )
 
-# Enum members used on hot paths, read once: on Python 3.11 `Step.ENTER` goes through
-# EnumType.__getattr__ (~90 ns, and a move reads dozens).
-ACTION_REVEALED_EVENT = EventKind.ACTION_REVEALED
-ACTION_TURN_STEP = Step.ACTION_TURN
-BILLBOARDS_ROTATED_EVENT = EventKind.BILLBOARDS_ROTATED
-BILLBOARD_DEALT_EVENT = EventKind.BILLBOARD_DEALT
-BUILD_RAGE_STEP = Step.BUILD_RAGE
-DIE_ROLLED_EVENT = EventKind.DIE_ROLLED
-FAN_PHASE_STEP = Step.FAN_PHASE
-FLIP_ACTION_STEP = Step.FLIP_ACTION
-HARDCORE_FANS_EVENT = EventKind.HARDCORE_FANS
-HARDCORE_STEP = Step.HARDCORE
-MICROPHONE_CHECK_STEP = Step.MICROPHONE_CHECK
-MICROPHONE_EVENT = EventKind.MICROPHONE
-MUTATION_CHOICE_STEP = Step.MUTATION_CHOICE
-MUTATION_CRAB_KIND = MoveKind.MUTATION_CRAB
-MUTATION_EVENT = EventKind.MUTATION
-MUTATION_ROLL_STEP = Step.MUTATION_ROLL
-RAGE_EVENT = EventKind.RAGE
-RAGE_PHASE_STEP = Step.RAGE_PHASE
-ROUND_END_STEP = Step.ROUND_END
-ROUND_STARTED_EVENT = EventKind.ROUND_STARTED
-ROUND_START_STEP = Step.ROUND_START
-RUMBLE_WON_EVENT = EventKind.RUMBLE_WON
-OPPONENT_PICKED_EVENT = EventKind.OPPONENT_PICKED
-ROLL_OFF_STARTED_EVENT = EventKind.ROLL_OFF_STARTED
-ROLL_OFF_ROLLED_EVENT = EventKind.ROLL_OFF_ROLLED
-RUMBLE_OPPONENT_KIND = MoveKind.RUMBLE_OPPONENT
-RUMBLE_PHASE_STEP = Step.RUMBLE_PHASE
-RUMBLE_RESULT_STEP = Step.RUMBLE_RESULT
-RUMBLE_STEP = Step.RUMBLE
-SCORING_STEP = Step.SCORING
-TIE_BREAK_STEP = Step.TIE_BREAK
-
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_MUTATION_CRAB_BY_SEAT = seat_decisions("choose_mutation_crab")
 CHOOSE_RUMBLE_OPPONENT_BY_SEAT = seat_decisions("choose_rumble_opponent")
@@ -99,8 +64,6 @@ RUMBLE_DIE_CHANCE = Decision.chance("rumble_die")
 MICROPHONE_DIE_CHANCE = Decision.chance("microphone_die")
 
 DIE = [(face, 1) for face in range(1, 7)]
-_new = tuple.__new__  # an Event from all its fields, without the NamedTuple constructor's call
-PHASE_STARTED_EVENT = EventKind.PHASE_STARTED
 PHASE_NAMES = {
     Phase.REFEREE: "Referee Phase",
     Phase.ACTION: "Action Phase",
@@ -113,7 +76,7 @@ PHASE_NAMES = {
 
 def start_phase(state: State, phase: Phase) -> Event:
     state.phase = phase
-    return _new(Event, (PHASE_STARTED_EVENT, (phase_text, phase), -1, ()))
+    return Event(EventKind.PHASE_STARTED, (phase_text, phase))
 
 
 def phase_text(phase: Phase) -> Told:
@@ -137,7 +100,7 @@ class DealBillboard(Handler):
         state.pending.pop()
         state.billboards_to_deal.remove(value)
         writable_arena(state, task.arena).billboard = value
-        return [event(BILLBOARD_DEALT_EVENT, dealt_text, task.arena, value)]
+        return [event(EventKind.BILLBOARD_DEALT, dealt_text, task.arena, value)]
 
 
 def dealt_text(arena: int, billboard: int) -> Told:
@@ -165,7 +128,7 @@ class FirstMicrophone(Handler):
 
 def give_microphone(state: State, seat: int, cause: Cause) -> Event:
     state.microphone = seat
-    return event(MICROPHONE_EVENT, microphone_text, state.players[seat].team, seat, cause)
+    return event(EventKind.MICROPHONE, microphone_text, state.players[seat].team, seat, cause)
 
 
 def microphone_text(team: int, seat: int, cause: Cause) -> Told:
@@ -189,17 +152,17 @@ class RoundStart(Handler):
             if player.passed:
                 writable_player(state, seat).passed = False
         events = [
-            event(ROUND_STARTED_EVENT, round_text, state.round),
+            event(EventKind.ROUND_STARTED, round_text, state.round),
             start_phase(state, Phase.REFEREE),
         ]
         push(
             state,
-            Task(FLIP_ACTION_STEP),
-            Task(ACTION_TURN_STEP, state.microphone),
-            Task(RUMBLE_PHASE_STEP),
-            Task(FAN_PHASE_STEP),
-            Task(RAGE_PHASE_STEP),
-            Task(ROUND_END_STEP),
+            Task(Step.FLIP_ACTION),
+            Task(Step.ACTION_TURN, state.microphone),
+            Task(Step.RUMBLE_PHASE),
+            Task(Step.FAN_PHASE),
+            Task(Step.RAGE_PHASE),
+            Task(Step.ROUND_END),
         )
         return events
 
@@ -235,7 +198,7 @@ class FlipAction(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         state.action_cards.append(value)
-        events = [event(ACTION_REVEALED_EVENT, revealed_text, value)]
+        events = [event(EventKind.ACTION_REVEALED, revealed_text, value)]
         if state.round > 1:  # B. Billboard Rotation follows A. New Rules, from round 2 (R5)
             events.append(rotate_billboards(state))
         events.append(start_phase(state, Phase.ACTION))
@@ -248,7 +211,7 @@ def rotate_billboards(state: State) -> Event:
     for index in range(len(state.arenas)):
         writable_arena(state, index).billboard = boards[index - 1]
     rotated = tuple([a.billboard for a in state.arenas])
-    return event(BILLBOARDS_ROTATED_EVENT, rotated_text, rotated)
+    return event(EventKind.BILLBOARDS_ROTATED, rotated_text, rotated)
 
 
 def revealed_text(action: int) -> Told:
@@ -280,10 +243,10 @@ class BuildRage(Handler):
         me = writable_player(state, task.player)
         me.rage += amount
         if me.rage > MUTATION_ABOVE:  # R4: one build event, however many tokens
-            push(state, Task(MUTATION_CHOICE_STEP, task.player))
+            push(state, Task(Step.MUTATION_CHOICE, task.player))
         why = RAGE_CAUSE.get(state.phase, (0, 0))
         words = (rage_text, me.team, task.player, amount, me.rage, task.arena, why)
-        return [_new(Event, (RAGE_EVENT, words, -1, ()))]
+        return [Event(EventKind.RAGE, words)]
 
 
 def rage_text(team: int, player: int, amount: int, rage: int, arena: int, why: Why) -> Told:
@@ -309,11 +272,11 @@ class ChooseMutationCrab(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         crabs = state.players[task.player].crabs
-        return [Move(MUTATION_CRAB_KIND, crab=i) for i in range(len(crabs))]
+        return [Move(MoveKind.MUTATION_CRAB, crab=i) for i in range(len(crabs))]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         state.pending.pop()
-        push(state, Task(MUTATION_ROLL_STEP, task.player, crabs=[(task.player, move.crab)]))
+        push(state, Task(Step.MUTATION_ROLL, task.player, crabs=[(task.player, move.crab)]))
         return []
 
 
@@ -333,7 +296,7 @@ class MutationRoll(Handler):
         c = writable_crab(state, ref)
         before, c.muscle = c.muscle, value
         words = (mutation_text, state.players[ref[0]].team, ref, value, value - before)
-        return [_new(Event, (MUTATION_EVENT, words, -1, ()))]
+        return [Event(EventKind.MUTATION, words)]
 
 
 def mutation_text(team: int, ref: CrabRef, value: int, change: int) -> Told:
@@ -350,7 +313,7 @@ def mutation_text(team: int, ref: CrabRef, value: int, change: int) -> Told:
 @handles(Step.RUMBLE_PHASE)
 class RumblePhase(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
-        push(state, *(Task(RUMBLE_STEP, arena=a) for a in rumble_order(state)))
+        push(state, *(Task(Step.RUMBLE, arena=a) for a in rumble_order(state)))
         return [start_phase(state, Phase.RUMBLE)]
 
 
@@ -364,7 +327,7 @@ class Rumble(Handler):
         best = max(muscles)
         tied = [u for u, m in zip(units, muscles, strict=True) if m == best]
         if len(tied) == 1:
-            push(state, Task(RUMBLE_RESULT_STEP, arena=task.arena, values=tied))
+            push(state, Task(Step.RUMBLE_RESULT, arena=task.arena, values=tied))
             return []
         return start_roll_off(state, task.arena, tied, tied if len(tied) == 2 else [])
 
@@ -374,7 +337,7 @@ def start_roll_off(
 ) -> list[Event]:
     """A tie is rolled off (R15 in a rumble's `arena`, R16 for the microphone: arena -1)."""
     state.roll_off = RollOff(standing=standing, rolling=rolling)
-    push(state, Task(TIE_BREAK_STEP, arena=arena))
+    push(state, Task(Step.TIE_BREAK, arena=arena))
     words = (
         roll_off_started_text,
         teams_of(state),
@@ -384,7 +347,7 @@ def start_roll_off(
         units_of(rolling),
         -1 if rolling else picker(state),
     )
-    return [_new(Event, (ROLL_OFF_STARTED_EVENT, words, -1, ()))]
+    return [Event(EventKind.ROLL_OFF_STARTED, words)]
 
 
 def units_of(units: list[int]) -> tuple[tuple[int, ...], ...]:
@@ -442,7 +405,7 @@ class TieBreak(Handler):
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = picker_unit(state)
         return [
-            Move(RUMBLE_OPPONENT_KIND, partner=seats_of(u)[0])
+            Move(MoveKind.RUMBLE_OPPONENT, partner=seats_of(u)[0])
             for u in state.roll_off.standing
             if u != mine
         ]
@@ -459,7 +422,7 @@ class TieBreak(Handler):
             billboard_at(state, task.arena),
             units_of(ro.rolling),
         )
-        return [_new(Event, (OPPONENT_PICKED_EVENT, words, -1, ()))]
+        return [Event(EventKind.OPPONENT_PICKED, words)]
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return DIE
@@ -476,7 +439,7 @@ class TieBreak(Handler):
             billboard_at(state, task.arena),
             value,
         )
-        return [_new(Event, (DIE_ROLLED_EVENT, words, -1, ()))]
+        return [Event(EventKind.DIE_ROLLED, words)]
 
     def step(self, state: State, task: Task) -> list[Event]:
         ro = state.roll_off
@@ -502,7 +465,7 @@ class TieBreak(Handler):
             units_of(ro.rolling) if not winner else (),
             seats_of(winner),
         )
-        events = [_new(Event, (ROLL_OFF_ROLLED_EVENT, words, -1, ()))]
+        events = [Event(EventKind.ROLL_OFF_ROLLED, words)]
         if winner:
             return events + self.finish(state, task, winner)
         push(state, task)
@@ -510,7 +473,7 @@ class TieBreak(Handler):
 
     def finish(self, state: State, task: Task, winner: int) -> list[Event]:
         if task.arena >= 0:
-            push(state, Task(RUMBLE_RESULT_STEP, arena=task.arena, values=[winner]))
+            push(state, Task(Step.RUMBLE_RESULT, arena=task.arena, values=[winner]))
             return []
         return [give_microphone(state, seats_of(winner)[0], Cause.ROLL_OFF)]
 
@@ -617,14 +580,14 @@ class RumbleResult(Handler):
             billboard_at(state, arena),
             total,
         )
-        events = [_new(Event, (RUMBLE_WON_EVENT, words, -1, ()))]
+        events = [Event(EventKind.RUMBLE_WON, words)]
         for seat, share in zip(
             seats, alliance_shares(state, list(seats), arena, fans), strict=True
         ):
             events.extend(place_fans(state, seat, arena, share, RUMBLE_WHY))
         losers = [p for p in turn_order(state, state.microphone) if not winner >> p & 1]
         builds = [
-            Task(BUILD_RAGE_STEP, p, arena, values=[crabs_there[p]])
+            Task(Step.BUILD_RAGE, p, arena, values=[crabs_there[p]])
             for p in losers
             if crabs_there[p]
         ]
@@ -663,8 +626,8 @@ class FanPhase(Handler):
                 me.supply -= gained
                 me.hardcore += gained
                 words = (hardcore_text, me.team, seat, gained, me.hardcore)
-                events.append(_new(Event, (HARDCORE_FANS_EVENT, words, -1, ())))
-            builds.append(Task(BUILD_RAGE_STEP, seat, values=[rage]))
+                events.append(Event(EventKind.HARDCORE_FANS, words))
+            builds.append(Task(Step.BUILD_RAGE, seat, values=[rage]))
         push(state, *builds)
         return events
 
@@ -700,8 +663,8 @@ class RagePhase(Handler):
         order = turn_order(state, state.microphone)
         push(
             state,
-            *(Task(BUILD_RAGE_STEP, p, values=[build]) for p in order),
-            Task(MICROPHONE_CHECK_STEP),
+            *(Task(Step.BUILD_RAGE, p, values=[build]) for p in order),
+            Task(Step.MICROPHONE_CHECK),
         )
         return [started]
 
@@ -721,9 +684,9 @@ class MicrophoneCheck(Handler):
 class RoundEnd(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
         if state.round < ROUNDS:
-            push(state, Task(ROUND_START_STEP))
+            push(state, Task(Step.ROUND_START))
             return []
         started = start_phase(state, Phase.END_OF_GAME)
         arenas = arenas_alphabetical(state)  # R5, R17
-        push(state, *(Task(HARDCORE_STEP, arena=a) for a in arenas), Task(SCORING_STEP))
+        push(state, *(Task(Step.HARDCORE, arena=a) for a in arenas), Task(Step.SCORING))
         return [started]

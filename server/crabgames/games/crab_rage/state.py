@@ -6,13 +6,10 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import NamedTuple
 
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
     FANS_PER_PLAYER,
-    MAX_MUSCLE,
-    MIN_MUSCLE,
     Reward,
 )
 
@@ -84,42 +81,6 @@ class Task:
     def replaced(self, values: list[int]) -> Task:
         """This step with other values, to put in its place."""
         return Task(self.kind, self.player, self.arena, self.crabs, values, self.flag)
-
-
-class MoveKind(IntEnum):
-    PASS = 1
-    ACT = 2
-    SIGNATURE = 3
-    DESTINATION = 4
-    ALLIANCE = 5
-    BILLBOARD_CRAB = 6
-    STYLE_BONUS = 7
-    MUTATION_CRAB = 8
-    RUMBLE_OPPONENT = 9
-    SIGNATURE_TARGET = 10
-    HARDCORE_FANS = 11
-    DUEL_REROLL = 12
-    DUEL_KEEP = 13
-
-
-class AllianceChoice(IntEnum):
-    FORM = 1
-    BOOST = 2
-    INDEPENDENT = 3
-
-
-class Move(NamedTuple):
-    """One decision (G3). Fields a kind does not use keep their defaults (the proto's zero
-    values, `normalized` clears them on decoding) so equal moves compare equal."""
-
-    kind: MoveKind
-    action: int = 0
-    crab: int = 0
-    arena: int = 0
-    target: CrabRef = NO_CRAB
-    amount: int = 0
-    partner: int = 0
-    alliance: int = 0
 
 
 @dataclass(slots=True)
@@ -349,10 +310,6 @@ def muscle_of(state: State, seats: Sequence[int] | int, arena: int) -> int:
     return sum([c.muscle for p in seats for c in players[p].crabs if c.arena == arena])
 
 
-def clamp_muscle(value: int) -> int:
-    return max(MIN_MUSCLE, min(MAX_MUSCLE, value))  # R3
-
-
 def arenas_alphabetical(state: State) -> list[int]:
     """Arena indices in alphabetical billboard order (R5)."""
     return sorted(
@@ -376,41 +333,3 @@ def earliest(state: State, seats: list[int]) -> int:
 def push(state: State, *tasks: Task) -> None:
     """Push steps so that the first given runs first."""
     state.pending.extend(reversed(tasks))
-
-
-# Which Move fields each kind (and each action) uses; `codec.decode_move` reads only those and
-# leaves the rest at their defaults, so equal moves compare equal.
-_ACT_FIELDS = {
-    1: ("arena",),  # Move
-    2: ("arena",),  # Go Clam
-    3: ("partner",),  # Split
-    4: ("target", "amount"),  # Smash
-    7: ("target",),  # Psych Out
-    8: ("target",),  # Swap
-    10: ("amount",),  # Rage
-}
-_KIND_FIELDS = {
-    MoveKind.PASS: (),
-    MoveKind.SIGNATURE: ("arena",),
-    MoveKind.DESTINATION: ("arena",),
-    MoveKind.ALLIANCE: ("alliance", "partner"),
-    MoveKind.BILLBOARD_CRAB: ("crab",),
-    MoveKind.STYLE_BONUS: ("arena",),
-    MoveKind.MUTATION_CRAB: ("crab",),
-    MoveKind.RUMBLE_OPPONENT: ("partner",),
-    MoveKind.SIGNATURE_TARGET: ("crab", "arena", "target"),
-    MoveKind.HARDCORE_FANS: ("amount",),
-    MoveKind.DUEL_REROLL: (),
-    MoveKind.DUEL_KEEP: (),
-}
-
-
-def _uses(*names: str) -> tuple[bool, ...]:
-    """For each Move field after `kind`, in order, whether a move uses it."""
-    return tuple(name in names for name in Move._fields[1:])
-
-
-ACT_USES = {action: _uses("action", "crab", *names) for action, names in _ACT_FIELDS.items()}
-ACT_PLAIN_USES = _uses("action", "crab")  # Rush, Scatter, Charm (and unknown actions)
-INDEPENDENT_USES = _uses("alliance")  # R10: an independent names no partner
-KIND_USES = {kind: _uses(*names) for kind, names in _KIND_FIELDS.items()}
