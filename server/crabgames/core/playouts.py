@@ -22,6 +22,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from crabgames.core.engine import Engine, Match
 from crabgames.core.errors import bad_request
@@ -35,6 +36,11 @@ MAX_DECISIONS = 10_000
 # How often a playout asks whether its time is up: rarely enough to cost nothing, often enough
 # that even a slow game (many legal moves per decision) stops within milliseconds.
 CHECK_EVERY = 32
+
+S = TypeVar("S")  # the game's native state, move, event and outcome
+M = TypeVar("M")
+E = TypeVar("E")
+O = TypeVar("O")  # noqa: E741
 
 
 def never() -> bool:
@@ -107,8 +113,8 @@ def run_playouts(
 
 
 def play_out(
-    game: Game,
-    state,
+    game: Game[S, M, E, O],
+    state: S,
     prng: Prng,
     budget: int,
     time_up: Callable[[], bool] = never,
@@ -137,6 +143,8 @@ def play_out(
             game.apply_move(state, moves[0])
         else:
             game.apply_move(state, moves[prng.below(len(moves))])  # G6: never empty
+    ended = game.outcome(state)
+    assert ended is not None  # nobody decides: the game is over
     outcome = game_pb2.Outcome()
-    codec_of(game).encode_outcome(game.outcome(state), outcome)
+    codec_of(game).encode_outcome(ended, outcome)
     return outcome, decisions

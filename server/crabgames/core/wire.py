@@ -8,14 +8,17 @@ from __future__ import annotations
 import functools
 import sys
 import weakref
-from collections.abc import Callable, Hashable, Iterable
-from typing import ClassVar
+from collections.abc import Callable, Hashable, Iterable, Sized
+from typing import Any, ClassVar, TypeVar
 
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
 VARINT = 0
 LENGTH_DELIMITED = 2
+
+K = TypeVar("K", bound=Hashable)  # a Remembered table's keys: the pieces' values
+V = TypeVar("V", bound=Sized)  # ... and what it remembers for each (bytes, or a few of them)
 
 
 _ONE_BYTE = [bytes((n,)) for n in range(0x80)]
@@ -59,7 +62,7 @@ def sized(payload: bytes) -> bytes:
     return varint(len(payload)) + payload
 
 
-class Remembered(dict):
+class Remembered(dict[K, V]):
     """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
     hundred of. Bounded by count and by bytes: a table that would hold more than `LIMIT`
@@ -72,15 +75,17 @@ class Remembered(dict):
     ENTRY_OVERHEAD = 128
     # Every table alive, for the metrics of the bytes they keep (service/metrics.py).
     # By id: a dict is not hashable, so not a WeakSet member.
-    tables: ClassVar[weakref.WeakValueDictionary[int, Remembered]] = weakref.WeakValueDictionary()
+    tables: ClassVar[weakref.WeakValueDictionary[int, Remembered[Any, Any]]] = (
+        weakref.WeakValueDictionary()
+    )
 
-    def __init__(self, build: Callable[[Hashable], bytes]) -> None:
+    def __init__(self, build: Callable[[K], V]) -> None:
         super().__init__()
         self.build = build
         self.used = 0
         Remembered.tables[id(self)] = self
 
-    def __missing__(self, value: Hashable) -> bytes:
+    def __missing__(self, value: K) -> V:
         built = self.build(value)
         cost = len(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
         if len(self) >= self.LIMIT or self.used + cost > self.BYTES:

@@ -33,27 +33,33 @@ import os  # the web page (WithPage)
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path  # the web page (WithPage)
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import grpc
 import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError, ErrorDetail
+from connectrpc.request import RequestContext
 from google.protobuf import json_format
+from google.protobuf.message import Message
 from google.rpc import status_pb2
 from protobuf.wkt import Any as AnyDetail
 from starlette.exceptions import HTTPException  # the web page (WithPage)
 from starlette.middleware.cors import CORSMiddleware
 from starlette.responses import PlainTextResponse  # the web page (WithPage)
 from starlette.staticfiles import StaticFiles  # the web page (WithPage)
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Message as AsgiMessage
 
 from crabgames.service import edge as edge_limits
 from crabgames.service.edge import (
     SERVICE,
     STATE_AS_BYTES,
     Edge,
+    Handler,
     Refused,
     answer,
 )
@@ -61,6 +67,9 @@ from crabgames.service.limits import Undecodable, safe_deserializer, state_left_
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
+
+if TYPE_CHECKING:
+    from crabgames.service.server import Running
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +109,7 @@ class Answer:
 
     __slots__ = ("data", "message_class")
 
-    def __init__(self, data: bytes, message_class: type) -> None:
+    def __init__(self, data: bytes, message_class: type[Message]) -> None:
         self.data = data
         self.message_class = message_class
 
@@ -108,16 +117,16 @@ class Answer:
 class BinaryCodec:
     """`application/proto`: requests read by gRPC's deserializers, answers sent as they are."""
 
-    def __init__(self, deserializers: dict[type, Callable[[bytes], Any]]) -> None:
+    def __init__(self, deserializers: dict[type[Message], Callable[[bytes], object]]) -> None:
         self.deserializers = deserializers
 
     def name(self) -> str:
         return "proto"
 
-    def encode(self, message: Any) -> bytes:
-        return message.data if type(message) is Answer else message.SerializeToString()
+    def encode(self, message: Answer | Message) -> bytes:
+        return message.data if isinstance(message, Answer) else message.SerializeToString()
 
-    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> object:
         return self.deserializers[message_class](bytes(data))
 
 
@@ -131,8 +140,8 @@ class JsonCodec:
     def name(self) -> str:
         return "json"
 
-    def encode(self, message: Any) -> bytes:
-        if type(message) is Answer:
+    def encode(self, message: Answer | Message) -> bytes:
+        if isinstance(message, Answer):
             message = message.message_class.FromString(message.data)
         data = json_format.MessageToJson(message, indent=None).encode()
         try:
@@ -140,7 +149,9 @@ class JsonCodec:
         except Refused as error:
             raise connect_error(status_for(error)) from None
 
-    def decode(self, data: bytes | bytearray, message_class: type) -> Any:
+    def decode(
+        self, data: bytes | bytearray, message_class: type[Message]
+    ) -> Message | Undecodable:
         message = message_class()
         try:
             json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
@@ -149,10 +160,10 @@ class JsonCodec:
         return message
 
 
-def codecs(edge: Edge) -> list[Any]:
+def codecs(edge: Edge) -> list[BinaryCodec | JsonCodec]:
     """The two codecs, the binary one reading each request as add_rules_service's
     deserializers do."""
-    deserializers: dict[type, Callable[[bytes], Any]] = {}
+    deserializers: dict[type[Message], Callable[[bytes], object]] = {}
     for method in SERVICE.methods:
         request_class = getattr(api, method.input_type.name)
         deserializers[request_class] = safe_deserializer(request_class)
@@ -199,13 +210,15 @@ class HttpCall:
 
     __slots__ = ("requests", "ctx", "written", "status_code")
 
-    def __init__(self, requests: AsyncIterator[Any] | Any, ctx: Any) -> None:
+    def __init__(
+        self, requests: AsyncIterator[object] | object, ctx: RequestContext[Any, Any]
+    ) -> None:
         self.requests = requests  # a unary call's request, or a stream's iterator
         self.ctx = ctx
         self.written: asyncio.Queue[Answer] | None = None
         self.status_code: grpc.StatusCode | None = None
 
-    async def read(self) -> Any:
+    async def read(self) -> object:
         if isinstance(self.requests, AsyncIterator):
             try:
                 return await anext(self.requests)
@@ -238,43 +251,52 @@ class RulesOverHttp:
     """The generated RulesService protocol, every method the edge's handler for it."""
 
     def __init__(self, edge: Edge) -> None:
-        self.handlers = {
+        self.handlers: dict[str, Handler] = {
             method.name: edge.apply_moves() if method.client_streaming else edge.unary(method.name)
             for method in SERVICE.methods
         }
-        self.outputs = {m.name: getattr(api, m.output_type.name) for m in SERVICE.methods}
+        self.outputs: dict[str, type[Message]] = {
+            m.name: getattr(api, m.output_type.name) for m in SERVICE.methods
+        }
 
-    async def unary(self, name: str, request: Any, ctx: Any) -> Answer:
+    # Each request is what the codec made of it: a request message, or limits.Received or
+    # limits.Undecodable.
+
+    async def unary(self, name: str, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return Answer(await self.handlers[name](None, HttpCall(request, ctx)), self.outputs[name])
 
-    async def list_games(self, request: Any, ctx: Any) -> Answer:
+    async def list_games(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("ListGames", request, ctx)
 
-    async def new_game(self, request: Any, ctx: Any) -> Answer:
+    async def new_game(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("NewGame", request, ctx)
 
-    async def legal_moves(self, request: Any, ctx: Any) -> Answer:
+    async def legal_moves(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("LegalMoves", request, ctx)
 
-    async def apply_move(self, request: Any, ctx: Any) -> Answer:
+    async def apply_move(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("ApplyMove", request, ctx)
 
-    async def get_view(self, request: Any, ctx: Any) -> Answer:
+    async def get_view(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("GetView", request, ctx)
 
-    async def replay(self, request: Any, ctx: Any) -> Answer:
+    async def replay(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("Replay", request, ctx)
 
-    async def sample_state(self, request: Any, ctx: Any) -> Answer:
+    async def sample_state(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("SampleState", request, ctx)
 
-    async def score_crab_rage_season(self, request: Any, ctx: Any) -> Answer:
+    async def score_crab_rage_season(
+        self, request: object, ctx: RequestContext[Any, Any]
+    ) -> Answer:
         return await self.unary("ScoreCrabRageSeason", request, ctx)
 
-    async def playouts(self, request: Any, ctx: Any) -> Answer:
+    async def playouts(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("Playouts", request, ctx)
 
-    async def apply_moves(self, requests: AsyncIterator[Any], ctx: Any) -> AsyncIterator[Answer]:
+    async def apply_moves(
+        self, requests: AsyncIterator[object], ctx: RequestContext[Any, Any]
+    ) -> AsyncIterator[Answer]:
         """The edge's ApplyMoves handler on a task, its answers yielded as it writes them
         (a queue of one: it waits for each to be sent); its refusal ends the stream."""
         call = HttpCall(requests, ctx)
@@ -304,10 +326,10 @@ class RequestTime:
     start, or the call ends DEADLINE_EXCEEDED (REQUEST_TIMEOUT) as on gRPC. A stream's requests
     are the edge's to time (STREAM_IDLE_SECONDS each)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["path"].endswith("/ApplyMoves"):
             await self.app(scope, receive, send)
             return
@@ -315,7 +337,7 @@ class RequestTime:
         deadline = asyncio.get_running_loop().time() + seconds
         arrived = False
 
-        async def timed_receive() -> Any:
+        async def timed_receive() -> AsgiMessage:
             nonlocal arrived
             if arrived:
                 return await receive()
@@ -346,12 +368,12 @@ class WithPage:
     """ASGI: GET and HEAD outside the service's path are the page's static files (Starlette's
     StaticFiles, index.html at /); everything else goes to the rules service."""
 
-    def __init__(self, app: Any, root: Path) -> None:
+    def __init__(self, app: ASGIApp, root: Path) -> None:
         self.app = app
         self.root = root
         self.page = StaticFiles(directory=root, html=True, check_dir=False)
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
             scope["type"] != "http"
             or scope["method"] not in ("GET", "HEAD")
@@ -371,7 +393,7 @@ class WithPage:
 # ----- end of the web page -----
 
 
-def application(edge: Edge, origins: Sequence[str] = ()) -> Any:
+def application(edge: Edge, origins: Sequence[str] = ()) -> ASGIApp:
     """The ASGI application: the rules service over Connect and gRPC-Web, CORS for `origins`
     (exact origins such as https://play.example.com; none: same-origin pages only)."""
     rules = RulesServiceASGIApplication(
@@ -379,7 +401,7 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> Any:
         read_max_bytes=edge.message_limit,
         codecs=codecs(edge),
     )
-    app: Any = WithPage(RequestTime(rules), WEB_ROOT)
+    app: ASGIApp = WithPage(RequestTime(rules), WEB_ROOT)
     if origins:
         app = CORSMiddleware(
             app,
@@ -411,7 +433,7 @@ class HttpRunning:
 
     server: uvicorn.Server
     port: int
-    done: Any  # concurrent.futures.Future of server.serve()
+    done: Future[None]  # of server.serve()
 
     def stop(self, grace: float = 5.0) -> None:
         """Stop accepting, give calls in flight `grace` seconds, close the connections."""
@@ -438,7 +460,10 @@ def bind(address: str) -> socket.socket:
 
 
 def serve_http(
-    running: Any, address: str = DEFAULT_HTTP_ADDRESS, origins: Sequence[str] = (), grace: int = 5
+    running: Running,
+    address: str = DEFAULT_HTTP_ADDRESS,
+    origins: Sequence[str] = (),
+    grace: int = 5,
 ) -> HttpRunning:
     """Serve the browser protocols on `address` beside a running gRPC server
     (server.serve's Running), through its edge, on its loop."""
@@ -471,7 +496,7 @@ class Serving:
     """A gRPC server and, when there is one, its HTTP server, stopped together (HTTP first)
     where run_until_signalled stops a Running."""
 
-    def __init__(self, running: Any, http: HttpRunning | None) -> None:
+    def __init__(self, running: Running, http: HttpRunning | None) -> None:
         self.running = running
         self.http = http
 

@@ -31,9 +31,11 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NoReturn
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol
 
 import grpc
+from google.protobuf.message import Message
 
 from crabgames.core import wire
 from crabgames.core.errors import RulesError, bad_request
@@ -47,6 +49,9 @@ from crabgames.service.limits import (
 )
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
+
+if TYPE_CHECKING:
+    from crabgames.service.servicer import RulesServicer
 
 SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 
@@ -66,6 +71,49 @@ LONG_CALLS = ("Playouts", "Replay")
 # checks every state, so it parses them whole.
 STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
 APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
+
+
+# A call's trailing metadata, as grpc.Status carries it.
+Metadata = tuple[tuple[str, str | bytes], ...]
+
+
+class AsyncCall(Protocol):
+    """What the edge uses of an asyncio call: a grpc.aio servicer context, or for Connect and
+    gRPC-Web browser.HttpCall. `read` gives what the method's deserializer made of a request
+    (limits.py), or grpc.aio.EOF."""
+
+    async def read(self) -> object: ...
+
+    async def write(self, message: bytes) -> None: ...
+
+    def time_remaining(self) -> float | None: ...
+
+    async def abort(
+        self, code: grpc.StatusCode, details: str, trailing_metadata: Metadata
+    ) -> NoReturn: ...
+
+    def peer(self) -> str: ...
+
+    def code(self) -> grpc.StatusCode | None: ...
+
+
+class CallObserver(Protocol):
+    """What the edge tells of every call as it ends (metrics.Observer)."""
+
+    def finish(
+        self,
+        method: str,
+        request: Any,
+        started: float,
+        error: BaseException | None,
+        context: AsyncCall,
+        messages: int,
+    ) -> None: ...
+
+
+# A handler as grpc.aio calls it: the request iterator (unused: the edge reads the requests
+# itself) and the call.
+Handler = Callable[[Any, AsyncCall], Awaitable[Any]]
 
 
 class Aborted(Exception):
@@ -110,7 +158,7 @@ class CallContext:
         raise Aborted(status_for(Refused(code, code.name, details)))
 
 
-def deadline_of(context: grpc.aio.ServicerContext, budget: float | None) -> float | None:
+def deadline_of(context: AsyncCall, budget: float | None) -> float | None:
     """The caller's deadline, cut to `budget` seconds from now when one is given."""
     now = time.monotonic()
     remaining = context.time_remaining()
@@ -120,18 +168,20 @@ def deadline_of(context: grpc.aio.ServicerContext, budget: float | None) -> floa
     return deadline
 
 
-async def abort(context: grpc.aio.ServicerContext, status: grpc.Status) -> NoReturn:
+async def abort(context: AsyncCall, status: grpc.Status) -> NoReturn:
     await context.abort(status.code, status.details, status.trailing_metadata)
     raise AssertionError("abort returns only by raising")  # pragma: no cover
 
 
-async def refuse(context: grpc.aio.ServicerContext, error: RulesError) -> NoReturn:
+async def refuse(context: AsyncCall, error: RulesError) -> NoReturn:
     await abort(context, status_for(error))
 
 
-async def next_message(context: grpc.aio.ServicerContext, seconds: float, what: str) -> Any:
-    """The next request message (grpc.aio.EOF once the caller has sent all), waiting at most
-    `seconds` for it (a timer that cancels the wait: cheaper than asyncio.wait_for's task)."""
+async def next_message(context: AsyncCall, seconds: float, what: str) -> Any:
+    """The next request message (grpc.aio.EOF once the caller has sent all), as the method's
+    deserializer made it (a request message, limits.Received or limits.Undecodable; Any, as
+    each method's differs), waiting at most `seconds` for it (a timer that cancels the wait:
+    cheaper than asyncio.wait_for's task)."""
     task = asyncio.current_task()
     assert task is not None
     fired: list[bool] = []
@@ -159,7 +209,7 @@ async def next_message(context: grpc.aio.ServicerContext, seconds: float, what: 
     )
 
 
-async def one_request(context: grpc.aio.ServicerContext) -> Any:
+async def one_request(context: AsyncCall) -> Any:
     """The call's one request message, checked to parse."""
     request = await next_message(context, REQUEST_SECONDS, "the request")
     if request is grpc.aio.EOF:
@@ -171,23 +221,25 @@ async def one_request(context: grpc.aio.ServicerContext) -> Any:
     return request
 
 
-async def refuse_undecodable(context: grpc.aio.ServicerContext, request: Any) -> None:
+async def refuse_undecodable(context: AsyncCall, request: object) -> None:
     if isinstance(request, Undecodable):
         why = f"does not parse as {request.type_name}: {request.error}"
         await refuse(context, bad_request("request", why))
 
 
-def call_servicer(behavior: Callable[..., Any], request: Any, call: CallContext) -> Any:
+def call_servicer(
+    behavior: Callable[..., Message | bytes], request: Any, call: CallContext
+) -> Message | bytes:
     """A servicer method called with the request; a Received request's state as bytes."""
     if type(request) is Received:
         return behavior(request.request, call, request.state)
     return behavior(request, call)
 
 
-def answer(response: Any, limit: int) -> bytes:
+def answer(response: Message | bytes, limit: int) -> bytes:
     """A response's wire bytes, refused when larger than the message limit (the caller's state
     is untouched: the server keeps nothing of a call)."""
-    data = response if type(response) is bytes else response.SerializeToString()
+    data = response if isinstance(response, bytes) else response.SerializeToString()
     if len(data) > limit:
         raise Refused(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -217,7 +269,11 @@ class Edge:
     """Runs the servicer's methods as asyncio calls, with the limits above."""
 
     def __init__(
-        self, servicer: Any, long_threads: int, message_limit: int, observer: Any = None
+        self,
+        servicer: RulesServicer,
+        long_threads: int,
+        message_limit: int,
+        observer: CallObserver | None = None,
     ) -> None:
         self.servicer = servicer
         # metrics.Observer, told of every call as it ends (None: nothing observed, nothing paid)
@@ -256,13 +312,11 @@ class Edge:
         self.long_calls += long
         return None
 
-    def unary(self, name: str) -> Callable[[Any, grpc.aio.ServicerContext], Awaitable[bytes]]:
+    def unary(self, name: str) -> Handler:
         behavior = getattr(self.servicer, name)
         long = name in LONG_CALLS
 
-        async def handle(
-            _requests: Any, context: grpc.aio.ServicerContext, seen: Seen | None = None
-        ) -> bytes:
+        async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> bytes:
             async with Admitted(self, context, long):
                 request = await one_request(context)
                 if seen is not None:
@@ -275,11 +329,14 @@ class Edge:
         handle.__name__ = name
         return handle if self.observer is None else self.observed(name, handle)
 
-    def observed(self, name: str, handle: Callable[..., Any]) -> Callable[..., Any]:
+    def observed(
+        self, name: str, handle: Callable[[Any, AsyncCall, Seen], Awaitable[Any]]
+    ) -> Handler:
         """`handle`, reporting each call to the observer as it ends (refused ones too)."""
         observer = self.observer
+        assert observer is not None  # called only when there is one
 
-        async def observed_handle(requests: Any, context: grpc.aio.ServicerContext) -> Any:
+        async def observed_handle(requests: Any, context: AsyncCall) -> Any:
             started = time.perf_counter()
             seen = Seen()
             try:
@@ -293,7 +350,9 @@ class Edge:
         observed_handle.__name__ = name
         return observed_handle
 
-    def run(self, behavior: Callable[..., Any], request: Any, call: CallContext) -> bytes:
+    def run(
+        self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext
+    ) -> bytes:
         try:
             check_time(call)
         except Interrupted as error:
@@ -301,7 +360,7 @@ class Edge:
         return answer(call_servicer(behavior, request, call), self.message_limit)
 
     async def run_bounded(
-        self, behavior: Callable[..., Any], request: Any, call: CallContext
+        self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext
     ) -> bytes:
         """A call of bounded work: on the event loop, or on a thread when it waits on the
         ledger's store."""
@@ -312,7 +371,7 @@ class Edge:
     async def run_on(
         self,
         pool: ThreadPoolExecutor,
-        behavior: Callable[..., Any],
+        behavior: Callable[..., Message | bytes],
         request: Any,
         call: CallContext,
     ) -> bytes:
@@ -325,16 +384,12 @@ class Edge:
             call.gone.set()
             raise
 
-    def apply_moves(
-        self,
-    ) -> Callable[[Any, grpc.aio.ServicerContext], Any]:
+    def apply_moves(self) -> Handler:
         """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
         the stream with its status."""
         apply_move = self.servicer.ApplyMove
 
-        async def handle(
-            _requests: Any, context: grpc.aio.ServicerContext, seen: Seen | None = None
-        ) -> None:
+        async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> None:
             async with Admitted(self, context, False):
                 while True:
                     what = "the next request on the stream"
@@ -358,7 +413,7 @@ class Admitted:
 
     __slots__ = ("edge", "context", "long")
 
-    def __init__(self, edge: Edge, context: grpc.aio.ServicerContext, long: bool) -> None:
+    def __init__(self, edge: Edge, context: AsyncCall, long: bool) -> None:
         self.edge, self.context, self.long = edge, context, long
 
     async def __aenter__(self) -> None:
@@ -366,7 +421,12 @@ class Admitted:
         if refused is not None:
             await refuse(self.context, refused)
 
-    async def __aexit__(self, _kind: Any, error: BaseException | None, _trace: Any) -> None:
+    async def __aexit__(
+        self,
+        _kind: type[BaseException] | None,
+        error: BaseException | None,
+        _trace: TracebackType | None,
+    ) -> None:
         self.edge.calls -= 1
         self.edge.long_calls -= self.long
         if isinstance(error, Aborted):
@@ -386,10 +446,10 @@ def as_is(data: bytes) -> bytes:
 def add_rules_service(edge: Edge, server: grpc.aio.Server) -> None:
     """Register the rules service through the edge (instead of the generated
     add_RulesServiceServicer_to_server): every method reads its own requests."""
-    handlers = {}
+    handlers: dict[str, grpc.RpcMethodHandler[Any, bytes]] = {}
     for method in SERVICE.methods:
         request_class = getattr(api, method.input_type.name)
-        deserializer = safe_deserializer(request_class)
+        deserializer: Callable[[bytes], object] = safe_deserializer(request_class)
         if method.name in STATE_AS_BYTES and edge.servicer.sealer is None:
             deserializer = state_left_as_bytes(request_class)
         if method.client_streaming and method.server_streaming:

@@ -32,8 +32,9 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from hashlib import sha256
+from typing import ParamSpec, TypeVar, cast
 
 import redis
 from google.rpc import code_pb2
@@ -44,6 +45,9 @@ from crabgames.core.errors import RulesError, StaleState
 from crabgames.v1 import game_pb2
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 URL_VAR = "CRABGAMES_LEDGER_URL"
 TTL_VAR = "CRABGAMES_LEDGER_TTL_SECONDS"
@@ -131,7 +135,8 @@ class Ledger:
 
     def check(self, instance: bytes, state: game_pb2.GameState) -> None:
         """STALE_STATE unless `state` is the newest state of its game."""
-        newest = self.call(self.client.get, key(instance))
+        # Bytes: the client does not decode responses (redis types both kinds of client).
+        newest = cast("bytes | None", self.call(self.client.get, key(instance)))
         if newest != record(instance, state).encode():
             raise stale(state, newest)
 
@@ -139,12 +144,12 @@ class Ledger:
         """Record `new`, played from `old`, as its game's newest state; STALE_STATE (and
         nothing recorded) unless `old` was the newest, or `new` already is."""
         keys = [key(instance)]
-        args = [record(instance, old), record(instance, new), self.ttl_ms]
+        args: list[str | int] = [record(instance, old), record(instance, new), self.ttl_ms]
         answer = self.call(self.advance_script, keys=keys, args=args)
         if answer != 1:
             raise stale(old, answer)
 
-    def call(self, command, *args, **kwargs):
+    def call(self, command: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """A Redis command, bounded in time; any failure of the store is UNAVAILABLE."""
         if time.monotonic() < self.down_until:
             raise LedgerUnavailable("the freshness ledger is unreachable: retry shortly")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import Protocol
 
 import grpc
+from google.protobuf.message import Message
 
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.v1 import rules_service_pb2 as api
@@ -32,6 +34,15 @@ class Interrupted(RulesError):
         self.reason = code.name
 
 
+class CallTime(Protocol):
+    """What the long loops read of a call: whether its caller is still there and its time left
+    (edge.CallContext; a grpc servicer context has the same two methods)."""
+
+    def time_remaining(self) -> float | None: ...
+
+    def is_active(self) -> bool: ...
+
+
 class Undecodable:
     """Stands in for a request whose bytes do not parse, so the handler can refuse it."""
 
@@ -42,8 +53,8 @@ class Undecodable:
         self.error = error
 
 
-def safe_deserializer(message_class) -> Callable[[bytes], object]:
-    def deserialize(data: bytes):
+def safe_deserializer(message_class: type[Message]) -> Callable[[bytes], Message | Undecodable]:
+    def deserialize(data: bytes) -> Message | Undecodable:
         try:
             return message_class.FromString(data)
         except Exception as error:  # DecodeError, recursion limit, bad UTF-8, ...
@@ -62,7 +73,7 @@ class Received:
 
     __slots__ = ("request", "state")
 
-    def __init__(self, request, state: bytes) -> None:
+    def __init__(self, request: Message, state: bytes) -> None:
         self.request = request
         self.state = state
 
@@ -70,13 +81,15 @@ class Received:
 STATE_TAG = 0x0A  # field 1 (`state` in LegalMovesRequest and ApplyMoveRequest), length-delimited
 
 
-def state_left_as_bytes(message_class) -> Callable[[bytes], object]:
+def state_left_as_bytes(
+    message_class: type[Message],
+) -> Callable[[bytes], Message | Received | Undecodable]:
     """A deserializer for a request whose field 1 is its state: a Received when the state is
     the first field on the wire (as every protobuf library writes fields in number order) and
     appears only once; otherwise the request parsed whole, as `safe_deserializer` does."""
     parse_whole = safe_deserializer(message_class)
 
-    def deserialize(data: bytes):
+    def deserialize(data: bytes) -> Message | Received | Undecodable:
         split = split_state(data)
         if split is not None:
             state, rest = split
@@ -109,7 +122,7 @@ def split_state(data: bytes) -> tuple[bytes, bytes] | None:
     return None
 
 
-def check_time(context) -> None:
+def check_time(context: CallTime) -> None:
     """Raise Interrupted when the client is gone or the call's deadline has passed."""
     if not context.is_active():
         raise Interrupted(grpc.StatusCode.CANCELLED, "the call was cancelled")
@@ -118,13 +131,13 @@ def check_time(context) -> None:
         raise Interrupted(grpc.StatusCode.DEADLINE_EXCEEDED, "the call's deadline passed")
 
 
-def time_is_up(context) -> bool:
+def time_is_up(context: CallTime) -> bool:
     """Whether the client is gone or the call's deadline (or work budget) has passed."""
     remaining = context.time_remaining()
     return not context.is_active() or (remaining is not None and remaining <= 0)
 
 
-def time_check(context) -> Callable[[], None]:
+def time_check(context: CallTime) -> Callable[[], None]:
     """A callback for the engine's long loops (Replay)."""
     return functools.partial(check_time, context)
 

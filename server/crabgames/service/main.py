@@ -7,11 +7,15 @@ import errno
 import logging
 import os
 import socket
+from typing import TYPE_CHECKING
 
 from crabgames.service.metrics import MetricsPortError, observed_address
-from crabgames.service.server import Observing, run_until_signalled, serve
+from crabgames.service.server import Observing, Running, run_until_signalled, serve
 from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, check
 from crabgames.service.workers import start_workers, supervise
+
+if TYPE_CHECKING:  # imported when serving HTTP only
+    from crabgames.service.browser import Serving
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -198,12 +202,12 @@ def main(argv: list[str] | None = None) -> None:
         except (OSError, RuntimeError) as error:
             raise SystemExit(cannot_listen(args.address, error)) from None
 
-        def announce() -> None:
+        def announce_workers() -> None:
             # The one listening line, on stdout where tests and tools read it (not logged too).
             print(f"crabgames-server listening on {host}:{port}", flush=True)
             logging.getLogger("crabgames").info("%d worker processes", args.workers)
 
-        raise SystemExit(supervise(workers, announce))
+        raise SystemExit(supervise(workers, announce_workers))
     try:
         running = serve(
             args.address,
@@ -218,7 +222,8 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
         raise SystemExit(cannot_listen(args.address, error)) from None
 
-    serving = running
+    serving: Running | Serving = running
+    http_listening = ""  # with HTTP, the second listening line
     if http_address is not None:  # HTTP: service/browser.py
         from crabgames.service.browser import Serving, serve_http
 
@@ -228,13 +233,14 @@ def main(argv: list[str] | None = None) -> None:
             running.stop(0)
             raise SystemExit(cannot_listen(http_address, error)) from None
         serving = Serving(running, http)
+        http_host = http_address.rsplit(":", 1)[0]
+        http_listening = f"crabgames-server HTTP on http://{http_host}:{http.port}"
 
     def announce() -> None:
         # The one listening line, on stdout where tests and tools read it (not logged too).
         print(f"crabgames-server listening on {host}:{running.port}", flush=True)
-        if serving is not running:  # HTTP: the second line
-            http_host = http_address.rsplit(":", 1)[0]
-            print(f"crabgames-server HTTP on http://{http_host}:{serving.http.port}", flush=True)
+        if http_listening:  # HTTP: the second line
+            print(http_listening, flush=True)
 
     run_until_signalled(serving, args.grace, announce)
 

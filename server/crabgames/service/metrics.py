@@ -35,8 +35,8 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Protocol, TextIO, TypeVar
 
 import grpc
 from prometheus_client import (
@@ -52,7 +52,10 @@ from prometheus_client.registry import Collector
 
 from crabgames.core.engine import Engine
 from crabgames.core.wire import Remembered
+from crabgames.service.edge import AsyncCall, Edge
 from crabgames.service.limits import Received
+from crabgames.service.tls import ServerTls
+from crabgames.v1 import game_pb2
 
 access_log = logging.getLogger("crabgames.access")
 
@@ -82,6 +85,17 @@ BUCKETS = (
 STATE_RULES_VERSION_TAG = 0x0A  # GameState field 1, rules_version, length-delimited
 
 
+T = TypeVar("T")
+
+
+class Table(Protocol):
+    """A table of the games' whose size the metrics read: wire.Remembered, OptionsTable."""
+
+    used: int  # the bytes it keeps (estimated)
+
+    def __len__(self) -> int: ...
+
+
 class Games:
     """The game label of a request, from a fixed table of the served games."""
 
@@ -98,12 +112,14 @@ class Games:
             return self.by_version_bytes.get(data[2 : 2 + data[1]], NO_GAME)
         return NO_GAME
 
-    def of_state(self, state: Any) -> str:
+    def of_state(self, state: game_pb2.GameState) -> str:
         # By rules_version, which a sealed state keeps in the clear beside its seal.
         return self.by_version.get(state.rules_version, NO_GAME)
 
     def of_request(self, method: str, request: Any) -> str:
-        """The game a call is about, or NO_GAME."""
+        """The game a call is about, or NO_GAME. `request` is what the method's deserializer
+        made (a request message of the method's type, limits.Received or limits.Undecodable),
+        or None when none was read."""
         kind = type(request)
         if kind is Received:
             return self.of_state_bytes(request.state)
@@ -123,7 +139,7 @@ class Games:
         return self.of_state(request.state)  # LegalMoves, ApplyMove(s), GetView, Playouts
 
 
-def code_of(error: BaseException | None, context: grpc.aio.ServicerContext) -> grpc.StatusCode:
+def code_of(error: BaseException | None, context: AsyncCall) -> grpc.StatusCode:
     """The status a call ended with: OK, the code it was aborted with, CANCELLED when the
     caller went away, UNKNOWN for anything else (a bug)."""
     if error is None:
@@ -144,7 +160,7 @@ class Observer:
         self.games = Games(engine)
         self.access = access
         self.registry = registry
-        self.children: dict[tuple[str, str, grpc.StatusCode], tuple[Any, Any]] = {}
+        self.children: dict[tuple[str, str, grpc.StatusCode], tuple[Counter, Histogram]] = {}
         if registry is not None:
             self.calls = Counter(
                 "crabgames_rpc_calls",
@@ -166,7 +182,7 @@ class Observer:
         request: Any,
         started: float,
         error: BaseException | None,
-        context: grpc.aio.ServicerContext,
+        context: AsyncCall,
         messages: int = 1,
     ) -> None:
         """Record one call that began at `started` (time.perf_counter())."""
@@ -182,7 +198,9 @@ class Observer:
         if self.access:
             self.log(method, game, code, seconds, context, messages)
 
-    def new_children(self, method: str, game: str, code: grpc.StatusCode) -> tuple[Any, Any]:
+    def new_children(
+        self, method: str, game: str, code: grpc.StatusCode
+    ) -> tuple[Counter, Histogram]:
         # The label lookups cost more than the samples: each combination is looked up once.
         children = (
             self.calls.labels(method, game, code.name),
@@ -197,10 +215,10 @@ class Observer:
         game: str,
         code: grpc.StatusCode,
         seconds: float,
-        context: grpc.aio.ServicerContext,
+        context: AsyncCall,
         messages: int,
     ) -> None:
-        line: dict[str, Any] = {
+        line: dict[str, object] = {
             "time": round(time.time(), 3),
             "method": method,
             "game": game,
@@ -213,7 +231,7 @@ class Observer:
         access_log.info(json.dumps(line, separators=(",", ":")))
 
 
-def enable_access_log(stream: Any = None) -> None:
+def enable_access_log(stream: TextIO | None = None) -> None:
     """Send the access log, JSON lines alone (no level or logger name before them), to
     `stream` (standard error by default), whatever the level of the other logs."""
     if any(getattr(h, "crabgames_access", False) for h in access_log.handlers):
@@ -229,7 +247,7 @@ def enable_access_log(stream: Any = None) -> None:
 class ServerCollector(Collector):
     """Samples read when scraped: calls in flight, cache sizes, the TLS certificate."""
 
-    def __init__(self, edge: Any, engine: Engine, tls: Any = None) -> None:
+    def __init__(self, edge: Edge, engine: Engine, tls: ServerTls | None = None) -> None:
         self.edge = edge
         self.engine = engine
         self.tls = tls
@@ -271,6 +289,7 @@ class ServerCollector(Collector):
         decoded = self.engine.decoded
         yield "decoded_states", decoded.bytes, len(decoded.entries)
         used = count = 0
+        table: Table
         for table in snapshot(Remembered.tables):
             used += table.used
             count += len(table)
@@ -282,7 +301,7 @@ class ServerCollector(Collector):
         yield "options", used, count
 
 
-def snapshot(tables: Any) -> list[Any]:
+def snapshot(tables: Mapping[int, T]) -> list[T]:
     """The tables of a WeakValueDictionary that the event loop's thread may add to while we
     read it."""
     for _ in range(10):
@@ -293,7 +312,7 @@ def snapshot(tables: Any) -> list[Any]:
     return []
 
 
-def options_tables() -> Iterator[Any]:
+def options_tables() -> Iterator[Table]:
     """The games' module-level tables of options (crab_bucket's OptionsTable), found by type
     name so that the games need not register them."""
     for name, module in list(sys.modules.items()):

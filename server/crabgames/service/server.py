@@ -11,6 +11,8 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import FrameType
+from typing import Protocol
 
 import grpc
 import uvloop
@@ -241,15 +243,23 @@ def connection_age_options() -> list[tuple[str, int]]:
     ]
 
 
+class Stoppable(Protocol):
+    """A server run_until_signalled runs: a Running, or browser.Serving (gRPC and HTTP)."""
+
+    def reload_tls(self) -> None: ...
+
+    def stop(self, grace: float = 5.0) -> None: ...
+
+
 def run_until_signalled(
-    running: Running, grace: float, announce: Callable[[], None] = lambda: None
+    running: Stoppable, grace: float, announce: Callable[[], None] = lambda: None
 ) -> None:
     """Serve until SIGTERM or SIGINT, then stop gracefully. The handlers are in place before
     `announce` says the server is up, so a signal sent right after it is never lost; the stop
     runs outside the handler, once, however many signals arrive."""
     requested = threading.Event()
 
-    def on_signal(signum, _frame):
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
         if not requested.is_set():
             log.info("signal %s: shutting down gracefully", signum)
         requested.set()

@@ -9,34 +9,56 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Concatenate, NoReturn, ParamSpec, Protocol, TypeVar
 
+import grpc
 from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 
 from crabgames.core import wire
-from crabgames.core.engine import EXPLICIT, Engine, Selection
+from crabgames.core.engine import EXPLICIT, Engine, Happened, Selection
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.game import OptionInfo
 from crabgames.core.playouts import playouts
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
-from crabgames.service.limits import check_replay, time_check, time_is_up
+from crabgames.service.limits import CallTime, check_replay, time_check, time_is_up
 from crabgames.service.sealing import Opened, PermissionDenied, Sealer, new_instance
 from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
-from crabgames.v1 import rules_service_pb2_grpc as api_grpc
 
 log = logging.getLogger(__name__)
 
+P = ParamSpec("P")
+Q = TypeVar("Q", bound=Message)  # a method's request
+R = TypeVar("R")  # ... and its answer: a response message, or its wire bytes
 
-def translate_errors(method):
+
+class ServicerContext(CallTime, Protocol):
+    """What the servicer uses of a call's context: edge.CallContext, or a grpc servicer
+    context (grpcio-testing's, in tests)."""
+
+    def abort_with_status(self, status: grpc.Status) -> NoReturn: ...
+
+
+def translate_errors(
+    method: Callable[Concatenate[RulesServicer, Q, ServicerContext, P], R],
+) -> Callable[Concatenate[RulesServicer, Q, ServicerContext, P], R]:
     """Map engine errors to their status; anything else is a bug, logged and reported INTERNAL."""
 
     @functools.wraps(method)
-    def wrapper(self, request, context, *state):
+    def wrapper(
+        self: RulesServicer,
+        request: Q,
+        context: ServicerContext,
+        /,
+        *state: P.args,
+        **kwargs: P.kwargs,
+    ) -> R:
         try:
-            return method(self, request, context, *state)
+            return method(self, request, context, *state, **kwargs)
         except RulesError as error:
             context.abort_with_status(status_for(error))
         except Exception:
@@ -46,7 +68,11 @@ def translate_errors(method):
     return wrapper
 
 
-class RulesServicer(api_grpc.RulesServiceServicer):
+class RulesServicer:
+    """The methods of crabgames.v1.RulesService, called by the edge (edge.py) with a
+    CallContext. Not the generated RulesServiceServicer: LegalMoves and ApplyMove answer with
+    wire bytes, and the edge runs ApplyMoves through ApplyMove."""
+
     def __init__(
         self, engine: Engine, sealer: Sealer | None = None, ledger: Ledger | None = None
     ) -> None:
@@ -93,7 +119,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             raise bad_request(path, "sealed games resolve chance on the server (AUTO only)")
 
     @translate_errors
-    def ListGames(self, request, context):
+    def ListGames(
+        self, request: api.ListGamesRequest, context: ServicerContext
+    ) -> api.ListGamesResponse:
         response = api.ListGamesResponse()
         for game in self.engine.games.values():
             f = game.facts
@@ -109,13 +137,15 @@ class RulesServicer(api_grpc.RulesServiceServicer):
                 rules_version=f.rules_version,
                 move_id_count=game.move_id_count(f.max_players),
             )
-            fields = api.NewGameRequest.DESCRIPTOR.fields_by_name[f.id].message_type.fields_by_name
+            options = api.NewGameRequest.DESCRIPTOR.fields_by_name[f.id].message_type
+            assert options is not None  # the game's options field is a message
+            fields = options.fields_by_name
             for option in f.options:
                 info.options.append(option_info(option, fields[option.name], f.max_players))
         return response
 
     @translate_errors
-    def NewGame(self, request, context):
+    def NewGame(self, request: api.NewGameRequest, context: ServicerContext) -> api.NewGameResponse:
         game_id = request.WhichOneof("options")
         options = getattr(request, game_id) if game_id else None
         self.refuse_explicit_chance(request.chance_mode, "chance_mode")
@@ -147,32 +177,39 @@ class RulesServicer(api_grpc.RulesServiceServicer):
     # limits.Received: only on a server that does not seal), and request.state is then empty.
 
     @translate_errors
-    def LegalMoves(self, request, context, state: bytes | None = None):
+    def LegalMoves(
+        self, request: api.LegalMovesRequest, context: ServicerContext, state: bytes | None = None
+    ) -> bytes:
         if state is not None:
             return self.engine.legal_moves_response_bytes(state, request.with_mask)
         opened = self.opened(request.state)
-        state = opened.state
+        full = opened.state
         # The moves show the player's hand; without sealing there is no seat to check.
-        if self.sealer is not None and state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
-            self.check_seat(opened, state.next.player, request.player_token, "the legal moves")
+        if self.sealer is not None and full.next.kind == game_pb2.DECIDER_KIND_PLAYER:
+            self.check_seat(opened, full.next.player, request.player_token, "the legal moves")
         self.check_fresh(opened)
-        return self.engine.legal_moves_response_bytes(state, request.with_mask)
+        return self.engine.legal_moves_response_bytes(full, request.with_mask)
 
     @translate_errors
-    def ApplyMove(self, request, context, state: bytes | None = None):
+    def ApplyMove(
+        self, request: api.ApplyMoveRequest, context: ServicerContext, state: bytes | None = None
+    ) -> bytes:
         expected = request.expected_version if request.HasField("expected_version") else None
-        if state is None:  # else the bytes received: sealing is off
+        moved_from: game_pb2.GameState | bytes
+        if state is None:
             opened = self.opened(request.state)
             decides = opened.state.next
             if self.sealer is not None and decides.kind == game_pb2.DECIDER_KIND_PLAYER:
                 self.check_seat(opened, decides.player, request.player_token, "a move")
             if opened.instance:
                 return self.apply_sealed(opened, request, expected)
-            state = opened.state
+            moved_from = opened.state
+        else:  # the bytes received: sealing is off
+            moved_from = state
         # No real secret to keep: sealing is off, or the state is sampled.
         selection = wanted(request)
         new_state, happened, outcome = self.engine.apply_move_serialized(
-            state, request.move, request.validate_only, expected, selection
+            moved_from, request.move, request.validate_only, expected, selection
         )
         if self.sealer is None:
             pass
@@ -188,7 +225,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
             outcome,
         )
 
-    def apply_sealed(self, opened: Opened, request, expected: int | None) -> bytes:
+    def apply_sealed(
+        self, opened: Opened, request: api.ApplyMoveRequest, expected: int | None
+    ) -> bytes:
         """ApplyMove from a sealed game's state: the new state sealed and recorded as its game's
         newest (with the ledger), and only the events its mover and a spectator may see."""
         assert self.sealer is not None
@@ -223,7 +262,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         )
 
     @translate_errors
-    def GetView(self, request, context):
+    def GetView(self, request: api.GetViewRequest, context: ServicerContext) -> api.GetViewResponse:
         player = request.player if request.WhichOneof("viewer") == "player" else None
         if request.WhichOneof("viewer") is None:
             player = None  # no viewer given: a spectator
@@ -234,7 +273,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         return api.GetViewResponse(view=self.engine.view(opened.state, player))
 
     @translate_errors
-    def Replay(self, request, context):
+    def Replay(self, request: api.ReplayRequest, context: ServicerContext) -> api.ReplayResponse:
         new_game = request.new_game
         game_id = new_game.WhichOneof("options")
         check_replay(request)
@@ -262,7 +301,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         )
 
     @translate_errors
-    def SampleState(self, request, context):
+    def SampleState(
+        self, request: api.SampleStateRequest, context: ServicerContext
+    ) -> api.SampleStateResponse:
         # Never sealed, marked `sampled`: its hidden information is invented, so it reveals no
         # secret; a bot searches on it, even on a sealing server (docs/security.md), which tags
         # it so that a full state a caller wrote cannot pass for one.
@@ -272,7 +313,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         return api.SampleStateResponse(state=state)
 
     @translate_errors
-    def Playouts(self, request, context):
+    def Playouts(
+        self, request: api.PlayoutsRequest, context: ServicerContext
+    ) -> api.PlayoutsResponse:
         if self.sealer is not None and not request.state.sampled:
             # Playouts from the real hidden state would reveal it; a bot plays out a state
             # sampled from its own view instead (SampleState), which needs no seal.
@@ -299,7 +342,9 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         return response
 
     @translate_errors
-    def ScoreCrabRageSeason(self, request, context):
+    def ScoreCrabRageSeason(
+        self, request: api.ScoreCrabRageSeasonRequest, context: ServicerContext
+    ) -> api.ScoreCrabRageSeasonResponse:
         if request.outcomes and request.games:
             raise bad_request("games", "give either outcomes or games, not both")
         if request.outcomes:
@@ -314,7 +359,7 @@ class RulesServicer(api_grpc.RulesServiceServicer):
         return response
 
 
-def seat_events(happened, selection: Selection) -> list[api.SeatEvents]:
+def seat_events(happened: Happened, selection: Selection) -> list[api.SeatEvents]:
     return [
         api.SeatEvents(player=seat, events=events)
         for seat, events in enumerate(happened.seat_events)
@@ -322,11 +367,11 @@ def seat_events(happened, selection: Selection) -> list[api.SeatEvents]:
     ]
 
 
-def wanted(request) -> Selection:
+def wanted(request: api.NewGameRequest | api.ApplyMoveRequest) -> Selection:
     return Selection.of(request.events if request.HasField("events") else None)
 
 
-def selected_seats(happened, selection: Selection) -> Iterable[tuple[int, list[bytes]]]:
+def selected_seats(happened: Happened, selection: Selection) -> Iterable[tuple[int, list[bytes]]]:
     """Each selected seat with its events."""
     return (
         (seat, seen) for seat, seen in enumerate(happened.sized_seats) if selection.wants_seat(seat)
@@ -363,19 +408,23 @@ def option_info(option: OptionInfo, field: FieldDescriptor, max_players: int) ->
         max_players=option.max_players,
     )
     if field.type == FieldDescriptor.TYPE_ENUM:
-        info.type_name = field.enum_type.full_name
-        values = [value.name for value in field.enum_type.values if value.number != 0]
+        enum = field.enum_type
+        assert enum is not None  # an enum field has its enum's descriptor
+        info.type_name = enum.full_name
+        values = [value.name for value in enum.values if value.number != 0]
         info.allowed_values.extend(option.allowed_values or values)
     elif field.type == FieldDescriptor.TYPE_MESSAGE:
-        info.type_name = field.message_type.full_name
+        message = field.message_type
+        assert message is not None  # ... and a message field its message's
+        info.type_name = message.full_name
     return info
 
 
-def _number(message_class, field: str) -> int:
+def _number(message_class: type[Message], field: str) -> int:
     return message_class.DESCRIPTOR.fields_by_name[field].number
 
 
-def _tag(message_class, field: str) -> bytes:
+def _tag(message_class: type[Message], field: str) -> bytes:
     return wire.tag(_number(message_class, field), wire.LENGTH_DELIMITED)
 
 

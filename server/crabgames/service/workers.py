@@ -24,7 +24,12 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from multiprocessing.context import ForkProcess
+from multiprocessing.queues import Queue
+from types import FrameType
+
+import grpc
 
 from crabgames.service.metrics import observed_address
 from crabgames.service.server import Observing, serve
@@ -54,7 +59,13 @@ def reserve_port(address: str) -> tuple[socket.socket, int]:
 
 
 def _worker(
-    address: str, threads: int, grace: float, ready, handlers=(), observing=None, index=0
+    address: str,
+    threads: int,
+    grace: float,
+    ready: Queue[int],
+    handlers: Sequence[grpc.GenericRpcHandler] = (),
+    observing: Observing | None = None,
+    index: int = 0,
 ) -> None:
     # Ctrl-C reaches the whole process group: the parent forwards it as SIGTERM, once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -91,16 +102,21 @@ class Workers:
     """The worker processes of one port, each started again when it dies."""
 
     def __init__(
-        self, address: str, threads: int, grace: float, handlers=(), observing=None
+        self,
+        address: str,
+        threads: int,
+        grace: float,
+        handlers: Sequence[grpc.GenericRpcHandler] = (),
+        observing: Observing | None = None,
     ) -> None:
         self.address, self.threads, self.grace, self.handlers = address, threads, grace, handlers
         self.observing = observing  # server.Observing: TLS, metrics (port + index), access log
         self.context = multiprocessing.get_context("fork")
-        self.ready = self.context.Queue()
-        self.processes: list = []
+        self.ready: Queue[int] = self.context.Queue()  # each worker's pid, once it listens
+        self.processes: list[ForkProcess] = []
         self.started_at: dict[int, float] = {}  # by pid
 
-    def spawn(self, index: int):
+    def spawn(self, index: int) -> ForkProcess:
         process = self.context.Process(
             target=_worker,
             args=(
@@ -115,18 +131,24 @@ class Workers:
             name=f"worker-{index}",
         )
         process.start()
+        assert process.pid is not None  # set by start()
         self.started_at[process.pid] = time.monotonic()
         return process
 
-    def restart(self, index: int):
+    def restart(self, index: int) -> ForkProcess:
         """Start worker `index` again in place of the dead one."""
         self.processes[index] = self.spawn(index)
         return self.processes[index]
 
 
 def start_workers(
-    address: str, workers: int, threads: int, grace: float, handlers=(), observing=None
-):
+    address: str,
+    workers: int,
+    threads: int,
+    grace: float,
+    handlers: Sequence[grpc.GenericRpcHandler] = (),
+    observing: Observing | None = None,
+) -> tuple[Workers, int, socket.socket]:
     """Fork the workers and wait until every one is listening. Returns (Workers, port, socket).
     `handlers` (extra generic RPC handlers) are for the benchmark only; `observing`
     (server.Observing) is handed to every worker."""
@@ -148,7 +170,7 @@ def start_workers(
     return pool, port, sock
 
 
-def stop_all(processes) -> None:
+def stop_all(processes: Iterable[ForkProcess]) -> None:
     for process in processes:
         if process.exitcode is None and process.pid is not None:
             with contextlib.suppress(ProcessLookupError):
@@ -162,13 +184,13 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
     stopping = False
     quick_deaths = 0
 
-    def on_signal(signum, _frame):
+    def on_signal(signum: int, _frame: FrameType | None) -> None:
         nonlocal stopping
         log.info("signal %s: stopping %d workers", signum, len(pool.processes))
         stopping = True
         stop_all(pool.processes)
 
-    def on_hangup(_signum, _frame):
+    def on_hangup(_signum: int, _frame: FrameType | None) -> None:
         for process in pool.processes:  # each worker reads its TLS files again
             if process.exitcode is None and process.pid is not None:
                 with contextlib.suppress(ProcessLookupError):
@@ -184,6 +206,7 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
             process.join(timeout=0.2)
             if process.exitcode is None or stopping:
                 continue
+            assert process.pid is not None  # every process of the pool was started
             lived = time.monotonic() - pool.started_at.pop(process.pid, 0.0)
             quick_deaths = quick_deaths + 1 if lived < QUICK_DEATH_SECONDS else 0
             if quick_deaths >= MAX_QUICK_DEATHS:
