@@ -9,6 +9,7 @@ import pytest
 
 from crabgames.core import wire
 from crabgames.core.engine import Engine, ForcedMoveEvent, redact
+from crabgames.core.game import codec_of, paths
 from crabgames.games import all_games
 from crabgames.service.servicer import apply_move_response
 from crabgames.v1 import game_pb2
@@ -70,7 +71,7 @@ def event_msgs(game, events, viewer="host") -> list[game_pb2.Event]:
             out.append(game_pb2.Event.FromString(event.encoded()))
             continue
         msg = game_pb2.Event()
-        game.encode_event(event, msg)
+        codec_of(game).encode_event(event, msg)
         out.append(msg)
     return out
 
@@ -111,7 +112,7 @@ def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_an_events_bytes_are_what_its_message_serializes_to(game_id):
-    """A game may write an event's bytes directly (Game.encode_event_bytes): they must be the
+    """A game may write an event's bytes directly (its FastPaths.event_bytes): they must be the
     message's, for every event a random game makes and every copy a viewer gets."""
     game = ENGINE.games[game_id]
     kinds = set()
@@ -119,7 +120,7 @@ def test_an_events_bytes_are_what_its_message_serializes_to(game_id):
         for viewer in ("host", None, *range(state.num_players)):
             seen = [e for e in seen_by(game, events, viewer) if type(e) is not ForcedMoveEvent]
             for event, msg in zip(seen, event_msgs(game, seen), strict=True):
-                assert game.encode_event_bytes(event) == msg.SerializeToString(deterministic=True)
+                assert paths(game).event_bytes(event) == msg.SerializeToString(deterministic=True)
                 kinds.add(msg.WhichOneof("event"))
     assert kinds == {game_id}
 

@@ -11,7 +11,7 @@ from crabgames.games.crab_bucket.data import (
     Mission,
     card_id,
 )
-from crabgames.games.crab_bucket.rules import QUICK, WILD_CRAB, CrabBucketState, Options
+from crabgames.games.crab_bucket.state import PLAY, QUICK, WILD_CRAB, CrabBucketState, Options
 
 __all__ = ["QUICK", "WILD_CRAB", "card", "cards", "position", "mission_index"]
 
@@ -82,7 +82,7 @@ def position(
         state.removed = [c for c in range(CRAB_CARDS) if free[c]]
         state.oxi_discarded = free[OXI]
     state.dealt = rules.deal_size(num_players)
-    state.step = rules.PLAY
+    state.step = PLAY
     state.turn_player = turn
     for name in completed:
         _take_mission(state, mission_index(name, missions))

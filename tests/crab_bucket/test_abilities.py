@@ -3,14 +3,10 @@ before the main action."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules
+from crabgames.games.crab_bucket import GAME, rules, words
 from crabgames.games.crab_bucket.data import OXI
-from crabgames.games.crab_bucket.rules import (
-    ChooseMissionPile,
-    KeepMission,
-    PlayCard,
-    UseAbility,
-)
+from crabgames.games.crab_bucket.moves import ChooseMissionPile, KeepMission, PlayCard, UseAbility
+from crabgames.games.crab_bucket.state import KEEP_MISSION, OFFER_CHOOSE_PILE
 from tests.crab_bucket.helpers import WILD_CRAB, card, cards, mission_index, position
 
 # Current mission 1-D needs two neighbouring green tops: never met by these circles.
@@ -247,9 +243,9 @@ def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
     state = ready("Mission 3-C", mode=WILD_CRAB)
     use(state, UseAbility(mission_index("Mission 3-C"), ()))
     assert state.pending == [
-        (rules.KEEP_MISSION, 0),
-        (rules.OFFER_CHOOSE_PILE, 0),
-        (rules.OFFER_CHOOSE_PILE, 0),
+        (KEEP_MISSION, 0),
+        (OFFER_CHOOSE_PILE, 0),
+        (OFFER_CHOOSE_PILE, 0),
     ]
     rules.apply_move(state, ChooseMissionPile(1))
     rules.apply_chance(state, mission_index("Mission 1-E"))
@@ -257,8 +253,8 @@ def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
     rules.apply_chance(state, mission_index("Mission 2-E"))
     events = rules.apply_move(state, KeepMission(mission_index("Mission 2-E")))
     kept = [e for e in events if e.kind == "mission_kept"]
-    assert [(e.data["mission"], e.data["returned"], e.data["player"]) for e in kept] == [
+    assert [(e.mission, e.returned, e.player) for e in kept] == [
         (mission_index("Mission 2-E"), (mission_index("Mission 1-E"),), 0)
     ]
-    assert kept[0].text == "player 0 keeps Mission 2-E; Mission 1-E goes back to its pile"
+    assert words.text(kept[0]) == "player 0 keeps Mission 2-E; Mission 1-E goes back to its pile"
     assert mission_index("Mission 1-E") in state.mission_piles[0]

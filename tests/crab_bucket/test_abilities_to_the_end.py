@@ -9,6 +9,7 @@ from crabgames.games.crab_bucket.data import (
     BLUE,
     DISCARD_ALL_TOPS,
     DISCARD_PILE,
+    DRAW_ONE_PLAY_TWO,
     GREEN,
     NEW_MISSION,
     OXI,
@@ -20,7 +21,9 @@ from crabgames.games.crab_bucket.data import (
     Mission,
     NotAdjacent,
 )
-from crabgames.games.crab_bucket.rules import UseAbility
+from crabgames.games.crab_bucket.events import AbilityUsed
+from crabgames.games.crab_bucket.moves import UseAbility
+from crabgames.games.crab_bucket.state import EXTRA_DRAW
 from tests.crab_bucket.helpers import WILD_CRAB, card, cards, mission_index, position
 
 # Current: "Apart" wants the red tops one pile apart and no red top beside a yellow one.
@@ -48,7 +51,7 @@ def completes_apart(state, move: UseAbility) -> None:
     assert not rules.mission_met(MISSIONS[0], rules.top_colors(state))
     events = rules.apply_move(state, move)
     done = [e for e in events if e.kind == "mission_completed"]
-    assert [e.data["mission"] for e in done] == [0]
+    assert [e.mission for e in done] == [0]
     assert 0 in state.completed and rules.decision_name(state) == "draw_mission"
 
 
@@ -64,13 +67,13 @@ def test_discarding_every_top_completes_the_mission_it_reveals():
     state = at("Discard all", current="Red pair", piles=piles)
     m = mission_index("Discard all", MISSIONS)
     events = rules.apply_move(state, UseAbility(m))
-    assert [e.data["mission"] for e in events if e.kind == "mission_completed"] == []
+    assert [e.mission for e in events if e.kind == "mission_completed"] == []
     # Red 1 and red 2 are two apart once the tops go: not a red pair; now the same with the
     # reds side by side.
     piles[1], piles[2] = ["red 2", "yellow 6"], ["yellow 7"]
     state = at("Discard all", current="Red pair", piles=piles)
     events = rules.apply_move(state, UseAbility(m))
-    assert [e.data["mission"] for e in events if e.kind == "mission_completed"] == [1]
+    assert [e.mission for e in events if e.kind == "mission_completed"] == [1]
 
 
 def test_rescuing_an_oxi_onto_a_pile_completes_the_mission_it_covers_for():
@@ -95,7 +98,7 @@ def test_the_use_of_an_ability_is_named_in_its_event():
     m = mission_index("Discard pile", MISSIONS)
     events = rules.apply_move(state, UseAbility(m, (1,)))
     assert events[0].kind == "ability_used"
-    assert events[0].data == {"player": 0, "mission": m, "ability": DISCARD_PILE, "piles": (1,)}
+    assert events[0] == AbilityUsed(0, m, DISCARD_PILE, (1,))
 
 
 def test_discard_the_top_of_all_piles_is_not_offered_when_every_pile_is_empty():
@@ -104,11 +107,11 @@ def test_discard_the_top_of_all_piles_is_not_offered_when_every_pile_is_empty():
 
 
 def test_draw_1_and_play_2_waits_for_one_card_drawn():
-    swap = Mission("Draw 2", 2, rules.pb.CRAB_BUCKET_ABILITY_DRAW_ONE_PLAY_TWO, (Gap(RED, 5),))
+    swap = Mission("Draw 2", 2, DRAW_ONE_PLAY_TWO, (Gap(RED, 5),))
     state = position(PILES, {0: HAND}, missions=(*MISSIONS, swap), current="Apart",
                      completed=("Draw 2",))  # fmt: skip
     rules.apply_move(state, UseAbility(len(MISSIONS)))
-    assert state.pending == [(rules.EXTRA_DRAW, 0)] and state.plays_left == 2
+    assert state.pending == [(EXTRA_DRAW, 0)] and state.plays_left == 2
 
 
 def test_draw_2_choose_1_is_offered_only_while_its_pile_can_give_two_missions():

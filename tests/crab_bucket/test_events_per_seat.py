@@ -9,7 +9,8 @@ from crabgames.core.prng import Prng
 from crabgames.games.crab_bucket import GAME, rules
 from crabgames.games.crab_bucket.codec import card_msg
 from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, OXI
-from crabgames.games.crab_bucket.rules import CrabBucketState, PlayCard, UseAbility
+from crabgames.games.crab_bucket.moves import PlayCard, UseAbility
+from crabgames.games.crab_bucket.state import DRAW_MISSION, NO_MISSION, REFILL, CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 from tests.crab_bucket.helpers import WILD_CRAB, card, mission_index, position
@@ -25,7 +26,7 @@ def as_message(state: CrabBucketState) -> game_pb2.GameState:
 
 def play(state: game_pb2.GameState, native) -> tuple[game_pb2.GameState, object]:
     move = game_pb2.Move(player=state.crab_bucket.turn_player)
-    GAME.encode_move(native, move.crab_bucket)
+    GAME.codec.encode_move(native, move.crab_bucket)
     after, happened, _ = ENGINE.apply_move_to_seats(state, move)
     return after, happened
 
@@ -93,8 +94,8 @@ def test_rescued_top_cards_and_mission_draws_are_public():
     assert happened.events
     for seen in (*happened.seat_events, happened.public_events):
         assert seen == happened.events
-    start.current = rules.NO_MISSION
-    start.pending.append((rules.DRAW_MISSION, 2))
+    start.current = NO_MISSION
+    start.pending.append((DRAW_MISSION, 2))
     assert GAME.chance_hidden_from(start) == []
 
 
@@ -104,7 +105,7 @@ def test_only_a_card_into_a_hand_is_hidden_from_the_other_seats():
     state.dealt = CIRCLE + HAND_SIZE  # the next card goes to player 1
     assert GAME.chance_hidden_from(state) == [0, 2]
     refill = position(TOPS, {0: ["blue 1", "green 1"]}, num_players=3, turn=2)
-    refill.step = rules.REFILL
+    refill.step = REFILL
     assert GAME.chance_hidden_from(refill) == [0, 1]
 
 

@@ -22,6 +22,8 @@ from crabgames.games.crab_bucket.data import (
     Mission,
     NotAdjacent,
 )
+from crabgames.games.crab_bucket.moves import PlayCard
+from crabgames.games.crab_bucket.state import NO_MISSION
 from tests.crab_bucket.helpers import mission_index, position
 
 EXAMPLE = DEFAULT_MISSIONS[mission_index("Mission 1-A")]
@@ -168,7 +170,7 @@ def test_the_rulebook_example_mission_is_completed_by_the_card_that_meets_it_in_
     # The example to its end: the circle lacks only its second yellow (pile 7 shows red 8);
     # yellow 2 on red 8 (lower, another colour) puts 1 card between the yellows (piles 5 and
     # 7), every requirement is met at once, and in Quick mode the level 2 mission comes next.
-    from crabgames.games.crab_bucket.rules import PlayCard
+
     from tests.crab_bucket.helpers import card
 
     piles = [[name] for name in MEETS_EXAMPLE[:7]] + [["red 8"]]
@@ -176,7 +178,7 @@ def test_the_rulebook_example_mission_is_completed_by_the_card_that_meets_it_in_
     assert not rules.mission_met(EXAMPLE, rules.top_colors(state))
     events = rules.apply_move(state, PlayCard(card("yellow 2"), 7))
     assert [e.kind for e in events] == ["card_played", "mission_completed"]
-    assert state.completed == [mission_index("Mission 1-A")] and state.current == rules.NO_MISSION
+    assert state.completed == [mission_index("Mission 1-A")] and state.current == NO_MISSION
     assert rules.decision_name(state) == "draw_mission"
     assert {m for m, _ in rules.chance_outcomes(state)} == set(range(6, 12))  # level 2
     assert rules.points(state) == 1
@@ -185,7 +187,7 @@ def test_the_rulebook_example_mission_is_completed_by_the_card_that_meets_it_in_
 def test_a_card_that_breaks_a_met_requirement_leaves_the_example_mission_open():
     # The same circle with yellow 2 played on the blue 2 of pile 3 instead: yellows at 3 and 5
     # have 1 card between them, but the blues no longer touch (0 between), so nothing happens.
-    from crabgames.games.crab_bucket.rules import PlayCard
+
     from tests.crab_bucket.helpers import card
 
     piles = [[name] for name in MEETS_EXAMPLE[:7]] + [["red 8"]]

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import CARD_NAMES
-from crabgames.games.crab_bucket.rules import PlayCard
+from crabgames.games.crab_bucket.moves import Pass, PlayCard
+from crabgames.games.crab_bucket.state import EMPTY
 from tests.crab_bucket.helpers import card, position
 
 # The example circle: every top the rulebook names (green 7, green 8, yellow 6, red 7, yellow 4)
@@ -125,7 +126,7 @@ def test_the_rulebook_placement_example_to_its_end_every_card_on_every_pile():
             if top not in allowed:
                 assert GAME.explain_illegal(state, move).rule == "1. Play a Crab Card"
     # Every card in hand has somewhere to go: this turn has a main action, and no Pass (B6).
-    assert rules.Pass() not in rules.legal_moves(state)
+    assert Pass() not in rules.legal_moves(state)
     # Played: the card goes on top of its pile, and the other piles keep theirs.
     rules.apply_move(state, PlayCard(card("yellow 7"), EXAMPLE_TOPS.index("yellow 4")))
     tops = [CARD_NAMES[t] for t in rules.tops(state)]
@@ -147,7 +148,7 @@ def test_the_move_table_agrees_with_the_placement_rule_for_every_card_and_top():
     from crabgames.games.crab_bucket.data import OXI
 
     for c in range(32):
-        for top in (*range(33), rules.EMPTY):
+        for top in (*range(33), EMPTY):
             assert rules.PLACEABLE[c][top] == rules.can_place(c, top), (c, top)
     # The Oxi! card, in Quick mode, may be played onto any pile (and is discarded in Wild Crab).
     assert all(rules.PLACEABLE[OXI])

@@ -31,7 +31,7 @@ HANDS = {0: ["red 1", "blue 3", "green 3"], 1: ["yellow 3", "yellow 4", "green 5
 
 def view_of(state, player) -> pb.CrabBucketView:
     msg = pb.CrabBucketView()
-    GAME.encode_view(state, player, msg)
+    GAME.codec.encode_view(state, player, msg)
     return msg
 
 

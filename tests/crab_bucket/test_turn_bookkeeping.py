@@ -3,9 +3,18 @@ events of the deal, a cut and the end; and the abilities offered when two cards 
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, abilities, rules
-from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS
-from crabgames.games.crab_bucket.rules import ChooseMissionPile, Options, PlayCard, UseAbility
+from crabgames.games.crab_bucket import GAME, abilities, rules, words
+from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS, OXI
+from crabgames.games.crab_bucket.events import CardDealt, TurnEnded
+from crabgames.games.crab_bucket.moves import ChooseMissionPile, PlayCard, UseAbility
+from crabgames.games.crab_bucket.state import (
+    CARDS_RAN_OUT,
+    CHOOSE_MISSION_PILE,
+    NO_MISSION,
+    PLAY,
+    STALLED,
+    Options,
+)
 from tests.crab_bucket.helpers import QUICK, WILD_CRAB, card, cards, mission_index, position
 from tests.crab_bucket.test_abilities import HAND, PILES
 
@@ -37,9 +46,9 @@ def test_a_card_is_played_only_in_the_play_decision_and_only_onto_one_of_the_8_p
     tops = ["red 8", "yellow 1", "green 8", "yellow 2", "blue 8", "yellow 3", "red 1", "yellow 4"]
     state = position(tops, {0: ["red 2", "blue 1", "blue 2"]}, mode=WILD_CRAB,
                      current="Mission 1-A")  # fmt: skip
-    state.current = rules.NO_MISSION
-    state.pending.append((rules.CHOOSE_MISSION_PILE, 0))
-    assert state.step == rules.PLAY and rules.decision_name(state) == "choose_mission_pile"
+    state.current = NO_MISSION
+    state.pending.append((CHOOSE_MISSION_PILE, 0))
+    assert state.step == PLAY and rules.decision_name(state) == "choose_mission_pile"
     assert not GAME.is_legal(state, PlayCard(card("blue 1"), 1))
     assert GAME.is_legal(state, ChooseMissionPile(1))
 
@@ -49,7 +58,7 @@ def test_the_draw_pile_running_out_is_said_once_and_is_no_pass():
     state = position(PILES, {0: HAND}, current="Mission 1-D", draw_pile=[])
     events = rules.apply_move(state, PlayCard(card("red 1"), 3))
     said = [e for e in events if e.kind == "draw_pile_empty"]
-    assert [e.text for e in said] == ["the draw pile is empty: nobody draws again"]
+    assert [words.text(e) for e in said] == ["the draw pile is empty: nobody draws again"]
     assert state.passes == 0 and state.turn_player == 1 and rules.decision_name(state) == "play"
 
 
@@ -58,10 +67,10 @@ def test_the_last_card_played_with_the_draw_pile_empty_ends_the_game():
     events = rules.apply_move(state, PlayCard(card("red 1"), 3))
     kinds = [e.kind for e in events][-3:]
     assert kinds == ["draw_pile_empty", "turn_ended", "game_ended"]
-    assert events[-2].data == {"player": 0, "passes": 0}  # no next player: the game ends
-    assert events[-1].data["reason"] == rules.CARDS_RAN_OUT and events[-1].data["points"] == 0
-    assert events[-1].data["won"] is False
-    assert state.end_reason == rules.CARDS_RAN_OUT
+    assert events[-2] == TurnEnded(0, passes=0)  # no next player: the game ends
+    assert events[-1].reason == CARDS_RAN_OUT and events[-1].points == 0
+    assert events[-1].won is False
+    assert state.end_reason == CARDS_RAN_OUT
 
 
 def test_a_turn_with_a_full_hand_is_no_pass_either():
@@ -76,11 +85,11 @@ def test_a_turn_with_a_full_hand_is_no_pass_either():
 def test_the_deal_says_where_each_card_went():
     state = rules.new_state(2, Options(QUICK, 0, DEFAULT_MISSIONS, 1))
     first = rules.apply_chance(state, 5)[0]
-    assert (first.kind, first.data) == ("card_dealt", {"card": 5, "pile": 0})
+    assert first == CardDealt(5, pile=0)
     for value in range(6, 6 + 7):
         rules.apply_chance(state, value)
     ninth = rules.apply_chance(state, 20)[0]
-    assert (ninth.kind, ninth.data) == ("card_dealt", {"card": 20, "player": 0})
+    assert ninth == CardDealt(20, player=0)
     assert state.piles[0] == (5,)
 
 
@@ -88,9 +97,9 @@ def test_a_wild_crab_cut_says_who_cut_which_pile():
     piles = [["yellow 5", "yellow 6", "blue 1", "red 8"], *PILES[1:]]
     state = position(piles, {0: ["oxi", "green 2", "green 3"]}, mode=WILD_CRAB,
                      current="Mission 1-D")  # fmt: skip
-    events = rules.apply_move(state, PlayCard(rules.OXI, 0))
+    events = rules.apply_move(state, PlayCard(OXI, 0))
     cut = [e for e in events if e.kind == "pile_cut"]
-    assert [(e.data["player"], e.data["pile"], e.data["returned"]) for e in cut] == [(0, 0, 3)]
+    assert [(e.player, e.pile, e.returned) for e in cut] == [(0, 0, 3)]
     assert state.piles[0] == cards("red 8")
 
 
@@ -104,5 +113,5 @@ def test_two_ready_cards_sharing_an_ability_still_let_the_other_abilities_be_off
 def test_a_state_waits_for_a_decision_at_its_end_and_at_each_turn():
     state = position(PILES, {0: HAND}, current="Mission 1-D")
     assert rules.waits_for_decision(state)
-    rules.game_over(state, rules.STALLED, [])
+    rules.game_over(state, STALLED, [])
     assert rules.waits_for_decision(state)

@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from crabgames.core.engine import Engine
-from crabgames.games.crab_bucket import GAME, rules
+from crabgames.games.crab_bucket import GAME, rules, words
 from crabgames.games.crab_bucket.data import BLUE, GREEN, OXI, RED, Gap, Mission, title_for
-from crabgames.games.crab_bucket.rules import ChooseMissionPile, Pass, PlayCard, UseAbility
+from crabgames.games.crab_bucket.events import TurnEnded
+from crabgames.games.crab_bucket.moves import ChooseMissionPile, Pass, PlayCard, UseAbility
+from crabgames.games.crab_bucket.state import CARDS_RAN_OUT, GAME_OVER, PLAY, STALLED
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 from tests.crab_bucket.helpers import QUICK, WILD_CRAB, card, cards, position
@@ -68,7 +70,7 @@ def test_quick_mode_wins_as_soon_as_the_level_3_mission_is_completed():
     state = simple({0: ["blue 7", "green 1", "green 2"]}, current="Blue pair",
                    completed=("Red pair", "Green pair"))  # fmt: skip
     rules.apply_move(state, PlayCard(card("blue 7"), 5))  # blue 8 at 4, blue 7 at 5
-    assert state.step == rules.GAME_OVER
+    assert state.step == GAME_OVER
     outcome = rules.outcome(state)
     assert outcome.won and outcome.end_reason == rules.LEVEL_3_COMPLETED and outcome.points == 6
 
@@ -127,8 +129,8 @@ def test_a_player_with_no_legal_decision_passes_automatically_and_draws_nothing(
     events: list = []
     rules.advance(state, events)
     assert [e.kind for e in events] == ["turn_passed", "turn_ended"]
-    assert events[0].data["automatic"] and events[0].text == "player 0 cannot act and passes"
-    assert events[1].data == {"player": 0, "next_player": 1, "passes": 1}
+    assert events[0].automatic and words.text(events[0]) == "player 0 cannot act and passes"
+    assert events[1] == TurnEnded(0, passes=1, next_player=1)
     assert state.turn_player == 1 and len(state.hands[0]) == 2 and state.passes == 1
 
 
@@ -144,7 +146,7 @@ def test_players_with_empty_hands_are_skipped_and_the_game_ends_when_all_hands_a
     rules.apply_move(state, PlayCard(card("blue 1"), 1))
     assert state.turn_player == 2  # seat 1 has no cards
     rules.apply_move(state, PlayCard(card("green 1"), 3))
-    assert state.step == rules.GAME_OVER and state.end_reason == rules.CARDS_RAN_OUT
+    assert state.step == GAME_OVER and state.end_reason == CARDS_RAN_OUT
     outcome = rules.outcome(state)
     assert not outcome.won  # Quick mode lost before the level 3 mission
 
@@ -153,11 +155,11 @@ def test_a_full_round_of_passes_ends_the_game():
     state = position(BLOCKING, {0: ["green 8"], 1: ["yellow 8"]}, current="Mission 1-D")
     events: list = []
     rules.advance(state, events)
-    assert state.step == rules.GAME_OVER and state.end_reason == rules.STALLED
+    assert state.step == GAME_OVER and state.end_reason == STALLED
     kinds = ["turn_passed", "turn_ended", "turn_passed", "turn_ended", "game_ended"]
     assert [e.kind for e in events] == kinds
-    assert events[3].data == {"player": 1, "passes": 2}
-    assert events[-1].text == (
+    assert events[3] == TurnEnded(1, passes=2)
+    assert words.text(events[-1]) == (
         "a full round of passes before the final mission: the team loses with 0 points"
     )
 
@@ -195,12 +197,12 @@ def test_wild_crab_titles_follow_the_printed_table(points, title):
 def test_five_points_are_reported_with_no_title_and_a_note():
     state = simple({0: [], 1: []}, mode=WILD_CRAB, current=None,
                    completed=("Green pair", "Blue pair"))  # fmt: skip
-    rules.game_over(state, rules.CARDS_RAN_OUT, [])
+    rules.game_over(state, CARDS_RAN_OUT, [])
     outcome = rules.outcome(state)
     assert outcome.points == 5  # levels 2 + 3 (B8)
     assert outcome.title == "" and "5 points" in outcome.note
     msg = game_pb2.Outcome()
-    GAME.encode_outcome(outcome, msg)
+    GAME.codec.encode_outcome(outcome, msg)
     assert msg.crab_bucket.title == "" and "B8" in msg.crab_bucket.note
     assert list(msg.winners) == [0, 1] and all(p.score == 5 and p.rank == 1 for p in msg.players)
 
@@ -208,16 +210,16 @@ def test_five_points_are_reported_with_no_title_and_a_note():
 def test_wild_crab_score_is_the_sum_of_completed_levels_with_its_title():
     state = simple({0: [], 1: []}, mode=WILD_CRAB, current=None,
                    completed=("Red pair", "Green pair", "Blue pair", "Spare 1"))  # fmt: skip
-    rules.game_over(state, rules.CARDS_RAN_OUT, [])
+    rules.game_over(state, CARDS_RAN_OUT, [])
     outcome = rules.outcome(state)
     assert (outcome.points, outcome.title, outcome.note) == (7, "Crab Shell Grabber", "")
 
 
 def test_quick_loss_has_no_winners_and_a_win_has_every_seat():
     state = simple({0: [], 1: []}, current=None, completed=("Red pair",))
-    rules.game_over(state, rules.CARDS_RAN_OUT, [])
+    rules.game_over(state, CARDS_RAN_OUT, [])
     msg = game_pb2.Outcome()
-    GAME.encode_outcome(rules.outcome(state), msg)
+    GAME.codec.encode_outcome(rules.outcome(state), msg)
     assert list(msg.winners) == [] and not msg.crab_bucket.won
     assert [p.score for p in msg.players] == [1, 1]
 
@@ -248,9 +250,9 @@ def test_a_manual_pass_counts_toward_the_everyone_passed_end():
                      completed=("Mission 1-A",))  # fmt: skip
     assert Pass() in rules.legal_moves(state)
     events = rules.apply_move(state, Pass())
-    assert events[0].kind == "turn_passed" and not events[0].data["automatic"]
-    assert state.passes == 1 and state.turn_player == 1 and state.step == rules.PLAY
+    assert events[0].kind == "turn_passed" and not events[0].automatic
+    assert state.passes == 1 and state.turn_player == 1 and state.step == PLAY
     assert Pass() in rules.legal_moves(state)
     events = rules.apply_move(state, Pass())
     assert [e.kind for e in events] == ["turn_passed", "turn_ended", "game_ended"]
-    assert state.step == rules.GAME_OVER and state.end_reason == rules.STALLED
+    assert state.step == GAME_OVER and state.end_reason == STALLED

@@ -7,7 +7,8 @@ from __future__ import annotations
 from crabgames.core.engine import Engine
 from crabgames.games.crab_bucket import GAME, rules
 from crabgames.games.crab_bucket.codec import card_msg
-from crabgames.games.crab_bucket.rules import PlayCard
+from crabgames.games.crab_bucket.moves import PlayCard
+from crabgames.games.crab_bucket.state import CARDS_RAN_OUT, GAME_OVER
 from crabgames.v1 import crab_bucket_pb2 as pb
 from tests.crab_bucket.helpers import WILD_CRAB, card, cards, position
 
@@ -25,7 +26,7 @@ PILES = [
 
 def view_of(state, player):
     msg = pb.CrabBucketView()
-    GAME.encode_view(state, player, msg)
+    GAME.codec.encode_view(state, player, msg)
     return msg
 
 
@@ -75,10 +76,10 @@ def test_wild_crab_game_ends_when_every_hand_is_empty_with_points_and_title():
                      completed=done, draw_pile=[])  # fmt: skip
     state.draws_over = True
     rules.apply_move(state, PlayCard(card("red 1"), 1))
-    assert state.step == rules.GAME_OVER
+    assert state.step == GAME_OVER
     outcome = rules.outcome(state)
     assert (outcome.points, outcome.title) == (6, "Crab Shell Grabber")
-    assert outcome.end_reason == rules.CARDS_RAN_OUT
+    assert outcome.end_reason == CARDS_RAN_OUT
 
 
 def test_views_never_show_the_prng_or_other_hands_through_the_engine():

@@ -4,8 +4,9 @@ every card and mission is in exactly one place (B1, B2)."""
 from __future__ import annotations
 
 from crabgames.games.crab_bucket import rules
-from crabgames.games.crab_bucket.data import CIRCLE, DEFAULT_MISSIONS, HAND_SIZE
-from crabgames.games.crab_bucket.rules import Options, UseAbility
+from crabgames.games.crab_bucket.data import CIRCLE, DEFAULT_MISSIONS, HAND_SIZE, OXI
+from crabgames.games.crab_bucket.moves import PlayCard, UseAbility
+from crabgames.games.crab_bucket.state import CARDS_RAN_OUT, Options
 from tests.crab_bucket.helpers import QUICK, card, mission_index, position
 from tests.crab_bucket.test_abilities import HAND, PILES
 
@@ -34,14 +35,14 @@ def test_the_extra_card_of_draw_1_and_play_2_is_seen_by_its_drawer_only():
 
 def test_the_card_drawn_back_to_3_is_seen_by_its_drawer_only():
     state = position(PILES, {1: HAND}, num_players=3, current="Mission 1-D", turn=1)
-    rules.apply_move(state, rules.PlayCard(card("red 1"), 3))  # red 1 on red 6
+    rules.apply_move(state, PlayCard(card("red 1"), 3))  # red 1 on red 6
     assert rules.decision_name(state) == "draw_card"
     assert rules.card_receiver(state) == 1 and rules.chance_hidden_from(state) == [0, 2]
 
 
 def test_nobody_decides_once_the_game_is_over():
     state = position(PILES, {0: HAND}, current="Mission 1-D")
-    rules.game_over(state, rules.CARDS_RAN_OUT, [])
+    rules.game_over(state, CARDS_RAN_OUT, [])
     assert rules.decision_name(state) == "game_over"
     assert rules.legal_moves(state) == [] and rules.chance_outcomes(state) == []
     assert rules.card_receiver(state) is None and not rules.is_chance(state)
@@ -63,7 +64,7 @@ def test_every_card_and_mission_must_be_in_exactly_one_place():
     state.piles[1] += (card("red 1"),)  # red 1 also in the hand
     assert rules.invariant_violations(state) == ["red 1 is in 2 places, not 1"]
     state = position(PILES, {0: HAND}, current="Mission 1-D")
-    state.draw_pile[rules.OXI] += 1
+    state.draw_pile[OXI] += 1
     assert rules.invariant_violations(state) == ["3 Oxi! cards, not 2 (B1)"]
 
 

@@ -1,21 +1,20 @@
-"""The nine mission abilities (B6): for each, the uses a player may choose (its legal moves) and
-its effect, side by side.
+"""The rulebook's next chapter: 3. Use a Mission's Ability (B6), then the nine Mission Abilities in
+the rulebook's order, for each the uses a player may choose (its legal moves) and its effect, side
+by side.
 
 A completed mission's ability is ready until used (its card is then turned face down); a turn
 may use one, before the main action. `rules.play_moves` lists the uses from `ability_moves` and
 `rules.apply_move` applies one with `use_ability`. Each effect says what it moved, from where to
 where, in its own event (after the `ability_used` event that turns the card face down). The
-effects change the circle through the rules' own primitives (`play_from_hand`, `cut_pile`,
-`check_mission`), so this module and `rules`
-import each other as modules (never names), which works whichever is imported first.
+effects change the circle through the rules' own functions (`play_from_hand`, `cut_pile`,
+`check_mission`); this module and `rules` import each other as modules, which works whichever
+is imported first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
@@ -32,10 +31,26 @@ from crabgames.games.crab_bucket.data import (
     SWAP_HAND_TOP,
     SWAP_TOPS,
 )
-
-if TYPE_CHECKING:
-    from crabgames.games.crab_bucket.rules import CrabBucketState, Event, Move, UseAbility
-
+from crabgames.games.crab_bucket.events import (
+    AbilityUsed,
+    Event,
+    HandTopSwapped,
+    MissionDiscarded,
+    OxiRescued,
+    PileDiscarded,
+    TopsDiscarded,
+    TopsRescued,
+    TopsSwapped,
+)
+from crabgames.games.crab_bucket.moves import Move, UseAbility
+from crabgames.games.crab_bucket.state import (
+    EXTRA_DRAW,
+    KEEP_MISSION,
+    NO_MISSION,
+    OFFER_CHOOSE_PILE,
+    OFFER_DRAW,
+    CrabBucketState,
+)
 
 # ----- which abilities are ready, and their uses -----
 
@@ -57,27 +72,13 @@ def ability_moves(state: CrabBucketState) -> list[Move]:
     return moves
 
 
-@lru_cache(maxsize=8192)
-def use_of(mission: int, piles: tuple[int, ...] = (), card: int = -1, source: int = -1) -> Move:
-    """The UseAbility move, built once per distinct use (bounded): a frozen dataclass takes over a
-    microsecond to build, and one ability may offer ~90 uses (Rescue up to 3 tops)."""
-    return rules.UseAbility(mission, piles, card, source)
-
-
 def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     index = state.completed.index(move.mission)
     state.spent[index] = True  # turned face down (B6)
     state.ability_used = True
     ability = state.options.missions[move.mission].ability
     player = state.turn_player
-    rules.say(
-        events,
-        "ability_used",
-        player=player,
-        mission=move.mission,
-        ability=ability,
-        piles=move.piles,
-    )
+    events.append(AbilityUsed(player, move.mission, ability, move.piles))
     EFFECTS[ability](state, move, events)
 
 
@@ -95,7 +96,7 @@ def _crab_cards_in_hand(state: CrabBucketState) -> list[int]:
 def _uses_rescue_tops(state: CrabBucketState, mission: int) -> list[Move]:
     """Rescue up to 3 cards from the top: 1 to 3 non-empty piles (rules notes)."""
     full = _full_piles(state)
-    return [use_of(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)]
+    return [UseAbility(mission, combo) for size in (1, 2, 3) for combo in combinations(full, size)]
 
 
 def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -105,12 +106,12 @@ def _rescue_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) 
         state.draw_pile[stack[-1]] += 1
         state.piles[pile] = stack[:-1]
         tops.append((pile, stack[-1]))
-    rules.say(events, "tops_rescued", player=state.turn_player, tops=tuple(tops))
+    events.append(TopsRescued(state.turn_player, tuple(tops)))
     rules.check_mission(state, events)
 
 
 def _uses_swap_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    return [use_of(mission, pair) for pair in combinations(_full_piles(state), 2)]
+    return [UseAbility(mission, pair) for pair in combinations(_full_piles(state), 2)]
 
 
 def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -118,7 +119,7 @@ def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) ->
     a, b = state.piles[p], state.piles[q]
     state.piles[p], state.piles[q] = a[:-1] + b[-1:], b[:-1] + a[-1:]
     first, second = (p, a[-1]), (q, b[-1])
-    rules.say(events, "tops_swapped", player=state.turn_player, first=first, second=second)
+    events.append(TopsSwapped(state.turn_player, first, second))
     rules.check_mission(state, events)
 
 
@@ -128,9 +129,11 @@ def _uses_rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
     if state.options.wild:
         if not state.oxi_discarded:
             return []
-        return [use_of(mission, (pile,)) for pile in range(CIRCLE)]
+        return [UseAbility(mission, (pile,)) for pile in range(CIRCLE)]
     sources = [i for i, pile in enumerate(state.piles) if OXI in pile]
-    return [use_of(mission, (pile,), -1, source) for source in sources for pile in range(CIRCLE)]
+    return [
+        UseAbility(mission, (pile,), -1, source) for source in sources for pile in range(CIRCLE)
+    ]
 
 
 def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -138,21 +141,14 @@ def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -
     player = state.turn_player
     if state.options.wild:
         # Out of the discard and used at once: discarded again, cutting `pile`.
-        rules.say(events, "oxi_rescued", player=player, pile=pile)
+        events.append(OxiRescued(player, pile))
         rules.cut_pile(state, pile, True, events)
     else:
         source = state.piles[move.source]
         uppermost = len(source) - 1 - source[::-1].index(OXI)  # the uppermost Oxi! there
         state.piles[move.source] = source[:uppermost] + source[uppermost + 1 :]
         state.piles[pile] += (OXI,)  # not a play from the hand: its own event
-        rules.say(
-            events,
-            "oxi_rescued",
-            player=player,
-            from_pile=move.source,
-            from_index=uppermost,
-            pile=pile,
-        )
+        events.append(OxiRescued(player, pile, move.source, uppermost))
     rules.check_mission(state, events)
 
 
@@ -161,7 +157,7 @@ def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -
 
 def _uses_play_freely(state: CrabBucketState, mission: int) -> list[Move]:
     return [
-        use_of(mission, (pile,), card)
+        UseAbility(mission, (pile,), card)
         for card in _crab_cards_in_hand(state)
         for pile in range(CIRCLE)
     ]
@@ -179,7 +175,7 @@ def _uses_swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
     hand = state.hands[state.turn_player]
     # An Oxi! never goes onto a pile in Wild Crab mode (it is only ever discarded there).
     cards = _crab_cards_in_hand(state) if state.options.wild else sorted(set(hand))
-    return [use_of(mission, (pile,), card) for pile in _full_piles(state) for card in cards]
+    return [UseAbility(mission, (pile,), card) for pile in _full_piles(state) for card in cards]
 
 
 def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -189,9 +185,7 @@ def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]
     hand = rules.without(state.hands[player], move.card)
     state.hands[player] = rules.sorted_with(hand, stack[-1])
     state.piles[pile] = (*stack[:-1], move.card)
-    rules.say(
-        events, "hand_top_swapped", player=player, pile=pile, given=move.card, taken=stack[-1]
-    )
+    events.append(HandTopSwapped(player, pile, move.card, stack[-1]))
     rules.check_mission(state, events)
 
 
@@ -199,19 +193,19 @@ def _uses_draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
     """Only while there is a card to draw and draws are not over (B7, rules notes)."""
     if state.draws_over or not rules.draw_total(state):
         return []
-    return [use_of(mission)]
+    return [UseAbility(mission)]
 
 
 def _draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     state.plays_left = 2
-    state.pending.append((rules.EXTRA_DRAW, 0))
+    state.pending.append((EXTRA_DRAW, 0))
 
 
 # ----- level 3 abilities -----
 
 
 def _uses_discard_pile(state: CrabBucketState, mission: int) -> list[Move]:
-    return [use_of(mission, (pile,)) for pile in _full_piles(state)]
+    return [UseAbility(mission, (pile,)) for pile in _full_piles(state)]
 
 
 def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -220,12 +214,12 @@ def _discard_pile(state: CrabBucketState, move: UseAbility, events: list[Event])
     state.removed.extend(cards)  # level 3: removed from the game
     state.removed.sort()
     state.piles[pile] = ()
-    rules.say(events, "pile_discarded", player=state.turn_player, pile=pile, cards=cards)
+    events.append(PileDiscarded(state.turn_player, pile, cards))
     rules.check_mission(state, events)
 
 
 def _uses_discard_all_tops(state: CrabBucketState, mission: int) -> list[Move]:
-    return [use_of(mission)] if _full_piles(state) else []
+    return [UseAbility(mission)] if _full_piles(state) else []
 
 
 def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -236,14 +230,14 @@ def _discard_all_tops(state: CrabBucketState, move: UseAbility, events: list[Eve
             state.piles[pile] = stack[:-1]
             tops.append((pile, stack[-1]))
     state.removed.sort()
-    rules.say(events, "tops_discarded", player=state.turn_player, tops=tuple(tops))
+    events.append(TopsDiscarded(state.turn_player, tuple(tops)))
     rules.check_mission(state, events)
 
 
 def _uses_new_mission(state: CrabBucketState, mission: int) -> list[Move]:
-    if state.current == rules.NO_MISSION:
+    if state.current == NO_MISSION:
         return []
-    return [use_of(mission)] if offer_levels(state) else []
+    return [UseAbility(mission)] if offer_levels(state) else []
 
 
 def offer_levels(state: CrabBucketState) -> list[int]:
@@ -259,22 +253,17 @@ def _new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) 
     """Discard the Mission, draw 2 choose 1: two draws (Wild Crab: each from a chosen pile),
     then keep one; the other goes back to its pile (rules notes)."""
     discarded = state.options.missions[state.current]
-    rules.say(
-        events,
-        "mission_discarded",
-        player=state.turn_player,
-        mission=state.current,
-        level=discarded.level,
-        name=discarded.name,
+    events.append(
+        MissionDiscarded(state.turn_player, state.current, discarded.level, discarded.name)
     )
     state.discarded_missions.append(state.current)
-    state.current = rules.NO_MISSION
-    state.pending.append((rules.KEEP_MISSION, 0))
+    state.current = NO_MISSION
+    state.pending.append((KEEP_MISSION, 0))
     if state.options.wild:
-        state.pending += [(rules.OFFER_CHOOSE_PILE, 0), (rules.OFFER_CHOOSE_PILE, 0)]
+        state.pending += [(OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
     else:
         level = state.options.missions[state.discarded_missions[-1]].level
-        state.pending += [(rules.OFFER_DRAW, level), (rules.OFFER_DRAW, level)]
+        state.pending += [(OFFER_DRAW, level), (OFFER_DRAW, level)]
 
 
 USES: dict[int, Callable[[CrabBucketState, int], list[Move]]] = {

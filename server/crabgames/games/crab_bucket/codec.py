@@ -1,15 +1,15 @@
-"""Crab Bucket's protobuf codec: cards, missions, options, and the validated state decoder."""
+"""Crab Bucket's readable codec: cards, missions, options, the state, moves, events and the
+outcome, field by field through the protobuf API, and the validated decoders. fast.py writes the
+state's and the events' wire bytes directly; tests check them against these encoders."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress
 from typing import Any
 
-from crabgames.core import wire
-from crabgames.core.errors import InvalidArgument, bad_state
-from crabgames.core.wire import Remembered
-from crabgames.games.crab_bucket import rules, words
+from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
+from crabgames.core.game import Codec
+from crabgames.games.crab_bucket import rules, view, words
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
     CARD_KINDS,
@@ -33,9 +33,21 @@ from crabgames.games.crab_bucket.data import (
     deck_size,
     number_of,
 )
-from crabgames.games.crab_bucket.rules import (
+from crabgames.games.crab_bucket.events import Event
+from crabgames.games.crab_bucket.moves import (
+    ChooseMissionPile,
+    KeepMission,
+    Move,
+    Pass,
+    PlayCard,
+    UseAbility,
+)
+from crabgames.games.crab_bucket.rules import PLAY_CARD, Outcome
+from crabgames.games.crab_bucket.state import (
     DEAL,
+    END_REASONS,
     GAME_OVER,
+    KEEP_MISSION,
     LEVELED_PENDING,
     NO_MISSION,
     PENDING_KINDS,
@@ -70,14 +82,6 @@ def card_msg(card: int) -> pb.CrabBucketCard:
 
 # Every card's message, built once: callers copy them (extend, CopyFrom), never change them.
 CARD_MSGS: tuple[pb.CrabBucketCard, ...] = tuple(card_msg(c) for c in range(CARD_KINDS))
-
-
-def one_card_encodings(holder: type, field: str) -> tuple[bytes, ...]:
-    """Each card serialized as the only element of `holder`'s repeated card field `field`.
-    Protobuf merges concatenated serializations and appends their repeated fields, so a list of
-    cards is the join of its cards' encodings: far cheaper than building and copying a
-    CrabBucketCard message per card."""
-    return tuple(holder(**{field: [card]}).SerializeToString() for card in CARD_MSGS)
 
 
 def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
@@ -201,7 +205,9 @@ def _valid_requirement(msg: pb.CrabBucketRequirement) -> Any:
     return (NotAdjacent if which == "not_adjacent" else Adjacent)(first, second)
 
 
-def decode_options_msg(msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail):
+def decode_options_msg(
+    msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail
+) -> Options:
     mode = msg.mode or QUICK
     if mode not in (QUICK, WILD_CRAB):
         raise fail(f"{path}.mode", f"unknown mode {mode}")
@@ -264,381 +270,66 @@ class OptionsTable(dict):
         self.used = 0
 
 
-_OPTIONS_BYTES = OptionsTable()  # id(options) -> (options, bare bytes, as the state's field)
+# id(options) -> (options, the options message's bytes, the same as a state's `options` field)
+_OPTIONS_BYTES = OptionsTable()
 
 
 def options_encodings(options: Options) -> tuple[Options, bytes, bytes]:
     """(options, the options message's bytes, the same as a state's `options` field)."""
     entry = _OPTIONS_BYTES.get(id(options))
     if entry is None or entry[0] is not options:
-        body = _options_bytes(options)
-        entry = (options, body, field_bytes(OPTIONS_TAG, body))
-        _OPTIONS_BYTES.keep(id(options), entry, 2 * len(body))
+        msg = pb.CrabBucketOptions(
+            mode=options.mode,
+            first_player=options.first_player,
+            first_mission_level=options.first_mission_level,
+            missions=[mission_msg(m) for m in options.missions],
+        )
+        field = pb.CrabBucketState(options=msg).SerializeToString()
+        entry = (options, msg.SerializeToString(), field)
+        _OPTIONS_BYTES.keep(id(options), entry, 2 * len(entry[1]))
     return entry
 
 
 def options_msg(options: Options, msg: pb.CrabBucketOptions) -> None:
+    """The options message, merged from its bytes (encoded once per Options)."""
     msg.MergeFromString(options_encodings(options)[1])
-
-
-def _options_bytes(options: Options) -> bytes:
-    return pb.CrabBucketOptions(
-        mode=options.mode,
-        first_player=options.first_player,
-        first_mission_level=options.first_mission_level,
-        missions=[mission_msg(m) for m in options.missions],
-    ).SerializeToString()
 
 
 # ----- the state -----
 
-# The state is written as protobuf wire bytes, its fields in field-number order: exactly what
-# protobuf's deterministic serialization writes, so the service sends (and remembers a state by)
-# these bytes as they are, and the engine merges them in one call (a message operation per
-# pile, hand, card or field costs several times more). A repeated field is the join of its
-# elements' encodings, and a length-delimited field holding a message is one element (an empty
-# one for an empty pile). Each part's bytes come from protobuf itself (a message holding only
-# that part, serialized), remembered by the part's value: a pile's or hand's cards, a mission
-# pile, a completed mission, a pending decision, a group of scalar fields. These are small
-# values, mostly as they were one move ago (a move changes one pile and one hand).
 
-
-def field_tag(holder: type, field: str) -> bytes:
-    """The wire tag of a length-delimited (message or packed) field of `holder`."""
-    return wire.tag(holder.DESCRIPTOR.fields_by_name[field].number, wire.LENGTH_DELIMITED)
-
-
-def field_bytes(tag: bytes, body: bytes) -> bytes:
-    return tag + wire.sized(body)
-
-
-OPTIONS_TAG = field_tag(pb.CrabBucketState, "options")
-IN_DRAW_PILE = one_card_encodings(pb.CrabBucketState, "draw_pile")
-CRABS_IN_DRAW_PILE = IN_DRAW_PILE[:CRAB_CARDS]  # each crab card is in the game once
-IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
-
-
-def _stack_part(field: str) -> Remembered:
-    """A pile's (or hand's) cards, as a tuple, as the only element of the state's `field`."""
-
-    def build(cards: tuple[int, ...]) -> bytes:
-        stack = pb.CrabBucketPile(cards=[CARD_MSGS[c] for c in cards])
-        return pb.CrabBucketState(**{field: [stack]}).SerializeToString()
-
-    return Remembered(build)
-
-
-def _scalars_part(*fields: str) -> Remembered:
-    """The state's scalar `fields` (consecutive field numbers), from a tuple of their values."""
-    return Remembered(
-        lambda values: pb.CrabBucketState(
-            **dict(zip(fields, values, strict=True))
-        ).SerializeToString()
-    )
-
-
-def _current_mission(mission: int) -> bytes:
-    if mission == NO_MISSION:
-        return b""
-    return pb.CrabBucketState(current_mission=mission).SerializeToString()
-
-
-PILE_PARTS = _stack_part("piles")
-HAND_PARTS = _stack_part("hands")
-MISSION_PILE_PARTS = Remembered(
-    lambda ids: pb.CrabBucketState(
-        mission_piles=[pb.CrabBucketMissionPile(missions=ids)]
-    ).SerializeToString()
-)
-OXI_COUNT_PARTS = _scalars_part("oxi_set_aside", "oxi_discarded")
-CURRENT_MISSION_PARTS = Remembered(_current_mission)
-TURN_PARTS = _scalars_part(
-    "step", "turn_player", "dealt", "ability_used", "plays_left", "played", "draws_over", "passes"
-)
-END_PARTS = _scalars_part("end_reason", "talking_allowed")
-
-
-class ListParts:
-    """The repeated mission and decision fields' elements as `holder`'s fields (the state and
-    the view share these fields' names and contents, not their numbers)."""
-
-    def __init__(self, holder: type) -> None:
-        def completed(done: tuple[int, bool]) -> bytes:
-            mission = pb.CrabBucketCompletedMission(mission=done[0], ability_used=done[1])
-            return holder(completed=[mission]).SerializeToString()
-
-        def pending(item: tuple[int, int]) -> bytes:
-            decision = pb.CrabBucketPending(kind=item[0], level=item[1])
-            return holder(pending=[decision]).SerializeToString()
-
-        self.completed = Remembered(completed)
-        self.pending = Remembered(pending)
-        self.discarded = Remembered(lambda ids: holder(discarded_missions=ids).SerializeToString())
-        self.offered = Remembered(lambda ids: holder(offered_missions=ids).SerializeToString())
-
-
-STATE_LISTS = ListParts(pb.CrabBucketState)
-
-
-def encode_state_bytes(state: CrabBucketState) -> bytes:
-    """The state message serialized, as protobuf's deterministic serialization writes it."""
-    draw_pile = state.draw_pile
-    return b"".join(
-        [
-            options_encodings(state.options)[2],  # 1
-            *map(PILE_PARTS.__getitem__, state.piles),  # 2
-            *map(HAND_PARTS.__getitem__, state.hands),  # 3
-            # 4: the crab cards counted 1 (`compress` stops at the last crab card), then the Oxi!
-            # cards, which are the last card id and may be there several times.
-            *compress(CRABS_IN_DRAW_PILE, draw_pile),
-            IN_DRAW_PILE[OXI] * draw_pile[OXI],
-            OXI_COUNT_PARTS[state.oxi_set_aside, state.oxi_discarded],  # 5, 6
-            *map(IN_REMOVED.__getitem__, state.removed),  # 7
-            *map(MISSION_PILE_PARTS.__getitem__, state.mission_piles),  # 8
-            CURRENT_MISSION_PARTS[state.current],  # 9
-            mission_lists_bytes(state, STATE_LISTS),  # 10 to 12
-            TURN_PARTS[  # 13 to 20
-                state.step,
-                state.turn_player,
-                state.dealt,
-                state.ability_used,
-                state.plays_left,
-                state.played,
-                state.draws_over,
-                state.passes,
-            ],
-            *map(STATE_LISTS.pending.__getitem__, state.pending),  # 21
-            # 22, 23: talking is allowed in Quick mode's first mission only (B9)
-            END_PARTS[state.end_reason, not (state.options.wild or state.completed)],
-        ]
-    )
-
-
-def mission_lists_bytes(state: CrabBucketState, parts: ListParts) -> bytes:
-    """The completed, discarded and offered missions (empty until a mission is completed)."""
-    if not (state.completed or state.discarded_missions or state.offered):
-        return b""
-    return b"".join(
-        [
-            *map(parts.completed.__getitem__, zip(state.completed, state.spent, strict=True)),
-            parts.discarded[tuple(state.discarded_missions)],
-            parts.offered[tuple(state.offered)],
-        ]
-    )
-
-
-# ----- events -----
-
-# An event is written as protobuf wire bytes too (the engine frames responses from them): the
-# `Event` message's `text` (1), `template` (2) and `args` (3, map entries sorted by key, as
-# deterministic serialization writes them) and `crab_bucket` (11) fields, the last holding the
-# CrabBucketEvent whose oneof field is the event's kind, holding the kind's fields from the
-# event's data. Each kind's fields are read from its message descriptor once, in field-number
-# order, as protobuf writes. A whole event's bytes are a function of its kind and data (its
-# sentence is built from them, words.py), so they are remembered by them, kind by kind: most
-# events are a few small ints (a player, a card, a pile).
-EVENT_TEXT = wire.tag(
-    game_pb2.Event.DESCRIPTOR.fields_by_name["text"].number, wire.LENGTH_DELIMITED
-)
-EVENT_TEMPLATE = wire.tag(
-    game_pb2.Event.DESCRIPTOR.fields_by_name["template"].number, wire.LENGTH_DELIMITED
-)
-EVENT_ARGS = wire.tag(
-    game_pb2.Event.DESCRIPTOR.fields_by_name["args"].number, wire.LENGTH_DELIMITED
-)
-MAP_KEY = wire.tag(1, wire.LENGTH_DELIMITED)
-MAP_VALUE = wire.tag(2, wire.LENGTH_DELIMITED)
-EVENT_GAME = field_tag(game_pb2.Event, "crab_bucket")
-FieldWriter = Callable[[Any], bytes]
-
-
-def card_bytes(card: int) -> bytes:
-    return CARD_MSGS[card].SerializeToString()
-
-
-def pile_card_bytes(pile_card: tuple[int, int]) -> bytes:
-    """A (pile, card) pair as a CrabBucketPileCard."""
-    pile, card = pile_card
-    return pb.CrabBucketPileCard(pile=pile, card=CARD_MSGS[card]).SerializeToString()
-
-
-# How an event's message field is written from its value, by message type.
-MESSAGE_WRITERS: dict[str, Callable[[Any], bytes]] = {
-    pb.CrabBucketCard.DESCRIPTOR.full_name: card_bytes,
-    pb.CrabBucketPileCard.DESCRIPTOR.full_name: pile_card_bytes,
-}
-
-
-def _field_writer(field: Any) -> FieldWriter:
-    """How one field of an event kind is written from its value (None: not in the event)."""
-    if field.message_type is not None:  # cards, and cards on piles
-        tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
-        body = MESSAGE_WRITERS[field.message_type.full_name]
-        if field.is_repeated:  # a tuple of values, each an element (none: left out)
-            return lambda values: b"".join(field_bytes(tag, body(v)) for v in values or ())
-        return lambda value: b"" if value is None else field_bytes(tag, body(value))
-    if field.type == field.TYPE_STRING:  # a title: left out when empty
-        tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
-        return lambda value: string_field(tag, value or "")
-    if field.is_repeated:  # packed ints, left out when empty
-        tag = wire.tag(field.number, wire.LENGTH_DELIMITED)
-        return lambda values: (
-            field_bytes(tag, b"".join(map(wire.varint, values))) if values else b""
-        )
-    tag = wire.tag(field.number, wire.VARINT)
-    if field.has_presence:  # `optional`: written whenever set, zero included
-        return lambda value: b"" if value is None else tag + wire.varint(value)
-    return lambda value: tag + wire.varint(value) if value else b""  # proto3: zero left out
-
-
-def string_field(tag: bytes, value: str) -> bytes:
-    """A string field, left out when empty (proto3)."""
-    return field_bytes(tag, value.encode()) if value else b""
-
-
-def sentence_bytes(kind: str, data: dict[str, Any]) -> bytes:
-    """The event's `text`, `template` and `args` fields."""
-    template, args = words.words(kind, data)
-    entries = [
-        field_bytes(
-            EVENT_ARGS, field_bytes(MAP_KEY, key.encode()) + field_bytes(MAP_VALUE, value.encode())
-        )
-        for key, value in sorted(args.items())
-    ]
-    return b"".join(
-        (
-            string_field(EVENT_TEXT, template.format_map(args)),
-            string_field(EVENT_TEMPLATE, template),
-            *entries,
-        )
-    )
-
-
-def _event_parts(kind: Any) -> Remembered:
-    """The bytes of an event of this kind, by its data's items."""
-    fields = sorted(kind.message_type.fields, key=lambda f: f.number)
-    writers = [(f.name, _field_writer(f)) for f in fields]
-    kind_tag = wire.tag(kind.number, wire.LENGTH_DELIMITED)
-
-    def build(items: tuple[tuple[str, Any], ...]) -> bytes:
-        data = dict(items)
-        body = b"".join(write(data.get(name)) for name, write in writers)
-        game_part = field_bytes(EVENT_GAME, field_bytes(kind_tag, body))
-        return sentence_bytes(kind.name, data) + game_part
-
-    return Remembered(build)
-
-
-# kind -> its events' bytes, by the event's data items
-EVENT_KINDS: dict[str, Remembered] = {
-    kind.name: _event_parts(kind)
-    for kind in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
-}
-
-
-def encode_event_bytes(event: rules.Event) -> bytes:
-    """The `Event` message serialized, as deterministic `SerializeToString` writes it (tests
-    compare the two for every kind of event)."""
-    return EVENT_KINDS[event.kind][tuple(event.data.items())]
-
-
-def encode_event(event: rules.Event, msg: game_pb2.Event) -> None:
-    """The same event built with protobuf's own API (the reference for `encode_event_bytes`)."""
-    template, args = words.words(event.kind, event.data)
-    msg.text = template.format_map(args)
-    msg.template = template
-    msg.args.update(args)
-    part = getattr(msg.crab_bucket, event.kind)
-    part.SetInParent()
-    for field in part.DESCRIPTOR.fields:
-        value = event.data.get(field.name)
-        if value is None:
-            continue
-        if field.message_type is None:
-            if field.is_repeated:
-                getattr(part, field.name).extend(value)
-            else:
-                setattr(part, field.name, value)
-            continue
-        values = value if field.is_repeated else (value,)
-        for item in values:
-            element = (
-                getattr(part, field.name).add() if field.is_repeated else getattr(part, field.name)
-            )
-            if isinstance(item, tuple):  # a card on a pile
-                element.pile = item[0]
-                element.card.CopyFrom(CARD_MSGS[item[1]])
-            else:
-                element.CopyFrom(CARD_MSGS[item])
-
-
-# ----- the public fields of a view -----
-
-# The turn's counters, in the order `public_bytes` reads them (then the current mission).
-COUNTERS = (
-    "oxi_set_aside",
-    "oxi_discarded",
-    "step",
-    "turn_player",
-    "ability_used",
-    "plays_left",
-    "played",
-    "draws_over",
-    "passes",
-    "end_reason",
-    "talking_allowed",
-)
-
-
-class PublicParts(ListParts):
-    """The parts of the fields every view shows as they are in the state, for the view."""
-
-    def __init__(self, holder: type) -> None:
-        super().__init__(holder)
-
-        def counters(values: tuple) -> bytes:
-            fields = dict(zip(COUNTERS, values[:-1], strict=True))
-            if values[-1] != NO_MISSION:
-                fields["current_mission"] = values[-1]
-            return holder(**fields).SerializeToString()
-
-        self.counters = Remembered(counters)
-
-
-VIEW_PUBLIC = PublicParts(pb.CrabBucketView)
-
-
-def encode_public(state: CrabBucketState, msg: pb.CrabBucketView) -> None:
-    """The fields every view shows as they are in the state (merged: their order is free)."""
-    msg.MergeFromString(public_bytes(state, VIEW_PUBLIC))
-
-
-def public_bytes(state: CrabBucketState, parts: PublicParts) -> bytes:
-    counters = parts.counters[
-        (
-            state.oxi_set_aside,
-            state.oxi_discarded,
-            state.step,
-            state.turn_player,
-            state.ability_used,
-            state.plays_left,
-            state.played,
-            state.draws_over,
-            state.passes,
-            state.end_reason,
-            rules.talking_allowed(state),
-            state.current,
-        )
-    ]
-    if not (state.completed or state.discarded_missions or state.offered or state.pending):
-        return counters
-    return b"".join(
-        [
-            counters,
-            mission_lists_bytes(state, parts),
-            *map(parts.pending.__getitem__, state.pending),
-        ]
-    )
+def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
+    """The state message, field by field."""
+    options_msg(state.options, msg.options)
+    for stack in state.piles:
+        msg.piles.add().cards.extend([CARD_MSGS[c] for c in stack])
+    for hand in state.hands:
+        msg.hands.add().cards.extend([CARD_MSGS[c] for c in hand])
+    for card in range(CARD_KINDS):
+        msg.draw_pile.extend([CARD_MSGS[card]] * state.draw_pile[card])
+    msg.oxi_set_aside = state.oxi_set_aside
+    msg.oxi_discarded = state.oxi_discarded
+    msg.removed.extend([CARD_MSGS[c] for c in state.removed])
+    for pile in state.mission_piles:
+        msg.mission_piles.add().missions.extend(pile)
+    if state.current != NO_MISSION:
+        msg.current_mission = state.current
+    for mission, used in zip(state.completed, state.spent, strict=True):
+        msg.completed.add(mission=mission, ability_used=used)
+    msg.discarded_missions.extend(state.discarded_missions)
+    msg.offered_missions.extend(state.offered)
+    msg.step = state.step
+    msg.turn_player = state.turn_player
+    msg.dealt = state.dealt
+    msg.ability_used = state.ability_used
+    msg.plays_left = state.plays_left
+    msg.played = state.played
+    msg.draws_over = state.draws_over
+    msg.passes = state.passes
+    for kind, level in state.pending:
+        msg.pending.add(kind=kind, level=level)
+    msg.end_reason = state.end_reason
+    msg.talking_allowed = rules.talking_allowed(state)
 
 
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
@@ -821,11 +512,11 @@ def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> 
         state.pending.append((item.kind, item.level))
     if len(state.pending) > MAX_PENDING:
         raise bad_state(f"{path}.pending", f"at most {MAX_PENDING} pending decisions")
-    if state.offered and (rules.KEEP_MISSION, 0) not in state.pending:
+    if state.offered and (KEEP_MISSION, 0) not in state.pending:
         raise bad_state(f"{path}.offered_missions", "missions are offered only before a keep")
     if (state.step == GAME_OVER) != (msg.end_reason != 0):
         raise bad_state(f"{path}.end_reason", "is set exactly when the game is over")
-    if msg.end_reason not in (0, rules.LEVEL_3_COMPLETED, rules.CARDS_RAN_OUT, rules.STALLED):
+    if msg.end_reason not in (0, *END_REASONS):
         raise bad_state(f"{path}.end_reason", f"unknown reason {msg.end_reason}")
     state.end_reason = msg.end_reason
     if msg.talking_allowed != rules.talking_allowed(state):
@@ -848,10 +539,158 @@ def _check_at_rest(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -
     """A valid state waits for a decision someone can make (nothing automatic is left to run)."""
     probe = state.clone()
     try:
-        events: list = []
+        events: list[Event] = []
         rules.advance(probe, events)
         waiting = rules.waits_for_decision(state)
     except (ValueError, IndexError, KeyError, AttributeError) as error:
         raise bad_state(path, f"inconsistent state ({error})") from error
     if events or probe.step != state.step or probe.pending != state.pending or not waiting:
         raise bad_state(path, "the state is not waiting for a decision anyone can make")
+
+
+# ----- moves -----
+
+
+def decode_move(msg: pb.CrabBucketMove, path: str) -> Move:
+    which = msg.WhichOneof("move")
+    if which is None:
+        raise bad_move(path, "set one of play_card, pass, use_ability, ...")
+    if which == "play_card":
+        play = msg.play_card
+        card_msg = play.card
+        card = CARD_IDS.get((card_msg.oxi, card_msg.color, card_msg.number))
+        if card is None:  # `decode_card` names the problem
+            card = decode_card(card_msg, f"{path}.play_card.card", bad_move)
+        pile = play.pile
+        # the shared move for a pile of the circle
+        return PLAY_CARD[card][pile] if 0 <= pile < CIRCLE else PlayCard(card, pile)
+    if which == "pass":
+        return Pass()
+    if which == "choose_mission_pile":
+        return ChooseMissionPile(msg.choose_mission_pile.level)
+    if which == "keep_mission":
+        return KeepMission(msg.keep_mission.mission)
+    use = msg.use_ability
+    card = -1
+    if use.HasField("card"):
+        card = decode_card(use.card, f"{path}.use_ability.card", bad_move)
+    source = use.oxi_from_pile if use.HasField("oxi_from_pile") else -1
+    # Piles of RESCUE_TOPS and SWAP_TOPS are a set: listed in increasing order.
+    return UseAbility(use.mission, tuple(sorted(use.piles)), card, source)
+
+
+def encode_move(move: Move, msg: pb.CrabBucketMove) -> None:
+    if isinstance(move, PlayCard):
+        msg.play_card.card.CopyFrom(CARD_MSGS[move.card])
+        msg.play_card.pile = move.pile
+    elif isinstance(move, Pass):
+        getattr(msg, "pass").SetInParent()
+    elif isinstance(move, UseAbility):
+        msg.use_ability.mission = move.mission
+        msg.use_ability.piles.extend(move.piles)
+        msg.use_ability.SetInParent()
+        if move.card >= 0:
+            msg.use_ability.card.CopyFrom(CARD_MSGS[move.card])
+        if move.source >= 0:
+            msg.use_ability.oxi_from_pile = move.source
+    elif isinstance(move, ChooseMissionPile):
+        msg.choose_mission_pile.level = move.level
+        msg.choose_mission_pile.SetInParent()
+    else:
+        msg.keep_mission.mission = move.mission
+        msg.keep_mission.SetInParent()
+
+
+# ----- events -----
+
+
+def encode_event(event: Event, msg: game_pb2.Event) -> None:
+    """The event's sentence (words.py) and its fields; a field holding None is left out."""
+    template, args = words.words(event)
+    msg.text = template.format_map(args)
+    msg.template = template
+    msg.args.update(args)
+    part = getattr(msg.crab_bucket, event.kind)
+    part.SetInParent()
+    for field in part.DESCRIPTOR.fields:
+        value = getattr(event, field.name)
+        if value is None:
+            continue
+        if field.message_type is None:
+            if field.is_repeated:
+                getattr(part, field.name).extend(value)
+            else:
+                setattr(part, field.name, value)
+            continue
+        values = value if field.is_repeated else (value,)
+        for item in values:
+            element = (
+                getattr(part, field.name).add() if field.is_repeated else getattr(part, field.name)
+            )
+            if isinstance(item, tuple):  # a card on a pile
+                element.pile = item[0]
+                element.card.CopyFrom(CARD_MSGS[item[1]])
+            else:
+                element.CopyFrom(CARD_MSGS[item])
+
+
+# ----- the outcome -----
+
+
+def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
+    num_players = outcome.num_players
+    team_wins = outcome.won or outcome.mode == WILD_CRAB
+    for seat in range(num_players):
+        msg.players.add(player=seat, score=outcome.points, rank=1, winner=team_wins)
+    if team_wins:
+        msg.winners.extend(range(num_players))
+    detail = msg.crab_bucket
+    detail.mode = outcome.mode
+    detail.won = outcome.won
+    detail.points = outcome.points
+    detail.title = outcome.title
+    detail.note = outcome.note
+    detail.completed_missions.extend(outcome.completed)
+    detail.end_reason = outcome.end_reason
+    msg.summary = words.outcome_summary(outcome)
+
+
+class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
+    """The readable codec, as the engine calls it."""
+
+    state_message = pb.CrabBucketState
+
+    def decode_options(self, options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
+        return decode_options_msg(options, num_players, path, bad_request)
+
+    def decode_state(self, msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
+        return decode_state(msg, num_players, path)
+
+    def encode_state(self, state: CrabBucketState, msg: pb.CrabBucketState) -> None:
+        encode_state(state, msg)
+
+    def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
+        return decode_move(msg, path)
+
+    def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
+        encode_move(move, msg)
+
+    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
+        encode_event(event, msg)
+
+    def encode_view(
+        self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView
+    ) -> None:
+        view.encode_view(state, player, msg)
+
+    def encode_outcome(self, outcome: Outcome, msg: game_pb2.Outcome) -> None:
+        encode_outcome(outcome, msg)
+
+    def move_label(self, state: CrabBucketState, move: Move) -> str:
+        return words.move_label(state, move)
+
+    def chance_label(self, state: CrabBucketState, value: int) -> str:
+        return words.chance_label(state, value)
+
+
+CODEC = CrabBucketCodec()

@@ -3,7 +3,7 @@ default deck is a house default, B4) and the Wild Crab levels table (B8)."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from crabgames.v1 import crab_bucket_pb2 as pb
 
@@ -12,7 +12,6 @@ from crabgames.v1 import crab_bucket_pb2 as pb
 RED, GREEN, BLUE, YELLOW = 0, 1, 2, 3
 COLORS = (RED, GREEN, BLUE, YELLOW)
 COLOR_NAMES = ("red", "green", "blue", "yellow")
-NUMBERS = range(1, 9)
 CRAB_CARDS = 32
 OXI = 32
 CARD_KINDS = 33  # crab cards 0..31 and the Oxi! card
@@ -58,6 +57,7 @@ class Gap(NamedTuple):
 
     color: int
     between: int
+    kind: Literal["gap"] = "gap"  # requirements of two kinds never compare equal
 
 
 class NotAdjacent(NamedTuple):
@@ -65,6 +65,7 @@ class NotAdjacent(NamedTuple):
 
     first: int
     second: int
+    kind: Literal["not_adjacent"] = "not_adjacent"
 
 
 class Adjacent(NamedTuple):
@@ -72,6 +73,7 @@ class Adjacent(NamedTuple):
 
     first: int
     second: int
+    kind: Literal["adjacent"] = "adjacent"
 
 
 Requirement = Gap | NotAdjacent | Adjacent

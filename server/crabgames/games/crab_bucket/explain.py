@@ -1,5 +1,5 @@
-"""Why a move is illegal: the rule (rulebook section or ruling id) and a sentence for a player.
-Only called once `legal_moves` said no."""
+"""Why a move is illegal: the rule (rulebook section or ruling id) and a sentence for a player,
+from the same rule functions the moves are listed from. Only called once `is_legal` said no."""
 
 from __future__ import annotations
 
@@ -9,19 +9,17 @@ from crabgames.games.crab_bucket.data import (
     ABILITY_NAMES,
     CIRCLE,
     LEVELS,
-    OXI,
     card_name,
 )
-from crabgames.games.crab_bucket.rules import (
-    KEEP_MISSION,
+from crabgames.games.crab_bucket.moves import (
     ChooseMissionPile,
-    CrabBucketState,
     KeepMission,
     Move,
     Pass,
     PlayCard,
     UseAbility,
 )
+from crabgames.games.crab_bucket.state import KEEP_MISSION, CrabBucketState
 
 
 def explain(state: CrabBucketState, move: Move) -> Violation:
@@ -59,7 +57,7 @@ def _explain_play(state: CrabBucketState, move: PlayCard) -> Violation:
     if not 0 <= move.pile < CIRCLE:
         return Violation("B2", f"piles are numbered 0 to {CIRCLE - 1}")
     top = rules.tops(state)[move.pile]
-    if move.card != OXI and not rules.can_place(move.card, top):
+    if not rules.may_play_on(move.card, top):
         return Violation(
             "1. Play a Crab Card",
             f"{card_name(move.card)} cannot go on {card_name(top)}: a card of the same colour"

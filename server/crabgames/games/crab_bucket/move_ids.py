@@ -22,15 +22,15 @@ from crabgames.games.crab_bucket.data import (
     SWAP_HAND_TOP,
     SWAP_TOPS,
 )
-from crabgames.games.crab_bucket.rules import (
+from crabgames.games.crab_bucket.moves import (
     ChooseMissionPile,
-    CrabBucketState,
     KeepMission,
     Move,
     Pass,
     PlayCard,
     UseAbility,
 )
+from crabgames.games.crab_bucket.state import CrabBucketState
 
 MASKS = 1 << CIRCLE
 

@@ -1,277 +1,100 @@
-"""Crab Bucket's rules on a native state: the deal, placement, the Oxi! card in each mode, missions
-(B3-B5), the turn (B6), drawing, passing and the end (B7, G6). The nine mission abilities, their
-uses and effects, are in abilities.py.
+"""Crab Bucket's rules, in the rulebook's order: Setup (B1), Mission Cards and How to Complete Them
+(B3, B5), How to Play (B6), 1. Play a Crab Card, 2. Play an Oxi! Card, drawing back to 3, End of
+Game (B7) and the Levels Table (B8). 3. Use a Mission's Ability and the nine Mission Abilities
+are the next chapter, in abilities.py.
 
-A card is an int (data.py). The draw pile is a multiset (counts per card kind, G2): a draw is a
-chance event over what is in it. Decisions that interrupt a turn (choosing the next mission pile,
-"draw 2 choose 1", the extra draw) live on a small stack, `pending`, decided last-in first-out.
+The state is in state.py, the moves in moves.py, the events in events.py.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import compress
 from operator import getitem
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from crabgames.games.crab_bucket import abilities, words
+from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
     CRAB_CARDS,
     HAND_SIZE,
     LEVELS,
-    MAX_PLAYERS,
+    MAX_BETWEEN,
     NO_TITLE_NOTE,
     OXI,
     Adjacent,
     Gap,
     Mission,
-    NotAdjacent,
+    Requirement,
     card_name,
     color_of,
     number_of,
     title_for,
 )
-from crabgames.v1 import crab_bucket_pb2 as pb
-
-QUICK = pb.CRAB_BUCKET_MODE_QUICK
-WILD_CRAB = pb.CRAB_BUCKET_MODE_WILD_CRAB
-
-DEAL = pb.CRAB_BUCKET_STEP_DEAL
-PLAY = pb.CRAB_BUCKET_STEP_PLAY
-REFILL = pb.CRAB_BUCKET_STEP_REFILL
-GAME_OVER = pb.CRAB_BUCKET_STEP_GAME_OVER
-STEPS = (DEAL, PLAY, REFILL, GAME_OVER)
-
-DRAW_MISSION = pb.CRAB_BUCKET_PENDING_KIND_DRAW_MISSION
-CHOOSE_MISSION_PILE = pb.CRAB_BUCKET_PENDING_KIND_CHOOSE_MISSION_PILE
-EXTRA_DRAW = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
-OFFER_CHOOSE_PILE = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
-OFFER_DRAW = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
-KEEP_MISSION = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
-PENDING_KINDS = (
-    DRAW_MISSION,
+from crabgames.games.crab_bucket.events import (
+    CardDealt,
+    CardDrawn,
+    CardPlayed,
+    DrawPileEmpty,
+    Event,
+    GameEnded,
+    MissionCompleted,
+    MissionDrawn,
+    MissionKept,
+    MissionPileChosen,
+    NoMainAction,
+    NoMissionDrawn,
+    OxiShuffledIn,
+    PileCut,
+    TurnEnded,
+    TurnPassed,
+)
+from crabgames.games.crab_bucket.moves import (
+    ChooseMissionPile,
+    KeepMission,
+    Move,
+    Pass,
+    PlayCard,
+    UseAbility,
+)
+from crabgames.games.crab_bucket.state import (
+    CARDS_RAN_OUT,
     CHOOSE_MISSION_PILE,
+    DEAL,
+    DRAW_MISSION,
+    EMPTY,
     EXTRA_DRAW,
+    GAME_OVER,
+    KEEP_MISSION,
+    LEVEL_3_COMPLETED,
+    LEVELED_PENDING,
+    NO_MISSION,
     OFFER_CHOOSE_PILE,
     OFFER_DRAW,
-    KEEP_MISSION,
+    PLAY,
+    REFILL,
+    STALLED,
+    CrabBucketState,
+    Options,
 )
-LEVELED_PENDING = (DRAW_MISSION, OFFER_DRAW)
 
-LEVEL_3_COMPLETED = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
-CARDS_RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
-STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
-
-EMPTY = -1  # the "top" of an empty pile
-NO_MISSION = -1
-
-# Decision names (G3), by step and by pending kind (two enums: their values overlap).
-STEP_DECISIONS = {DEAL: "deal", PLAY: "play", REFILL: "draw_card"}
-PENDING_DECISIONS = {
-    DRAW_MISSION: "draw_mission",
-    CHOOSE_MISSION_PILE: "choose_mission_pile",
-    EXTRA_DRAW: "draw_card",
-    OFFER_CHOOSE_PILE: "choose_offer_pile",
-    OFFER_DRAW: "draw_offer",
-    KEEP_MISSION: "keep_mission",
-}
-CHANCE_PENDING = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
-CHANCE_STEPS = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
+PILES = range(CIRCLE)
 
 
-# ----- options, state, moves, events -----
-
-
-@dataclass(frozen=True)
-class Options:
-    mode: int
-    first_player: int
-    missions: tuple[Mission, ...]
-    first_mission_level: int
-
-    @cached_property  # read on most moves; the options never change
-    def wild(self) -> bool:
-        return self.mode == WILD_CRAB
-
-    @cached_property  # each mission's requirements as links (`links_met`), built once
-    def mission_links(self) -> tuple[tuple[Link, ...], ...]:
-        return tuple(tuple(map(link_of, mission.requirements)) for mission in self.missions)
-
-
-@dataclass
-class CrabBucketState:
-    options: Options
-    num_players: int
-    # The piles, hands and mission piles are tuples, replaced when they change and never
-    # changed in place, so a clone shares them (copy-on-write): it copies only the lists.
-    piles: list[tuple[int, ...]]  # 8 stacks, bottom first (B2)
-    hands: list[tuple[int, ...]]  # sorted
-    draw_pile: list[int]  # count per card kind (CARD_KINDS entries)
-    oxi_set_aside: int
-    oxi_discarded: int = 0
-    removed: list[int] = field(default_factory=list)  # sorted
-    mission_piles: list[tuple[int, ...]] = field(default_factory=list)  # levels 1..3, sorted
-    current: int = NO_MISSION
-    completed: list[int] = field(default_factory=list)
-    spent: list[bool] = field(default_factory=list)  # parallel to `completed`
-    discarded_missions: list[int] = field(default_factory=list)
-    offered: list[int] = field(default_factory=list)
-    step: int = DEAL
-    turn_player: int = 0
-    dealt: int = 0
-    ability_used: bool = False
-    plays_left: int = 1
-    played: int = 0
-    draws_over: bool = False
-    passes: int = 0
-    pending: list[tuple[int, int]] = field(default_factory=list)  # (kind, level)
-    end_reason: int = 0
-
-    def clone(self) -> CrabBucketState:
-        return CrabBucketState(
-            self.options,
-            self.num_players,
-            list(self.piles),
-            list(self.hands),
-            list(self.draw_pile),
-            self.oxi_set_aside,
-            self.oxi_discarded,
-            list(self.removed),
-            list(self.mission_piles),
-            self.current,
-            list(self.completed),
-            list(self.spent),
-            list(self.discarded_missions),
-            list(self.offered),
-            self.step,
-            self.turn_player,
-            self.dealt,
-            self.ability_used,
-            self.plays_left,
-            self.played,
-            self.draws_over,
-            self.passes,
-            list(self.pending),
-            self.end_reason,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class PlayCard:
-    """Main action: a card from the hand onto a pile (Wild Crab Oxi!: discard it, cut `pile`)."""
-
-    card: int
-    pile: int
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    """No main action is possible (B6)."""
-
-
-@dataclass(frozen=True, slots=True)
-class UseAbility:
-    """Use completed mission `mission`'s ability; parameters as in the proto's comment."""
-
-    mission: int
-    piles: tuple[int, ...] = ()
-    card: int = -1
-    source: int = -1  # RESCUE_OXI in Quick mode: the pile holding the Oxi!
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseMissionPile:
-    level: int
-
-
-@dataclass(frozen=True, slots=True)
-class KeepMission:
-    mission: int
-
-
-Move = PlayCard | Pass | UseAbility | ChooseMissionPile | KeepMission
-
-
-@dataclass(slots=True)
-class Event:
-    """`kind` is the proto oneof field; `data` its fields (cards as ints, a card on a pile as a
-    (pile, card) pair, repeated fields as tuples; a field left out is not in the event), plus the
-    names its sentence reads that no field holds (a mission's `name`). The sentence is built from
-    the data only when it is read (words.py): playouts never build it."""
-
-    kind: str
-    data: dict[str, Any]
-
-    @property
-    def text(self) -> str:
-        return words.text(self.kind, self.data)
-
-
-def say(events: list[Event], kind: str, **data: Any) -> None:
-    events.append(Event(kind, data))
-
-
-# ----- what each seat sees (G5) -----
-
-
-INTO_HAND = ("card_dealt", "card_drawn")  # events that may carry a card into a hand
-# What every other seat and the spectators see of a card dealt or drawn into `holder`'s hand,
-# UNSEEN_INTO_HAND[kind, holder, extra]: one shared event (never changed), so the engine encodes
-# it once for them all. `extra`: the card of "Draw 1 card and play 2" (public: the ability is).
-UNSEEN_INTO_HAND = {
-    ("card_dealt", holder, False): Event("card_dealt", {"player": holder})
-    for holder in range(MAX_PLAYERS)
-} | {
-    ("card_drawn", holder, extra): Event("card_drawn", {"player": holder, "extra": extra})
-    for holder in range(MAX_PLAYERS)
-    for extra in (False, True)
-}
-
-
-def seen_by(event: Event, viewer: int | None) -> Event:
-    """G5, B2: a card dealt or drawn into a hand is seen by its holder only; the others (and
-    spectators) see that the player got a card. Every other event is public (rules notes)."""
-    if event.kind not in INTO_HAND:
-        return event
-    data = event.data
-    holder = data.get("player")
-    if holder is None or holder == viewer:
-        return event
-    return UNSEEN_INTO_HAND[event.kind, holder, data.get("extra", False)]
-
-
-def card_receiver(state: CrabBucketState) -> int | None:
-    """At a chance node: the player the card goes to (a deal into a hand, a refill or an extra
-    draw); None when the outcome is public (the deal to the circle, a mission draw)."""
-    if not is_chance(state):
-        return None
-    if state.pending:
-        return state.turn_player if state.pending[-1][0] == EXTRA_DRAW else None
-    if state.step == DEAL:
-        return (state.dealt - CIRCLE) // HAND_SIZE if state.dealt >= CIRCLE else None
-    return state.turn_player  # REFILL
-
-
-def chance_hidden_from(state: CrabBucketState) -> list[int]:
-    receiver = card_receiver(state)
-    if receiver is None:
-        return []
-    return [p for p in range(state.num_players) if p != receiver]
-
-
-# ----- set-up -----
+# ----- Setup (B1) -----
 
 
 def deal_size(num_players: int) -> int:
+    """8 crab cards to form the circle, then 3 to each player."""
     return CIRCLE + HAND_SIZE * num_players
 
 
 def new_state(num_players: int, options: Options) -> CrabBucketState:
-    draw_pile = [1] * CRAB_CARDS + [0]  # the Oxi! cards wait until after the deal (B1)
+    """Before the deal: one Oxi! card per player set aside (B1), the missions sorted into three
+    piles by level."""
+    draw_pile = [1] * CRAB_CARDS + [0]
     mission_piles = [
         tuple(i for i, m in enumerate(options.missions) if m.level == level) for level in LEVELS
     ]
@@ -287,6 +110,34 @@ def new_state(num_players: int, options: Options) -> CrabBucketState:
     )
 
 
+def deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
+    """One card of the deal: the circle's 8 piles first, then 3 cards to each player in turn."""
+    state.draw_pile[card] -= 1
+    if state.dealt < CIRCLE:
+        pile = state.dealt
+        state.piles[pile] += (card,)
+        events.append(CardDealt(card, pile=pile))
+    else:
+        player = (state.dealt - CIRCLE) // HAND_SIZE
+        state.hands[player] = sorted_with(state.hands[player], card)
+        events.append(CardDealt(card, player=player))
+    state.dealt += 1
+    if state.dealt == deal_size(state.num_players):
+        shuffle_in_oxi_cards(state, events)
+
+
+def shuffle_in_oxi_cards(state: CrabBucketState, events: list[Event]) -> None:
+    """B1: the Oxi! cards set aside are shuffled into the draw pile once the deal is done; the
+    first mission is drawn from the pile the options name, and the first player starts."""
+    count = state.oxi_set_aside
+    state.draw_pile[OXI] += count
+    state.oxi_set_aside = 0
+    events.append(OxiShuffledIn(count))
+    state.step = PLAY
+    state.turn_player = state.options.first_player
+    state.pending.append((DRAW_MISSION, state.options.first_mission_level))
+
+
 # ----- the circle -----
 
 
@@ -294,16 +145,10 @@ def tops(state: CrabBucketState) -> list[int]:
     return [pile[-1] if pile else EMPTY for pile in state.piles]
 
 
-# A changed pile, hand or mission pile is a new tuple (the state's copy-on-write pieces).
-
-
 def sorted_with(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    """A sorted hand (or mission pile) with one more card (or mission) in its place: after the
-    ones not above it. A short loop, no sort: a draw happens on most calls, and sorting runs far
-    more machine code (a cold cost in the server)."""
-    i = 0
-    while i < len(cards) and cards[i] <= card:
-        i += 1
+    """A sorted hand (or mission pile) with one more card (or mission) in its place. A changed
+    pile, hand or mission pile is a new tuple (the state's copy-on-write pieces)."""
+    i = bisect_right(cards, card)
     return cards[:i] + (card,) + cards[i:]
 
 
@@ -313,92 +158,192 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
     return cards[:i] + cards[i + 1 :]
 
 
-def can_place(card: int, top: int) -> bool:
-    """1. Play a Crab Card: same colour only if higher, different colour only if lower or equal;
-    anything on an Oxi! or an empty pile (B2)."""
-    if top in (EMPTY, OXI):
-        return True
-    if color_of(card) == color_of(top):
-        return number_of(card) > number_of(top)
-    return number_of(card) <= number_of(top)
+# ----- Mission Cards and How to Complete Them (B3) -----
 
-
-# B3: Oxi! tops (and empty piles) have no colour. TOP_COLOR[card] for every card kind.
 NO_COLOR = -1
-TOP_COLOR = (*(color_of(card) for card in range(CRAB_CARDS)), NO_COLOR)
 
-# Missions are checked on bit sets (python-chess style): bit i of a colour's set is pile i, set
-# when that pile's top has the colour; a requirement is then a few shifts and ands. The four
-# colours' sets sit side by side in one int, `colors`: pile i's top of colour c is bit 8c + i.
+
+def top_color(top: int) -> int:
+    """B3: an Oxi! top, or an empty pile, has no colour (it still counts as a pile between)."""
+    if top in (EMPTY, OXI):
+        return NO_COLOR
+    return color_of(top)
+
+
+def piles_between(first: int, second: int) -> int:
+    """B3: the piles between two piles of the circle, counted clockwise from the first."""
+    return (second - first) % CIRCLE - 1
+
+
+def next_to(first: int, second: int) -> bool:
+    """B3: neighbouring piles; the circle wraps (pile 7 neighbours pile 0)."""
+    return (second - first) % CIRCLE in (1, CIRCLE - 1)
+
+
+# The requirements read the piles whose tops have one colour as a set: an int whose bit i is
+# pile i. The circle's four colours' sets sit side by side in one int (`top_colors`): colour c's
+# set is `colors >> CIRCLE * c & ALL_PILES`. Each requirement is read as a `Link`, a lookup in a
+# table built from the rules above for every set of piles.
 ALL_PILES = (1 << CIRCLE) - 1
-# TOP_BITS[pile][top] (top EMPTY, -1, is the last entry), 0 for a top without colour.
+
+
+def partners(piles: int, between: int) -> int:
+    """The piles that have one of these piles exactly `between` piles on, clockwise."""
+    return sum(
+        1 << p
+        for p in PILES
+        if any(piles >> q & 1 and piles_between(p, q) == between for q in PILES)
+    )
+
+
+def neighbours(piles: int) -> int:
+    """The piles next to one of these piles."""
+    return sum(1 << p for p in PILES if any(piles >> q & 1 and next_to(p, q) for q in PILES))
+
+
+# Both, for every set of piles: PARTNERS[between][piles], NEIGHBOURS[piles].
+PARTNERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(partners(piles, between) for piles in range(ALL_PILES + 1))
+    for between in range(MAX_BETWEEN + 1)
+)
+NEIGHBOURS: tuple[int, ...] = tuple(neighbours(piles) for piles in range(ALL_PILES + 1))
+
+# TOP_BITS[pile][top] (top EMPTY, -1, is the last entry): the bit of `top_colors` that pile
+# sets with that top, 0 for a top without colour.
 TOP_BITS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
-        0 if TOP_COLOR[top] == NO_COLOR else 1 << (CIRCLE * TOP_COLOR[top] + pile)
+        0 if top_color(top) == NO_COLOR else 1 << (CIRCLE * top_color(top) + pile)
         for top in (*range(CARD_KINDS), EMPTY)
     )
-    for pile in range(CIRCLE)
+    for pile in PILES
 )
 
 
 def top_colors(state: CrabBucketState) -> int:
-    """The colours of the tops, as the four colours' bit sets side by side."""
+    """The colours of the tops, as the four colours' sets of piles side by side."""
     return sum(map(getitem, TOP_BITS, tops(state)))
 
 
 class Link(NamedTuple):
-    """A requirement (B3) as one test on the tops' colours: whether some pile whose top has the
-    first colour has a top of the second colour `near` or `far` places clockwise, which the
-    requirement wants (`wanted`) or forbids. A Gap of n is its colour to itself n + 1 places
-    on; a Chain (Adjacent) is the first colour with the second 1 place on or 1 place back (7
-    on); an X (NotAdjacent) is the same link, forbidden. Colours are given as the shift of
-    their bit set in `colors` (8 times the colour)."""
+    """A requirement as one test on the tops' colours: whether some pile of the `first` colour
+    is in `table[piles of the second colour]`, which the requirement wants (`wanted`) or
+    forbids. Colours are given as the shift of their set in `top_colors` (8 times the colour)."""
 
     first: int
     second: int
-    near: int
-    far: int
+    table: tuple[int, ...]
     wanted: bool
 
 
-def link_of(req: Any) -> Link:
+def link_of(req: Requirement) -> Link:
+    """B3. Gap: some top of the colour has another of the colour exactly n piles on
+    (`partners`); Chain (Adjacent): some top of the one colour is next to one of the other
+    (`neighbours`); X (NotAdjacent): none is."""
     if isinstance(req, Gap):
         shift = CIRCLE * req.color
-        return Link(shift, shift, req.between + 1, req.between + 1, True)
-    assert isinstance(req, NotAdjacent | Adjacent)
-    wanted = isinstance(req, Adjacent)
-    return Link(CIRCLE * req.first, CIRCLE * req.second, 1, CIRCLE - 1, wanted)
+        return Link(shift, shift, PARTNERS[req.between], True)
+    return Link(CIRCLE * req.first, CIRCLE * req.second, NEIGHBOURS, isinstance(req, Adjacent))
 
 
 def links_met(links: Sequence[Link], colors: int) -> bool:
-    """Every link as it is wanted, on the tops' colours (`top_colors`). A loop of shifts and
-    ands, no call per requirement: missions are checked after every card play."""
-    for first, second, near, far, wanted in links:
-        piles = colors >> first & ALL_PILES
-        others = colors >> second & ALL_PILES
-        # bit i of `others >> d | others << (8 - d)`: pile i + d (around the circle) has it
-        linked = piles & (
-            others >> near | others << (CIRCLE - near) | others >> far | others << (CIRCLE - far)
-        )
-        if bool(linked) != wanted:
+    """Every link as it is wanted, on the tops' colours (`top_colors`)."""
+    for first, second, table, wanted in links:
+        found = colors >> first & table[colors >> second & ALL_PILES]
+        if bool(found) != wanted:
             return False
     return True
 
 
-def requirement_met(req: Any, colors: int) -> bool:
-    """B3, on the tops' colours (`top_colors`)."""
+def requirement_met(req: Requirement, colors: int) -> bool:
     return links_met((link_of(req),), colors)
 
 
 def mission_met(mission: Mission, colors: int) -> bool:
-    return links_met(tuple(map(link_of, mission.requirements)), colors)
+    """A mission's requirements must all be met at the same time."""
+    return links_met(mission_links(mission), colors)
 
 
-# ----- who decides -----
+def mission_links(mission: Mission) -> tuple[Link, ...]:
+    return tuple(map(link_of, mission.requirements))
 
 
-def draw_total(state: CrabBucketState) -> int:
-    return sum(state.draw_pile)
+# ----- completing missions (B5) -----
+
+
+def check_mission(state: CrabBucketState, events: list[Event]) -> None:
+    """B5: after every change to the circle, and when a new mission becomes current. A
+    completed mission is set apart, its ability ready; Quick mode draws the next level (level 3
+    wins), Wild Crab mode lets the player choose the pile."""
+    if state.current == NO_MISSION or state.step == GAME_OVER:
+        return
+    if not links_met(state.options.mission_links[state.current], top_colors(state)):
+        return
+    mission = state.options.missions[state.current]
+    state.completed.append(state.current)
+    state.spent.append(False)
+    events.append(MissionCompleted(state.current, mission.level))
+    state.current = NO_MISSION
+    if state.options.wild:
+        state.pending.append((CHOOSE_MISSION_PILE, 0))
+    elif mission.level >= 3:
+        game_over(state, LEVEL_3_COMPLETED, events)
+    else:
+        state.pending.append((DRAW_MISSION, mission.level + 1))
+
+
+def draw_mission(
+    state: CrabBucketState, mission: int, level: int, offered: bool, events: list[Event]
+) -> None:
+    """A mission drawn as the current one (B5) or into a "draw 2 choose 1" offer."""
+    state.mission_piles[level - 1] = without(state.mission_piles[level - 1], mission)
+    events.append(MissionDrawn(mission, level, offered, state.options.missions[mission].name))
+    if offered:
+        state.offered.append(mission)
+    else:
+        state.current = mission
+        check_mission(state, events)
+
+
+def keep_mission(
+    state: CrabBucketState, mission: int, player: int | None, events: list[Event]
+) -> None:
+    """ "Draw 2 choose 1": `mission` becomes current (chosen by `player`, None when it was the
+    only one drawn); the other goes back to its pile (rules notes)."""
+    missions = state.options.missions
+    returned = tuple(m for m in state.offered if m != mission)
+    for m in returned:
+        level = missions[m].level
+        state.mission_piles[level - 1] = sorted_with(state.mission_piles[level - 1], m)
+    state.offered = []
+    state.current = mission
+    name = missions[mission].name
+    if player is None:
+        events.append(MissionKept(mission, returned, name))
+    else:
+        names = tuple(missions[m].name for m in returned)
+        events.append(MissionKept(mission, returned, name, player, names))
+    check_mission(state, events)
+
+
+def talking_allowed(state: CrabBucketState) -> bool:
+    """B9: Quick mode allows talking during the first mission only; Wild Crab never."""
+    return not state.options.wild and not state.completed
+
+
+# ----- How to Play: who decides (B6, G3) -----
+
+# Decision names (G3), by step and by pending kind (two enums: their values overlap).
+STEP_DECISIONS = {DEAL: "deal", PLAY: "play", REFILL: "draw_card"}
+PENDING_DECISIONS = {
+    DRAW_MISSION: "draw_mission",
+    CHOOSE_MISSION_PILE: "choose_mission_pile",
+    EXTRA_DRAW: "draw_card",
+    OFFER_CHOOSE_PILE: "choose_offer_pile",
+    OFFER_DRAW: "draw_offer",
+    KEEP_MISSION: "keep_mission",
+}
+CHANCE_PENDING = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
+CHANCE_STEPS = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
 
 
 def decision_name(state: CrabBucketState) -> str:
@@ -417,6 +362,26 @@ def is_chance(state: CrabBucketState) -> bool:
     return state.step in CHANCE_STEPS
 
 
+def card_receiver(state: CrabBucketState) -> int | None:
+    """At a chance node: the player the card goes to (a deal into a hand, a refill or an extra
+    draw); None when the outcome is public (the deal to the circle, a mission draw)."""
+    if not is_chance(state):
+        return None
+    if state.pending:
+        return state.turn_player if state.pending[-1][0] == EXTRA_DRAW else None
+    if state.step == DEAL:
+        return (state.dealt - CIRCLE) // HAND_SIZE if state.dealt >= CIRCLE else None
+    return state.turn_player  # REFILL
+
+
+def chance_hidden_from(state: CrabBucketState) -> list[int]:
+    """G5, B2: a card dealt or drawn into a hand is hidden from everyone but its holder."""
+    receiver = card_receiver(state)
+    if receiver is None:
+        return []
+    return [p for p in range(state.num_players) if p != receiver]
+
+
 def waits_for_decision(state: CrabBucketState) -> bool:
     """Chance, or a player with at least one legal move, or the end: nothing automatic pending."""
     if state.step == GAME_OVER:
@@ -426,11 +391,8 @@ def waits_for_decision(state: CrabBucketState) -> bool:
     return bool(legal_moves(state))
 
 
-# ----- legal moves -----
-
-
 def legal_moves(state: CrabBucketState) -> list[Move]:
-    """Nothing at the end or while chance decides (`is_chance`, read here without a call)."""
+    """The moves of the player who decides now; none at the end or while chance decides."""
     if state.step == GAME_OVER:
         return []
     if state.pending:
@@ -465,42 +427,6 @@ def can_act(state: CrabBucketState) -> bool:
     return has_main_action(state) or bool(play_moves(state))
 
 
-def has_main_action(state: CrabBucketState) -> bool:
-    """Whether `main_moves` lists any card play: the same table, read until the first fit."""
-    top = tops(state)
-    for card in state.hands[state.turn_player]:  # noqa: SIM110 (a loop: asked every turn)
-        if not FITS_ON[card].isdisjoint(top):
-            return True
-    return False
-
-
-def main_moves(state: CrabBucketState) -> list[Move]:
-    return card_plays(state, state.hands[state.turn_player])
-
-
-PILES = range(CIRCLE)
-# An empty pile read as this stand-in, whose last card is the EMPTY top: `(stack or NO_TOP)[-1]`.
-NO_TOP = (EMPTY,)
-
-
-def card_plays(
-    state: CrabBucketState, cards: list[int], piles: Sequence[int] = PILES
-) -> list[Move]:
-    """The main action with each of `cards` (from the turn player's hand, sorted) on each of
-    `piles`, pile by pile; a card held twice (Oxi!) plays once. Each pile's top is read where it
-    is needed (no list of the tops first): `is_legal` asks for one card on one pile."""
-    stacks = state.piles
-    moves: list[Move] = []
-    previous = None
-    for card in cards:
-        if card == previous:  # sorted: a second copy follows the first
-            continue
-        previous = card
-        fits, plays = PLACEABLE[card], PLAY_CARD[card]
-        moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
-    return moves
-
-
 def is_legal(state: CrabBucketState, move: Move) -> bool:
     """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
     card on its own pile only (the same generator), which is all it can be. A card play is
@@ -513,25 +439,152 @@ def is_legal(state: CrabBucketState, move: Move) -> bool:
     return 0 <= pile < CIRCLE and move in card_plays(state, (card,), (pile,))
 
 
-# Legal-move generation asks for every card in hand on every pile, so both answers are tables
-# built once from the rules above. PLACEABLE[card][top] (top EMPTY, -1, is the last entry):
-# Oxi!, Quick, onto any pile; Wild Crab, discarded and any pile cut.
+# ----- 1. Play a Crab Card, 2. Play an Oxi! Card -----
+
+
+def can_place(card: int, top: int) -> bool:
+    """1. Play a Crab Card: same colour only if higher, different colour only if lower or equal;
+    anything on an Oxi! or an empty pile (B2)."""
+    if top in (EMPTY, OXI):
+        return True
+    if color_of(card) == color_of(top):
+        return number_of(card) > number_of(top)
+    return number_of(card) <= number_of(top)
+
+
+def may_play_on(card: int, top: int) -> bool:
+    """The main action with a card of the hand on a pile with this top: a crab card as
+    `can_place` says; an Oxi! card on any pile (2.: played onto it in Quick mode, discarded and
+    the pile cut in Wild Crab mode)."""
+    return card == OXI or can_place(card, top)
+
+
+# The rule for every card on every top, as tables: PLACEABLE[card][top] (top EMPTY, -1, is the
+# last entry), and FITS_ON[card], the tops it may go on.
 PLACEABLE: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(card == OXI or can_place(card, top) for top in (*range(CARD_KINDS), EMPTY))
+    tuple(may_play_on(card, top) for top in (*range(CARD_KINDS), EMPTY))
     for card in range(CARD_KINDS)
 )
-# The tops each card may be placed on, from PLACEABLE: FITS_ON[card].
 FITS_ON: tuple[frozenset[int], ...] = tuple(
     frozenset(top for top in (*range(CARD_KINDS), EMPTY) if PLACEABLE[card][top])
     for card in range(CARD_KINDS)
 )
-# The PlayCard moves, shared (they are frozen): PLAY_CARD[card][pile].
+# The card plays, one per card and pile, shared by every list of legal moves: PLAY_CARD[card][pile].
 PLAY_CARD: tuple[tuple[PlayCard, ...], ...] = tuple(
-    tuple(PlayCard(card, pile) for pile in range(CIRCLE)) for card in range(CARD_KINDS)
+    tuple(PlayCard(card, pile) for pile in PILES) for card in range(CARD_KINDS)
 )
+NO_TOP = (EMPTY,)  # an empty pile read as a stack whose last card is the EMPTY top
 
 
-# ----- chance -----
+def has_main_action(state: CrabBucketState) -> bool:
+    """Whether `main_moves` lists any card play."""
+    top = tops(state)
+    return any(not FITS_ON[card].isdisjoint(top) for card in state.hands[state.turn_player])
+
+
+def main_moves(state: CrabBucketState) -> list[Move]:
+    return card_plays(state, state.hands[state.turn_player])
+
+
+def card_plays(
+    state: CrabBucketState, cards: Sequence[int], piles: Sequence[int] = PILES
+) -> list[Move]:
+    """The main action with each of `cards` (from the turn player's hand, sorted) on each of
+    `piles`, pile by pile; a card held twice (Oxi!) plays once."""
+    stacks = state.piles
+    moves: list[Move] = []
+    previous = None
+    for card in cards:
+        if card == previous:  # sorted: a second copy follows the first
+            continue
+        previous = card
+        fits, plays = PLACEABLE[card], PLAY_CARD[card]
+        moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
+    return moves
+
+
+def play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
+    """The main action: a crab card onto a pile (1.), or an Oxi! card (2.)."""
+    take_from_hand(state, card)
+    count_play(state)
+    if card == OXI:
+        play_oxi(state, pile, events)
+    else:
+        play_from_hand(state, card, pile, False, events)
+    check_mission(state, events)
+
+
+def play_oxi(state: CrabBucketState, pile: int, events: list[Event]) -> None:
+    """2. Play an Oxi! Card. Quick mode: onto the pile. Wild Crab mode: discarded, and the pile
+    keeps only its top card (`cut_pile`)."""
+    if state.options.wild:
+        state.oxi_discarded += 1
+        cut_pile(state, pile, False, events)
+    else:
+        play_from_hand(state, OXI, pile, False, events)
+
+
+def take_from_hand(state: CrabBucketState, card: int) -> None:
+    state.hands[state.turn_player] = without(state.hands[state.turn_player], card)
+
+
+def count_play(state: CrabBucketState) -> None:
+    """B6: one main-action play made; with none left the turn goes on to drawing back to 3."""
+    state.plays_left -= 1
+    state.played += 1
+    if state.plays_left <= 0:
+        state.step = REFILL
+
+
+def play_from_hand(
+    state: CrabBucketState, card: int, pile: int, freely: bool, events: list[Event]
+) -> None:
+    """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
+    card freely"."""
+    state.piles[pile] += (card,)
+    events.append(CardPlayed(state.turn_player, card, pile, freely))
+
+
+def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
+    """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile.
+    `rescued`: the Oxi! came back from the discard ("Rescue an Oxi! card"), not from the hand."""
+    stack = state.piles[pile]
+    returned = stack[:-1]
+    for card in returned:
+        state.draw_pile[card] += 1
+    state.piles[pile] = stack[-1:]
+    # The returned cards are public (B2): every card on a pile was dealt or played face up.
+    events.append(PileCut(state.turn_player, pile, len(returned), returned, rescued))
+
+
+# ----- the moves and chance outcomes applied -----
+
+
+def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
+    events: list[Event] = []
+    if isinstance(move, PlayCard):
+        play_card(state, move.card, move.pile, events)
+    elif isinstance(move, Pass):
+        events.append(TurnPassed(state.turn_player, False))
+        end_turn(state, events, passed=not state.ability_used)
+    elif isinstance(move, UseAbility):
+        abilities.use_ability(state, move, events)
+    elif isinstance(move, ChooseMissionPile):
+        choose_mission_pile(state, move.level, events)
+    else:
+        state.pending.pop()
+        keep_mission(state, move.mission, state.turn_player, events)
+    advance(state, events)
+    return events
+
+
+def choose_mission_pile(state: CrabBucketState, level: int, events: list[Event]) -> None:
+    """B5 (Wild Crab): the pile the next mission (or, "draw 2 choose 1", an offered one) is
+    drawn from."""
+    kind, _ = state.pending.pop()
+    offer = kind == OFFER_CHOOSE_PILE
+    state.pending.append((OFFER_DRAW if offer else DRAW_MISSION, level))
+    events.append(MissionPileChosen(state.turn_player, level, offer))
 
 
 def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
@@ -564,198 +617,30 @@ def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
     if state.pending:
         kind, level = state.pending.pop()
         if kind == EXTRA_DRAW:
-            _draw_card(state, value, True, events)
+            draw_card(state, value, True, events)
         else:
-            _draw_mission(state, value, level, kind == OFFER_DRAW, events)
+            draw_mission(state, value, level, kind == OFFER_DRAW, events)
     elif state.step == DEAL:
-        _deal(state, value, events)
+        deal(state, value, events)
     else:
-        _draw_card(state, value, False, events)
+        draw_card(state, value, False, events)
     advance(state, events)
     return events
 
 
-def _draw_mission(
-    state: CrabBucketState, mission: int, level: int, offered: bool, events: list[Event]
-) -> None:
-    """A mission drawn as the current one (B5) or into a "draw 2 choose 1" offer."""
-    state.mission_piles[level - 1] = without(state.mission_piles[level - 1], mission)
-    name = state.options.missions[mission].name
-    say(events, "mission_drawn", mission=mission, level=level, offered=offered, name=name)
-    if offered:
-        state.offered.append(mission)
-    else:
-        state.current = mission
-        check_mission(state, events)
+# ----- drawing back to 3 cards -----
 
 
-def _deal(state: CrabBucketState, card: int, events: list[Event]) -> None:
-    state.draw_pile[card] -= 1
-    if state.dealt < CIRCLE:
-        pile = state.dealt
-        state.piles[pile] += (card,)
-        say(events, "card_dealt", card=card, pile=pile)
-    else:
-        player = (state.dealt - CIRCLE) // HAND_SIZE
-        state.hands[player] = sorted_with(state.hands[player], card)
-        say(events, "card_dealt", card=card, player=player)
-    state.dealt += 1
-    if state.dealt == deal_size(state.num_players):
-        _finish_setup(state, events)
+def draw_total(state: CrabBucketState) -> int:
+    return sum(state.draw_pile)
 
 
-def _finish_setup(state: CrabBucketState, events: list[Event]) -> None:
-    count = state.oxi_set_aside
-    state.draw_pile[OXI] += count  # B1: shuffled in after the deal
-    state.oxi_set_aside = 0
-    say(events, "oxi_shuffled_in", count=count)
-    state.step = PLAY
-    state.turn_player = state.options.first_player
-    level = state.options.first_mission_level
-    state.pending.append((DRAW_MISSION, level))
-
-
-def _draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event]) -> None:
+def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event]) -> None:
     """Drawing back to 3, or (`extra`) the card of "Draw 1 card and play 2"."""
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    events.append(Event("card_drawn", {"player": player, "card": card, "extra": extra}))
-
-
-# ----- missions (B5) -----
-
-
-def check_mission(state: CrabBucketState, events: list[Event]) -> None:
-    """B5: after every change to the circle, and when a new mission becomes current."""
-    if state.current == NO_MISSION or state.step == GAME_OVER:
-        return
-    options = state.options
-    if not links_met(options.mission_links[state.current], top_colors(state)):
-        return
-    mission = options.missions[state.current]
-    state.completed.append(state.current)
-    state.spent.append(False)
-    say(events, "mission_completed", mission=state.current, level=mission.level)
-    state.current = NO_MISSION
-    if not state.options.wild:
-        if mission.level >= 3:
-            game_over(state, LEVEL_3_COMPLETED, events)
-        else:
-            state.pending.append((DRAW_MISSION, mission.level + 1))
-    else:
-        state.pending.append((CHOOSE_MISSION_PILE, 0))
-
-
-def keep_mission(
-    state: CrabBucketState, mission: int, player: int | None, events: list[Event]
-) -> None:
-    """ "Draw 2 choose 1": `mission` becomes current (chosen by `player`, None when it was the
-    only one drawn); the other goes back to its pile (rules notes)."""
-    missions = state.options.missions
-    returned = tuple(m for m in state.offered if m != mission)
-    for m in returned:
-        level = missions[m].level
-        state.mission_piles[level - 1] = sorted_with(state.mission_piles[level - 1], m)
-    state.offered = []
-    state.current = mission
-    data: dict[str, Any] = {
-        "mission": mission,
-        "returned": returned,
-        "name": missions[mission].name,
-    }
-    if player is not None:
-        data["player"] = player
-        data["returned_names"] = tuple(missions[m].name for m in returned)
-    events.append(Event("mission_kept", data))
-    check_mission(state, events)
-
-
-def points(state: CrabBucketState) -> int:
-    """B8: the sum of the levels of the completed missions."""
-    return sum(state.options.missions[m].level for m in state.completed)
-
-
-def talking_allowed(state: CrabBucketState) -> bool:
-    """B9: Quick mode allows talking during the first mission only; Wild Crab never."""
-    return not state.options.wild and not state.completed
-
-
-# ----- player moves -----
-
-
-def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
-    events: list[Event] = []
-    if isinstance(move, PlayCard):
-        _play_card(state, move.card, move.pile, events)
-    elif isinstance(move, Pass):
-        say(events, "turn_passed", player=state.turn_player, automatic=False)
-        end_turn(state, events, passed=not state.ability_used)
-    elif isinstance(move, UseAbility):
-        abilities.use_ability(state, move, events)
-    elif isinstance(move, ChooseMissionPile):
-        kind, _ = state.pending.pop()
-        offer = kind == OFFER_CHOOSE_PILE
-        state.pending.append((OFFER_DRAW if offer else DRAW_MISSION, move.level))
-        say(events, "mission_pile_chosen", player=state.turn_player, level=move.level, offer=offer)
-    else:
-        state.pending.pop()
-        keep_mission(state, move.mission, state.turn_player, events)
-    advance(state, events)
-    return events
-
-
-def take_from_hand(state: CrabBucketState, card: int) -> None:
-    state.hands[state.turn_player] = without(state.hands[state.turn_player], card)
-
-
-def _play_card(state: CrabBucketState, card: int, pile: int, events: list[Event]) -> None:
-    hands, player = state.hands, state.turn_player
-    hands[player] = without(hands[player], card)
-    count_play(state)
-    if card == OXI and state.options.wild:
-        state.oxi_discarded += 1
-        cut_pile(state, pile, False, events)
-    else:
-        play_from_hand(state, card, pile, False, events)
-    check_mission(state, events)
-
-
-def count_play(state: CrabBucketState) -> None:
-    """B6: one main-action play made; with none left the turn goes on to drawing back to 3."""
-    state.plays_left -= 1
-    state.played += 1
-    if state.plays_left <= 0:
-        state.step = REFILL
-
-
-def play_from_hand(
-    state: CrabBucketState, card: int, pile: int, freely: bool, events: list[Event]
-) -> None:
-    """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
-    card freely"."""
-    state.piles[pile] += (card,)
-    data = {"player": state.turn_player, "card": card, "pile": pile, "freely": freely}
-    events.append(Event("card_played", data))
-
-
-def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
-    """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile.
-    `rescued`: the Oxi! came back from the discard ("Rescue an Oxi! card"), not from the hand."""
-    stack = state.piles[pile]
-    returned = stack[:-1]
-    for card in returned:
-        state.draw_pile[card] += 1
-    state.piles[pile] = stack[-1:]
-    say(
-        events,
-        "pile_cut",
-        player=state.turn_player,
-        pile=pile,
-        returned=len(returned),
-        returned_cards=returned,  # public (B2): every card on a pile was dealt or played face up
-        rescued=rescued,
-    )
+    events.append(CardDrawn(player, card, extra))
 
 
 # ----- the flow of turns -----
@@ -795,9 +680,9 @@ def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
         return True
     state.pending.pop()
     if kind in LEVELED_PENDING:
-        say(events, "no_mission_drawn", level=level, offer=kind == OFFER_DRAW)
+        events.append(NoMissionDrawn(kind == OFFER_DRAW, level))
     elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
-        say(events, "no_mission_drawn", offer=kind == OFFER_CHOOSE_PILE)
+        events.append(NoMissionDrawn(kind == OFFER_CHOOSE_PILE))
     elif kind == KEEP_MISSION and state.offered:
         keep_mission(state, state.offered[0], None, events)  # only one could be drawn
     return False
@@ -807,18 +692,18 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if state.plays_left <= 0:
         state.step = REFILL
         return False
-    if has_main_action(state) or play_moves(state):  # `can_act`, without the call
+    if can_act(state):
         return True
     player = state.turn_player
     if state.played:  # "Draw 1 card and play 2" with no legal second play: on to the draw
         state.plays_left = 0
         state.step = REFILL
-        say(events, "no_main_action", player=player, second_play=True)
+        events.append(NoMainAction(player, True))
     elif state.ability_used:  # the turn ends without drawing; not a pass (rules notes)
-        say(events, "no_main_action", player=player, second_play=False)
+        events.append(NoMainAction(player, False))
         end_turn(state, events, passed=False)
     else:  # B6, G6: no legal decision at all
-        say(events, "turn_passed", player=player, automatic=True)
+        events.append(TurnPassed(player, True))
         end_turn(state, events, passed=True)
     return False
 
@@ -829,13 +714,18 @@ def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
         return False
     if not draw_total(state):
         state.draws_over = True  # B7: nobody draws again
-        say(events, "draw_pile_empty")
+        events.append(DrawPileEmpty())
         end_turn(state, events, passed=False)
         return False
     return True
 
 
+# ----- End of Game (B7) -----
+
+
 def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
+    """The next player clockwise with cards in hand plays (B7); the game ends when every hand is
+    empty (B7) or after a full round of passes (B7, G6)."""
     state.passes = state.passes + 1 if passed else 0
     state.ability_used = False
     state.plays_left = 1
@@ -844,8 +734,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
     holders = sum(map(bool, hands))  # the players with cards in hand
     ended = state.turn_player
     if not holders or state.passes >= holders:
-        events.append(Event("turn_ended", {"player": ended, "passes": state.passes}))
-        # B7: every hand is empty; B7, G6: a full round of passes
+        events.append(TurnEnded(ended, state.passes))
         game_over(state, STALLED if holders else CARDS_RAN_OUT, events)
         return
     player = ended
@@ -855,8 +744,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
             break
     state.turn_player = player
     state.step = PLAY
-    data = {"player": ended, "next_player": player, "passes": state.passes}
-    events.append(Event("turn_ended", data))
+    events.append(TurnEnded(ended, state.passes, player))
 
 
 def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
@@ -865,18 +753,15 @@ def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
     state.pending.clear()
     result = outcome(state)
     assert result is not None
-    say(
-        events,
-        "game_ended",
-        reason=reason,
-        points=result.points,
-        won=result.won,
-        title=result.title,
-        wild=state.options.wild,
-    )
+    events.append(GameEnded(reason, result.points, result.won, result.title, state.options.wild))
 
 
-# ----- outcome -----
+# ----- Levels Table for Wild Crab Mode (B8) -----
+
+
+def points(state: CrabBucketState) -> int:
+    """B8: the sum of the levels of the completed missions."""
+    return sum(state.options.missions[m].level for m in state.completed)
 
 
 class Outcome(NamedTuple):

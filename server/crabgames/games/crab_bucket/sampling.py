@@ -1,13 +1,14 @@
-"""Drawing hidden information at random (for views that leak nothing, and bots): what a player
-cannot see is the other hands and the draw pile (B2). Every pile's whole contents are public (each
-card on a pile was dealt or played face up, B2): piles are never redrawn."""
+"""`resample_hidden` and `state_from_view`: drawing hidden information at random (for views that
+leak nothing, and bots). What a player cannot see is the other hands and the draw pile (B2).
+Every pile's whole contents are public (each card on a pile was dealt or played face up, B2):
+piles are never redrawn."""
 
 from __future__ import annotations
 
 import random
 
-from crabgames.core.errors import bad_request
-from crabgames.games.crab_bucket import rules
+from crabgames.core.errors import InvalidArgument, bad_request
+from crabgames.games.crab_bucket import codec, rules
 from crabgames.games.crab_bucket.codec import decode_card, decode_options_msg
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
@@ -19,8 +20,40 @@ from crabgames.games.crab_bucket.data import (
     OXI,
     deck_size,
 )
-from crabgames.games.crab_bucket.rules import EMPTY, NO_MISSION, CrabBucketState, Options
+from crabgames.games.crab_bucket.state import EMPTY, NO_MISSION, CrabBucketState, Options
 from crabgames.v1 import crab_bucket_pb2 as pb
+
+RESAMPLE_TRIES = 100
+
+
+def resample_hidden(
+    state: CrabBucketState, player: int | None, rng: random.Random
+) -> CrabBucketState:
+    """Hidden from `player`: the other hands and the draw pile (B2). Every pile stays exactly
+    as it is: each of its cards was dealt or played face up (B2). A redraw that would leave
+    the turn player without the decision their view shows is drawn again (the view shows who
+    decides, G3)."""
+    for _ in range(RESAMPLE_TRIES):
+        new = redraw_hidden(state, player, rng)
+        if rules.waits_for_decision(new):
+            return new
+    return state.clone()  # the real state is always consistent with the view
+
+
+def state_from_view(
+    view: pb.CrabBucketView, player: int, num_players: int, rng: random.Random
+) -> CrabBucketState:
+    """Hidden cards drawn at random until the turn player's decision matches the view."""
+    for _ in range(RESAMPLE_TRIES):
+        state = sample_view(view, player, num_players, rng)
+        msg = pb.CrabBucketState()
+        codec.encode_state(state, msg)
+        try:
+            return codec.decode_state(msg, num_players, "view.crab_bucket")
+        except InvalidArgument as error:
+            if error.violations[0].field != "view.crab_bucket":
+                raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
+    raise bad_request("view.crab_bucket", "no hidden cards fit this view")
 
 
 def redraw_hidden(
@@ -50,7 +83,7 @@ def _deal_pool(
         state.draw_pile[card] += 1
 
 
-def state_from_view(
+def sample_view(
     view: pb.CrabBucketView, player: int, num_players: int, rng: random.Random
 ) -> CrabBucketState:
     """A native state matching `player`'s view; hidden cards drawn at random. The caller checks

@@ -1,0 +1,130 @@
+"""Crab Bucket's native state: the options of a game, and where every card and mission is.
+
+A card is an int (data.py). The draw pile is a multiset (counts per card kind, G2): a draw is a
+chance event over what is in it. Decisions that interrupt a turn (choosing the next mission pile,
+"draw 2 choose 1", the extra draw) live on a small stack, `pending`, decided last-in first-out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from crabgames.games.crab_bucket.data import Mission
+from crabgames.v1 import crab_bucket_pb2 as pb
+
+if TYPE_CHECKING:
+    from crabgames.games.crab_bucket.rules import Link
+
+QUICK = pb.CRAB_BUCKET_MODE_QUICK
+WILD_CRAB = pb.CRAB_BUCKET_MODE_WILD_CRAB
+
+# The steps of a game: the deal, a turn's main action, drawing back to 3, the end.
+DEAL = pb.CRAB_BUCKET_STEP_DEAL
+PLAY = pb.CRAB_BUCKET_STEP_PLAY
+REFILL = pb.CRAB_BUCKET_STEP_REFILL
+GAME_OVER = pb.CRAB_BUCKET_STEP_GAME_OVER
+STEPS = (DEAL, PLAY, REFILL, GAME_OVER)
+
+# The decisions that interrupt a turn, on the `pending` stack as (kind, level).
+DRAW_MISSION = pb.CRAB_BUCKET_PENDING_KIND_DRAW_MISSION
+CHOOSE_MISSION_PILE = pb.CRAB_BUCKET_PENDING_KIND_CHOOSE_MISSION_PILE
+EXTRA_DRAW = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
+OFFER_CHOOSE_PILE = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
+OFFER_DRAW = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
+KEEP_MISSION = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
+PENDING_KINDS = (
+    DRAW_MISSION,
+    CHOOSE_MISSION_PILE,
+    EXTRA_DRAW,
+    OFFER_CHOOSE_PILE,
+    OFFER_DRAW,
+    KEEP_MISSION,
+)
+LEVELED_PENDING = (DRAW_MISSION, OFFER_DRAW)  # the pending kinds that name a level's pile
+
+LEVEL_3_COMPLETED = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
+CARDS_RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
+STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
+END_REASONS = (LEVEL_3_COMPLETED, CARDS_RAN_OUT, STALLED)
+
+EMPTY = -1  # the "top" of an empty pile
+NO_MISSION = -1
+
+
+@dataclass(frozen=True)
+class Options:
+    mode: int
+    first_player: int
+    missions: tuple[Mission, ...]
+    first_mission_level: int
+
+    @cached_property  # the options never change
+    def wild(self) -> bool:
+        return self.mode == WILD_CRAB
+
+    @cached_property
+    def mission_links(self) -> tuple[tuple[Link, ...], ...]:
+        """Each mission's requirements as the rules read them (B3), built once per game."""
+        from crabgames.games.crab_bucket.rules import mission_links  # rules imports this module
+
+        return tuple(map(mission_links, self.missions))
+
+
+@dataclass
+class CrabBucketState:
+    options: Options
+    num_players: int
+    # The piles, hands and mission piles are tuples, replaced when they change and never
+    # changed in place, so a clone shares them (copy-on-write): it copies only the lists.
+    piles: list[tuple[int, ...]]  # 8 stacks, bottom first (B2)
+    hands: list[tuple[int, ...]]  # sorted
+    draw_pile: list[int]  # count per card kind (CARD_KINDS entries)
+    oxi_set_aside: int
+    oxi_discarded: int = 0
+    removed: list[int] = field(default_factory=list)  # sorted
+    mission_piles: list[tuple[int, ...]] = field(default_factory=list)  # levels 1..3, sorted
+    current: int = NO_MISSION
+    completed: list[int] = field(default_factory=list)
+    spent: list[bool] = field(default_factory=list)  # parallel to `completed`
+    discarded_missions: list[int] = field(default_factory=list)
+    offered: list[int] = field(default_factory=list)
+    step: int = DEAL
+    turn_player: int = 0
+    dealt: int = 0
+    ability_used: bool = False
+    plays_left: int = 1
+    played: int = 0
+    draws_over: bool = False
+    passes: int = 0
+    pending: list[tuple[int, int]] = field(default_factory=list)  # (kind, level)
+    end_reason: int = 0
+
+    def clone(self) -> CrabBucketState:
+        return CrabBucketState(
+            self.options,
+            self.num_players,
+            list(self.piles),
+            list(self.hands),
+            list(self.draw_pile),
+            self.oxi_set_aside,
+            self.oxi_discarded,
+            list(self.removed),
+            list(self.mission_piles),
+            self.current,
+            list(self.completed),
+            list(self.spent),
+            list(self.discarded_missions),
+            list(self.offered),
+            self.step,
+            self.turn_player,
+            self.dealt,
+            self.ability_used,
+            self.plays_left,
+            self.played,
+            self.draws_over,
+            self.passes,
+            list(self.pending),
+            self.end_reason,
+        )

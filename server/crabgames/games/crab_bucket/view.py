@@ -1,0 +1,89 @@
+"""What a seat sees (B2, G5): every pile whole, its own hand, the size of every hand and of the
+draw pile, the missions, and the current decision. A spectator sees the same without a hand.
+The readable codec (`codec.CODEC.encode_view`) writes it with this module."""
+
+from __future__ import annotations
+
+from crabgames.games.crab_bucket import abilities, codec, rules
+from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS, OXI
+from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState
+from crabgames.v1 import crab_bucket_pb2 as pb
+
+
+def encode_view(state: CrabBucketState, player: int | None, msg: pb.CrabBucketView) -> None:
+    codec.options_msg(state.options, msg.options)
+    for stack in state.piles:  # every card of every pile, for every viewer (B2)
+        pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
+        if stack:
+            pile.top.CopyFrom(codec.CARD_MSGS[stack[-1]])
+            pile.cards.extend([codec.CARD_MSGS[c] for c in stack])
+    if player is not None:
+        msg.hand.extend([codec.CARD_MSGS[c] for c in state.hands[player]])
+    msg.hand_sizes.extend(len(h) for h in state.hands)
+    msg.draw_pile_size = rules.draw_total(state)
+    msg.removed.extend([codec.CARD_MSGS[c] for c in state.removed])
+    msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
+    msg.points = rules.points(state)
+    msg.oxi_set_aside = state.oxi_set_aside
+    msg.oxi_discarded = state.oxi_discarded
+    msg.step = state.step
+    msg.turn_player = state.turn_player
+    msg.ability_used = state.ability_used
+    msg.plays_left = state.plays_left
+    msg.played = state.played
+    msg.draws_over = state.draws_over
+    msg.passes = state.passes
+    msg.end_reason = state.end_reason
+    msg.talking_allowed = rules.talking_allowed(state)
+    if state.current != NO_MISSION:
+        msg.current_mission = state.current
+    for mission, used in zip(state.completed, state.spent, strict=True):
+        msg.completed.add(mission=mission, ability_used=used)
+    msg.discarded_missions.extend(state.discarded_missions)
+    msg.offered_missions.extend(state.offered)
+    for kind, level in state.pending:
+        msg.pending.add(kind=kind, level=level)
+    decision_msg(state, msg.decision)
+
+
+DECISION_KINDS = {
+    "deal": pb.CRAB_BUCKET_DECISION_KIND_DEAL,
+    "play": pb.CRAB_BUCKET_DECISION_KIND_PLAY,
+    "draw_card": pb.CRAB_BUCKET_DECISION_KIND_DRAW_CARD,
+    "draw_mission": pb.CRAB_BUCKET_DECISION_KIND_DRAW_MISSION,
+    "choose_mission_pile": pb.CRAB_BUCKET_DECISION_KIND_CHOOSE_MISSION_PILE,
+    "draw_offer": pb.CRAB_BUCKET_DECISION_KIND_DRAW_OFFER,
+    "choose_offer_pile": pb.CRAB_BUCKET_DECISION_KIND_CHOOSE_OFFER_PILE,
+    "keep_mission": pb.CRAB_BUCKET_DECISION_KIND_KEEP_MISSION,
+    "game_over": pb.CRAB_BUCKET_DECISION_KIND_GAME_OVER,
+}
+
+
+def decision_msg(state: CrabBucketState, msg: pb.CrabBucketDecision) -> None:
+    """The current decision and what it is about, from public facts only (every view shows the
+    same): who decides or receives the card, which pile or level, which choices."""
+    name = rules.decision_name(state)
+    msg.kind = DECISION_KINDS[name]
+    if name == "game_over":
+        return
+    if name == "deal":
+        if state.dealt < CIRCLE:
+            msg.pile = state.dealt
+        else:
+            msg.player = (state.dealt - CIRCLE) // HAND_SIZE
+        return
+    if name in ("draw_mission", "draw_offer"):
+        msg.level = state.pending[-1][1]
+        return
+    msg.player = state.turn_player
+    if name == "draw_card":
+        msg.extra = bool(state.pending)  # the extra draw is a pending decision; a refill is not
+    elif name == "play":
+        msg.plays_left = state.plays_left
+        msg.may_use_ability = bool(
+            abilities.ready_missions(state) and not state.ability_used and not state.played
+        )
+    elif name == "keep_mission":
+        msg.missions.extend(state.offered)
+    else:  # choosing a mission pile: the levels whose piles are not empty (B5)
+        msg.levels.extend(level for level in LEVELS if state.mission_piles[level - 1])
