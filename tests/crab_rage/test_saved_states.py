@@ -8,12 +8,30 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from crabgames.core.errors import InvalidArgument
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.data import Signature
 from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.v1.crab_rage_pb2 import CrabRageState
-from tests.crab_rage.helpers import AOTF, BLUE, MM, PC, YELLOW, action_phase, chance, decision, run
+from tests.crab_rage.helpers import (
+    AOTF,
+    BLUE,
+    MM,
+    PC,
+    YELLOW,
+    Move,
+    MoveKind,
+    action_phase,
+    chance,
+    decision,
+    play,
+    put,
+    run,
+)
 
 
 def restored(state):
@@ -60,3 +78,19 @@ def test_a_state_in_a_roll_off_for_the_microphone_is_saved_and_restored():
         chance(state, value)
     copy, data = restored(state)
     assert GAME.encode_state_bytes(copy) == data
+
+
+def test_a_state_whose_frenzy_has_no_hit_left_is_refused():
+    """Rules note 16: Frenzy hits once per own crab in the arena (at least one, R13), and its
+    step is kept only while hits are left: a Frenzy step with none left is no reachable state."""
+    state = action_phase(4, (MM, AOTF, PC))
+    state.players[BLUE].signature = Signature.FRENZY
+    put(state, BLUE, 0, 0, 2)
+    put(state, YELLOW, 0, 0, 5)
+    play(state, Move(MoveKind.SIGNATURE, arena=0))
+    assert decision(state) == (BLUE, "choose_frenzy_target")
+    msg = CrabRageState.FromString(GAME.encode_state_bytes(state))
+    GAME.decode_state(msg, 4, "state")  # one hit left: fine
+    msg.pending[-1].values[:] = [0]
+    with pytest.raises(InvalidArgument):
+        GAME.decode_state(msg, 4, "state")
