@@ -59,8 +59,10 @@ NONCE_BYTES = 12
 INSTANCE_BYTES = 16  # 128 random bits: two games never share one
 MAC_BYTES = 32
 KEY_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-GAME_FIELDS = ("kraby", "crab_bucket", "crab_rage")
-SECRET_FIELDS = frozenset(("seed", "prng", *GAME_FIELDS))
+# What a seal hides: the seeds and every game's own state (the fields of the `game` oneof).
+SECRET_FIELDS = frozenset(
+    ("seed", "prng", *(f.name for f in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields))
+)
 
 
 class PermissionDenied(RulesError):
