@@ -74,10 +74,15 @@ Fail = Callable[[str, str], InvalidArgument]
 # ----- small codecs -----
 
 
+def proto_color(color: int) -> pb.CrabBucketColor.ValueType:
+    """A colour (0 to 3, data.py) as the proto enum (1 to 4; 0 is unspecified)."""
+    return pb.CrabBucketColor.ValueType(color + 1)
+
+
 def card_msg(card: int) -> pb.CrabBucketCard:
     if card == OXI:
         return pb.CrabBucketCard(oxi=True)
-    return pb.CrabBucketCard(color=color_of(card) + 1, number=number_of(card))
+    return pb.CrabBucketCard(color=proto_color(color_of(card)), number=number_of(card))
 
 
 # Every card's message, built once: callers copy them (extend, CopyFrom), never change them.
@@ -121,9 +126,9 @@ def decode_color(value: int, path: str, fail: Fail) -> int:
 def requirement_msg(req: Any) -> pb.CrabBucketRequirement:
     if isinstance(req, Gap):
         return pb.CrabBucketRequirement(
-            gap=pb.CrabBucketGap(color=req.color + 1, between=req.between)
+            gap=pb.CrabBucketGap(color=proto_color(req.color), between=req.between)
         )
-    pair = pb.CrabBucketColorPair(first=req.first + 1, second=req.second + 1)
+    pair = pb.CrabBucketColorPair(first=proto_color(req.first), second=proto_color(req.second))
     if isinstance(req, NotAdjacent):
         return pb.CrabBucketRequirement(not_adjacent=pair)
     return pb.CrabBucketRequirement(adjacent=pair)
@@ -247,7 +252,7 @@ OPTIONS_COST = 5  # bytes kept per encoded byte, beside the entry's own bytes
 ENTRY_OVERHEAD = 512  # the entry's tuple, dict slot and bytes objects
 
 
-class OptionsTable(dict):
+class OptionsTable(dict[Any, Any]):
     """A table of options bounded by count and by the bytes it keeps (estimated): it starts
     over rather than pass either bound."""
 

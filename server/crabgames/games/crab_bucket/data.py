@@ -3,9 +3,11 @@ default deck is a house default, B4) and the Wild Crab levels table (B8)."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, TypeAlias
 
 from crabgames.v1 import crab_bucket_pb2 as pb
+
+Ability: TypeAlias = pb.CrabBucketAbility.ValueType
 
 # ----- cards -----
 # A card is an int: crab cards 0..31 = colour * 8 + (number - 1); every Oxi! card is OXI.
@@ -82,7 +84,7 @@ Requirement = Gap | NotAdjacent | Adjacent
 class Mission(NamedTuple):
     name: str
     level: int
-    ability: int
+    ability: Ability
     requirements: tuple[Requirement, ...]
 
 

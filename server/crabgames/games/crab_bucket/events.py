@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from crabgames.games.crab_bucket.data import MAX_PLAYERS
+from crabgames.games.crab_bucket.data import MAX_PLAYERS, Ability
+from crabgames.games.crab_bucket.state import EndReason
 
 PileCard = tuple[int, int]  # (pile, card)
 
@@ -25,7 +26,7 @@ class CardDealt(NamedTuple):
 
 
 class OxiShuffledIn(NamedTuple):
-    count: int
+    count: int  # type: ignore[assignment]  # the proto field's name; hides tuple.count
     kind: Literal["oxi_shuffled_in"] = "oxi_shuffled_in"
 
 
@@ -57,7 +58,7 @@ class PileCut(NamedTuple):
 class AbilityUsed(NamedTuple):
     player: int
     mission: int
-    ability: int
+    ability: Ability
     piles: tuple[int, ...]
     kind: Literal["ability_used"] = "ability_used"
 
@@ -99,7 +100,7 @@ class TurnPassed(NamedTuple):
 
 
 class GameEnded(NamedTuple):
-    reason: int
+    reason: EndReason
     points: int
     won: bool
     title: str

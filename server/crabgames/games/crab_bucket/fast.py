@@ -13,6 +13,8 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import compress
 from typing import Any
 
+from google.protobuf.message import Message
+
 from crabgames.core import wire
 from crabgames.core.game import FastPaths
 from crabgames.core.wire import Remembered
@@ -21,12 +23,12 @@ from crabgames.games.crab_bucket.codec import CARD_MSGS, options_encodings
 from crabgames.games.crab_bucket.data import CRAB_CARDS, OXI
 from crabgames.games.crab_bucket.events import Event
 from crabgames.games.crab_bucket.moves import KeepMission, Move, PlayCard, UseAbility
-from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState
+from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState, PendingKind
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
 
-def one_card_encodings(holder: type, field: str) -> tuple[bytes, ...]:
+def one_card_encodings(holder: type[Message], field: str) -> tuple[bytes, ...]:
     """Each card serialized as the only element of `holder`'s repeated card field `field`.
     Protobuf merges concatenated serializations and appends their repeated fields, so a list of
     cards is the join of its cards' encodings."""
@@ -46,7 +48,7 @@ def one_card_encodings(holder: type, field: str) -> tuple[bytes, ...]:
 # values, mostly as they were one move ago (a move changes one pile and one hand).
 
 
-def field_tag(holder: type, field: str) -> bytes:
+def field_tag(holder: type[Message], field: str) -> bytes:
     """The wire tag of a length-delimited (message or packed) field of `holder`."""
     return wire.tag(holder.DESCRIPTOR.fields_by_name[field].number, wire.LENGTH_DELIMITED)
 
@@ -60,23 +62,28 @@ CRABS_IN_DRAW_PILE = IN_DRAW_PILE[:CRAB_CARDS]  # each crab card is in the game 
 IN_REMOVED = one_card_encodings(pb.CrabBucketState, "removed")
 
 
-def _stack_part(field: str) -> Remembered:
+def _stack_part(field: str) -> Remembered[tuple[int, ...], bytes]:
     """A pile's (or hand's) cards, as a tuple, as the only element of the state's `field`."""
 
     def build(cards: tuple[int, ...]) -> bytes:
         stack = pb.CrabBucketPile(cards=[CARD_MSGS[c] for c in cards])
-        return pb.CrabBucketState(**{field: [stack]}).SerializeToString()
+        msg = pb.CrabBucketState()
+        getattr(msg, field).append(stack)
+        return msg.SerializeToString()
 
     return Remembered(build)
 
 
-def _scalars_part(*fields: str) -> Remembered:
+def _scalars_part(*fields: str) -> Remembered[tuple[int, ...], bytes]:
     """The state's scalar `fields` (consecutive field numbers), from a tuple of their values."""
-    return Remembered(
-        lambda values: pb.CrabBucketState(
-            **dict(zip(fields, values, strict=True))
-        ).SerializeToString()
-    )
+
+    def build(values: tuple[int, ...]) -> bytes:
+        msg = pb.CrabBucketState()
+        for name, value in zip(fields, values, strict=True):
+            setattr(msg, name, value)
+        return msg.SerializeToString()
+
+    return Remembered(build)
 
 
 def _current_mission(mission: int) -> bytes:
@@ -87,7 +94,7 @@ def _current_mission(mission: int) -> bytes:
 
 PILE_PARTS = _stack_part("piles")
 HAND_PARTS = _stack_part("hands")
-MISSION_PILE_PARTS = Remembered(
+MISSION_PILE_PARTS: Remembered[tuple[int, ...], bytes] = Remembered(
     lambda ids: pb.CrabBucketState(
         mission_piles=[pb.CrabBucketMissionPile(missions=ids)]
     ).SerializeToString()
@@ -105,16 +112,18 @@ def _completed(done: tuple[int, bool]) -> bytes:
     return pb.CrabBucketState(completed=[mission]).SerializeToString()
 
 
-def _pending(item: tuple[int, int]) -> bytes:
+def _pending(item: tuple[PendingKind, int]) -> bytes:
     decision = pb.CrabBucketPending(kind=item[0], level=item[1])
     return pb.CrabBucketState(pending=[decision]).SerializeToString()
 
 
 COMPLETED_PARTS = Remembered(_completed)
-DISCARDED_PARTS = Remembered(
+DISCARDED_PARTS: Remembered[tuple[int, ...], bytes] = Remembered(
     lambda ids: pb.CrabBucketState(discarded_missions=ids).SerializeToString()
 )
-OFFERED_PARTS = Remembered(lambda ids: pb.CrabBucketState(offered_missions=ids).SerializeToString())
+OFFERED_PARTS: Remembered[tuple[int, ...], bytes] = Remembered(
+    lambda ids: pb.CrabBucketState(offered_missions=ids).SerializeToString()
+)
 PENDING_PARTS = Remembered(_pending)
 
 
@@ -251,7 +260,7 @@ def sentence_bytes(event: Event) -> bytes:
     )
 
 
-def _event_parts(kind: Any) -> Remembered:
+def _event_parts(kind: Any) -> Remembered[Event, bytes]:
     """The bytes of an event of this kind, by the event."""
     fields = sorted(kind.message_type.fields, key=lambda f: f.number)
     writers = [(f.name, _field_writer(f)) for f in fields]
@@ -265,8 +274,8 @@ def _event_parts(kind: Any) -> Remembered:
     return Remembered(build)
 
 
-# kind -> its events' bytes, by the event's data items
-EVENT_KINDS: dict[str, Remembered] = {
+# kind -> its events' bytes, by the event
+EVENT_KINDS: dict[str, Remembered[Event, bytes]] = {
     kind.name: _event_parts(kind)
     for kind in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields
 }

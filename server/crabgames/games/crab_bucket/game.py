@@ -5,6 +5,8 @@ it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import TypeVar
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_bucket import events, explain, rules, sampling
@@ -19,9 +21,10 @@ from crabgames.games.crab_bucket.state import GAME_OVER, CrabBucketState, Option
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 RULES_VERSION = "crab_bucket/1"
+K = TypeVar("K", bound=int)  # a step or a pending kind
 
 
-def deciders(names: dict[int, str], chance: tuple[int, ...]) -> dict[int, tuple[Decision, ...]]:
+def deciders(names: Mapping[K, str], chance: tuple[K, ...]) -> dict[K, tuple[Decision, ...]]:
     """Each decision (G3) by what decides it (a step, or the pending decision on top of the
     stack), then by the turn player's seat; a chance decision is the same at every seat."""
     return {

@@ -9,6 +9,8 @@ list each ability once, from the first ready card that has it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
@@ -44,7 +46,7 @@ def _card_pile(move: UseAbility) -> int:
 
 
 # ability -> (block size, id within the block)
-ABILITY_BLOCKS = {
+ABILITY_BLOCKS: dict[int, tuple[int, Callable[[UseAbility], int]]] = {
     RESCUE_TOPS: (MASKS, lambda m: _mask(m.piles)),
     SWAP_TOPS: (MASKS, lambda m: _mask(m.piles)),
     RESCUE_OXI: ((CIRCLE + 1) * CIRCLE, lambda m: (m.source + 1) * CIRCLE + m.piles[0]),

@@ -77,6 +77,8 @@ from crabgames.games.crab_bucket.state import (
     REFILL,
     STALLED,
     CrabBucketState,
+    EndReason,
+    Mode,
     Options,
 )
 
@@ -747,7 +749,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
     events.append(TurnEnded(ended, state.passes, player))
 
 
-def game_over(state: CrabBucketState, reason: int, events: list[Event]) -> None:
+def game_over(state: CrabBucketState, reason: EndReason, events: list[Event]) -> None:
     state.step = GAME_OVER
     state.end_reason = reason
     state.pending.clear()
@@ -766,13 +768,13 @@ def points(state: CrabBucketState) -> int:
 
 class Outcome(NamedTuple):
     num_players: int
-    mode: int
+    mode: Mode
     won: bool
     points: int
     title: str
     note: str
     completed: tuple[int, ...]
-    end_reason: int
+    end_reason: EndReason
 
 
 def outcome(state: CrabBucketState) -> Outcome | None:

@@ -20,7 +20,7 @@ from crabgames.games.crab_bucket.data import (
     OXI,
     deck_size,
 )
-from crabgames.games.crab_bucket.state import EMPTY, NO_MISSION, CrabBucketState, Options
+from crabgames.games.crab_bucket.state import DEAL, EMPTY, NO_MISSION, CrabBucketState, Options
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 RESAMPLE_TRIES = 100
@@ -234,7 +234,7 @@ def _turn_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None:
     state.step = view.step
     state.turn_player = view.turn_player
     state.dealt = rules.deal_size(state.num_players)
-    if view.step == rules.DEAL:
+    if view.step == DEAL:
         state.dealt = sum(p.height for p in view.piles) + sum(view.hand_sizes)
     state.ability_used = view.ability_used
     state.plays_left = view.plays_left

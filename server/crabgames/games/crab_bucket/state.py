@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from crabgames.games.crab_bucket.data import Mission
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 if TYPE_CHECKING:
     from crabgames.games.crab_bucket.rules import Link
+
+Mode: TypeAlias = pb.CrabBucketMode.ValueType
+Step: TypeAlias = pb.CrabBucketStep.ValueType
+PendingKind: TypeAlias = pb.CrabBucketPendingKind.ValueType
+EndReason: TypeAlias = pb.CrabBucketEndReason.ValueType
 
 QUICK = pb.CRAB_BUCKET_MODE_QUICK
 WILD_CRAB = pb.CRAB_BUCKET_MODE_WILD_CRAB
@@ -48,6 +53,7 @@ LEVEL_3_COMPLETED = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
 CARDS_RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
 STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
 END_REASONS = (LEVEL_3_COMPLETED, CARDS_RAN_OUT, STALLED)
+NOT_ENDED = pb.CRAB_BUCKET_END_REASON_UNSPECIFIED
 
 EMPTY = -1  # the "top" of an empty pile
 NO_MISSION = -1
@@ -55,7 +61,7 @@ NO_MISSION = -1
 
 @dataclass(frozen=True)
 class Options:
-    mode: int
+    mode: Mode
     first_player: int
     missions: tuple[Mission, ...]
     first_mission_level: int
@@ -90,7 +96,7 @@ class CrabBucketState:
     spent: list[bool] = field(default_factory=list)  # parallel to `completed`
     discarded_missions: list[int] = field(default_factory=list)
     offered: list[int] = field(default_factory=list)
-    step: int = DEAL
+    step: Step = DEAL
     turn_player: int = 0
     dealt: int = 0
     ability_used: bool = False
@@ -98,8 +104,8 @@ class CrabBucketState:
     played: int = 0
     draws_over: bool = False
     passes: int = 0
-    pending: list[tuple[int, int]] = field(default_factory=list)  # (kind, level)
-    end_reason: int = 0
+    pending: list[tuple[PendingKind, int]] = field(default_factory=list)  # (kind, level)
+    end_reason: EndReason = NOT_ENDED
 
     def clone(self) -> CrabBucketState:
         return CrabBucketState(

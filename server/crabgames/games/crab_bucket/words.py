@@ -96,7 +96,8 @@ def card_list(cards: tuple[int, ...]) -> str:
 
 
 def _card_dealt(e: CardDealt) -> Words:
-    if e.pile is not None:
+    if e.player is None:  # to the circle, face up
+        assert e.card is not None and e.pile is not None
         return "{card} dealt to pile {pile}", {
             "card": CARD_NAMES[e.card],
             "pile": number(e.pile),
