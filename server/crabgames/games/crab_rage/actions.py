@@ -108,6 +108,7 @@ def has_x(action: int) -> bool:
 
 
 LEAST_X = 1  # R8: X is at least 1
+RAISES_MUSCLE = frozenset({Action.RAGE})  # R8: Rage's X cannot take muscle above 6
 
 
 def rage_cost(action: int, x: int = 0) -> int:
@@ -135,7 +136,7 @@ def x_values(action: int, rage: int, muscle: int) -> range:
     """Every X the player can unleash, in increasing order from LEAST_X: what they can pay for;
     Rage also cannot take the crab's muscle above 6 (R3, R8)."""
     most = most_x_paid(action, rage)
-    if action == Action.RAGE:
+    if action in RAISES_MUSCLE:
         most = min(most, MAX_MUSCLE - muscle)
     return range(LEAST_X, most + 1)
 
@@ -335,7 +336,7 @@ def listed(moves: list[Move | SmashRow]) -> Sequence[Move]:
     """The moves, with each `SmashRow` (a Smash of X above KEPT_X) unfolded in its place: the
     list itself when it holds none, else a `Listing` of the plain runs and those rows."""
     if not any(type(m) is SmashRow for m in moves):
-        return cast(list[Move], moves)
+        return cast("list[Move]", moves)
     parts: list[Sequence[Move]] = []
     run: list[Move] = []
     for m in moves:
@@ -400,45 +401,107 @@ SIGNATURE_MOVES = tuple(Move(MoveKind.SIGNATURE, arena=a) for a in range(max(ARE
 
 Placed = list[tuple[int, int]]  # (crab index, place) of the crabs that may act
 
+# What the rules above say of each action, read by every turn's listing.
+LEAST_COST = {action: least_cost(action) for action in Action}
+FROM_BACKSTAGE = {action: can_perform_from(action, BACKSTAGE) for action in Action}
+
 
 def action_moves(
-    state: State, player: int, action: int, placed: Placed, rivals: Rivals
+    state: State, player: int, action: int, placed: Placed, in_arenas: Placed, rivals: Rivals
 ) -> list[Move | SmashRow]:
-    """Every way `player` can perform `action` with each of the `placed` crabs (`rivals`:
-    `rivals_by_arena`): the turn lists all crabs, `is_turn_move` only the move's own (the same
-    code validates)."""
+    """Every way `player` can perform `action` with each of the `placed` crabs (`in_arenas`:
+    those of them in an arena; `rivals`: `rivals_by_arena`): the turn lists all crabs,
+    `is_turn_move` only the move's own (the same code validates)."""
     rage = state.players[player].rage
-    if not can_pay(rage, least_cost(action)):
+    if not can_pay(rage, LEAST_COST[action]):
         return []
-    placed = [(i, where) for i, where in placed if can_perform_from(action, where)]
-    if action in (Action.MOVE, Action.GO_CLAM):
-        arenas = len(state.arenas)
-        return [m for i, where in placed for m in MOVES_AWAY[action, i, where, arenas]]
-    if action == Action.SPLIT:
-        partner = state.arenas
-        moves: list[Move | SmashRow] = []
-        for i, where in placed:
-            # The seats there: the player (crab i is there) and the rivals' managers.
-            present = {player, *[seat for seat, _ in rivals[where]]}
-            row = SPLIT_MOVES[i]
-            moves += [row[s] for s in alliances_among(partner[where].partner, present)]
-        return moves
-    if action == Action.SMASH:
-        return smash_listing(placed, rivals, x_values(action, rage, MIN_MUSCLE))
-    if action == Action.PSYCH_OUT:
-        table = TARGET_MOVES[action]
-        return [table[i][t] for i, where in placed for t in psych_out_targets(rivals, where)]
-    if action == Action.SWAP:
-        table = TARGET_MOVES[action]
-        return [table[i][t] for i, where in placed for t in swap_targets(rivals, where)]
-    if action == Action.RAGE:
-        crabs = state.players[player].crabs
-        moves = []
-        for i, _ in placed:
-            moves += in_x_order(RAGE_MOVES[i], x_values(action, rage, crabs[i].muscle))
-        return moves
-    plain = PLAIN_MOVES[action]  # Rush, Scatter, Charm
+    crabs = placed if FROM_BACKSTAGE[action] else in_arenas
+    return MOVES_OF_ACTION[action](state, player, action, crabs, rivals, rage)
+
+
+def move_away_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    """Move and Go Clam: to any other arena."""
+    arenas = len(state.arenas)
+    moves: list[Move | SmashRow] = []
+    for i, where in placed:
+        moves += MOVES_AWAY[action, i, where, arenas]
+    return moves
+
+
+def split_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    """Split: any existing alliance in the crab's arena."""
+    moves: list[Move | SmashRow] = []
+    for i, where in placed:
+        partner = state.arenas[where].partner
+        if max(partner) < 0:
+            continue  # no alliance there (the usual case)
+        # The seats there: the player (crab i is there) and the rivals' managers.
+        present = {player, *[seat for seat, _ in rivals[where]]}
+        row = SPLIT_MOVES[i]
+        moves += [row[s] for s in alliances_among(partner, present)]
+    return moves
+
+
+def smash_action_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    """Smash: a rival crab in the crab's arena, for every X the player can unleash."""
+    return smash_listing(placed, rivals, x_values(action, rage, MIN_MUSCLE))
+
+
+def psych_out_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    table = TARGET_MOVES[action]
+    return [table[i][t] for i, where in placed for t in psych_out_targets(rivals, where)]
+
+
+def swap_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    table = TARGET_MOVES[action]
+    return [table[i][t] for i, where in placed for t in swap_targets(rivals, where)]
+
+
+def rage_action_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    """Rage: every X the player can unleash on each crab."""
+    crabs = state.players[player].crabs
+    moves: list[Move | SmashRow] = []
+    for i, _ in placed:
+        moves += in_x_order(RAGE_MOVES[i], x_values(action, rage, crabs[i].muscle))
+    return moves
+
+
+def plain_moves(
+    state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
+) -> list[Move | SmashRow]:
+    """Rush, Scatter and Charm: no choice beyond the crab."""
+    plain = PLAIN_MOVES[action]
     return [plain[i] for i, _ in placed]
+
+
+MOVES_OF_ACTION = {
+    Action.MOVE: move_away_moves,
+    Action.GO_CLAM: move_away_moves,
+    Action.SPLIT: split_moves,
+    Action.SMASH: smash_action_moves,
+    Action.RUSH: plain_moves,
+    Action.SCATTER: plain_moves,
+    Action.PSYCH_OUT: psych_out_moves,
+    Action.SWAP: swap_moves,
+    Action.CHARM: plain_moves,
+    Action.RAGE: rage_action_moves,
+}
+
+
+# The rage above which a Smash can unleash more than KEPT_X (listed through `SmashRow`s).
+LARGE_SMASH_RAGE = rage_for_x(Action.SMASH, KEPT_X)
 
 
 def smash_listing(placed: Placed, rivals: Rivals, xs: range) -> list[Move | SmashRow]:
@@ -475,14 +538,15 @@ def turn_moves(state: State, player: int) -> Sequence[Move]:
     """Pass, then each available action (the board's, then the action cards in the order they
     were revealed) with each crab, then the signature moves."""
     placed = [(i, c.arena) for i, c in enumerate(state.players[player].crabs)]
+    in_arenas = [(i, where) for i, where in placed if where >= 0]
     rivals = rivals_by_arena(state, player)
     moves: list[Move | SmashRow] = [PASS]
     for action in available_actions(state):
-        moves += action_moves(state, player, action, placed, rivals)
+        moves += action_moves(state, player, action, placed, in_arenas, rivals)
     moves += signature_moves(state, player)
-    if len(x_values(Action.SMASH, state.players[player].rage, MIN_MUSCLE)) > KEPT_X:
+    if state.players[player].rage > LARGE_SMASH_RAGE:
         return listed(moves)
-    return cast(list[Move], moves)  # no SmashRow: no X above KEPT_X
+    return cast("list[Move]", moves)  # no SmashRow: no X above KEPT_X
 
 
 def is_turn_move(state: State, player: int, move: Move) -> bool:
@@ -493,14 +557,49 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
         if not 0 <= move.crab < len(mine) or not is_available(state, move.action):
             return False
         placed = [(move.crab, mine[move.crab].arena)]
+        in_arenas = [(i, where) for i, where in placed if where >= 0]
         rivals = rivals_by_arena(state, player)
-        return move in listed(action_moves(state, player, move.action, placed, rivals))
+        moves = action_moves(state, player, move.action, placed, in_arenas, rivals)
+        return move in listed(moves)
     if move.kind == MoveKind.SIGNATURE:
         return move in signature_moves(state, player)
     return move == PASS
 
 
 # ----- performing an action -----
+
+
+# What an action did: its events, the steps that follow, and the places it touched (where a
+# style bonus may go, R12); None for Rush and Scatter, whose destinations step places it (an
+# effect is told `style`, whether this is the action's first use this round).
+Effect = tuple[list[Event], list[Task], list[int] | None]
+
+
+def move_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Move: "Move your chosen crab (from an arena or backstage) to any other arena"."""
+    events, tasks = send(state, [((player, move.crab), move.arena)])
+    return events, tasks, [where, move.arena]
+
+
+def go_clam_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Go Clam: "Set the muscle of your chosen crab to 5 AND then move it to any other arena"."""
+    ref = (player, move.crab)
+    c = writable_crab(state, ref)
+    before, c.muscle = c.muscle, GO_CLAM_MUSCLE
+    events = [set_muscle_event(state, ref, before, GO_CLAM_MUSCLE, (Cause.ACTION, move.action))]
+    left, tasks = send(state, [(ref, move.arena)])
+    return events + left, tasks, [where, move.arena]
+
+
+def split_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Split: "Both teams from that alliance must go independent"."""
+    return end_alliance(state, move.partner, where, Cause.ACTION), [], [where]
+
+
+def smash_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Smash: "deal -X muscle to 1 rival crab in this arena" (never below 1, R3)."""
+    why = (Cause.ACTION, move.action)
+    return [change_muscle(state, move.target, -move.amount, why)], [], [where]
 
 
 def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
@@ -514,46 +613,79 @@ def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
     return sorted(chosen, key=lambda r: (order.index(r[0]), r[1]))
 
 
+def leave_effect(
+    state: State, player: int, move: Move, where: int, style: bool, most: bool
+) -> Effect:
+    """Rush and Scatter: the leaving crabs, then "You then choose where the crabs move to"; the
+    style bonus (the step's flag) follows the destinations."""
+    leaving = leaving_crabs(state, where, most)
+    task = Task(Step.DESTINATIONS, player, where, leaving, [-1] * len(leaving), style)
+    return [], [task], None
+
+
+def rush_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Rush: "The crab/s with the most muscle must leave your crab's arena"."""
+    return leave_effect(state, player, move, where, style, True)
+
+
+def scatter_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Scatter: "The crab/s with the least muscle must leave your crab's arena"."""
+    return leave_effect(state, player, move, where, style, False)
+
+
+def psych_out_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Psych Out: "Switch the muscle of your chosen crab with any 1 rival crab in its arena"."""
+    ref, why = (player, move.crab), (Cause.ACTION, move.action)
+    c, other = writable_crab(state, ref), writable_crab(state, move.target)
+    mine, theirs = c.muscle, other.muscle
+    c.muscle, other.muscle = theirs, mine
+    events = [
+        set_muscle_event(state, ref, mine, theirs, why),
+        set_muscle_event(state, move.target, theirs, mine, why),
+    ]
+    return events, [], [where]
+
+
+def swap_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Swap: "Swap the position of your chosen crab with that of any rival crab in any other
+    arena. Both crabs must follow movement rules"."""
+    there = crab(state, move.target).arena
+    events, tasks = send(state, [((player, move.crab), there), (move.target, where)])
+    return events, tasks, [where, there]
+
+
+def charm_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Charm: "Add 1 fan from your supply to your crab's arena"."""
+    return place_fans(state, player, where, 1, (Cause.ACTION, move.action)), [], [where]
+
+
+def rage_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+    """Rage: "increase the muscle of your chosen crab by X" (never above 6, R3)."""
+    why = (Cause.ACTION, move.action)
+    return [change_muscle(state, (player, move.crab), move.amount, why)], [], [where]
+
+
+EFFECTS = {
+    Action.MOVE: move_effect,
+    Action.GO_CLAM: go_clam_effect,
+    Action.SPLIT: split_effect,
+    Action.SMASH: smash_effect,
+    Action.RUSH: rush_effect,
+    Action.SCATTER: scatter_effect,
+    Action.PSYCH_OUT: psych_out_effect,
+    Action.SWAP: swap_effect,
+    Action.CHARM: charm_effect,
+    Action.RAGE: rage_effect,
+}
+
+
 def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Event], list[Task]]:
-    """Resolve the action's own effect; return its events and the follow-up steps."""
-    ref = (player, move.crab)
-    where, action = state.players[player].crabs[move.crab].arena, move.action
-    why = (Cause.ACTION, action)
-    events: list[Event] = []
-    tasks: list[Task] = []
-    touched = [where]
-    if action in (Action.MOVE, Action.GO_CLAM):
-        if action == Action.GO_CLAM:
-            c = writable_crab(state, ref)
-            before, c.muscle = c.muscle, GO_CLAM_MUSCLE
-            events.append(set_muscle_event(state, ref, before, GO_CLAM_MUSCLE, why))
-        left, tasks = send(state, [(ref, move.arena)])
-        events += left
-        touched = [where, move.arena]
-    elif action == Action.SPLIT:
-        events += end_alliance(state, move.partner, where, Cause.ACTION)
-    elif action == Action.SMASH:
-        events.append(change_muscle(state, move.target, -move.amount, why))
-    elif action in (Action.RUSH, Action.SCATTER):
-        leaving = leaving_crabs(state, where, action == Action.RUSH)
-        tasks = [Task(Step.DESTINATIONS, player, where, leaving, [-1] * len(leaving), style)]
-        return events, tasks  # the style bonus follows the destinations
-    elif action == Action.PSYCH_OUT:
-        c, other = writable_crab(state, ref), writable_crab(state, move.target)
-        mine, theirs = c.muscle, other.muscle
-        c.muscle, other.muscle = theirs, mine
-        events.append(set_muscle_event(state, ref, mine, theirs, why))
-        events.append(set_muscle_event(state, move.target, theirs, mine, why))
-    elif action == Action.SWAP:
-        there = crab(state, move.target).arena
-        events, tasks = send(state, [(ref, there), (move.target, where)])
-        touched = [where, there]
-    elif action == Action.CHARM:
-        events.extend(place_fans(state, player, where, 1, why))
-    elif action == Action.RAGE:
-        events.append(change_muscle(state, ref, move.amount, why))
-    if style:
-        events.extend(style_bonus_now(state, player, ref, touched, tasks))
+    """Resolve the action's own effect, then the style bonus of its first use this round (R12);
+    return the events and the follow-up steps."""
+    where = state.players[player].crabs[move.crab].arena
+    events, tasks, touched = EFFECTS[move.action](state, player, move, where, style)
+    if style and touched is not None:
+        events += style_bonus_now(state, player, (player, move.crab), touched, tasks)
     return events, tasks
 
 
