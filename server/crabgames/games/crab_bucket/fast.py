@@ -3,8 +3,11 @@ and the keys the engine caches move encodings by. Each gives exactly what the re
 (codec.py) gives, which tests/crab_bucket check byte for byte over random games; the engine
 works the same without them.
 
-The state and its events are encoded on every call; building their messages field by field
-and serializing them costs several times more than joining remembered bytes.
+Each is worth keeping because it runs on every call and the readable path takes many times
+longer (measured in-process over random mid-game states, issue 15): the state's message built
+and serialized about 14 times as long as joining its remembered parts, an event's about 45
+times (a distinct event is written once), and the default move keys (each move's label and
+id) about 10 times.
 """
 
 from __future__ import annotations
@@ -39,10 +42,9 @@ def one_card_encodings(holder: type[Message], field: str) -> tuple[bytes, ...]:
 
 # The state is written as protobuf wire bytes, its fields in field-number order: exactly what
 # protobuf's deterministic serialization writes, so the service sends (and remembers a state by)
-# these bytes as they are, and the engine merges them in one call (a message operation per
-# pile, hand, card or field costs several times more). A repeated field is the join of its
-# elements' encodings, and a length-delimited field holding a message is one element (an empty
-# one for an empty pile). Each part's bytes come from protobuf itself (a message holding only
+# these bytes as they are, and the engine merges them in one call. A repeated field is the join
+# of its elements' encodings, and a length-delimited field holding a message is one element (an
+# empty one for an empty pile). Each part's bytes come from protobuf itself (a message holding only
 # that part, serialized), remembered by the part's value: a pile's or hand's cards, a mission
 # pile, a completed mission, a pending decision, a group of scalar fields. These are small
 # values, mostly as they were one move ago (a move changes one pile and one hand).
