@@ -6,12 +6,13 @@ from __future__ import annotations
 import random
 
 from crabgames.games.kraby import GAME, rules
+from crabgames.games.kraby.state import DEAL, DRAW, GAME_OVER, KrabyState
 from crabgames.v1 import kraby_pb2 as pb
 
 
-def step(state: rules.KrabyState, rng: random.Random) -> None:
+def step(state: KrabyState, rng: random.Random) -> None:
     """One decision on `state`: a random legal move, or a random chance outcome."""
-    if state.step in (rules.DEAL, rules.DRAW):
+    if state.step in (DEAL, DRAW):
         GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])
     else:
         GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
@@ -20,11 +21,11 @@ def step(state: rules.KrabyState, rng: random.Random) -> None:
 def test_playing_a_clone_to_the_end_never_changes_the_original():
     for num_players, seed in [(2, 1), (3, 2), (4, 3)]:
         rng = random.Random(seed)
-        state = rules.new_state(num_players, pb.KRABY_COLOR_PINK, 0)
-        while state.step != rules.GAME_OVER:
+        state = rules.set_up(num_players, pb.KRABY_COLOR_PINK, 0)
+        while state.step != GAME_OVER:
             before = GAME.encode_state_bytes(state), state.row_blocked[:], state.col_blocked[:]
             clone = GAME.clone(state)
-            while clone.step != rules.GAME_OVER:
+            while clone.step != GAME_OVER:
                 step(clone, rng)
             assert (GAME.encode_state_bytes(state), state.row_blocked, state.col_blocked) == before
             step(state, rng)

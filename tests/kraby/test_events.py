@@ -5,27 +5,42 @@ from __future__ import annotations
 
 import string
 
-from crabgames.games.kraby import GAME, rules
+from crabgames.games.kraby import GAME, codec
+from crabgames.games.kraby.data import BLUE, EAST, ORANGE, PINK
+from crabgames.games.kraby.events import (
+    ALL_TILES_PLACED,
+    NO_ENTRY,
+    NO_FISHER_CAN_PLACE,
+    NO_TILES,
+    FigurePlaced,
+    FigureSkipped,
+    GameEnded,
+    TileDealt,
+    TileDrawn,
+    TilePlaced,
+    TurnBegan,
+    TurnPassed,
+)
 from crabgames.v1 import game_pb2
-from tests.kraby.helpers import BLUE, EAST, ORANGE, PINK, cell
+from tests.kraby.helpers import cell
 
 EVERY_KIND = [
-    rules.TileDealt(0, ORANGE, 1, 119),
-    rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5),
-    rules.TileDrawn(2, PINK, 6, 80),
-    rules.FigurePlaced(1, BLUE, 3, 2),
-    rules.FigureSkipped(0),
-    rules.TurnBegan(2),
-    rules.TurnPassed(2, rules.NO_TILES),
-    rules.TurnPassed(0, rules.NO_ENTRY),
-    rules.GameEnded(rules.ALL_TILES_PLACED),
-    rules.GameEnded(rules.NO_FISHER_CAN_PLACE),
+    TileDealt(0, ORANGE, 1, 119),
+    TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5),
+    TileDrawn(2, PINK, 6, 80),
+    FigurePlaced(1, BLUE, 3, 2),
+    FigureSkipped(0),
+    TurnBegan(2),
+    TurnPassed(2, NO_TILES),
+    TurnPassed(0, NO_ENTRY),
+    GameEnded(ALL_TILES_PLACED),
+    GameEnded(NO_FISHER_CAN_PLACE),
 ]
 
 
 def message_route(event: object) -> bytes:
     msg = game_pb2.Event()
-    GAME.fill_event(event, msg)
+    codec.encode_event(event, msg)
     return msg.SerializeToString(deterministic=True)
 
 
@@ -54,7 +69,7 @@ def test_every_event_has_its_text_from_its_template_and_args():
 
 
 def test_a_template_keeps_numbers_and_names_in_its_args():
-    placed = encoded(rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5))
+    placed = encoded(TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5))
     assert (
         placed.text
         == "player 1 slides one blue tile in from the east along row 4; it stops at row 4, column 7"
@@ -68,13 +83,13 @@ def test_a_template_keeps_numbers_and_names_in_its_args():
         "column": "7",
     }
     assert not any(ch.isdigit() for ch in placed.template)
-    figure = encoded(rules.FigurePlaced(1, BLUE, 3, 2))
+    figure = encoded(FigurePlaced(1, BLUE, 3, 2))
     assert figure.text == "player 1 puts one blue figure in hold x3"
     assert figure.template == "player {player} puts one {color} figure in hold x{multiplier}"
 
 
 def test_the_stop_cell_is_data_in_the_placement_event():
-    placed = encoded(rules.TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5)).kraby.tile_placed
+    placed = encoded(TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5)).kraby.tile_placed
     assert (placed.stop.row, placed.stop.column) == (4, 7)
     assert (placed.player, placed.edge, placed.lane, placed.color, placed.hand_size) == (
         1,
@@ -86,45 +101,45 @@ def test_the_stop_cell_is_data_in_the_placement_event():
 
 
 def test_seat_zero_and_lane_zero_are_set_not_left_out():
-    placed = encoded(rules.TilePlaced(0, EAST, 0, BLUE, cell(0, 9), 0)).kraby.tile_placed
+    placed = encoded(TilePlaced(0, EAST, 0, BLUE, cell(0, 9), 0)).kraby.tile_placed
     for field in ("player", "lane", "hand_size"):
         assert placed.HasField(field), field
     assert placed.stop.HasField("row") and placed.stop.HasField("column")
-    assert encoded(rules.TurnBegan(0)).kraby.turn_began.HasField("player")
+    assert encoded(TurnBegan(0)).kraby.turn_began.HasField("player")
 
 
 def test_the_end_says_why_as_a_value():
-    all_placed = encoded(rules.GameEnded(rules.ALL_TILES_PLACED))
-    stuck = encoded(rules.GameEnded(rules.NO_FISHER_CAN_PLACE))
-    assert all_placed.kraby.game_ended.reason == rules.ALL_TILES_PLACED
-    assert stuck.kraby.game_ended.reason == rules.NO_FISHER_CAN_PLACE
+    all_placed = encoded(GameEnded(ALL_TILES_PLACED))
+    stuck = encoded(GameEnded(NO_FISHER_CAN_PLACE))
+    assert all_placed.kraby.game_ended.reason == ALL_TILES_PLACED
+    assert stuck.kraby.game_ended.reason == NO_FISHER_CAN_PLACE
     assert all_placed.text == "the game ends: all tiles are placed"
     assert stuck.text == "the game ends: no fisher can place a tile"
 
 
 def test_a_pass_says_why():
-    no_tiles = encoded(rules.TurnPassed(2, rules.NO_TILES))
-    no_entry = encoded(rules.TurnPassed(0, rules.NO_ENTRY))
-    assert no_tiles.kraby.turn_passed.reason == rules.NO_TILES
-    assert no_entry.kraby.turn_passed.reason == rules.NO_ENTRY
+    no_tiles = encoded(TurnPassed(2, NO_TILES))
+    no_entry = encoded(TurnPassed(0, NO_ENTRY))
+    assert no_tiles.kraby.turn_passed.reason == NO_TILES
+    assert no_entry.kraby.turn_passed.reason == NO_ENTRY
     assert no_tiles.template != no_entry.template
 
 
 def test_a_tile_into_a_hand_is_seen_only_by_its_fisher_and_public_events_are_shared_whole():
-    dealt = rules.TileDealt(0, ORANGE, 1, 119)
+    dealt = TileDealt(0, ORANGE, 1, 119)
     assert GAME.redact_event(dealt, 0) is dealt
-    assert GAME.redact_event(dealt, 1) == rules.TileDealt(0, 0, 1, 119)
-    assert GAME.redact_event(dealt, None) == rules.TileDealt(0, 0, 1, 119)
+    assert GAME.redact_event(dealt, 1) == TileDealt(0, 0, 1, 119)
+    assert GAME.redact_event(dealt, None) == TileDealt(0, 0, 1, 119)
     for event in EVERY_KIND:
-        if not isinstance(event, (rules.TileDealt, rules.TileDrawn)):
+        if not isinstance(event, (TileDealt, TileDrawn)):
             assert GAME.redact_event(event, None) is event
 
 
 def test_a_hidden_tile_still_tells_everyone_the_hand_and_bag_sizes():
-    drawn = encoded(GAME.redact_event(rules.TileDrawn(2, PINK, 6, 80), 0))
+    drawn = encoded(GAME.redact_event(TileDrawn(2, PINK, 6, 80), 0))
     assert drawn.text == "player 2 draws a tile"
     assert "color" not in drawn.args
     seen = drawn.kraby.tile_drawn
     assert (seen.player, seen.color, seen.hand_size, seen.bag_size) == (2, 0, 6, 80)
-    mine = encoded(rules.TileDrawn(2, PINK, 6, 80))
+    mine = encoded(TileDrawn(2, PINK, 6, 80))
     assert mine.text == "player 2 draws one pink tile"

@@ -9,28 +9,34 @@ import random
 import pytest
 
 from crabgames.games.kraby import GAME, rules
-from crabgames.games.kraby.data import COLORS, EMPTY, SIZE, playing_area
-from crabgames.games.kraby.rules import SKIP_FIGURE, PlaceFigure, PlaceTile
-from tests.kraby.helpers import (
+from crabgames.games.kraby.data import (
     BLUE,
+    COLORS,
     EAST,
+    EDGES,
+    EMPTY,
     GREEN,
     NORTH,
     ORANGE,
     PINK,
+    PLAYING_AREA,
+    SIZE,
     SOUTH,
+    TILE_OFFSET,
     WEST,
     YELLOW,
-    cell,
-    listed,
-    position,
 )
+from crabgames.games.kraby.events import TileDrawn, TilePlaced
+from crabgames.games.kraby.moves import SKIP_FIGURE, PlaceFigure, PlaceTile
+from crabgames.games.kraby.state import DEAL, DRAW, GAME_OVER, PLACE_FIGURE, KrabyState, counted
+from crabgames.v1 import kraby_pb2 as pb
+from tests.kraby.helpers import cell, listed, position, where
 
-EVERY_TILE = [PlaceTile(e, lane, c) for e in rules.EDGES for lane in range(SIZE) for c in COLORS]
+EVERY_TILE = [PlaceTile(e, lane, c) for e in EDGES for lane in range(SIZE) for c in COLORS]
 EVERY_FIGURE = [PlaceFigure(c, m) for c in COLORS for m in (1, 2, 3)]
 
 
-def assert_checked_alone_as_listed(state: rules.KrabyState) -> None:
+def assert_checked_alone_as_listed(state: KrabyState) -> None:
     legal = listed(state)
     for move in [*EVERY_TILE, *EVERY_FIGURE, SKIP_FIGURE]:
         assert GAME.is_legal(state, move) == (move in legal), move
@@ -60,7 +66,7 @@ def test_a_figure_is_legal_only_right_after_a_tile_and_a_tile_only_before():
     assert_checked_alone_as_listed(state)  # placing a tile: no figure yet
     GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
     GAME.apply_chance(state, BLUE)
-    assert state.step == rules.PLACE_FIGURE
+    assert state.step == PLACE_FIGURE
     assert_checked_alone_as_listed(state)  # the figure: no second tile
     assert not GAME.is_legal(state, PlaceTile(EAST, 5, ORANGE))
     assert GAME.is_legal(state, PlaceFigure(PINK, 3)) and GAME.is_legal(state, SKIP_FIGURE)
@@ -69,9 +75,9 @@ def test_a_figure_is_legal_only_right_after_a_tile_and_a_tile_only_before():
 @pytest.mark.parametrize("num_players", (2, 3, 4))
 def test_checked_alone_and_listed_agree_through_whole_games(num_players):
     rng = random.Random(num_players)
-    state = rules.new_state(num_players, PINK, 0)
-    while state.step != rules.GAME_OVER:
-        if state.step in (rules.DEAL, rules.DRAW):
+    state = rules.set_up(num_players, PINK, 0)
+    while state.step != GAME_OVER:
+        if state.step in (DEAL, DRAW):
             GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])
             continue
         if rng.random() < 0.2:
@@ -84,12 +90,12 @@ def test_a_placed_tile_stops_every_later_tile_on_its_row_and_column():
     # at the pink one, and a crab down that column stops on top of it.
     state = position()
     events = GAME.apply_move(state, PlaceTile(WEST, 5, PINK))
-    assert events[0] == rules.TilePlaced(0, WEST, 5, PINK, cell(5, 4), 5)
-    assert state.cells[cell(5, 4)] == PINK + rules.TILE_OFFSET
+    assert events[0] == TilePlaced(0, WEST, 5, PINK, cell(5, 4), 5)
+    assert state.cells[cell(5, 4)] == PINK + TILE_OFFSET
     assert state.turns_taken == 1
-    assert rules.slide_stop(state, WEST, 5) == cell(5, 3)
-    assert rules.slide_stop(state, NORTH, 4) == cell(4, 4)
-    assert rules.slide_stop(state, SOUTH, 4) == cell(6, 4)
+    assert rules.where_the_tile_stops(state, WEST, 5) == cell(5, 3)
+    assert rules.where_the_tile_stops(state, NORTH, 4) == cell(4, 4)
+    assert rules.where_the_tile_stops(state, SOUTH, 4) == cell(6, 4)
     fresh = state.copy()
     fresh.rebuild_lines()  # the lines of sight from the cells alone
     assert (state.row_blocked, state.col_blocked) == (fresh.row_blocked, fresh.col_blocked)
@@ -100,9 +106,9 @@ def test_a_drawn_tile_leaves_the_bag_and_joins_the_hand_of_the_fisher_who_played
     GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
     bag, hand = state.bag, state.hands[0]
     events = GAME.apply_chance(state, GREEN)
-    assert events[0] == rules.TileDrawn(0, GREEN, 6, sum(bag) - 1)
-    assert state.bag == rules.counted(bag, GREEN, -1)
-    assert state.hands[0] == rules.counted(hand, GREEN, 1)
+    assert events[0] == TileDrawn(0, GREEN, 6, sum(bag) - 1)
+    assert state.bag == counted(bag, GREEN, -1)
+    assert state.hands[0] == counted(hand, GREEN, 1)
     assert GAME.invariant_violations(state) == []
 
 
@@ -118,9 +124,9 @@ def test_a_clone_is_the_same_position():
 # ----- the hole rule (K4) against looking along every line -----
 
 
-def sees_an_edge(state: rules.KrabyState, row: int, col: int) -> bool:
+def sees_an_edge(state: KrabyState, row: int, col: int) -> bool:
     """Whether the free cell has a straight line of free cells to the playing area's edge."""
-    low, high = playing_area(state.num_players)
+    low, high = PLAYING_AREA[state.num_players]
     for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         r, c = row + dr, col + dc
         while low <= r <= high and low <= c <= high and state.cells[r * SIZE + c] == EMPTY:
@@ -130,7 +136,7 @@ def sees_an_edge(state: rules.KrabyState, row: int, col: int) -> bool:
     return False
 
 
-def holes_by_looking(state: rules.KrabyState) -> list[int]:
+def holes_by_looking(state: KrabyState) -> list[int]:
     return [
         i
         for i, v in enumerate(state.cells)
@@ -148,23 +154,23 @@ def test_the_hole_rule_agrees_with_looking_along_every_line(seed, num_players):
     while True:
         assert rules.unfillable_cells(state) == holes_by_looking(state) == []
         legal_entries = []
-        for edge in rules.EDGES:
+        for edge in EDGES:
             for lane in range(SIZE):
-                stop = rules.slide_stop(state, edge, lane)
+                stop = rules.where_the_tile_stops(state, edge, lane)
                 if stop is None:
                     continue
                 after = state.copy()
-                after.cells[stop] = rules.pb.KRABY_CELL_BLUE
+                after.cells[stop] = pb.KRABY_CELL_BLUE
                 after.block(stop)
                 looked = holes_by_looking(after)
                 assert rules.unfillable_cells(after) == looked, (edge, lane)
-                assert rules.leaves_no_hole(state, edge, lane, stop) == (not looked)
+                assert rules.may_enter(state, edge, lane) == (not looked)
                 if not looked:
                     legal_entries.append((edge, lane, stop))
-        assert list(rules.entry_points(state)) == legal_entries
+        assert where(rules.entry_points(state)) == legal_entries
         assert rules.has_entry_point(state) == bool(legal_entries)
         if not legal_entries:
             break
         _, _, stop = rng.choice(legal_entries[: 3 if seed % 3 == 0 else None])
-        state.cells[stop] = rules.pb.KRABY_CELL_GREEN
+        state.cells[stop] = pb.KRABY_CELL_GREEN
         state.block(stop)

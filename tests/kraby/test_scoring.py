@@ -5,9 +5,21 @@ from __future__ import annotations
 from crabgames.core.engine import Engine, Match
 from crabgames.core.prng import Prng
 from crabgames.games.kraby import GAME, rules
-from crabgames.games.kraby.data import CELLS, EMPTY, TILE_OFFSET
+from crabgames.games.kraby.data import (
+    BLUE,
+    CELLS,
+    EMPTY,
+    GREEN,
+    ISLAND,
+    ISLAND_CELL,
+    ORANGE,
+    PINK,
+    TILE_OFFSET,
+    YELLOW,
+)
+from crabgames.games.kraby.state import GAME_OVER
 from crabgames.v1.game_pb2 import CHANCE_MODE_AUTO
-from tests.kraby.helpers import BLUE, GREEN, ORANGE, PINK, YELLOW, cell
+from tests.kraby.helpers import cell
 
 # Figure 6's orange groups, counted from top-left to bottom-right: 1, 1, 4, 6, 2, 1, 1, 4, 3, 1.
 ORANGE_GROUPS = [
@@ -86,10 +98,10 @@ def test_a_tie_on_total_and_best_species_shares_the_victory():
 
 def test_the_outcome_reports_every_species_and_fisher():
     # Only Figure 6's orange groups are on this board: orange 7, every other species 0.
-    state = rules.new_state(4, PINK, 0)
+    state = rules.set_up(4, PINK, 0)
     state.cells = board_with(ORANGE_GROUPS, ORANGE)
     state.ships = SHIPS
-    state.step = rules.GAME_OVER
+    state.step = GAME_OVER
     match = Match(GAME, 4, 1, Prng(1), CHANCE_MODE_AUTO, 0, state)
     outcome = Engine([GAME]).encode_outcome(match)
     assert [s.points for s in outcome.kraby.species] == [7, 0, 0, 0, 0]
@@ -165,11 +177,11 @@ def test_the_rulebook_scoring_example_to_its_end_the_fourth_fisher_wins_with_53(
             for row, col in group:
                 assert cells[cell(row, col)] == EMPTY
                 cells[cell(row, col)] = color + TILE_OFFSET
-    cells[rules.ISLAND] = rules.ISLAND_CELL
-    state = rules.new_state(4, PINK, 0)
+    cells[ISLAND] = ISLAND_CELL
+    state = rules.set_up(4, PINK, 0)
     state.cells = cells
     state.ships = SHIPS  # with four fishers, two figures a ship
-    state.step = rules.GAME_OVER
+    state.step = GAME_OVER
     outcome = GAME.outcome(state)
     assert [s.color for s in outcome.species] == [ORANGE, GREEN, BLUE, YELLOW, PINK]
     assert [s.points for s in outcome.species] == [7, 9, 10, 16, -3]

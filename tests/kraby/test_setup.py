@@ -7,23 +7,27 @@ import pytest
 
 from crabgames.core.errors import InvalidArgument
 from crabgames.games.kraby import GAME, rules
-from crabgames.games.kraby.data import CELLS, EMPTY, OFF_BOARD, SIZE
-from crabgames.games.kraby.rules import PlaceTile
-from crabgames.v1 import kraby_pb2
-from tests.kraby.helpers import (
+from crabgames.games.kraby.data import (
     BLUE,
+    CELLS,
     EAST,
+    EMPTY,
     GREEN,
     NORTH,
+    OFF_BOARD,
     ORANGE,
     PINK,
+    SIZE,
     SOUTH,
+    TILE_OFFSET,
     WEST,
     YELLOW,
-    cell,
-    listed,
-    position,
 )
+from crabgames.games.kraby.moves import PlaceTile
+from crabgames.games.kraby.state import DEAL, DRAW, GAME_OVER
+from crabgames.v1 import kraby_pb2
+from crabgames.v1 import kraby_pb2 as pb
+from tests.kraby.helpers import cell, listed, position
 
 COLOR_FIELDS = ("orange", "green", "blue", "yellow", "pink")
 
@@ -47,14 +51,14 @@ def new_game(engine, num_players: int, **options):
 
 def test_two_players_use_the_central_nine_by_nine_and_its_80_free_cells():
     # "The game is played on the light (central) part of the board" (K1: rows and columns 1..9).
-    state = rules.new_state(2, PINK, 0)
+    state = rules.set_up(2, PINK, 0)
     inside = {cell(r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1)}
     assert [i for i in range(CELLS) if state.cells[i] == OFF_BOARD] == sorted(
         set(range(CELLS)) - inside
     )
     assert state.cells.count(EMPTY) == 80 == len(inside) - 1  # the island is the 81st cell
-    assert rules.new_state(3, PINK, 0).cells.count(EMPTY) == 120
-    assert rules.new_state(4, PINK, 0).cells.count(OFF_BOARD) == 0
+    assert rules.set_up(3, PINK, 0).cells.count(EMPTY) == 120
+    assert rules.set_up(4, PINK, 0).cells.count(OFF_BOARD) == 0
 
 
 def test_with_two_players_a_tile_enters_at_the_edge_of_the_nine_by_nine():
@@ -63,24 +67,32 @@ def test_with_two_players_a_tile_enters_at_the_edge_of_the_nine_by_nine():
     # the tile slides in onto column 0 in front of it.
     tiles = {(3, 1): YELLOW, (1, 6): YELLOW}
     two, three = position(2, tiles), position(3, tiles)
-    assert rules.slide_stop(two, WEST, 3) is None
-    assert rules.slide_stop(three, WEST, 3) == cell(3, 0)
+    assert rules.where_the_tile_stops(two, WEST, 3) is None
+    assert rules.where_the_tile_stops(three, WEST, 3) == cell(3, 0)
     assert PlaceTile(WEST, 3, ORANGE) not in listed(two)
     assert PlaceTile(WEST, 3, ORANGE, cell(3, 0)) in GAME.legal_moves(three)
     # From the north along column 6 the tile stops on row 0 with three, and cannot enter with
     # two (row 1 is the first row of the 9x9, and it is taken).
-    assert rules.slide_stop(three, NORTH, 6) == cell(0, 6)
-    assert rules.slide_stop(two, NORTH, 6) is None
+    assert rules.where_the_tile_stops(three, NORTH, 6) == cell(0, 6)
+    assert rules.where_the_tile_stops(two, NORTH, 6) is None
     # From the other sides the tile slides up to the same tiles on either board.
-    assert rules.slide_stop(two, EAST, 3) == rules.slide_stop(three, EAST, 3) == cell(3, 2)
-    assert rules.slide_stop(two, SOUTH, 6) == rules.slide_stop(three, SOUTH, 6) == cell(2, 6)
+    assert (
+        rules.where_the_tile_stops(two, EAST, 3)
+        == rules.where_the_tile_stops(three, EAST, 3)
+        == cell(3, 2)
+    )
+    assert (
+        rules.where_the_tile_stops(two, SOUTH, 6)
+        == rules.where_the_tile_stops(three, SOUTH, 6)
+        == cell(2, 6)
+    )
 
 
 def test_with_two_players_no_lane_outside_the_nine_by_nine_is_offered_or_accepted():
     # A tile on the 9x9's outer ring would stop a tile sliding along the outer lanes 0 and 10
     # of the whole board next to it; those lanes are off the board with two players (K1).
     state = position(2, {(1, 1): GREEN, (9, 9): GREEN})
-    lanes = {lane for edge, lane, _ in rules.entry_points(state)}
+    lanes = {entry.lane for entry in rules.entry_points(state)}
     assert lanes <= set(range(1, SIZE - 1))
     for edge in (NORTH, EAST, SOUTH, WEST):
         for lane in (0, SIZE - 1):
@@ -94,7 +106,7 @@ def test_with_two_players_no_lane_outside_the_nine_by_nine_is_offered_or_accepte
 
 def test_two_players_use_80_tiles_20_per_colour():
     # "With two players, put 80 crab tiles (20 in each of 4 colors) into the bag."
-    state = rules.new_state(2, PINK, 0)
+    state = rules.set_up(2, PINK, 0)
     assert state.bag == (20, 20, 20, 20, 0)
     assert sum(state.bag) == 80
 
@@ -102,7 +114,7 @@ def test_two_players_use_80_tiles_20_per_colour():
 @pytest.mark.parametrize("num_players", (3, 4))
 def test_three_and_four_players_use_all_120_tiles(num_players):
     # "With three players, put all the crab tiles (120) into the bag" (and with four).
-    assert rules.new_state(num_players, PINK, 0).bag == (24,) * 5
+    assert rules.set_up(num_players, PINK, 0).bag == (24,) * 5
 
 
 def test_a_new_two_player_game_holds_80_tiles_dealt_six_to_each_fisher(engine):
@@ -135,7 +147,7 @@ def test_a_two_player_state_with_a_24th_tile_of_a_colour_is_refused(engine):
 )
 def test_figures_next_to_the_board_by_number_of_fishers(num_players, figures):
     # Two players: 12 figures, 3 in each colour in the bag; three: all 15; four: 10, 2 each.
-    assert rules.new_state(num_players, PINK, 0).figure_supply == figures
+    assert rules.set_up(num_players, PINK, 0).figure_supply == figures
 
 
 # ----- which colour sits out with two players (K2) -----
@@ -158,7 +170,7 @@ def test_the_option_chooses_which_colour_sits_out_with_two_players(engine, exclu
 def test_the_colour_that_sits_out_is_pink_by_default():
     # K2: default pink, as in the option's description.
     assert [o.default for o in GAME.facts.options if o.name == "excluded_color"] == ["pink"]
-    assert rules.new_state(2, PINK, 0).bag == (20, 20, 20, 20, 0)
+    assert rules.set_up(2, PINK, 0).bag == (20, 20, 20, 20, 0)
 
 
 def test_the_colour_that_sits_out_is_pink_when_the_option_is_not_set(engine):
@@ -170,15 +182,15 @@ def test_the_colour_that_sits_out_is_pink_when_the_option_is_not_set(engine):
 def test_with_three_or_four_players_no_colour_sits_out_whatever_the_option(engine, num_players):
     state = new_game(engine, num_players, excluded_color=BLUE)
     assert tiles_in_game(state) == dict.fromkeys(COLOR_FIELDS, 24)
-    assert rules.new_state(num_players, BLUE, 0).bag == (24,) * 5
+    assert rules.set_up(num_players, BLUE, 0).bag == (24,) * 5
 
 
 def test_the_colour_that_sits_out_never_enters_a_two_player_game(engine):
     # Played to the end with blue sitting out: no blue tile is ever dealt, drawn or placed.
-    state = rules.new_state(2, BLUE, 0)
+    state = rules.set_up(2, BLUE, 0)
     moves = 0
-    while state.step != rules.GAME_OVER:
-        if state.step in (rules.DEAL, rules.DRAW):
+    while state.step != GAME_OVER:
+        if state.step in (DEAL, DRAW):
             outcomes = GAME.chance_outcomes(state)
             assert BLUE not in [c for c, _ in outcomes]
             GAME.apply_chance(state, outcomes[moves % len(outcomes)][0])
@@ -187,12 +199,12 @@ def test_the_colour_that_sits_out_never_enters_a_two_player_game(engine):
             assert not any(getattr(m, "color", None) == BLUE for m in legal)
             GAME.apply_move(state, legal[moves % len(legal)])
         moves += 1
-    assert rules.pb.KRABY_CELL_BLUE not in state.cells
-    assert sum(state.cells.count(c + rules.TILE_OFFSET) for c in (ORANGE, GREEN, YELLOW, PINK))
+    assert pb.KRABY_CELL_BLUE not in state.cells
+    assert sum(state.cells.count(c + TILE_OFFSET) for c in (ORANGE, GREEN, YELLOW, PINK))
 
 
 def test_a_new_two_player_state_keeps_the_colour_that_sits_out():
-    state = rules.new_state(2, BLUE, 1)
+    state = rules.set_up(2, BLUE, 1)
     assert (state.excluded_color, state.first_player) == (BLUE, 1)
     assert GAME.invariant_violations(state) == []
-    assert GAME.invariant_violations(rules.new_state(2, PINK, 0)) == []
+    assert GAME.invariant_violations(rules.set_up(2, PINK, 0)) == []

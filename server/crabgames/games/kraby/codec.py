@@ -1,265 +1,80 @@
-"""Kraby's protobuf codec: decode and check states and moves (a state no legal play could reach
-is refused with the path of the first problem), and encode states, moves, views and outcomes."""
+"""Kraby's readable codec, field by field through the protobuf API: options, states, moves and
+events in and out, and outcomes out. A state no legal play could reach is refused with the path
+of the first problem."""
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable, Sequence
+from typing import cast
 
-from crabgames.core import wire
-from crabgames.core.errors import bad_move, bad_state
-from crabgames.games.kraby import rules
+from crabgames.core.errors import bad_move, bad_request, bad_state
+from crabgames.games.kraby import rules, words
 from crabgames.games.kraby.data import (
     CELLS,
     COLOR_NAMES,
     COLORS,
+    DEFAULT_EXCLUDED_COLOR,
+    DEFAULT_FIRST_PLAYER,
+    EDGES,
+    EMPTY,
+    FIGURES_PER_COLOR,
+    FIGURES_PER_SHIP,
     HAND_SIZE,
     ISLAND,
     ISLAND_CELL,
     MULTIPLIERS,
+    NO_FIGURE,
     OFF_BOARD,
+    PLAYING_AREA,
     SIZE,
     TILE_OFFSET,
-    colors_in_play,
-    figures_per_color,
-    max_figures_per_ship,
-    playing_area,
-    tiles_per_color,
+    TILES_PER_COLOR,
+    Cell,
+    Color,
 )
-from crabgames.games.kraby.rules import (
+from crabgames.games.kraby.events import (
+    Event,
+    FigurePlaced,
+    FigureSkipped,
+    GameEnded,
+    TileDealt,
+    TileDrawn,
+    TilePlaced,
+    TurnBegan,
+    TurnPassed,
+)
+from crabgames.games.kraby.moves import SKIP_FIGURE, Move, PlaceFigure, PlaceTile
+from crabgames.games.kraby.rules import KrabyOutcome
+from crabgames.games.kraby.state import (
     DEAL,
     DRAW,
     GAME_OVER,
     PLACE_FIGURE,
     PLACE_TILE,
-    SKIP_FIGURE,
+    STEP_NAMES,
     KrabyState,
-    PlaceFigure,
-    PlaceTile,
+    Ship,
 )
 from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
-COLOR_FIELDS = ("orange", "green", "blue", "yellow", "pink")
-EDGE_NAMES: dict[int, str] = {
-    rules.NORTH: "north",
-    rules.EAST: "east",
-    rules.SOUTH: "south",
-    rules.WEST: "west",
-}
-STEP_NAMES: dict[int, str] = {
-    DEAL: "deal_tile",
-    PLACE_TILE: "place_tile",
-    DRAW: "draw_tile",
-    PLACE_FIGURE: "place_figure",
-    GAME_OVER: "game_over",
-}
+COLOR_FIELDS = ("orange", "green", "blue", "yellow", "pink")  # KrabyTileCounts, by colour - 1
+
+Options = tuple[Color, int]  # the excluded colour (K2) and the first player (K7)
 
 
-def counts_msg(counts: list[int]) -> pb.KrabyTileCounts:
+# ----- pieces of messages -----
+
+
+def set_counts(msg: pb.KrabyTileCounts, counts: Sequence[int]) -> None:
+    msg.orange, msg.green, msg.blue, msg.yellow, msg.pink = counts
+
+
+def counts_msg(counts: Sequence[int]) -> pb.KrabyTileCounts:
     msg = pb.KrabyTileCounts()
     set_counts(msg, counts)
     return msg
-
-
-def set_counts(msg: pb.KrabyTileCounts, counts: list[int]) -> None:
-    msg.orange, msg.green, msg.blue, msg.yellow, msg.pink = counts  # COLOR_FIELDS order
-
-
-def set_ship(msg: pb.KrabyShip, ship: list[int]) -> None:
-    msg.hold_x1, msg.hold_x2, msg.hold_x3 = ship
-
-
-def set_position(msg: pb.KrabyPosition, cell: int) -> None:
-    """A cell as its row and column on the 11x11 board (K1), the numbers its label prints."""
-    msg.row, msg.column = divmod(cell, SIZE)
-
-
-# The state is written as protobuf wire bytes and merged in one call: a message operation per
-# field, hand and ship costs several times more. Every value in it is a small int (cells,
-# colours, counts, seats, at most 120 turns), so each varint is one byte, and every submessage
-# is under 128 bytes, so each length is one byte too.
-assert CELLS < 128 and max(pb.KrabyCell.values()) < 128
-assert pb.KrabyView.CELLS_FIELD_NUMBER == pb.KrabyState.CELLS_FIELD_NUMBER
-
-
-def field_tag(number: int) -> bytes:
-    """The tag of a length-delimited field (a message or packed scalars)."""
-    return wire.tag(number, wire.LENGTH_DELIMITED)
-
-
-# The cells as their packed repeated field: the packed body is just the cells' bytes.
-CELLS_FIELD_HEAD = field_tag(pb.KrabyState.CELLS_FIELD_NUMBER) + bytes([CELLS])
-OPTIONS_TAG = field_tag(pb.KrabyState.OPTIONS_FIELD_NUMBER)
-HANDS_TAG = field_tag(pb.KrabyState.HANDS_FIELD_NUMBER)
-BAG_TAG = field_tag(pb.KrabyState.BAG_FIELD_NUMBER)
-SHIPS_TAG = field_tag(pb.KrabyState.SHIPS_FIELD_NUMBER)
-SUPPLY_TAG = field_tag(pb.KrabyState.FIGURE_SUPPLY_FIELD_NUMBER)
-
-
-def message_field(tag: bytes, kind: type, values: tuple[int, ...]) -> bytes:
-    """A submessage field: `values` are the fields of `kind` in order (tile counts in
-    COLOR_FIELDS order, a ship's holds, the options)."""
-    names = [f.name for f in kind.DESCRIPTOR.fields]
-    body = kind(**dict(zip(names, values, strict=True))).SerializeToString()
-    return tag + bytes([len(body)]) + body
-
-
-def field_table(tag: bytes, kind: type) -> wire.Remembered:
-    """One state field's bytes by the piece's values (a hand, the bag, a ship, ...): the pieces
-    are tuples, so looking one up costs no conversion."""
-    return wire.Remembered(functools.partial(message_field, tag, kind))
-
-
-OPTIONS_FIELD = field_table(OPTIONS_TAG, pb.KrabyOptions)
-HAND_FIELD = field_table(HANDS_TAG, pb.KrabyTileCounts)
-BAG_FIELD = field_table(BAG_TAG, pb.KrabyTileCounts)
-SHIP_FIELD = field_table(SHIPS_TAG, pb.KrabyShip)
-SUPPLY_FIELD = field_table(SUPPLY_TAG, pb.KrabyTileCounts)
-
-
-def small_scalars(tag: int, has_presence: bool = False) -> list[bytes]:
-    """A varint field's bytes for each value under 128, by value; proto3 leaves zero out, unless
-    the field is `optional` (set, it is written whatever its value)."""
-    return [bytes((tag, value)) if value or has_presence else b"" for value in range(128)]
-
-
-STEP_FIELD = small_scalars(pb.KrabyState.STEP_FIELD_NUMBER << 3)  # varint fields: wire type 0
-TURN_PLAYER_FIELD = small_scalars(pb.KrabyState.TURN_PLAYER_FIELD_NUMBER << 3, True)
-TURNS_TAKEN_FIELD = small_scalars(pb.KrabyState.TURNS_TAKEN_FIELD_NUMBER << 3)
-
-
-def add_cells(cells: bytearray, msg: pb.KrabyState | pb.KrabyView) -> None:
-    msg.MergeFromString(CELLS_FIELD_HEAD + cells)
-
-
-def encode_state_bytes(state: KrabyState) -> bytes:
-    """The state serialized, its fields in field-number order (as protobuf's deterministic
-    serialization writes them: the engine remembers states by these bytes)."""
-    return b"".join(
-        [
-            OPTIONS_FIELD[state.excluded_color, state.first_player],
-            CELLS_FIELD_HEAD,
-            state.cells,
-            *[HAND_FIELD[hand] for hand in state.hands],
-            BAG_FIELD[state.bag],
-            *[SHIP_FIELD[ship] for ship in state.ships],
-            SUPPLY_FIELD[state.figure_supply],
-            STEP_FIELD[state.step],
-            TURN_PLAYER_FIELD[state.turn_player],
-            TURNS_TAKEN_FIELD[state.turns_taken],
-        ]
-    )
-
-
-# Every tile placement there is, by its (edge, lane, colour): a valid one decodes to a shared
-# PlaceTile by one lookup. A tile as sent says nothing of where it stops (its `stop` is only
-# listed, and ignored here).
-TILES = {
-    (edge, lane, color): PlaceTile(edge, lane, color)
-    for edge in rules.EDGES
-    for lane in range(SIZE)
-    for color in COLORS
-}
-
-
-def decode_move(msg: pb.KrabyMove, path: str) -> object:
-    which = msg.WhichOneof("move")
-    if which == "place_tile":
-        tile = msg.place_tile
-        known = TILES.get((tile.edge, tile.lane, tile.color))
-        if known is not None:
-            return known
-        if tile.edge not in EDGE_NAMES:
-            raise bad_move(f"{path}.place_tile.edge", "must be NORTH, EAST, SOUTH or WEST")
-        if not 0 <= tile.lane < SIZE:
-            raise bad_move(f"{path}.place_tile.lane", f"must be a row or column 0..{SIZE - 1}")
-        if tile.color not in COLORS:
-            raise bad_move(f"{path}.place_tile.color", "must be a crab colour")
-        return PlaceTile(tile.edge, tile.lane, tile.color)
-    if which == "place_figure":
-        figure = msg.place_figure
-        if figure.color not in COLORS:
-            raise bad_move(f"{path}.place_figure.color", "must be a crab colour")
-        if figure.multiplier not in MULTIPLIERS:
-            raise bad_move(f"{path}.place_figure.multiplier", "must be 1, 2 or 3")
-        return PlaceFigure(figure.color, figure.multiplier)
-    if which == "skip_figure":
-        return SKIP_FIGURE
-    raise bad_move(f"{path}.move", "no move given: set place_tile, place_figure or skip_figure")
-
-
-def encode_move(move: object, msg: pb.KrabyMove) -> None:
-    if isinstance(move, PlaceTile):
-        tile = msg.place_tile
-        tile.edge, tile.lane, tile.color = move.edge, move.lane, move.color
-        if move.stop is not None:
-            set_position(tile.stop, move.stop)
-    elif isinstance(move, PlaceFigure):
-        msg.place_figure.color, msg.place_figure.multiplier = move
-    else:
-        msg.skip_figure.SetInParent()
-
-
-def encode_view(state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
-    msg.options.excluded_color = state.excluded_color
-    msg.options.first_player = state.first_player
-    add_cells(state.cells, msg)
-    if player is not None:
-        set_counts(msg.own_hand, state.hands[player])
-    msg.hand_sizes.extend([sum(hand) for hand in state.hands])
-    msg.bag_size = sum(state.bag)
-    for ship in state.ships:
-        set_ship(msg.ships.add(), ship)
-    set_counts(msg.figure_supply, state.figure_supply)
-    msg.step = state.step
-    if state.step in TURN_STEPS:
-        msg.turn_player = state.turn_player
-    msg.turns_taken = state.turns_taken
-    msg.playing_area.first, msg.playing_area.last = playing_area(state.num_players)
-    if state.step != GAME_OVER:
-        encode_decision(state, msg.decision)
-
-
-# The steps of a fisher's turn: during the deal and after the end, it is nobody's turn.
-TURN_STEPS = (PLACE_TILE, DRAW, PLACE_FIGURE)
-
-
-def encode_decision(state: KrabyState, msg: pb.KrabyDecision) -> None:
-    """What the table waits for, as every viewer may see it: who decides (or receives a tile),
-    and the open entries (they depend on the board alone, K5) or the figures (on the ships and
-    the supply, K6)."""
-    msg.step, msg.player = state.step, state.turn_player
-    if state.step == PLACE_TILE:
-        for edge, lane, stop in rules.entry_points(state):
-            entry = msg.entries.add(edge=edge, lane=lane)
-            set_position(entry.stop, stop)
-    elif state.step == PLACE_FIGURE:
-        for figure in rules.figure_placements(state, state.turn_player):
-            msg.figures.add(color=figure.color, multiplier=figure.multiplier)
-
-
-def encode_outcome(outcome: rules.KrabyOutcome, msg: game_pb2.Outcome) -> None:
-    for fisher, rank in zip(outcome.fishers, outcome.ranks, strict=True):
-        msg.players.add(
-            player=fisher.player,
-            score=fisher.total,
-            rank=rank,
-            winner=fisher.player in outcome.winners,
-        )
-    msg.winners.extend(outcome.winners)
-    scores = ", ".join(f"player {f.player} {f.total}" for f in outcome.fishers)
-    who = " and ".join(f"player {p}" for p in outcome.winners)
-    msg.summary = f"{who} win{'s' if len(outcome.winners) == 1 else ''} ({scores})"
-    for species in outcome.species:
-        msg.kraby.species.add(
-            color=species.color, group_sizes=species.group_sizes, points=species.points
-        )
-    for fisher in outcome.fishers:
-        f = msg.kraby.fishers.add(
-            player=fisher.player, total=fisher.total, best_contribution=fisher.best_contribution
-        )
-        for color, m, points in fisher.contributions:
-            f.contributions.add(color=color, multiplier=m, species_points=points, points=m * points)
 
 
 def decode_counts(msg: pb.KrabyTileCounts, path: str) -> list[int]:
@@ -270,9 +85,50 @@ def decode_counts(msg: pb.KrabyTileCounts, path: str) -> list[int]:
     return counts
 
 
+def set_ship(msg: pb.KrabyShip, ship: Ship) -> None:
+    msg.hold_x1, msg.hold_x2, msg.hold_x3 = ship
+
+
+def set_position(msg: pb.KrabyPosition, cell: int) -> None:
+    """A cell as its row and column on the 11x11 board (K1), the numbers its label prints."""
+    msg.row, msg.column = divmod(cell, SIZE)
+
+
+# ----- options -----
+
+
+def decode_options(options: pb.KrabyOptions, num_players: int, path: str) -> Options:
+    excluded = options.excluded_color or DEFAULT_EXCLUDED_COLOR
+    if excluded not in COLORS:
+        raise bad_request(f"{path}.excluded_color", f"unknown colour {excluded}")
+    first = options.first_player if options.HasField("first_player") else DEFAULT_FIRST_PLAYER
+    if not 0 <= first < num_players:
+        raise bad_request(f"{path}.first_player", f"must be a seat from 0 to {num_players - 1}")
+    return excluded, first
+
+
+# ----- states -----
+
+
+def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
+    """Fill the (empty) state message."""
+    msg.options.excluded_color = state.excluded_color
+    msg.options.first_player = state.first_player
+    msg.cells.extend(cast(Iterable[Cell], state.cells))
+    for hand in state.hands:
+        set_counts(msg.hands.add(), hand)
+    set_counts(msg.bag, state.bag)
+    for ship in state.ships:
+        set_ship(msg.ships.add(), ship)
+    set_counts(msg.figure_supply, state.figure_supply)
+    msg.step = state.step
+    msg.turn_player = state.turn_player
+    msg.turns_taken = state.turns_taken
+
+
 def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
     """Build the native state, checking that it is one legal play could reach."""
-    excluded = msg.options.excluded_color or pb.KRABY_COLOR_PINK
+    excluded = msg.options.excluded_color or DEFAULT_EXCLUDED_COLOR
     if excluded not in COLORS:
         raise bad_state(f"{path}.options.excluded_color", f"unknown colour {excluded}")
     first = msg.options.first_player
@@ -295,7 +151,7 @@ def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
     check_tile_totals(cells, hands, bag, n, excluded, path)
     if len(msg.ships) != n:
         raise bad_state(f"{path}.ships", f"needs one ship per player ({n}), has {len(msg.ships)}")
-    ships = [(s.hold_x1, s.hold_x2, s.hold_x3) for s in msg.ships]
+    ships: list[Ship] = [(s.hold_x1, s.hold_x2, s.hold_x3) for s in msg.ships]
     supply = tuple(decode_counts(msg.figure_supply, f"{path}.figure_supply"))
     check_figures(ships, supply, n, excluded, path)
     if msg.step not in STEP_NAMES:
@@ -331,9 +187,7 @@ def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
     return state
 
 
-def check_cells(cells: list[int], n: int, excluded: int, path: str) -> None:
-    if len(cells) != CELLS:
-        raise bad_state(path, f"must hold {CELLS} cells (11x11, row-major), has {len(cells)}")
+def check_cells(cells: Sequence[int], n: int, excluded: Color, path: str) -> None:
     inside, outside, allowed = cell_layout(n, excluded)
     if (
         cells[ISLAND] == ISLAND_CELL
@@ -341,39 +195,47 @@ def check_cells(cells: list[int], n: int, excluded: int, path: str) -> None:
         and all(cells[i] in allowed for i in inside)
     ):
         return  # the quick check passed; otherwise find and name the first bad cell below
-    low, high = playing_area(n)
-    in_play = colors_in_play(n, excluded)
+    low, high = PLAYING_AREA[n]
+    in_play = rules.colors_in_play(n, excluded)
     for i, value in enumerate(cells):
         row, col = divmod(i, SIZE)
-        inside = low <= row <= high and low <= col <= high
         if i == ISLAND:
             if value != ISLAND_CELL:
                 raise bad_state(f"{path}[{i}]", "must be the island (K1)")
-        elif not inside:
+        elif not (low <= row <= high and low <= col <= high):
             if value != OFF_BOARD:
                 raise bad_state(f"{path}[{i}]", "is outside the playing area: must be OFF_BOARD")
-        elif value != rules.EMPTY and value - TILE_OFFSET not in in_play:
+        elif value != EMPTY and value - TILE_OFFSET not in in_play:
             raise bad_state(f"{path}[{i}]", "must be EMPTY or a tile of a colour in play")
 
 
 @functools.cache
-def cell_layout(n: int, excluded: int) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]:
+def cell_layout(n: int, excluded: Color) -> tuple[tuple[int, ...], tuple[int, ...], frozenset[int]]:
     """(cells inside the playing area but the island, cells outside it, the values allowed
     inside: EMPTY or a tile of a colour in play), for `check_cells`."""
-    low, high = playing_area(n)
-    inside, outside = [], []
+    low, high = PLAYING_AREA[n]
+    inside: list[int] = []
+    outside: list[int] = []
     for i in range(CELLS):
         row, col = divmod(i, SIZE)
         if i != ISLAND:
             (inside if low <= row <= high and low <= col <= high else outside).append(i)
-    allowed = frozenset([rules.EMPTY, *(c + TILE_OFFSET for c in colors_in_play(n, excluded))])
+    in_play = rules.colors_in_play(n, excluded)
+    allowed = frozenset([EMPTY, *(c + TILE_OFFSET for c in in_play)])
     return tuple(inside), tuple(outside), allowed
 
 
-def check_tile_totals(cells, hands, bag, n: int, excluded: int, path: str) -> None:
-    in_play = colors_in_play(n, excluded)
+def check_tile_totals(
+    cells: bytearray,
+    hands: list[tuple[int, ...]],
+    bag: tuple[int, ...],
+    n: int,
+    excluded: Color,
+    path: str,
+) -> None:
+    in_play = rules.colors_in_play(n, excluded)
     for color in COLORS:
-        expected = tiles_per_color(n) if color in in_play else 0
+        expected = TILES_PER_COLOR[n] if color in in_play else 0
         count = cells.count(color + TILE_OFFSET) + sum(h[color - 1] for h in hands) + bag[color - 1]
         if count != expected:
             raise bad_state(
@@ -383,24 +245,26 @@ def check_tile_totals(cells, hands, bag, n: int, excluded: int, path: str) -> No
             )
 
 
-def check_figures(ships, supply, n: int, excluded: int, path: str) -> None:
-    in_play = colors_in_play(n, excluded)
+def check_figures(
+    ships: list[Ship], supply: tuple[int, ...], n: int, excluded: Color, path: str
+) -> None:
+    in_play = rules.colors_in_play(n, excluded)
     seen: set[tuple[int, int]] = set()
     for i, ship in enumerate(ships):
         for m, color in zip(MULTIPLIERS, ship, strict=True):
             where = f"{path}.ships[{i}].hold_x{m}"
-            if color and color not in in_play:
+            if color != NO_FIGURE and color not in in_play:
                 raise bad_state(where, "must be empty or a colour in play")
-            if color and (color, m) in seen:
+            if color != NO_FIGURE and (color, m) in seen:
                 raise bad_state(where, f"another ship has {COLOR_NAMES[color]} at x{m} (K6)")
             seen.add((color, m))
-        placed = [c for c in ship if c]
+        placed = [c for c in ship if c != NO_FIGURE]
         if len(set(placed)) != len(placed):
             raise bad_state(f"{path}.ships[{i}]", "holds two figures of one colour (K6)")
-        if len(placed) > max_figures_per_ship(n):
-            raise bad_state(f"{path}.ships[{i}]", f"holds more than {max_figures_per_ship(n)} (K6)")
+        if len(placed) > FIGURES_PER_SHIP[n]:
+            raise bad_state(f"{path}.ships[{i}]", f"holds more than {FIGURES_PER_SHIP[n]} (K6)")
     for color in COLORS:
-        expected = figures_per_color(n) if color in in_play else 0
+        expected = FIGURES_PER_COLOR[n] if color in in_play else 0
         count = supply[color - 1] + sum(ship.count(color) for ship in ships)
         if count != expected:
             raise bad_state(
@@ -426,9 +290,130 @@ def check_step(state: KrabyState, path: str) -> None:
     else:
         ok = not (bag and any(s != HAND_SIZE for p, s in enumerate(sizes) if p != turn))
         ok = ok and (step != PLACE_TILE or bool(sizes[turn] and rules.has_entry_point(state)))
-        ok = ok and (step != PLACE_FIGURE or bool(rules.figure_placements(state, turn)))
+        ok = ok and (step != PLACE_FIGURE or bool(rules.figure_placements(state)))
     if not ok:
         raise bad_state(
             f"{path}.step",
             f"{STEP_NAMES[step]} does not fit the hands, bag and board; no legal play leads here",
         )
+
+
+# ----- moves -----
+
+
+# Every tile placement there is, by its (edge, lane, colour): a valid one decodes to a shared
+# PlaceTile by one lookup. A tile as sent says nothing of where it stops (its `stop` is only
+# listed, and ignored here).
+TILES = {
+    (edge, lane, color): PlaceTile(edge, lane, color)
+    for edge in EDGES
+    for lane in range(SIZE)
+    for color in COLORS
+}
+
+
+def decode_move(msg: pb.KrabyMove, path: str) -> Move:
+    which = msg.WhichOneof("move")
+    if which == "place_tile":
+        tile = msg.place_tile
+        known = TILES.get((tile.edge, tile.lane, tile.color))
+        if known is not None:
+            return known
+        if tile.edge not in words.EDGE_NAMES:
+            raise bad_move(f"{path}.place_tile.edge", "must be NORTH, EAST, SOUTH or WEST")
+        if not 0 <= tile.lane < SIZE:
+            raise bad_move(f"{path}.place_tile.lane", f"must be a row or column 0..{SIZE - 1}")
+        raise bad_move(f"{path}.place_tile.color", "must be a crab colour")
+    if which == "place_figure":
+        figure = msg.place_figure
+        if figure.color not in COLORS:
+            raise bad_move(f"{path}.place_figure.color", "must be a crab colour")
+        if figure.multiplier not in MULTIPLIERS:
+            raise bad_move(f"{path}.place_figure.multiplier", "must be 1, 2 or 3")
+        return PlaceFigure(figure.color, figure.multiplier)
+    if which == "skip_figure":
+        return SKIP_FIGURE
+    raise bad_move(f"{path}.move", "no move given: set place_tile, place_figure or skip_figure")
+
+
+def encode_move(move: Move, msg: pb.KrabyMove) -> None:
+    if isinstance(move, PlaceTile):
+        tile = msg.place_tile
+        tile.edge, tile.lane, tile.color = move.edge, move.lane, move.color
+        if move.stop is not None:
+            set_position(tile.stop, move.stop)
+    elif isinstance(move, PlaceFigure):
+        msg.place_figure.color, msg.place_figure.multiplier = move.color, move.multiplier
+    else:
+        msg.skip_figure.SetInParent()
+
+
+# ----- events -----
+
+
+def encode_event(event: Event, msg: game_pb2.Event) -> None:
+    """The event as data (`encode_kraby_event`) and in words: its template, the text of each
+    placeholder, and the sentence they make."""
+    encode_kraby_event(event, msg.kraby)
+    template, args = words.event_sentence(event)
+    msg.template = template
+    msg.args.update(args)
+    msg.text = template.format_map(args)
+
+
+def encode_kraby_event(event: Event, msg: pb.KrabyEvent) -> None:
+    """Who, which tile or figure, from where to where, the result."""
+    match event:
+        case TileDealt():
+            dealt = msg.tile_dealt
+            dealt.player, dealt.color = event.player, event.color
+            dealt.hand_size, dealt.bag_size = event.hand_size, event.bag_size
+        case TileDrawn():
+            drawn = msg.tile_drawn
+            drawn.player, drawn.color = event.player, event.color
+            drawn.hand_size, drawn.bag_size = event.hand_size, event.bag_size
+        case TilePlaced():
+            placed = msg.tile_placed
+            placed.player, placed.edge, placed.lane = event.player, event.edge, event.lane
+            placed.color = event.color
+            set_position(placed.stop, event.stop)
+            placed.hand_size = event.hand_size
+        case FigurePlaced():
+            figure = msg.figure_placed
+            figure.player, figure.color = event.player, event.color
+            figure.multiplier, figure.supply_left = event.multiplier, event.supply_left
+        case FigureSkipped():
+            msg.figure_skipped.player = event.player
+        case TurnBegan():
+            msg.turn_began.player = event.player
+        case TurnPassed():
+            msg.turn_passed.player, msg.turn_passed.reason = event.player, event.reason
+        case GameEnded():
+            msg.game_ended.reason = event.reason
+
+
+# ----- outcomes -----
+
+
+def encode_outcome(outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
+    for fisher, rank in zip(outcome.fishers, outcome.ranks, strict=True):
+        msg.players.add(
+            player=fisher.player,
+            score=fisher.total,
+            rank=rank,
+            winner=fisher.player in outcome.winners,
+        )
+    msg.winners.extend(outcome.winners)
+    scores = ", ".join(f"player {f.player} {f.total}" for f in outcome.fishers)
+    who = " and ".join(f"player {p}" for p in outcome.winners)
+    msg.summary = f"{who} win{'s' if len(outcome.winners) == 1 else ''} ({scores})"
+    for species in outcome.species:
+        msg.kraby.species.add(
+            color=species.color, group_sizes=species.group_sizes, points=species.points
+        )
+    for fisher in outcome.fishers:
+        f = msg.kraby.fishers.add(
+            player=fisher.player, total=fisher.total, best_contribution=fisher.best_contribution
+        )
+        for color, m, points in fisher.contributions:
+            f.contributions.add(color=color, multiplier=m, species_points=points, points=m * points)

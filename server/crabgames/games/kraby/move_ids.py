@@ -1,17 +1,18 @@
-"""Kraby's move ids for learning agents: every move a fisher could ever make has a stable id."""
+"""Kraby's move ids for learning agents: every move a fisher could ever make has a stable id.
+Tiles by (edge, lane, colour), wherever they stop; then figures by (colour, multiplier); then
+"no figure"."""
 
 from __future__ import annotations
 
 from crabgames.games.kraby.data import COLORS, MULTIPLIERS, SIZE
-from crabgames.games.kraby.rules import PlaceFigure, PlaceTile
+from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 
 TILE_IDS = 4 * SIZE * len(COLORS)  # edge x lane x colour
 FIGURE_IDS = len(COLORS) * len(MULTIPLIERS)
+MOVE_IDS = TILE_IDS + FIGURE_IDS + 1
 
 
-def move_id_of(move: object) -> int:
-    """Tiles: (edge, lane, colour), wherever they stop; then figures: (colour, multiplier); then
-    "no figure"."""
+def move_id_of(move: Move) -> int:
     if isinstance(move, PlaceTile):
         return ((move.edge - 1) * SIZE + move.lane) * len(COLORS) + move.color - 1
     if isinstance(move, PlaceFigure):

@@ -1,371 +1,439 @@
-"""Kraby's rules on a native state: sliding entry (K3), the hole rule (K4), figures (K6), the end
-(K8) and scoring (K9).
+"""Kraby's rules on the native state, in the rulebook's order (rulebooks/kraby.txt, with the
+rulings K1-K9 of docs/rules/kraby.md): Setup; A Player's Turn; Crab Move, where a tile stops
+before the first obstacle (K3); Forbidden Moves, the hole rule (K4); Groups and Scoring Values;
+Placing a Crab in the Ship's Hold (K6); End of the Game (K8); Scoring (K9).
 
-Lines of sight use ints as bit sets: `row_blocked[r]` has bit c set when cell (r, c) holds a tile
-or the island, `col_blocked[c]` has bit r set likewise. Cells outside the playing area are never
-set, so "no bit between here and the edge" means a clear line to the edge of the playing area.
+The tables built at import come from the rule functions beside them, in plain loops, for every
+line of sight a board can have (a line's obstacles as a bit set, state.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import NamedTuple
+import functools
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from crabgames.games.kraby.data import (
+    BIG_GROUP_POINTS,
     CELLS,
+    COLOR_NAMES,
     COLORS,
+    EAST,
+    EDGES,
     EMPTY,
+    FIGURES_PER_COLOR,
+    FIGURES_PER_SHIP,
+    GROUP_POINTS,
     HAND_SIZE,
     ISLAND,
     ISLAND_CELL,
-    MAX_PLAYERS,
     MULTIPLIERS,
+    NO_FIGURE,
+    NORTH,
     OFF_BOARD,
+    PLAYER_COUNTS,
+    PLAYING_AREA,
     SIZE,
+    SOUTH,
     TILE_OFFSET,
-    colors_in_play,
-    figures_per_color,
-    group_points,
-    max_figures_per_ship,
-    playing_area,
-    tiles_per_color,
+    TILES_PER_COLOR,
+    WEST,
+    Color,
+    Edge,
 )
-from crabgames.v1 import kraby_pb2 as pb
-
-NORTH, EAST, SOUTH, WEST = (
-    pb.KRABY_EDGE_NORTH,
-    pb.KRABY_EDGE_EAST,
-    pb.KRABY_EDGE_SOUTH,
-    pb.KRABY_EDGE_WEST,
+from crabgames.games.kraby.events import (
+    ALL_TILES_PLACED,
+    NO_ENTRY,
+    NO_FISHER_CAN_PLACE,
+    NO_TILES,
+    EndReason,
+    Event,
+    FigurePlaced,
+    FigureSkipped,
+    GameEnded,
+    TileDealt,
+    TileDrawn,
+    TilePlaced,
+    TurnBegan,
+    TurnPassed,
 )
-EDGES = (NORTH, EAST, SOUTH, WEST)
-
-DEAL, PLACE_TILE, DRAW, PLACE_FIGURE, GAME_OVER = (
-    pb.KRABY_STEP_DEAL,
-    pb.KRABY_STEP_PLACE_TILE,
-    pb.KRABY_STEP_DRAW,
-    pb.KRABY_STEP_PLACE_FIGURE,
-    pb.KRABY_STEP_GAME_OVER,
+from crabgames.games.kraby.moves import SKIP_FIGURE, Move, PlaceFigure, PlaceTile, SkipFigure
+from crabgames.games.kraby.state import (
+    DEAL,
+    DRAW,
+    GAME_OVER,
+    PLACE_FIGURE,
+    PLACE_TILE,
+    KrabyState,
+    Ship,
+    counted,
 )
 
-
-# ----- moves and events -----
-
-
-class PlaceTile(NamedTuple):
-    edge: int
-    lane: int
-    color: int
-    # Where the tile stops (K3), on a move `legal_moves` lists; a move as a fisher sends it has
-    # none (the board decides it).
-    stop: int | None = None
+# ----- Setup -----
 
 
-class PlaceFigure(NamedTuple):
-    color: int
-    multiplier: int
+def colors_in_play(num_players: int, excluded: Color) -> tuple[Color, ...]:
+    """K2: two fishers play with four colours, `excluded` sitting out; more play with all five."""
+    return tuple(color for color in COLORS if num_players != 2 or color != excluded)
 
 
-class SkipFigure(NamedTuple):
-    pass
-
-
-SKIP_FIGURE = SkipFigure()
-
-
-class TileDealt(NamedTuple):
-    player: int
-    color: int  # unspecified (0) in the copy the other seats see
-    hand_size: int  # after it
-    bag_size: int
-
-
-class TilePlaced(NamedTuple):
-    player: int
-    edge: int
-    lane: int
-    color: int
-    stop: int  # the cell where it stopped (K3)
-    hand_size: int  # after it
-
-
-class TileDrawn(NamedTuple):
-    player: int
-    color: int  # unspecified (0) in the copy the other seats see
-    hand_size: int  # after it
-    bag_size: int
-
-
-class FigurePlaced(NamedTuple):
-    player: int
-    color: int
-    multiplier: int
-    supply_left: int  # figures of that colour left beside the board
-
-
-class FigureSkipped(NamedTuple):
-    player: int
-
-
-class TurnBegan(NamedTuple):
-    player: int
-
-
-class TurnPassed(NamedTuple):
-    player: int
-    reason: int  # KrabyPassReason
-
-
-class GameEnded(NamedTuple):
-    reason: int  # KrabyEndReason
-
-
-NO_TILES, NO_ENTRY = pb.KRABY_PASS_REASON_NO_TILES, pb.KRABY_PASS_REASON_NO_ENTRY
-ALL_TILES_PLACED = pb.KRABY_END_REASON_ALL_TILES_PLACED
-NO_FISHER_CAN_PLACE = pb.KRABY_END_REASON_NO_FISHER_CAN_PLACE
-
-
-# ----- state -----
-
-
-@dataclass
-class KrabyState:
-    """A position. Clones share the pieces a move replaces rather than changes in place (the
-    hands, the bag, the ships and the figure supply are tuples), and copy only the board and its
-    lines of sight: a clone is taken before every move."""
-
-    num_players: int
-    excluded_color: int
-    first_player: int
-    cells: bytearray  # KrabyCell values, row-major: as it is sent, and cheap to copy
-    hands: list[tuple[int, ...]]  # per seat, tile counts indexed by colour - 1
-    bag: tuple[int, ...]  # tile counts indexed by colour - 1
-    ships: list[tuple[int, int, int]]  # per seat, the colour in holds x1, x2, x3 (0 = free)
-    figure_supply: tuple[int, ...]  # indexed by colour - 1
-    step: int
-    turn_player: int
-    turns_taken: int
-    row_blocked: list[int] = field(default_factory=list)
-    col_blocked: list[int] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if not self.row_blocked:
-            self.rebuild_lines()
-
-    def rebuild_lines(self) -> None:
-        self.row_blocked = [0] * SIZE
-        self.col_blocked = [0] * SIZE
-        for cell, value in enumerate(self.cells):
-            if value != EMPTY and value != OFF_BOARD:
-                self.block(cell)
-
-    def block(self, cell: int) -> None:
-        row, col = divmod(cell, SIZE)
-        self.row_blocked[row] |= 1 << col
-        self.col_blocked[col] |= 1 << row
-
-    def copy(self) -> KrabyState:
-        return KrabyState(
-            self.num_players,
-            self.excluded_color,
-            self.first_player,
-            self.cells[:],
-            self.hands[:],
-            self.bag,
-            self.ships[:],
-            self.figure_supply,
-            self.step,
-            self.turn_player,
-            self.turns_taken,
-            self.row_blocked[:],
-            self.col_blocked[:],
-        )
-
-
-def counted(counts: tuple[int, ...], color: int, change: int) -> tuple[int, ...]:
-    """`counts` (indexed by colour - 1) with `change` more of `color`, as a new tuple: the old
-    one may be shared with a clone."""
-    changed = list(counts)
-    changed[color - 1] += change
-    return tuple(changed)
-
-
-def new_state(num_players: int, excluded_color: int, first_player: int) -> KrabyState:
-    low, high = playing_area(num_players)
+def set_up(num_players: int, excluded_color: Color, first_player: int) -> KrabyState:
+    """The board with its playing area (K1) and the sand bar, the bag holding the tiles of the
+    colours in play, and their figures beside the board (K6); the deal comes next."""
+    low, high = PLAYING_AREA[num_players]
     cells = bytearray([OFF_BOARD] * CELLS)
     for row in range(low, high + 1):
         for col in range(low, high + 1):
             cells[row * SIZE + col] = EMPTY
     cells[ISLAND] = ISLAND_CELL
     in_play = colors_in_play(num_players, excluded_color)
-    per_color = tuple(tiles_per_color(num_players) if c in in_play else 0 for c in COLORS)
-    figures = tuple(figures_per_color(num_players) if c in in_play else 0 for c in COLORS)
+    bag = tuple(TILES_PER_COLOR[num_players] if c in in_play else 0 for c in COLORS)
+    supply = tuple(FIGURES_PER_COLOR[num_players] if c in in_play else 0 for c in COLORS)
     return KrabyState(
         num_players=num_players,
         excluded_color=excluded_color,
         first_player=first_player,
         cells=cells,
-        hands=[(0,) * 5] * num_players,
-        bag=per_color,
-        ships=[(0, 0, 0)] * num_players,
-        figure_supply=figures,
+        hands=[(0,) * len(COLORS)] * num_players,
+        bag=bag,
+        ships=[(NO_FIGURE, NO_FIGURE, NO_FIGURE)] * num_players,
+        figure_supply=supply,
         step=DEAL,
         turn_player=0,
         turns_taken=0,
     )
 
 
-# ----- sliding entry (K3) and the hole rule (K4) -----
+def deal(state: KrabyState, color: Color) -> list[Event]:
+    """The players each draw 6 tiles from the bag, seat after seat (docs/rules/kraby.md), and
+    then the first player (K7) starts."""
+    player = state.turn_player
+    take_from_bag(state, player, color)
+    hand_size = sum(state.hands[player])
+    events: list[Event] = [TileDealt(player, color, hand_size, sum(state.bag))]
+    if hand_size == HAND_SIZE:
+        if player + 1 < state.num_players:
+            state.turn_player = player + 1
+        else:
+            state.turn_player = state.first_player
+            state.step = PLACE_TILE
+            events += begin_turn(state)
+    return events
 
 
-def stop_table(low: int, high: int, from_low: bool) -> list[int]:
-    """For each line's blocked bits (an int below 1 << SIZE), where along the line a tile entering
-    at its low end (`from_low`) or its high end stops, or -1 when it cannot enter there: nothing
-    on the line stops it, or the entry cell is taken (K3). Lines inside the playing area `low`
-    .. `high`, where only cells inside it are ever blocked."""
-    stops = []
-    for ahead in range(1 << SIZE):
-        if not ahead:
-            stops.append(-1)
-            continue
-        stop = (ahead & -ahead).bit_length() - 2 if from_low else ahead.bit_length()
-        stops.append(stop if low <= stop <= high else -1)
-    return stops
+def take_from_bag(state: KrabyState, player: int, color: Color) -> None:
+    state.bag = counted(state.bag, color, -1)
+    state.hands[player] = counted(state.hands[player], color, 1)
 
 
-# Each edge in order: (edge, whether its lanes are rows, whether it enters at a lane's low end).
-EDGE_WAYS = ((NORTH, False, True), (EAST, True, False), (SOUTH, False, False), (WEST, True, True))
+# ----- A Player's Turn -----
 
-# Per number of fishers, each edge in order as (edge, whether its lanes are rows, its
-# `stop_table`, and its entry points by lane and stop: (edge, lane, cell)), built once.
-ENTRY_WAYS = {
-    num_players: tuple(
-        (
-            edge,
-            along_row,
-            stop_table(*playing_area(num_players), from_low),
-            [
-                [
-                    (edge, lane, lane * SIZE + stop if along_row else stop * SIZE + lane)
-                    for stop in range(SIZE)
-                ]
-                for lane in range(SIZE)
-            ],
+
+def begin_turn(state: KrabyState) -> list[Event]:
+    """The turn of `turn_player`. A fisher who cannot place a tile passes (G6), saying why; the
+    game ends when every tile is placed, or when no fisher can place one (K8)."""
+    if all_tiles_placed(state):
+        return end_the_game(state, ALL_TILES_PLACED)
+    events: list[Event] = []
+    a_tile_can_enter = has_entry_point(state)
+    for _ in range(state.num_players):
+        in_hand = sum(state.hands[state.turn_player])
+        if a_tile_can_enter and in_hand:
+            events.append(TurnBegan(state.turn_player))
+            return events
+        events.append(TurnPassed(state.turn_player, NO_ENTRY if in_hand else NO_TILES))
+        state.turn_player = next_fisher(state)
+    return events + end_the_game(state, NO_FISHER_CAN_PLACE)
+
+
+def next_fisher(state: KrabyState) -> int:
+    """Turns are played clockwise (G1)."""
+    return (state.turn_player + 1) % state.num_players
+
+
+def end_turn(state: KrabyState) -> list[Event]:
+    state.turn_player = next_fisher(state)
+    state.step = PLACE_TILE
+    return begin_turn(state)
+
+
+def legal_moves(state: KrabyState) -> list[Move]:
+    """The moves of the fisher to play: a tile (the crab move, mandatory), then a figure or none
+    (optional)."""
+    if state.step == PLACE_TILE:
+        colors = COLORS_HELD[state.hands[state.turn_player]]
+        moves: list[Move] = []
+        for entry in entry_points(state):
+            moves += entry.tiles[colors]
+        return moves
+    if state.step == PLACE_FIGURE:
+        return [*figure_placements(state), SKIP_FIGURE]
+    return []
+
+
+def is_legal(state: KrabyState, move: Move) -> bool:
+    """Whether `move` is one of `legal_moves`; a tile by the same rules, for its own edge and lane
+    only."""
+    if isinstance(move, PlaceTile):
+        return (
+            state.step == PLACE_TILE
+            and holds_a_tile(state, move.color)
+            and may_enter(state, move.edge, move.lane)
         )
-        for edge, along_row, from_low in EDGE_WAYS
-    )
-    for num_players in (2, 3, 4)
-}
+    return move in legal_moves(state)
 
 
-# Per number of fishers, per edge: (whether its lanes are rows, its `stop_table`).
-SLIDE_WAYS = {
-    num_players: {edge: (along_row, stops) for edge, along_row, stops, _ in ways}
-    for num_players, ways in ENTRY_WAYS.items()
-}
+def chance_outcomes(state: KrabyState) -> list[tuple[int, int]]:
+    """A tile from the bag: value = its colour, weight = the tiles of that colour left (G2)."""
+    return [(color, state.bag[color - 1]) for color in COLORS if state.bag[color - 1]]
 
 
-def slide_stop(state: KrabyState, edge: int, lane: int) -> int | None:
-    """The cell where a tile slid in at `edge` along `lane` (a row or column 0 .. SIZE - 1)
-    stops, or None if that entry is not allowed: the entry cell is taken, or nothing on the way
-    stops the tile (K3). A lane outside the playing area has no blocked cell, so nothing stops
-    a tile there."""
-    along_row, stops = SLIDE_WAYS[state.num_players][edge]
-    if along_row:
-        stop = stops[state.row_blocked[lane]]
-        return None if stop < 0 else lane * SIZE + stop
-    stop = stops[state.col_blocked[lane]]
-    return None if stop < 0 else stop * SIZE + lane
+def apply_chance(state: KrabyState, color: Color) -> list[Event]:
+    """A tile dealt, or drawn after a tile is placed: into the hand of the fisher to play."""
+    if state.step == DEAL:
+        return deal(state, color)
+    return draw_back_to_six(state, color)
 
 
-def leaves_no_hole(state: KrabyState, edge: int, lane: int, cell: int) -> bool:
-    """Would a tile entering at (edge, lane) and stopping at `cell` keep every free cell
-    fillable (K4)? See `no_new_hole`; this is its check for one entry."""
-    if edge in (WEST, EAST):
-        stop = cell % SIZE
-        return no_new_hole(state.row_blocked, state.col_blocked[stop], lane, stop)
-    stop = cell // SIZE
-    return no_new_hole(state.col_blocked, state.row_blocked[stop], lane, stop)
+def apply_move(state: KrabyState, move: Move) -> list[Event]:
+    """Play a fisher's move, checked legal before."""
+    if isinstance(move, PlaceTile):
+        return place_tile(state, move)
+    return place_figure(state, move)
 
 
-def no_new_hole(lanes: list[int], across: int, lane: int, stop: int) -> bool:
-    """The hole rule (K4) for a tile sliding along `lane` (one of `lanes`, the blocked bits of
-    the lines parallel to it) and stopping at `stop` on the line `across` (its blocked bits, the
-    lane's bit not yet set), from a board with no hole (decode_state checks that).
-
-    Only the free cells of the tile's lane and of the line across can lose their line to the
-    edge. Those of the lane keep theirs: the tile slid over the ones behind it, and stopped
-    right against the cell ahead. On the line across, the free cells strictly between its first
-    and last blocked cell have no line along it, so they have one along their own lane (no
-    hole), and the tile takes that from none of them. The tile only puts newly between blocked
-    cells the free cells from it to the span of `across`, when it stops outside that span and
-    not right next to it; each of those then needs its own lane's line to the edge."""
-    return bool(NOTHING_NEWLY_BETWEEN[across] >> lane & 1) or newly_between_keep_a_line(
-        lanes, across, lane, stop
-    )
+# ----- Crab Move -----
 
 
-def nothing_newly_between(across: int) -> int:
-    """The positions on a line with blocked bits `across` where a tile puts no free cell of the
-    line newly between two blocked cells: inside the line's span or right next to it, or
-    anywhere on an empty line (see `no_new_hole`)."""
-    if not across:
-        return (1 << SIZE) - 1
-    first, last = across & -across, 1 << (across.bit_length() - 1)
-    return (last - 1) & -(first << 1) | first >> 1 | last << 1
+def holds_a_tile(state: KrabyState, color: Color) -> bool:
+    """The tile comes from those behind the fisher's ship-screen, of any colour they hold."""
+    return state.hands[state.turn_player][color - 1] > 0
 
 
-# NOTHING_NEWLY_BETWEEN[across]: `nothing_newly_between`, for every line, built once.
-NOTHING_NEWLY_BETWEEN = [nothing_newly_between(across) for across in range(1 << SIZE)]
+def stops_before_the_first_obstacle(path: Sequence[bool]) -> int | None:
+    """K3: a tile slid in moves along a straight line over the cells of `path` (whether each is an
+    obstacle, a tile or the sand bar, from the entry cell on) and stops on the cell before the
+    first obstacle: its index in `path`. None when the tile cannot be slid in there: its entry
+    cell is taken, or nothing stops it (it cannot go off the board)."""
+    for index, obstacle in enumerate(path):
+        if obstacle:
+            return index - 1 if index > 0 else None
+    return None
 
 
-def newly_between_keep_a_line(lanes: list[int], across: int, lane: int, stop: int) -> bool:
-    """Whether the free cells between a tile stopping at `lane` on the line `across` and that
-    line's span keep a line to the edge along their own lanes: none of those lanes is blocked
-    on both sides of `across` (see `no_new_hole`)."""
-    if across >> lane:  # the span is beyond the tile
-        newly_between = lanes[lane + 1 : (across & -across).bit_length() - 1]
+def is_blocked(line: int, position: int) -> bool:
+    """Whether a line (its obstacles as a bit set) has an obstacle at `position`."""
+    return bool(line >> position & 1)
+
+
+def stop_on_line(line: int, path: range) -> int | None:
+    """Where along a line a tile travelling its positions in the order of `path` stops (K3)."""
+    index = stops_before_the_first_obstacle([is_blocked(line, p) for p in path])
+    return None if index is None else path[index]
+
+
+# Whether the lanes of an edge are rows (EAST, WEST) or columns, and whether tiles from it enter
+# at a lane's first position (NORTH, WEST) or its last.
+ALONG_ROWS = {NORTH: False, EAST: True, SOUTH: False, WEST: True}
+FROM_FIRST = {NORTH: True, EAST: False, SOUTH: False, WEST: True}
+
+
+def path_from(edge: Edge, num_players: int) -> range:
+    """The positions of a lane of the playing area (K1) in the order a tile from `edge` passes
+    them."""
+    low, high = PLAYING_AREA[num_players]
+    return range(low, high + 1) if FROM_FIRST[edge] else range(high, low - 1, -1)
+
+
+@functools.cache  # 3 and 4 fishers share their playing area
+def stop_table(path: range) -> list[int | None]:
+    """`stop_on_line` for every line there is, travelled along `path`."""
+    return [stop_on_line(line, path) for line in range(1 << SIZE)]
+
+
+# STOPS[num_players][edge][line]: `stop_on_line` for a lane of that edge, by its obstacles.
+STOPS = {n: {edge: stop_table(path_from(edge, n)) for edge in EDGES} for n in PLAYER_COUNTS}
+LANES = {n: range(PLAYING_AREA[n][0], PLAYING_AREA[n][1] + 1) for n in PLAYER_COUNTS}
+
+
+def cell_on(edge: Edge, lane: int, position: int) -> int:
+    """The cell at `position` along a lane of `edge`."""
+    return lane * SIZE + position if ALONG_ROWS[edge] else position * SIZE + lane
+
+
+def lines_for(state: KrabyState, edge: Edge) -> tuple[list[int], list[int]]:
+    """The lanes of `edge` (rows or columns) and the lines crossing them, as bit sets."""
+    if ALONG_ROWS[edge]:
+        return state.row_blocked, state.col_blocked
+    return state.col_blocked, state.row_blocked
+
+
+def where_the_tile_stops(state: KrabyState, edge: Edge, lane: int) -> int | None:
+    """The cell where a tile slid in from `edge` along `lane` stops, or None if it cannot be slid
+    in there (K3). A lane outside the playing area has no obstacle: nothing stops a tile there."""
+    lanes, _ = lines_for(state, edge)
+    position = STOPS[state.num_players][edge][lanes[lane]]
+    return None if position is None else cell_on(edge, lane, position)
+
+
+def may_enter(state: KrabyState, edge: Edge, lane: int) -> bool:
+    """Whether a tile may be slid in from `edge` along `lane`: something stops it (K3), and where
+    it stops it leaves no hole (K4)."""
+    lanes, crossing = lines_for(state, edge)
+    position = STOPS[state.num_players][edge][lanes[lane]]
+    return position is not None and not leaves_a_hole(lanes, lane, position, crossing[position])
+
+
+def place_tile(state: KrabyState, move: PlaceTile) -> list[Event]:
+    """The tile leaves the hand and stops before the first obstacle (K3); then the fisher draws,
+    or, once the bag is empty, goes on to the figure."""
+    player = state.turn_player
+    stop = where_the_tile_stops(state, move.edge, move.lane)
+    assert stop is not None  # checked legal before
+    state.hands[player] = counted(state.hands[player], move.color, -1)
+    state.cells[stop] = move.color + TILE_OFFSET
+    state.block(stop)
+    state.turns_taken += 1
+    hand_size = sum(state.hands[player])
+    events: list[Event] = [TilePlaced(player, move.edge, move.lane, move.color, stop, hand_size)]
+    if sum(state.bag):
+        state.step = DRAW
     else:
-        newly_between = lanes[across.bit_length() : lane]
-    at_stop = 1 << stop
-    # Each is free at `stop` (its bit there never set): is it blocked both before and after?
-    # A plain loop: a generator costs more than the check on these few lines.
-    for line in newly_between:
-        if line & -line < at_stop < line:
-            break
-    else:
-        return True
+        events += offer_figure(state)
+    return events
+
+
+# ----- Forbidden Moves -----
+
+
+def has_a_line_to_an_edge(line: int, position: int) -> bool:
+    """K4, along one line: whether the free cell at `position` sees an edge of the playing area,
+    with no obstacle between it and one end of the line (its obstacles as a bit set)."""
+    before = line & ((1 << position) - 1)
+    after = line >> (position + 1)
+    return not before or not after
+
+
+def positions_with_a_line(line: int) -> frozenset[int]:
+    """The free positions of a line that see one of its ends."""
+    return frozenset(
+        p for p in range(SIZE) if not is_blocked(line, p) and has_a_line_to_an_edge(line, p)
+    )
+
+
+WITH_A_LINE = [positions_with_a_line(line) for line in range(1 << SIZE)]
+
+
+def positions_losing_their_line(line: int, position: int) -> tuple[int, ...]:
+    """The free positions of a line that see one of its ends, and no longer do once a tile
+    stands at `position`, in order."""
+    after = line | 1 << position
+    return tuple(sorted(WITH_A_LINE[line] - WITH_A_LINE[after] - {position}))
+
+
+# LOSE_THEIR_LINE[line][position]: `positions_losing_their_line`, for every line and position.
+LOSE_THEIR_LINE = [
+    [positions_losing_their_line(line, position) for position in range(SIZE)]
+    for line in range(1 << SIZE)
+]
+
+
+def leaves_a_hole(lanes: Sequence[int], lane: int, stop: int, crossing: int) -> bool:
+    """K4: whether a tile sliding along `lane` (one of `lanes`, the lines parallel to it) and
+    stopping at position `stop` of it would leave a free cell that no tile could ever reach: one
+    with no straight line of free cells to an edge, along its row or its column. `crossing` is
+    the line across the lane where the tile stops, without the tile.
+
+    Before the tile no cell is a hole (legal play, and decode_state, see to that), and the tile
+    changes only its lane and the line crossing it. The free cells of the lane keep their line:
+    the tile slid over those behind it and stopped right against the one ahead. So only free
+    cells of the crossing line can lose theirs, those the tile cuts off from its ends
+    (LOSE_THEIR_LINE); each of them is a hole unless it sees an edge along its own lane."""
+    for other in LOSE_THEIR_LINE[crossing][lane]:
+        if not has_a_line_to_an_edge(lanes[other], stop):
+            return True
     return False
 
 
+def is_a_hole(state: KrabyState, cell: int) -> bool:
+    """K4 for a cell of the board: a free cell with no line to an edge, along its row or column."""
+    row, col = divmod(cell, SIZE)
+    return (
+        state.cells[cell] == EMPTY
+        and not has_a_line_to_an_edge(state.row_blocked[row], col)
+        and not has_a_line_to_an_edge(state.col_blocked[col], row)
+    )
+
+
 def unfillable_cells(state: KrabyState) -> list[int]:
-    """Free cells with no line to any edge (K4); a reachable state has none. Row by row with bit
-    sets: only free cells strictly between a row's first and last blocked cell lack a line along
-    the row, and only those are checked along their column."""
-    cells, row_blocked, col_blocked = state.cells, state.row_blocked, state.col_blocked
-    holes = []
-    for row in range(SIZE):
-        blocked = row_blocked[row]
-        if not blocked:
-            continue
-        inner = ((1 << (blocked.bit_length() - 1)) - 1) & -((blocked & -blocked) << 1)
-        inner &= ~blocked
-        while inner:
-            col = (inner & -inner).bit_length() - 1
-            inner &= inner - 1
-            along = col_blocked[col]
-            if cells[row * SIZE + col] == EMPTY and along & ((1 << row) - 1) and along >> (row + 1):
-                holes.append(row * SIZE + col)
-    return holes
+    """Every hole of the board (K4); a state legal play reaches has none."""
+    return [cell for cell in range(CELLS) if is_a_hole(state, cell)]
 
 
-def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
-    """Every (edge, lane, stop cell) where a tile of any colour may legally enter (K3, K4, K5).
-    A pure function of the board (its rows determine its columns), kept for the boards seen
-    lately: one position is asked about several times (its view, its legal moves, the move).
-    Known by the cells' bytes: one object to hash and compare (a tuple of the rows' bit sets
-    reads a dozen int objects, each likely a cache miss in the server), which also tell the
-    playing area (K1) apart; 3 and 4 fishers share theirs."""
+@dataclass(frozen=True, eq=False, slots=True)
+class Entry:
+    """An entry point (K3, K4): a tile may be slid in from `edge` along `lane`, and stops at cell
+    `stop`. `tiles` are the moves it offers by the colours in hand (K5: the colour does not
+    matter for legality), indexed by COLORS_HELD. One object for each, built once: they are
+    compared by identity."""
+
+    edge: Edge
+    lane: int
+    stop: int
+    tiles: tuple[tuple[PlaceTile, ...], ...]
+
+
+def colors_held(hand: tuple[int, ...]) -> int:
+    """The colours `hand` holds, as a bit set (bit c - 1 for colour c)."""
+    return sum(1 << (color - 1) for color in COLORS if hand[color - 1])
+
+
+# COLORS_HELD[hand]: `colors_held` for every hand of up to six tiles.
+COLORS_HELD = {
+    hand: colors_held(hand)
+    for hand in itertools.product(range(HAND_SIZE + 1), repeat=len(COLORS))
+    if sum(hand) <= HAND_SIZE
+}
+
+
+def entry(edge: Edge, lane: int, position: int) -> Entry:
+    stop = cell_on(edge, lane, position)
+    tiles = tuple(
+        tuple(PlaceTile(edge, lane, c, stop) for c in COLORS if colors >> (c - 1) & 1)
+        for colors in range(1 << len(COLORS))
+    )
+    return Entry(edge, lane, stop, tiles)
+
+
+# ENTRIES[edge][lane][position]: the entry point of a tile from `edge` stopping there.
+ENTRIES = {
+    edge: [[entry(edge, lane, position) for position in range(SIZE)] for lane in range(SIZE)]
+    for edge in EDGES
+}
+
+
+def find_entry_points(state: KrabyState, first_only: bool = False) -> list[Entry]:
+    """The entry points (edge by edge, lane by lane, in order; only the first with
+    `first_only`): each lane's stop (K3) where the tile leaves no hole (K4)."""
+    found = []
+    for edge in EDGES:
+        lanes, crossing = lines_for(state, edge)
+        stops, entries = STOPS[state.num_players][edge], ENTRIES[edge]
+        for lane in LANES[state.num_players]:
+            stop = stops[lanes[lane]]
+            if stop is None or leaves_a_hole(lanes, lane, stop, crossing[stop]):
+                continue
+            found.append(entries[lane][stop])
+            if first_only:
+                return found
+    return found
+
+
+def entry_points(state: KrabyState) -> tuple[Entry, ...]:
+    """Every entry point of the board. It depends on the board alone (the cells also tell the
+    playing area, K1), and one position is asked about several times (its legal moves, its view,
+    the engine's move keys), so the answers for the boards seen lately are kept."""
     key = bytes(state.cells)
     found = _ENTRY_POINTS.get(key)
     if found is None:
@@ -375,262 +443,133 @@ def entry_points(state: KrabyState) -> tuple[tuple[int, int, int], ...]:
     return found
 
 
-# Bounded in bytes by its count: a key is a board's 121 bytes and a value at most 44 entry points
-# (4 edges x 11 lanes), each a shared tuple of `ENTRY_WAYS`: under 700 bytes an entry, under
-# 3 MiB in all.
-_ENTRY_POINTS: dict[bytes, tuple[tuple[int, int, int], ...]] = {}
+# A key is a board's 121 bytes and a value at most 44 shared entries (4 edges x 11 lanes): under
+# 700 bytes an entry, under 3 MiB in all.
+_ENTRY_POINTS: dict[bytes, tuple[Entry, ...]] = {}
 _ENTRY_POINTS_LIMIT = 4096
 
 
 def has_entry_point(state: KrabyState) -> bool:
-    """Whether a tile may enter anywhere (K3, K4): the walk of `find_entry_points`, stopping at
-    the first entry point (usually one of the first few)."""
+    """Whether a tile may be slid in anywhere (K3, K4)."""
     return bool(find_entry_points(state, first_only=True))
 
 
-# Per number of fishers, the lanes of the playing area (K1).
-LANES = {n: range(playing_area(n)[0], playing_area(n)[1] + 1) for n in (2, 3, 4)}
-assert EDGES == (1, 2, 3, 4)  # ENTRY_WAYS[n][edge - 1] is the edge's
-
-
-def find_entry_points(
-    state: KrabyState, first_only: bool = False, only: PlaceTile | None = None
-) -> list[tuple[int, int, int]]:
-    """The entry points in order (only the first with `first_only`, and only at the edge and lane
-    of the tile `only`, for is_legal): each edge's stops (K3) from its `stop_table`, checked by
-    `no_new_hole` (K4), whose first test is inlined here as most entries need no other."""
-    ways = ENTRY_WAYS[state.num_players]
-    lanes = LANES[state.num_players]
-    if only is not None:  # a lane outside the playing area has no blocked cell: no stop there
-        ways = (ways[only.edge - 1],)
-        lanes = (only.lane,)
-    rows, cols = state.row_blocked, state.col_blocked
-    found = []
-    for _, along_row, stops, entries in ways:
-        lines, across = (rows, cols) if along_row else (cols, rows)
-        for lane in lanes:
-            stop = stops[lines[lane]]
-            if stop < 0:
-                continue  # nothing stops the tile, or its entry cell is taken (K3)
-            crossing = across[stop]
-            if NOTHING_NEWLY_BETWEEN[crossing] >> lane & 1 or newly_between_keep_a_line(
-                lines, crossing, lane, stop
-            ):
-                found.append(entries[lane][stop])
-                if first_only:
-                    return found
-    return found
-
-
-# ----- figures (K6) -----
-
-
-# Per number of fishers, how many figures a ship may hold (K6).
-FIGURES_PER_SHIP = {n: max_figures_per_ship(n) for n in (2, 3, 4)}
-
-
-def figure_placements(state: KrabyState, player: int) -> list[PlaceFigure]:
-    ship = state.ships[player]
-    # Asked every turn, when most ships are full: the figures aboard counted without a generator
-    # (a free hold is 0).
-    if len(ship) - ship.count(0) >= FIGURES_PER_SHIP[state.num_players]:
-        return []
-    taken = {(hold, m) for other in state.ships for m, hold in zip(MULTIPLIERS, other, strict=True)}
-    return [
-        PlaceFigure(color, m)
-        for color in COLORS
-        if state.figure_supply[color - 1] and color not in ship
-        for m in MULTIPLIERS
-        if not ship[m - 1] and (color, m) not in taken
-    ]
-
-
-# ----- legal moves -----
-
-
-def lane_of(edge: int, cell: int) -> int:
-    """The row (EAST, WEST) or column (NORTH, SOUTH) a tile from `edge` slides along to `cell`."""
-    row, col = divmod(cell, SIZE)
-    return row if edge in (EAST, WEST) else col
-
-
-# The tiles listed for a tile entering from `edge` and stopping at `cell`, for each set of
-# colours in hand (a bit mask, bit c - 1 for colour c), by colour: LISTED_TILES[edge][cell][mask],
-# built once (list lookups: read for every entry point of every listing).
-LISTED_TILES: dict[int, list[list[tuple[PlaceTile, ...]]]] = {
-    edge: [
-        [
-            tuple(
-                PlaceTile(edge, lane_of(edge, cell), c, cell) for c in COLORS if mask >> (c - 1) & 1
-            )
-            for mask in range(1 << len(COLORS))
-        ]
-        for cell in range(CELLS)
-    ]
-    for edge in EDGES
-}
-
-
-def colors_in_hand(hand: list[int]) -> int:
-    """The colours `hand` holds, as the bit mask HAND_TILES is indexed by."""
-    return (
-        (hand[0] > 0)
-        | (hand[1] > 0) << 1
-        | (hand[2] > 0) << 2
-        | (hand[3] > 0) << 3
-        | (hand[4] > 0) << 4
-    )
-
-
-def legal_moves(state: KrabyState) -> list:
-    if state.step == PLACE_TILE:
-        colors = colors_in_hand(state.hands[state.turn_player])
-        moves: list = []
-        for edge, _, stop in entry_points(state):
-            moves += LISTED_TILES[edge][stop][colors]
-        return moves
-    if state.step == PLACE_FIGURE:
-        return [*figure_placements(state, state.turn_player), SKIP_FIGURE]
-    return []
-
-
-def is_legal(state: KrabyState, move: object) -> bool:
-    """Whether `move` is one of `legal_moves`: a tile by the same walk, narrowed to its own edge
-    and lane (one check stays cheap)."""
-    if isinstance(move, PlaceTile) and state.step == PLACE_TILE:
-        return state.hands[state.turn_player][move.color - 1] > 0 and bool(
-            find_entry_points(state, True, move)
-        )
-    return move in legal_moves(state)
-
-
-# ----- turn flow -----
-
-
-def deal(state: KrabyState, color: int) -> list:
-    player = state.turn_player
-    take_from_bag(state, player, color)
-    hand_size = sum(state.hands[player])
-    events: list = [TileDealt(player, color, hand_size, sum(state.bag))]
-    if hand_size == HAND_SIZE:
-        if player + 1 < state.num_players:
-            state.turn_player = player + 1
-        else:
-            state.turn_player = state.first_player
-            state.step = PLACE_TILE
-            events.extend(begin_turn(state))
-    return events
-
-
-def take_from_bag(state: KrabyState, player: int, color: int) -> None:
-    state.bag = counted(state.bag, color, -1)
-    state.hands[player] = counted(state.hands[player], color, 1)
-
-
-def chance_outcomes(state: KrabyState) -> list[tuple[int, int]]:
-    """A draw from the bag: value = KrabyColor, weight = tiles of that colour left (G2)."""
-    bag = state.bag
-    return [(c, bag[c - 1]) for c in COLORS if bag[c - 1]]
-
-
-def apply_chance(state: KrabyState, color: int) -> list:
-    """A tile dealt, or drawn after placing one (K7): into the hand of the fisher to play."""
-    if state.step == DEAL:
-        return deal(state, color)
+def draw_back_to_six(state: KrabyState, color: Color) -> list[Event]:
+    """After placing a crab, the player draws another tile, so that he has six behind the
+    screen; then comes the figure."""
     player = state.turn_player
     take_from_bag(state, player, color)
     drawn = TileDrawn(player, color, sum(state.hands[player]), sum(state.bag))
     return [drawn, *offer_figure(state)]
 
 
-def apply_move(state: KrabyState, move: object) -> list:
-    """Play a fisher's move, checked legal before: a tile slides in (K3), else a figure is
-    placed or not (K6)."""
-    if not isinstance(move, PlaceTile):
-        return place_figure(state, move)  # type: ignore[arg-type]
+# ----- Groups and Scoring Values -----
+
+
+def group_points(size: int) -> int:
+    """A group of one species scores by its size: -1, 0, 1, 3, and 5 for five or more."""
+    return GROUP_POINTS.get(size, BIG_GROUP_POINTS)
+
+
+# ----- Placing a Crab in the Ship's Hold (K6) -----
+
+
+def ship_has_room(state: KrabyState, player: int) -> bool:
+    """In a 4-player game a ship holds at most two figures (three holds otherwise)."""
+    ship = state.ships[player]
+    return len(ship) - ship.count(NO_FIGURE) < FIGURES_PER_SHIP[state.num_players]
+
+
+def figure_beside_the_board(state: KrabyState, color: Color) -> bool:
+    """The figure is one of those lying next to the board."""
+    return state.figure_supply[color - 1] > 0
+
+
+def color_on_ship(ship: Ship, color: Color) -> bool:
+    """On a ship there may be only one crab figure of a given colour."""
+    return color in ship
+
+
+def hold_is_free(ship: Ship, multiplier: int) -> bool:
+    return ship[multiplier - 1] == NO_FIGURE
+
+
+def hold_taken_on_another_ship(
+    state: KrabyState, player: int, color: Color, multiplier: int
+) -> bool:
+    """A figure may not be placed on a space the same as one at another player's ship: with pink
+    at x3 on one ship, pink may go only at x2 or x1 on the others."""
+    return any(
+        ship[multiplier - 1] == color for seat, ship in enumerate(state.ships) if seat != player
+    )
+
+
+def figure_placements(state: KrabyState) -> list[PlaceFigure]:
+    """The figures the fisher to play may place, right after their tile: each colour, each
+    hold, as the rules above allow."""
     player = state.turn_player
-    stop = slide_stop(state, move.edge, move.lane)
-    assert stop is not None  # checked legal before
-    state.hands[player] = counted(state.hands[player], move.color, -1)
-    state.cells[stop] = move.color + TILE_OFFSET
-    row, col = divmod(stop, SIZE)  # as state.block(stop)
-    state.row_blocked[row] |= 1 << col
-    state.col_blocked[col] |= 1 << row
-    state.turns_taken += 1
-    hand_size = sum(state.hands[player])
-    events: list = [TilePlaced(player, move.edge, move.lane, move.color, stop, hand_size)]
-    if sum(state.bag):
-        state.step = DRAW
-    else:
-        events.extend(offer_figure(state))
-    return events
+    ship = state.ships[player]
+    if not ship_has_room(state, player):
+        return []
+    return [
+        PlaceFigure(color, multiplier)
+        for color in COLORS
+        if figure_beside_the_board(state, color) and not color_on_ship(ship, color)
+        for multiplier in MULTIPLIERS
+        if hold_is_free(ship, multiplier)
+        and not hold_taken_on_another_ship(state, player, color, multiplier)
+    ]
 
 
-def offer_figure(state: KrabyState) -> list:
-    if figure_placements(state, state.turn_player):
+def offer_figure(state: KrabyState) -> list[Event]:
+    """After the tile and the draw, the figure decision; a fisher with no figure to place skips it
+    (G6), and the turn ends."""
+    if figure_placements(state):
         state.step = PLACE_FIGURE
         return []
-    # Nothing to place: the optional move is skipped (G6), and the turn ends.
-    state.turn_player = (state.turn_player + 1) % state.num_players
-    state.step = PLACE_TILE
-    return begin_turn(state)
+    return end_turn(state)
 
 
-def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list:
+def place_figure(state: KrabyState, move: PlaceFigure | SkipFigure) -> list[Event]:
+    """One figure into a hold of the fisher's ship, or none; the turn ends."""
     player = state.turn_player
+    events: list[Event]
     if isinstance(move, SkipFigure):
-        events: list = [FigureSkipped(player)]
+        events = [FigureSkipped(player)]
     else:
         state.ships[player] = with_figure(state.ships[player], move)
         state.figure_supply = counted(state.figure_supply, move.color, -1)
         supply_left = state.figure_supply[move.color - 1]
         events = [FigurePlaced(player, move.color, move.multiplier, supply_left)]
-    # The turn ends.
-    state.turn_player = (player + 1) % state.num_players
-    state.step = PLACE_TILE
-    return events + begin_turn(state)
+    return events + end_turn(state)
 
 
-def with_figure(ship: tuple[int, int, int], move: PlaceFigure) -> tuple[int, int, int]:
+def with_figure(ship: Ship, move: PlaceFigure) -> Ship:
     """`ship` with the figure in its hold, as a new tuple: the old one may be shared."""
     holds = list(ship)
     holds[move.multiplier - 1] = move.color
     return holds[0], holds[1], holds[2]
 
 
-def begin_turn(state: KrabyState) -> list:
-    """Start the turn of `turn_player`, passing for every fisher who cannot place (G6) and ending
-    the game when the tiles run out or nobody can place (K8)."""
-    if not sum(state.bag) and not any(map(sum, state.hands)):
-        return finish(state, ALL_TILES_PLACED)
-    events: list = []
-    entries = find_entry_points(state, first_only=True)  # has_entry_point
-    for _ in range(state.num_players):
-        in_hand = sum(state.hands[state.turn_player])
-        if entries and in_hand:
-            events.append(TURN_BEGAN[state.turn_player])
-            return events
-        # G6, said with its cause: an empty hand, else no entry on the board.
-        events.append(TurnPassed(state.turn_player, NO_ENTRY if in_hand else NO_TILES))
-        state.turn_player = (state.turn_player + 1) % state.num_players
-    return events + finish(state, NO_FISHER_CAN_PLACE)
+# ----- End of the Game (K8) -----
 
 
-# One TurnBegan per seat, built once: the event is a plain value, and every turn makes one.
-TURN_BEGAN = tuple(TurnBegan(seat) for seat in range(MAX_PLAYERS))
+def all_tiles_placed(state: KrabyState) -> bool:
+    """The game ends when all the crabs have been laid out on the board."""
+    return not sum(state.bag) and not any(sum(hand) for hand in state.hands)
 
 
-def finish(state: KrabyState, reason: int) -> list:
+def end_the_game(state: KrabyState, reason: EndReason) -> list[Event]:
     state.step = GAME_OVER
     return [GameEnded(reason)]
 
 
-# ----- scoring (K9) -----
+# ----- Scoring (K9) -----
 
 
 @dataclass(frozen=True)
 class SpeciesScore:
-    color: int
+    color: Color
     group_sizes: tuple[int, ...]
     points: int
 
@@ -638,7 +577,7 @@ class SpeciesScore:
 @dataclass(frozen=True)
 class FisherScore:
     player: int
-    contributions: tuple[tuple[int, int, int], ...]  # (colour, multiplier, species points)
+    contributions: tuple[tuple[Color, int, int], ...]  # (colour, multiplier, species points)
     total: int
     best_contribution: int
 
@@ -656,14 +595,6 @@ class KrabyOutcome:
 NOT_FIRST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE)
 NOT_LAST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE != SIZE - 1)
 
-
-def species_cells(cells: bytearray, color: int) -> int:
-    """The cells holding `color`'s tiles as a bit set: the board as bytes, each cell mapped to
-    the digit '1' or '0', read as a binary number (last cell first, so that bit i is cell i)."""
-    digits = bytes(cells).translate(SPECIES_DIGITS[color])
-    return int(digits[::-1], 2)
-
-
 # For each colour, bytes.translate's table mapping its tile's cell value to b"1", others to b"0".
 SPECIES_DIGITS = {
     color: bytes(ord("1") if value == color + TILE_OFFSET else ord("0") for value in range(256))
@@ -671,9 +602,16 @@ SPECIES_DIGITS = {
 }
 
 
-def group_sizes(cells: bytearray, color: int) -> list[int]:
-    """Sizes of the groups of one species (tiles touching by sides), in reading order: each group
-    grown from its first cell, over bit sets, until it takes in no more of the species' tiles."""
+def species_cells(cells: bytearray, color: Color) -> int:
+    """The cells holding `color`'s tiles as a bit set: the board as bytes, each cell mapped to
+    the digit '1' or '0', read as a binary number (last cell first, so that bit i is cell i)."""
+    digits = bytes(cells).translate(SPECIES_DIGITS[color])
+    return int(digits[::-1], 2)
+
+
+def group_sizes(cells: bytearray, color: Color) -> list[int]:
+    """Sizes of the groups of one species, tiles that touch with their sides, not corners, in
+    reading order: each group grown from its first cell until it takes in no more tiles."""
     left = species_cells(cells, color)
     sizes = []
     while left:
@@ -695,6 +633,8 @@ def group_sizes(cells: bytearray, color: int) -> list[int]:
 
 
 def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
+    """The points scored by each species, in order: all the points of its groups, positive and
+    negative, summed."""
     scores = []
     for color in COLORS:
         sizes = tuple(group_sizes(cells, color))
@@ -703,13 +643,16 @@ def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
 
 
 def score_fishers(
-    ships: list[tuple[int, int, int]], species: tuple[SpeciesScore, ...]
+    ships: Sequence[Sequence[Color]], species: tuple[SpeciesScore, ...]
 ) -> tuple[FisherScore, ...]:
+    """Each fisher scores, for each figure on their ship, its species' points times its hold."""
     points = {s.color: s.points for s in species}
     fishers = []
     for player, ship in enumerate(ships):
         contributions = tuple(
-            (color, m, points[color]) for m, color in zip(MULTIPLIERS, ship, strict=True) if color
+            (color, m, points[color])
+            for m, color in zip(MULTIPLIERS, ship, strict=True)
+            if color != NO_FIGURE
         )
         values = [m * p for _, m, p in contributions]
         # K9: with no figure at all the best single contribution counts as 0.
@@ -718,8 +661,8 @@ def score_fishers(
 
 
 def rank(fishers: tuple[FisherScore, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Ranks by total, ties broken by the best single contribution (K9); a remaining tie shares
-    the place (and the victory)."""
+    """The player who scored the most points wins; on a tie, the one who scored the most points
+    from one of the species (K9); a tie on both shares the place (and the victory)."""
     keys = [(f.total, f.best_contribution) for f in fishers]
     ranks = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
     return ranks, tuple(p for p, r in enumerate(ranks) if r == 1)
@@ -732,3 +675,28 @@ def outcome(state: KrabyState) -> KrabyOutcome | None:
     fishers = score_fishers(state.ships, species)
     ranks, winners = rank(fishers)
     return KrabyOutcome(species, fishers, ranks, winners)
+
+
+# ----- what holds after every move -----
+
+
+def invariant_violations(state: KrabyState) -> list[str]:
+    """Every tile of the game is on the board, in a hand or in the bag; the sand bar stays; no
+    cell is a hole (K4); no hand holds more than six tiles."""
+    problems = []
+    in_play = colors_in_play(state.num_players, state.excluded_color)
+    for color in COLORS:
+        on_board = state.cells.count(color + TILE_OFFSET)
+        held = sum(hand[color - 1] for hand in state.hands)
+        count = on_board + held + state.bag[color - 1]
+        expected = TILES_PER_COLOR[state.num_players] if color in in_play else 0
+        if count != expected:
+            problems.append(f"{COLOR_NAMES[color]}: {count} tiles, expected {expected}")
+    if state.cells[ISLAND] != ISLAND_CELL:
+        problems.append("the island has moved")
+    holes = unfillable_cells(state)
+    if holes:
+        problems.append(f"unfillable cells {holes} (K4)")
+    if any(sum(hand) > HAND_SIZE for hand in state.hands):
+        problems.append("a hand holds more than 6 tiles")
+    return problems

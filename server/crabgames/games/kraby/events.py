@@ -1,0 +1,102 @@
+"""Kraby's events, and who sees each (G5).
+
+Each kind ends with its `kind`, the name of its field in KrabyEvent, so that events of two kinds
+never compare equal (a tile dealt and a tile drawn carry the same numbers)."""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple, TypeAlias
+
+from crabgames.games.kraby.data import Color, Edge
+from crabgames.v1 import kraby_pb2 as pb
+
+PassReason: TypeAlias = pb.KrabyPassReason.ValueType
+EndReason: TypeAlias = pb.KrabyEndReason.ValueType
+
+NO_TILES = pb.KRABY_PASS_REASON_NO_TILES
+NO_ENTRY = pb.KRABY_PASS_REASON_NO_ENTRY
+ALL_TILES_PLACED = pb.KRABY_END_REASON_ALL_TILES_PLACED
+NO_FISHER_CAN_PLACE = pb.KRABY_END_REASON_NO_FISHER_CAN_PLACE
+
+HIDDEN_COLOR = pb.KRABY_COLOR_UNSPECIFIED  # a tile's colour in the copy other seats see
+
+
+class TileDealt(NamedTuple):
+    player: int
+    color: Color  # HIDDEN_COLOR in the copy the other seats see
+    hand_size: int  # after it
+    bag_size: int
+    kind: Literal["tile_dealt"] = "tile_dealt"
+
+
+class TilePlaced(NamedTuple):
+    player: int
+    edge: Edge
+    lane: int
+    color: Color
+    stop: int  # the cell where it stopped (K3)
+    hand_size: int  # after it
+    kind: Literal["tile_placed"] = "tile_placed"
+
+
+class TileDrawn(NamedTuple):
+    player: int
+    color: Color  # HIDDEN_COLOR in the copy the other seats see
+    hand_size: int  # after it
+    bag_size: int
+    kind: Literal["tile_drawn"] = "tile_drawn"
+
+
+class FigurePlaced(NamedTuple):
+    player: int
+    color: Color
+    multiplier: int
+    supply_left: int  # figures of that colour left beside the board
+    kind: Literal["figure_placed"] = "figure_placed"
+
+
+class FigureSkipped(NamedTuple):
+    player: int
+    kind: Literal["figure_skipped"] = "figure_skipped"
+
+
+class TurnBegan(NamedTuple):
+    player: int
+    kind: Literal["turn_began"] = "turn_began"
+
+
+class TurnPassed(NamedTuple):
+    player: int
+    reason: PassReason
+    kind: Literal["turn_passed"] = "turn_passed"
+
+
+class GameEnded(NamedTuple):
+    reason: EndReason
+    kind: Literal["game_ended"] = "game_ended"
+
+
+Event = (
+    TileDealt
+    | TilePlaced
+    | TileDrawn
+    | FigurePlaced
+    | FigureSkipped
+    | TurnBegan
+    | TurnPassed
+    | GameEnded
+)
+
+
+def redact_event(event: Event, viewer: int | None) -> Event:
+    """A tile dealt or drawn is seen whole by its fisher only: the others (and spectators) see
+    who received it and the hand's and the bag's sizes, anyone at the table can count those,
+    but not its colour. Every other event is public."""
+    if isinstance(event, (TileDealt, TileDrawn)) and event.player != viewer:
+        return event._replace(color=HIDDEN_COLOR)
+    return event
+
+
+def chance_hidden_from(num_players: int, turn_player: int) -> list[int]:
+    """Every chance event is a tile into the hand of the fisher to play: only they see it."""
+    return [seat for seat in range(num_players) if seat != turn_player]

@@ -1,0 +1,98 @@
+"""Kraby's native state: the board with its lines of sight, the hands, the bag, the ships and the
+figure supply, and the step the game is at."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from crabgames.games.kraby.data import EMPTY, OFF_BOARD, SIZE, Color
+from crabgames.v1 import kraby_pb2 as pb
+
+Step: TypeAlias = pb.KrabyStep.ValueType
+
+# The steps of the game, each with the name of the decision it waits for.
+DEAL = pb.KRABY_STEP_DEAL
+PLACE_TILE = pb.KRABY_STEP_PLACE_TILE
+DRAW = pb.KRABY_STEP_DRAW
+PLACE_FIGURE = pb.KRABY_STEP_PLACE_FIGURE
+GAME_OVER = pb.KRABY_STEP_GAME_OVER
+STEP_NAMES: dict[Step, str] = {
+    DEAL: "deal_tile",
+    PLACE_TILE: "place_tile",
+    DRAW: "draw_tile",
+    PLACE_FIGURE: "place_figure",
+    GAME_OVER: "game_over",
+}
+# The steps of a fisher's turn: during the deal and after the end, it is nobody's turn.
+TURN_STEPS = (PLACE_TILE, DRAW, PLACE_FIGURE)
+
+Ship = tuple[Color, Color, Color]  # the colour in holds x1, x2 and x3 (NO_FIGURE: free)
+
+
+@dataclass(slots=True)
+class KrabyState:
+    """A position. A clone is taken before every move, so the pieces a move replaces rather than
+    changes (the hands, the bag, the ships and the figure supply) are tuples a clone shares, and
+    only the board and its lines of sight are copied.
+
+    The lines of sight are ints used as bit sets: bit c of `row_blocked[r]` is set when cell
+    (r, c) holds a tile or the sand bar, and bit r of `col_blocked[c]` likewise. Cells outside
+    the playing area are never set, so the end of a line is the edge of the playing area."""
+
+    num_players: int
+    excluded_color: Color
+    first_player: int
+    cells: bytearray  # KrabyCell values, row-major, as the state message holds them
+    hands: list[tuple[int, ...]]  # per seat, tile counts indexed by colour - 1
+    bag: tuple[int, ...]  # tile counts indexed by colour - 1
+    ships: list[Ship]  # per seat
+    figure_supply: tuple[int, ...]  # figures beside the board, indexed by colour - 1
+    step: Step
+    turn_player: int
+    turns_taken: int
+    row_blocked: list[int] = field(default_factory=list)
+    col_blocked: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.row_blocked:
+            self.rebuild_lines()
+
+    def rebuild_lines(self) -> None:
+        """The lines of sight from the cells."""
+        self.row_blocked = [0] * SIZE
+        self.col_blocked = [0] * SIZE
+        for cell, value in enumerate(self.cells):
+            if value != EMPTY and value != OFF_BOARD:
+                self.block(cell)
+
+    def block(self, cell: int) -> None:
+        """A tile (or the sand bar) now stands on `cell`."""
+        row, col = divmod(cell, SIZE)
+        self.row_blocked[row] |= 1 << col
+        self.col_blocked[col] |= 1 << row
+
+    def copy(self) -> KrabyState:
+        return KrabyState(
+            self.num_players,
+            self.excluded_color,
+            self.first_player,
+            self.cells[:],
+            self.hands[:],
+            self.bag,
+            self.ships[:],
+            self.figure_supply,
+            self.step,
+            self.turn_player,
+            self.turns_taken,
+            self.row_blocked[:],
+            self.col_blocked[:],
+        )
+
+
+def counted(counts: tuple[int, ...], color: Color, change: int) -> tuple[int, ...]:
+    """`counts` (indexed by colour - 1) with `change` more of `color`, as a new tuple: the old
+    one may be shared with a clone."""
+    changed = list(counts)
+    changed[color - 1] += change
+    return tuple(changed)
