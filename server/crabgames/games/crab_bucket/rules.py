@@ -592,16 +592,11 @@ def choose_mission_pile(state: CrabBucketState, level: int, events: list[Event])
 def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
     """Card draws: (card id, copies in the draw pile) in card-id order. Mission draws: (mission
     index, 1) in index order (G2)."""
-    if state.step == GAME_OVER:
+    if not is_chance(state):
         return []
-    if state.pending:  # chance decides a mission draw or an extra card draw (`is_chance`)
-        kind, level = state.pending[-1]
-        if kind in LEVELED_PENDING:
-            return [(m, 1) for m in state.mission_piles[level - 1]]
-        if kind != EXTRA_DRAW:
-            return []
-    elif state.step not in CHANCE_STEPS:
-        return []
+    if state.pending and state.pending[-1][0] in LEVELED_PENDING:
+        level = state.pending[-1][1]
+        return [(m, 1) for m in state.mission_piles[level - 1]]
     # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
     # crab card); the Oxi! cards are the last card id and may be there several times.
     draw_pile = state.draw_pile
