@@ -200,7 +200,7 @@ RECHECK_LIMIT = 120  # seconds: a game's rule tests take a few
 WRAPPERS = {"staticmethod", "classmethod", "property", "lru_cache", "cache", "wraps", "dataclass"}
 
 
-def called_at_import(game: str) -> set[str]:
+def called_at_import(workdir: Path, game: str) -> set[str]:
     """The functions of the game's package that run while its modules are imported: called by
     module-level code (tables built once), and whatever those call in turn, by name. Only their
     mutants can escape mutmut's own choice of tests (see `recheck`)."""
@@ -219,7 +219,7 @@ def called_at_import(game: str) -> set[str]:
                 found.update(name(a) for a in sub.args if isinstance(a, ast.Name | ast.Attribute))
         return found
 
-    for path in sorted((GAMES / game).glob("*.py")):
+    for path in sorted(game_source(workdir, game).glob("*.py")):
         for node in ast.parse(path.read_text()).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 calls.setdefault(node.name, set()).update(names_called(node))
@@ -273,6 +273,11 @@ def function_lines(path: Path) -> dict[str, tuple[int, int]]:
     return spans
 
 
+def game_source(workdir: Path, game: str) -> Path:
+    """The game's package as the run mutated it (the scratch copy's, not the work tree's)."""
+    return workdir / "src" / "crabgames" / "games" / game
+
+
 def describe(workdir: Path, game: str, mutant: Mutant) -> None:
     """The module, function, line and the change of a mutant, from `mutmut show`."""
     mutant.module, mutant.function = name_parts(mutant.name)
@@ -281,7 +286,7 @@ def describe(workdir: Path, game: str, mutant: Mutant) -> None:
     added = [d[1:] for d in diff if d.startswith("+") and not d.startswith("+++")]
     mutant.before = " / ".join(s.strip() for s in removed)
     mutant.after = " / ".join(s.strip() for s in added)
-    source = GAMES / game / mutant.module
+    source = game_source(workdir, game) / mutant.module
     first, last = function_lines(source).get(mutant.function, (1, 0))
     lines = source.read_text().splitlines()
     wanted = removed[0].strip() if removed else ""
@@ -413,7 +418,7 @@ def main() -> int:
     mutants = [m for m in results(workdir) if name_parts(m.name)[0] in modules]
     if not mutants:
         raise SystemExit(f"no mutants found in {workdir}: see {workdir / 'mutmut.log'}")
-    import_time = called_at_import(args.game)
+    import_time = called_at_import(workdir, args.game)
     rechecked_file = workdir / "rechecked.json"
     rechecked = json.loads(rechecked_file.read_text()) if rechecked_file.exists() else {}
     listed = {e[:4] for e in load_equivalents(args.game)}
