@@ -21,6 +21,7 @@ from crabgames.games.kraby.events import (
     TurnBegan,
     TurnPassed,
 )
+from crabgames.games.kraby.fast import FAST
 from crabgames.v1 import game_pb2
 from tests.kraby.helpers import cell
 
@@ -46,7 +47,7 @@ def message_route(event: object) -> bytes:
 
 def encoded(event: object) -> game_pb2.Event:
     msg = game_pb2.Event()
-    GAME.encode_event(event, msg)
+    GAME.codec.encode_event(event, msg)
     return msg
 
 
@@ -57,7 +58,7 @@ def placeholders(template: str) -> set[str]:
 def test_every_event_kind_encodes_to_the_bytes_of_its_message():
     hidden = [GAME.redact_event(event, None) for event in EVERY_KIND]
     for event in EVERY_KIND + hidden:
-        assert GAME.encode_event_bytes(event) == message_route(event), event
+        assert FAST.event_bytes(event) == message_route(event), event
         assert encoded(event).SerializeToString(deterministic=True) == message_route(event), event
 
 

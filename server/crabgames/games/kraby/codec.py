@@ -1,6 +1,6 @@
 """Kraby's readable codec, field by field through the protobuf API: options, states, moves and
-events in and out, and outcomes out. A state no legal play could reach is refused with the path
-of the first problem."""
+events in and out, views (view.py) and outcomes out, and the labels (words.py). A state no legal
+play could reach is refused with the path of the first problem."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from collections.abc import Iterable, Sequence
 from typing import cast
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
-from crabgames.games.kraby import rules, words
+from crabgames.core.game import Codec
+from crabgames.games.kraby import rules, view, words
 from crabgames.games.kraby.data import (
     CELLS,
     COLOR_NAMES,
@@ -417,3 +418,42 @@ def encode_outcome(outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
         )
         for color, m, points in fisher.contributions:
             f.contributions.add(color=color, multiplier=m, species_points=points, points=m * points)
+
+
+class KrabyCodec(Codec[KrabyState, Move, Event, KrabyOutcome]):
+    """The readable codec, as the engine calls it."""
+
+    state_message = pb.KrabyState
+
+    def decode_options(self, options: pb.KrabyOptions, num_players: int, path: str) -> Options:
+        return decode_options(options, num_players, path)
+
+    def decode_state(self, msg: pb.KrabyState, num_players: int, path: str) -> KrabyState:
+        return decode_state(msg, num_players, path)
+
+    def encode_state(self, state: KrabyState, msg: pb.KrabyState) -> None:
+        encode_state(state, msg)
+
+    def decode_move(self, msg: pb.KrabyMove, path: str) -> Move:
+        return decode_move(msg, path)
+
+    def encode_move(self, move: Move, msg: pb.KrabyMove) -> None:
+        encode_move(move, msg)
+
+    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
+        encode_event(event, msg)
+
+    def encode_view(self, state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
+        view.encode_view(state, player, msg)
+
+    def encode_outcome(self, outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
+        encode_outcome(outcome, msg)
+
+    def move_label(self, state: KrabyState, move: Move) -> str:
+        return words.move_label(state, move)
+
+    def chance_label(self, state: KrabyState, value: int) -> str:
+        return words.chance_label(state, value)
+
+
+CODEC = KrabyCodec()

@@ -1,6 +1,7 @@
 """Kraby's accelerators: a state's bytes written directly, each event's bytes kept, and the legal
 tiles' cache keys from the table walk of the move generator. Each gives exactly what the readable
-codec gives (tests/kraby/test_fast.py checks that byte for byte over random games)."""
+codec (codec.py) gives, which tests/kraby/test_fast_paths.py checks byte for byte over random
+games; the engine works the same without them."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from collections.abc import Callable, Hashable, Sequence
 from google.protobuf.message import Message
 
 from crabgames.core import wire
-from crabgames.games.kraby import codec, rules
+from crabgames.core.game import FastPaths
+from crabgames.games.kraby import rules
+from crabgames.games.kraby.codec import CODEC
 from crabgames.games.kraby.data import CELLS
 from crabgames.games.kraby.events import Event
 from crabgames.games.kraby.move_ids import TILE_IDS, move_id_of
 from crabgames.games.kraby.moves import Move, PlaceTile
 from crabgames.games.kraby.rules import COLORS_HELD, Entry
 from crabgames.games.kraby.state import PLACE_TILE, KrabyState
-from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
 # ----- a state's bytes -----
@@ -103,9 +105,7 @@ def state_bytes(state: KrabyState) -> bytes:
 def event_bytes(event: Event) -> bytes:
     """The `Event` message `codec.encode_event` fills, serialized deterministically (its args
     map sorted by key)."""
-    msg = game_pb2.Event()
-    codec.encode_event(event, msg)
-    return msg.SerializeToString(deterministic=True)
+    return CODEC.event_bytes(event)
 
 
 # ----- the legal moves' cache keys -----
@@ -150,3 +150,8 @@ def move_cache_keys(state: KrabyState, moves: Sequence[Move]) -> list[Hashable]:
     if len(keys) != len(moves):  # not this state's legal moves: key them one by one
         return [move_cache_key(state, move) for move in moves]
     return keys
+
+
+FAST: FastPaths[KrabyState, Move, Event] = FastPaths(
+    state_bytes=state_bytes, event_bytes=event_bytes, move_cache_keys=move_cache_keys
+)

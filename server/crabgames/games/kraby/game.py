@@ -1,17 +1,18 @@
-"""Kraby plugged into the engine: its facts and options, then each hook, calling the modules that
-hold the rules (rules.py, explain.py, sampling.py), the words (words.py), the codec (codec.py,
-view.py) and the accelerators (fast.py)."""
+"""Kraby plugged into the engine: its facts and options, the readable codec (codec.py) and the
+accelerators (fast.py), then each rules hook as a short method calling the module that holds it
+(rules.py, explain.py, events.py, sampling.py)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
 from typing import cast
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
-from crabgames.games.kraby import codec, events, explain, fast, rules, sampling, view, words
+from crabgames.games.kraby import events, explain, rules, sampling
+from crabgames.games.kraby.codec import CODEC, Options
 from crabgames.games.kraby.data import MAX_PLAYERS, Color
 from crabgames.games.kraby.events import Event
+from crabgames.games.kraby.fast import FAST
 from crabgames.games.kraby.move_ids import MOVE_IDS, move_id_of
 from crabgames.games.kraby.moves import Move
 from crabgames.games.kraby.rules import KrabyOutcome
@@ -23,7 +24,6 @@ from crabgames.games.kraby.state import (
     KrabyState,
     Step,
 )
-from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
 RULES_VERSION = "kraby/1"
@@ -65,10 +65,12 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
             ),
         ),
     )
+    codec = CODEC
+    fast = FAST
 
     # ----- the rules -----
 
-    def initial_state(self, num_players: int, options: codec.Options) -> KrabyState:
+    def initial_state(self, num_players: int, options: Options) -> KrabyState:
         excluded_color, first_player = options
         return rules.set_up(num_players, excluded_color, first_player)
 
@@ -127,54 +129,3 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
         self, view: pb.KrabyView, player: int, num_players: int, rng: random.Random
     ) -> KrabyState:
         return sampling.state_from_view(view, player, num_players, rng)
-
-    # ----- the codec -----
-
-    def decode_options(
-        self, options: pb.KrabyOptions, num_players: int, path: str
-    ) -> codec.Options:
-        return codec.decode_options(options, num_players, path)
-
-    def decode_state(self, msg: pb.KrabyState, num_players: int, path: str) -> KrabyState:
-        return codec.decode_state(msg, num_players, path)
-
-    def encode_state(self, state: KrabyState, msg: pb.KrabyState) -> None:
-        codec.encode_state(state, msg)
-
-    def decode_move(self, msg: pb.KrabyMove, path: str) -> Move:
-        return codec.decode_move(msg, path)
-
-    def encode_move(self, move: Move, msg: pb.KrabyMove) -> None:
-        codec.encode_move(move, msg)
-
-    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
-        codec.encode_event(event, msg)
-
-    def encode_view(self, state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
-        view.encode_view(state, player, msg)
-
-    def encode_outcome(self, outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
-        codec.encode_outcome(outcome, msg)
-
-    def move_label(self, state: KrabyState, move: Move) -> str:
-        return words.move_label(state, move)
-
-    def chance_label(self, state: KrabyState, value: int) -> str:
-        return words.chance_label(state, value)
-
-    def player_name(self, state: KrabyState, seat: int) -> str:
-        return f"player {seat}"
-
-    # ----- the accelerators -----
-
-    def encode_state_bytes(self, state: KrabyState) -> bytes:
-        return fast.state_bytes(state)
-
-    def encode_event_bytes(self, event: Event) -> bytes:
-        return fast.event_bytes(event)
-
-    def move_cache_key(self, state: KrabyState, move: Move) -> Hashable:
-        return fast.move_cache_key(state, move)
-
-    def move_cache_keys(self, state: KrabyState, moves: Sequence[Move]) -> list[Hashable]:
-        return fast.move_cache_keys(state, moves)
