@@ -10,6 +10,7 @@ import random
 import pytest
 
 from crabgames.core.engine import Engine
+from crabgames.core.game import codec_of
 from crabgames.games import all_games
 from crabgames.v1 import game_pb2
 from tests.playthrough import GAME_OVER, encode, pick
@@ -96,7 +97,8 @@ def test_only_the_host_and_the_deciding_seat_see_a_forced_move(game_id):
                         happened.seat_events[s] for s in range(num_players) if s != seat
                     ]
                     assert all(event not in seen for seen in others)
-                    name = ENGINE.games[game_id].player_name(ENGINE.decode(state).state, seat)
+                    game = ENGINE.games[game_id]
+                    name = codec_of(game).player_name(ENGINE.decode(state).state, seat)
                     label = event.forced_move.move.label
                     assert event.text == f"{name} has only one possible move: {label}."
                     checked += 1

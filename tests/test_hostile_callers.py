@@ -286,5 +286,5 @@ def smash_message(state: game_pb2.GameState):
     from tests.crab_rage.test_smash_without_limit import smash
 
     message = pb.CrabRageMove()
-    GAME.encode_move(smash(50_000), message)
+    GAME.codec.encode_move(smash(50_000), message)
     return message

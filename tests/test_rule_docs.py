@@ -22,7 +22,7 @@ from crabgames.core.engine import EXPLICIT, Engine, legal_move_msgs
 from crabgames.core.errors import IllegalMove, RulesError
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games import all_games
-from crabgames.games.crab_rage.game import DECISION_RULES
+from crabgames.games.crab_rage.explain import DECISION_RULES
 from crabgames.v1 import game_pb2
 
 ROOT = Path(__file__).resolve().parent.parent

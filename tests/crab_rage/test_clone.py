@@ -10,7 +10,7 @@ import dataclasses
 import random
 
 from crabgames.core.game import CHANCE, NOBODY
-from crabgames.games.crab_rage import GAME, codec
+from crabgames.games.crab_rage import GAME, fast
 from crabgames.games.crab_rage.state import Arena, Crab, Duel, Player, RollOff, State, Task
 from tests.crab_rage.helpers import random_game
 
@@ -56,7 +56,7 @@ def fresh_bytes(state: State) -> bytes:
         piece.frozen, piece.encoded = False, b""
     for task in state.pending:
         task.encoded = b""
-    return codec.state_bytes(state)
+    return fast.state_bytes(state)
 
 
 def play_one(state: State, rng: random.Random) -> None:
@@ -71,18 +71,18 @@ def check_copy_on_write(state: State, rng: random.Random) -> None:
     """Playing a decision (and the automatic steps after it) on a clone leaves the original as
     it was, its encoding included; then playing on the original leaves the clone as it was."""
     before = copy.deepcopy(state)
-    encoded = codec.state_bytes(state)  # frozen pieces keep their bytes from here
+    encoded = fast.state_bytes(state)  # frozen pieces keep their bytes from here
     assert encoded == fresh_bytes(state)
     clone = state.clone()
     play_one(clone, rng)
     assert state == before
-    assert codec.state_bytes(state) == encoded
-    assert codec.state_bytes(clone) == fresh_bytes(clone)
+    assert fast.state_bytes(state) == encoded
+    assert fast.state_bytes(clone) == fresh_bytes(clone)
     played = copy.deepcopy(clone)
     play_one(state, rng)
     assert clone == played
-    assert codec.state_bytes(clone) == fresh_bytes(played)
-    assert codec.state_bytes(state) == fresh_bytes(state)
+    assert fast.state_bytes(clone) == fresh_bytes(played)
+    assert fast.state_bytes(state) == fresh_bytes(state)
 
 
 def test_clone_knows_every_field_of_every_dataclass():

@@ -224,7 +224,7 @@ def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
     assert result.winners == [BLACK]
     assert (result.ranks[BLACK], result.ranks[PURPLE]) == (1, 2)
     outcome = game_pb2.Outcome()
-    GAME.encode_outcome(result, outcome)
+    GAME.codec.encode_outcome(result, outcome)
     assert list(outcome.winners) == [BLACK] and outcome.crab_rage.duel.winners == [BLACK]
 
 
@@ -299,7 +299,7 @@ def test_purple_wins_with_13_glory():
     assert result.glory == [5, 4, 5, 12, 13]
     assert result.winners == [PURPLE] and result.duel is None
     outcome = game_pb2.Outcome()
-    GAME.encode_outcome(result, outcome)
+    GAME.codec.encode_outcome(result, outcome)
     assert outcome.summary == "Purple win(s) with 13 glory"
 
 
@@ -356,7 +356,7 @@ def test_a_shared_spotlight_victory_names_every_tied_duelist_as_a_winner():
     result = GAME.outcome(state)
     assert result.winners == [BLACK, PURPLE] and result.ranks[BLACK] == result.ranks[PURPLE] == 1
     outcome = game_pb2.Outcome()
-    GAME.encode_outcome(result, outcome)
+    GAME.codec.encode_outcome(result, outcome)
     assert list(outcome.winners) == [BLACK, PURPLE]
     assert list(outcome.crab_rage.duel.winners) == [BLACK, PURPLE]
     assert outcome.summary == "Black and Purple win(s) with 12 glory after a spotlight duel"
@@ -381,7 +381,7 @@ def test_the_outcome_lists_each_arena_by_index_in_alphabetical_billboard_order()
     set_fans(state, 0, {BLUE: 3, GREEN: 1})
     run(state, Task(Step.SCORING))
     outcome = game_pb2.Outcome()
-    GAME.encode_outcome(GAME.outcome(state), outcome)
+    GAME.codec.encode_outcome(GAME.outcome(state), outcome)
     arenas = [(a.arena, a.billboard) for a in outcome.crab_rage.arenas]
     assert arenas == [(1, AOTF), (2, BB), (0, PC)]
     assert list(outcome.crab_rage.arenas[2].glory) == [4, 0, 3, 0]

@@ -194,10 +194,10 @@ def test_chance_labels_say_whose_roll():
     for seat in (BLUE, YELLOW):
         put(state, seat, 0, 0, 3)
     run(state, Task(Step.RUMBLE, arena=0))
-    assert GAME.chance_label(state, 4) == "Blue rolls 4"
+    assert GAME.codec.chance_label(state, 4) == "Blue rolls 4"
     state = action_phase(4, (MM, PC, BB))
     run(state, Task(Step.MUTATION_ROLL, YELLOW, crabs=[(YELLOW, 1)]))
-    assert GAME.chance_label(state, 6) == "Yellow crab 1 rolls 6"
+    assert GAME.codec.chance_label(state, 6) == "Yellow crab 1 rolls 6"
 
 
 def test_labels_name_the_leaving_crab_of_a_rush():
@@ -205,7 +205,7 @@ def test_labels_name_the_leaving_crab_of_a_rush():
     put(state, BLUE, 0, 0, 4)
     put(state, YELLOW, 0, 0, 4)
     act(state, Action.RUSH, 0)
-    labels = [GAME.move_label(state, m) for m in GAME.legal_moves(state)]
+    labels = [GAME.codec.move_label(state, m) for m in GAME.legal_moves(state)]
     assert labels == [
         "Blue: send Blue crab 0 to arena B (Pressure Cooker)",
         "Blue: send Blue crab 0 to arena C (Barnacle Brawl)",
@@ -214,7 +214,9 @@ def test_labels_name_the_leaving_crab_of_a_rush():
         play(state, GAME.legal_moves(state)[0]), K.CRAB_RAGE_EVENT_KIND_DESTINATION_CHOSEN
     )
     assert (crab(chosen), chosen.arena) == ((BLUE, 0), 1)
-    assert GAME.move_label(state, GAME.legal_moves(state)[0]).startswith("Blue: send Yellow crab 0")
+    assert GAME.codec.move_label(state, GAME.legal_moves(state)[0]).startswith(
+        "Blue: send Yellow crab 0"
+    )
 
 
 def test_labels_of_a_rumble_opponent_name_the_whole_unit():
@@ -225,7 +227,7 @@ def test_labels_of_a_rumble_opponent_name_the_whole_unit():
     put(state, BLACK, 0, 0, 2)
     ally(state, 0, GREEN, BLACK)
     run(state, Task(Step.RUMBLE, arena=0))
-    labels = sorted(GAME.move_label(state, m) for m in GAME.legal_moves(state))
+    labels = sorted(GAME.codec.move_label(state, m) for m in GAME.legal_moves(state))
     assert labels == ["Blue: roll against Green/Black", "Blue: roll against Yellow"]
 
 
@@ -235,7 +237,7 @@ def test_labels_of_billboard_crabs_and_shell_up_say_what_they_do():
     put(state, BLUE, 0, 2)
     put(state, BLUE, 1, 2)
     play(state, Move(MoveKind.SIGNATURE, arena=2))
-    labels = [GAME.move_label(state, m) for m in GAME.legal_moves(state)]
+    labels = [GAME.codec.move_label(state, m) for m in GAME.legal_moves(state)]
     assert labels == [
         "Blue: Shell Up gives +2 muscle to Blue crab 0",
         "Blue: Shell Up gives +2 muscle to Blue crab 1",
@@ -243,7 +245,7 @@ def test_labels_of_billboard_crabs_and_shell_up_say_what_they_do():
     state = action_phase(4, (MM, PC, BB))
     put(state, YELLOW, 0, 0)
     run(state, Task(Step.BILLBOARD, BLUE, 2, [(BLUE, 0), (BLUE, 1)]))
-    labels = [GAME.move_label(state, m) for m in GAME.legal_moves(state)]
+    labels = [GAME.codec.move_label(state, m) for m in GAME.legal_moves(state)]
     assert labels == [
         "Blue: Barnacle Brawl gives -1 muscle to Blue crab 0",
         "Blue: Barnacle Brawl gives -1 muscle to Blue crab 1",
@@ -254,7 +256,7 @@ def test_an_alliance_choice_says_the_choice_and_the_partner():
     state = action_phase(4, (MM, PC, BB))
     put(state, YELLOW, 0, 0)
     act(state, Action.MOVE, 2, arena=0)
-    labels = [GAME.move_label(state, m) for m in GAME.legal_moves(state)]
+    labels = [GAME.codec.move_label(state, m) for m in GAME.legal_moves(state)]
     assert labels == ["Blue: go independent", "Blue: form an alliance with Yellow"]
     (chose,) = of_kind(
         play(state, Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=YELLOW)),
@@ -321,7 +323,7 @@ def test_no_view_or_event_says_none_with_minus_one():
 
 def decision_of(state) -> pb.CrabRageDecision:
     msg = pb.CrabRageView()
-    GAME.encode_view(state, None, msg)  # a spectator sees every decision's context
+    GAME.codec.encode_view(state, None, msg)  # a spectator sees every decision's context
     return msg.decision
 
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Signature, Team
+from crabgames.games.crab_rage.fast import FAST
 from crabgames.games.crab_rage.setup import default_options, initial_state
 
 
@@ -28,8 +29,8 @@ def test_equal_move_cache_keys_mean_equal_labels_and_ids():
                 continue
             moves = GAME.legal_moves(state)
             for move in moves:
-                key = (decision.player, GAME.move_cache_key(state, move))
-                found = (GAME.move_label(state, move), GAME.move_id(state, move))
+                key = (decision.player, FAST.move_cache_keys(state, [move])[0])
+                found = (GAME.codec.move_label(state, move), GAME.move_id(state, move))
                 assert seen.setdefault(key, found) == found, key
             GAME.apply_move(state, rng.choice(moves))
     assert len(seen) > 1000
@@ -52,8 +53,8 @@ def test_a_turn_key_changes_with_every_team_signature_and_billboard_a_label_read
                 seen: dict = {}
                 for variant in variants(state, decision.player):
                     for move in GAME.legal_moves(variant):
-                        key = GAME.move_cache_key(variant, move)
-                        found = GAME.move_label(variant, move)
+                        key = FAST.move_cache_keys(variant, [move])[0]
+                        found = GAME.codec.move_label(variant, move)
                         assert seen.setdefault(key, found) == found, key
             GAME.apply_move(state, rng.choice(moves))
 

@@ -85,7 +85,9 @@ def test_the_label_of_a_psych_out_on_seat_0_names_the_target_by_its_colour():
     put(state, BLUE, 1, 2, 2)
     put(state, GREEN, 2, 2, 3)
     labels = {
-        GAME.move_label(state, m) for m in GAME.legal_moves(state) if m.action == Action.PSYCH_OUT
+        GAME.codec.move_label(state, m)
+        for m in GAME.legal_moves(state)
+        if m.action == Action.PSYCH_OUT
     }
     assert labels == {"Green: Psych Out with crab 2 on Blue crab 1"}
 

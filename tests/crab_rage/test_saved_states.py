@@ -35,8 +35,8 @@ from tests.crab_rage.helpers import (
 
 
 def restored(state):
-    data = GAME.encode_state_bytes(state)
-    return GAME.decode_state(CrabRageState.FromString(data), state.num_players, "state"), data
+    data = GAME.codec.state_bytes(state)
+    return GAME.codec.decode_state(CrabRageState.FromString(data), state.num_players, "state"), data
 
 
 def test_every_state_of_random_games_is_saved_and_restored_unchanged():
@@ -46,7 +46,7 @@ def test_every_state_of_random_games_is_saved_and_restored_unchanged():
         state = initial_state(players, default_options(players))
         while (decision := GAME.next_decision(state)).kind != NOBODY:
             copy, data = restored(state)
-            assert GAME.encode_state_bytes(copy) == data
+            assert GAME.codec.state_bytes(copy) == data
             assert GAME.next_decision(copy) == decision
             assert GAME.invariant_violations(state) == []
             seen_kinds.add(state.pending[-1].kind if state.pending else None)
@@ -73,11 +73,11 @@ def test_a_state_in_a_roll_off_for_the_microphone_is_saved_and_restored():
     assert decision(state) == (-1, "microphone_die")
     for value in (3, 3, 5):  # a tie again, then Blue rolls 5
         copy, data = restored(state)
-        assert GAME.encode_state_bytes(copy) == data
+        assert GAME.codec.state_bytes(copy) == data
         assert GAME.next_decision(copy) == GAME.next_decision(state)
         chance(state, value)
     copy, data = restored(state)
-    assert GAME.encode_state_bytes(copy) == data
+    assert GAME.codec.state_bytes(copy) == data
 
 
 def test_a_state_whose_frenzy_has_no_hit_left_is_refused():
@@ -89,8 +89,8 @@ def test_a_state_whose_frenzy_has_no_hit_left_is_refused():
     put(state, YELLOW, 0, 0, 5)
     play(state, Move(MoveKind.SIGNATURE, arena=0))
     assert decision(state) == (BLUE, "choose_frenzy_target")
-    msg = CrabRageState.FromString(GAME.encode_state_bytes(state))
-    GAME.decode_state(msg, 4, "state")  # one hit left: fine
+    msg = CrabRageState.FromString(GAME.codec.state_bytes(state))
+    GAME.codec.decode_state(msg, 4, "state")  # one hit left: fine
     msg.pending[-1].values[:] = [0]
     with pytest.raises(InvalidArgument):
-        GAME.decode_state(msg, 4, "state")
+        GAME.codec.decode_state(msg, 4, "state")

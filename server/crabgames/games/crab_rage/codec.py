@@ -7,7 +7,8 @@ import functools
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
-from crabgames.core.wire import Remembered, message_field
+from crabgames.core.game import Codec
+from crabgames.games.crab_rage import rules, view, words
 from crabgames.games.crab_rage.consistency import check_reachable
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
@@ -20,6 +21,9 @@ from crabgames.games.crab_rage.data import (
     Signature,
     Team,
 )
+from crabgames.games.crab_rage.endgame import Result
+from crabgames.games.crab_rage.events import Event, team
+from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.moves import (
     ACT_PLAIN_USES,
     ACT_USES,
@@ -46,18 +50,16 @@ from crabgames.games.crab_rage.state import (
     Step,
     Task,
 )
+from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import (
-    CrabRageArena,
     CrabRageCrab,
-    CrabRageEvent,
-    CrabRageFanbaseCard,
     CrabRagePending,
     CrabRagePlayer,
     CrabRageState,
 )
-from crabgames.v1.game_pb2 import Event
 
 PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
+FULL_STATE = -2  # encode_state's viewer for the whole state, nothing hidden
 # R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
 # game can come near MAX_RAGE (about 4 rounds x 4 arenas x MAX_REWARD at most), and a state above
 # it is one no game reached. No work per decision grows with rage (a Smash may unleash any X the
@@ -128,206 +130,63 @@ def encode_fanbase(card: tuple[Reward, ...], msg: Any) -> None:
 # ----- state: encode -----
 
 
-# A state is encoded by every call that returns one. A crab's, a fanbase card's, an arena's and
-# a pending step's encodings are pure functions of a few small values: their serialized fields
-# are built once (bounded caches) and merged in one call, instead of a few dozen `add`s.
-CRABS_FIELD = CrabRagePlayer.DESCRIPTOR.fields_by_name["crabs"].number
-FANBASE_CARD_FIELD = CrabRagePlayer.DESCRIPTOR.fields_by_name["fanbase_card"].number
+# ----- state: encode, field by field -----
+
+PLACE_OF = {BACKSTAGE: PLACE_BACKSTAGE, IN_TRANSIT: PLACE_TRANSIT}  # else PLACE_ARENA
 
 
-def crab_field(muscle: int, riding_fans: int, arena: int, destination: int) -> bytes:
-    """A crab as a `crabs` field: its place and arena on the wire (in transit: the arena it is
-    entering)."""
-    if arena == BACKSTAGE:
-        place, arena = PLACE_BACKSTAGE, -1
-    elif arena == IN_TRANSIT:
-        place, arena = PLACE_TRANSIT, destination
-    else:
-        place = PLACE_ARENA
-    crab_msg = CrabRageCrab(muscle=muscle, riding_fans=riding_fans, place=place, arena=arena)
-    return message_field(CRABS_FIELD, crab_msg.SerializeToString())
+def encode_crab(c: Crab, msg: CrabRageCrab) -> None:
+    """A crab's place and arena on the wire (in transit: the arena it is entering)."""
+    msg.muscle, msg.riding_fans = c.muscle, c.riding_fans
+    msg.place = PLACE_OF.get(c.arena, PLACE_ARENA)
+    msg.arena = -1 if c.arena == BACKSTAGE else c.destination if c.arena == IN_TRANSIT else c.arena
 
 
-def fanbase_card_field(card: tuple[Reward, ...]) -> bytes:
-    card_msg = CrabRageFanbaseCard()
-    encode_fanbase(card, card_msg)
-    return message_field(FANBASE_CARD_FIELD, card_msg.SerializeToString())
+def encode_player(p: Player, msg: CrabRagePlayer, hide_commitment: bool) -> None:
+    msg.team, msg.rage, msg.supply, msg.hardcore_fans = p.team, p.rage, p.supply, p.hardcore
+    for c in p.crabs:
+        encode_crab(c, msg.crabs.add())
+    msg.passed, msg.signature_move, msg.signature_used = p.passed, p.signature, p.signature_used
+    encode_fanbase(p.fanbase, msg.fanbase_card)
+    msg.committed = p.committed
+    msg.commitment = 0 if hide_commitment else p.commitment  # G4
 
 
-def player_scalars(
-    team: int,
-    rage: int,
-    supply: int,
-    hardcore: int,
-    passed: bool,
-    signature: int,
-    signature_used: bool,
-    committed: bool,
-    commitment: int,
-) -> tuple[bytes, bytes, bytes]:
-    """A player's fields but the crabs (5) and the fanbase card (9), serialized as the three
-    runs around them (fields 1-4, 6-8 and 10-11), so the player is written in field order."""
-    before_crabs = CrabRagePlayer(team=team, rage=rage, supply=supply, hardcore_fans=hardcore)
-    before_card = CrabRagePlayer(
-        passed=passed, signature_move=signature, signature_used=signature_used
-    )
-    after_card = CrabRagePlayer(committed=committed, commitment=commitment)
-    return (
-        before_crabs.SerializeToString(),
-        before_card.SerializeToString(),
-        after_card.SerializeToString(),
-    )
+def encode_task(t: Task, msg: CrabRagePending) -> None:
+    msg.kind, msg.player, msg.arena, msg.flag = t.kind, t.player, t.arena, t.flag
+    msg.values.extend(t.values)
+    for seat, index in t.crabs:
+        msg.crabs.add(player=seat, crab=index)
 
 
-# The remembered encodings of a player's pieces, by their values (plain dict lookups: no call).
-CRAB_FIELDS = Remembered(lambda key: crab_field(*key))
-PLAYER_SCALARS = Remembered(lambda key: player_scalars(*key))
-FANBASE_CARD_FIELDS = Remembered(fanbase_card_field)
-
-
-def player_field(p: Player, hide_commitment: bool) -> bytes:
-    """A player as a `players` field, its fields in field-number order."""
-    before_crabs, before_card, after_card = PLAYER_SCALARS[
-        p.team,
-        p.rage,
-        p.supply,
-        p.hardcore,
-        p.passed,
-        p.signature,
-        p.signature_used,
-        p.committed,
-        0 if hide_commitment else p.commitment,
-    ]
-    crabs = [CRAB_FIELDS[c.muscle, c.riding_fans, c.arena, c.destination] for c in p.crabs]
-    fields = [before_crabs, *crabs, before_card, FANBASE_CARD_FIELDS[p.fanbase], after_card]
-    return message_field(PLAYERS_FIELD, b"".join(fields))
-
-
-PLAYERS_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["players"].number
-ARENAS_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["arenas"].number
-PENDING_FIELD = CrabRageState.DESCRIPTOR.fields_by_name["pending"].number
-
-
-@functools.lru_cache(maxsize=4096)
-def arena_field(
-    billboard: int, fans: tuple[int, ...], partner: tuple[int, ...], glory: tuple[int, ...]
-) -> bytes:
-    """An arena as an `arenas` field (most arenas are as they were in the state before)."""
-    arena_msg = CrabRageArena(billboard=billboard, fans=fans, partner=partner, glory=glory)
-    return message_field(ARENAS_FIELD, arena_msg.SerializeToString())
-
-
-@functools.lru_cache(maxsize=4096)
-def pending_field(
-    kind: int,
-    player: int,
-    arena: int,
-    values: tuple[int, ...],
-    flag: bool,
-    crabs: tuple[tuple[int, int], ...],
-) -> bytes:
-    """A pending step as a `pending` field (the same few steps recur all game long)."""
-    task_msg = CrabRagePending(kind=kind, player=player, arena=arena, values=values, flag=flag)
-    for p, i in crabs:
-        task_msg.crabs.add(player=p, crab=i)
-    return message_field(PENDING_FIELD, task_msg.SerializeToString())
-
-
-def encode_state(state: State, msg: Any, viewer: int | None = -2) -> None:
-    """`viewer` -2 encodes the full state; a seat or None (spectator) hides the hardcore fan
-    commitments of everyone else (G4)."""
-    msg.MergeFromString(state_bytes(state, viewer))
-
-
-def state_bytes(state: State, viewer: int | None = -2) -> bytes:
-    """`encode_state` as wire bytes, its fields in field-number order, as protobuf's
-    deterministic serialization writes them (the engine remembers states by these bytes)."""
-    players = [
-        player_bytes(p, viewer != -2 and viewer != seat) for seat, p in enumerate(state.players)
-    ]
-    arenas = [arena_bytes(a) for a in state.arenas]
-    turn = TURN_FIELDS[
-        tuple(state.action_cards),
-        state.round,
-        state.phase,
-        state.microphone,
-        state.active,
-        tuple(state.used_actions),
-        tuple(state.billboards_to_deal),
-    ]
-    pending = [t.encoded or task_bytes(t) for t in state.pending]
-    return b"".join([*players, *arenas, turn, *pending, contest_fields(state)])
-
-
-# An encoded player or arena is frozen with its bytes kept (State.clone: copy on write): the
-# engine hands a state over once it is encoded, and the next move's state shares every piece
-# the move did not change, bytes included, so only the changed ones are encoded again.
-
-
-# A piece's bytes are kept with it: once encoded it is frozen (never changed again), and a piece
-# not yet frozen may have changed since it was last encoded.
-
-
-def player_bytes(p: Player, hide_commitment: bool) -> bytes:
-    if hide_commitment and p.commitment:  # G4: not the full encoding that is kept
-        return player_field(p, True)
-    if not p.frozen or not p.encoded:
-        p.encoded = player_field(p, False)
-        p.frozen = True
-    return p.encoded
-
-
-def arena_bytes(a: Arena) -> bytes:
-    if not a.frozen or not a.encoded:
-        a.encoded = arena_field(a.billboard, tuple(a.fans), tuple(a.partner), tuple(a.glory))
-        a.frozen = True
-    return a.encoded
-
-
-def task_bytes(t: Task) -> bytes:
-    """A pending step's bytes, kept with it: a step is never changed once pushed."""
-    t.encoded = pending_field(t.kind, t.player, t.arena, tuple(t.values), t.flag, tuple(t.crabs))
-    return t.encoded
-
-
-def turn_fields(
-    action_cards: tuple[int, ...],
-    round_number: int,
-    phase: int,
-    microphone: int,
-    active: int,
-    used_actions: tuple[int, ...],
-    billboards_to_deal: tuple[int, ...],
-) -> bytes:
-    """Fields 3 to 9 (the round, the phase and whose turn it is: the same all turn long)."""
-    return CrabRageState(
-        action_cards=action_cards,
-        round=round_number,
-        phase=phase,
-        microphone=microphone,
-        active_player=active,
-        used_actions=used_actions,
-        billboards_to_deal=billboards_to_deal,
-    ).SerializeToString()
-
-
-TURN_FIELDS = Remembered(lambda key: turn_fields(*key))
-
-
-def contest_fields(state: State) -> bytes:
-    """Fields 11 and 12: the roll-off and the Spotlight Duel, while one is on."""
-    if state.roll_off is None and state.duel is None:
-        return b""
-    msg = CrabRageState()
+def encode_state(state: State, msg: CrabRageState, viewer: int | None = FULL_STATE) -> None:
+    """The state, field by field. `viewer` FULL_STATE encodes it all; a seat or None (a
+    spectator) leaves out everyone else's hardcore fan commitment (G4)."""
+    for seat, p in enumerate(state.players):
+        encode_player(p, msg.players.add(), viewer != FULL_STATE and viewer != seat)
+    for a in state.arenas:
+        msg.arenas.add(billboard=a.billboard, fans=a.fans, partner=a.partner, glory=a.glory)
+    msg.action_cards.extend(state.action_cards)
+    msg.round, msg.phase, msg.microphone = state.round, state.phase, state.microphone
+    msg.active_player = state.active
+    msg.used_actions.extend(state.used_actions)
+    msg.billboards_to_deal.extend(state.billboards_to_deal)
+    for t in state.pending:
+        encode_task(t, msg.pending.add())
     if state.roll_off is not None:
-        ro = state.roll_off
         msg.roll_off.SetInParent()
-        msg.roll_off.standing.extend(ro.standing)
-        msg.roll_off.rolling.extend(ro.rolling)
-        msg.roll_off.dice.extend(ro.dice)
+        msg.roll_off.standing.extend(state.roll_off.standing)
+        msg.roll_off.rolling.extend(state.roll_off.rolling)
+        msg.roll_off.dice.extend(state.roll_off.dice)
     if state.duel is not None:
         encode_duel(state.duel, msg.duel)
-    return msg.SerializeToString()
+
+
+def state_bytes(state: State, viewer: int | None = FULL_STATE) -> bytes:
+    """`encode_state` serialized deterministically (a view's continuation)."""
+    msg = CrabRageState()
+    encode_state(state, msg, viewer)
+    return msg.SerializeToString(deterministic=True)
 
 
 def encode_duel(duel: Duel, msg: Any) -> None:
@@ -552,7 +411,7 @@ def check_task_shape(task: Task, arenas: int, path: str) -> None:
         need(all(0 <= v < arenas for v in task.values), f"{path}.values", "arenas only")
 
 
-def decode_state(msg: Any, n: int, path: str) -> State:
+def decode_fields(msg: Any, n: int, path: str) -> State:
     setup = SETUP[n]
     need(len(msg.players) == n, f"{path}.players", f"needs one entry per seat ({n})")
     need(len(msg.arenas) == setup.arenas, f"{path}.arenas", f"{n} players use {setup.arenas}")
@@ -706,10 +565,6 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
 
 # ----- events -----
 
-EVENT_TEXT_FIELD = Event.DESCRIPTOR.fields_by_name["text"].number
-EVENT_TEMPLATE_FIELD = Event.DESCRIPTOR.fields_by_name["template"].number
-EVENT_ARGS_FIELD = Event.DESCRIPTOR.fields_by_name["args"].number
-EVENT_GAME_FIELD = Event.DESCRIPTOR.fields_by_name["crab_rage"].number
 UNIT_FIELDS = ("units", "rolling")  # lists of units, each a tuple of seats
 LIST_FIELDS = ("seats", "billboards")
 
@@ -739,48 +594,6 @@ def fill_event_part(kind: int, fields: dict[str, Any], part: Any) -> None:
             getattr(part, name).extend(value)
         else:
             setattr(part, name, value)
-
-
-# An event's bytes are a pure function of its few small values (its sentence's too): remembered,
-# boundedly, as the same events recur (the same actions on the same crabs, the same dice), so
-# most are neither told nor written again.
-EVENT_BYTES: dict[Any, bytes] = {}
-EVENT_BYTES_LIMIT = 4096
-
-
-def event_bytes(event: Any) -> bytes:
-    """An event as a serialized `crabgames.v1.Event`, as `encode_event` fills it."""
-    try:
-        data = EVENT_BYTES.get(event)
-    except TypeError:  # a sentence's values hold a list
-        return written_event_bytes(event)
-    if data is None:
-        if len(EVENT_BYTES) >= EVENT_BYTES_LIMIT:
-            EVENT_BYTES.clear()
-        data = EVENT_BYTES[event] = written_event_bytes(event)
-    return data
-
-
-def written_event_bytes(event: Any) -> bytes:
-    """The text (1), the template (2), the arguments (3, one map entry each, sorted by key as
-    protobuf's deterministic serialization writes them; proto3 leaves out an empty string
-    field but a map entry keeps both its key and its value), then the game's part (12, always
-    set)."""
-    told = event.told()
-    fields = [string_field(EVENT_TEXT_FIELD, told.text)]
-    fields.append(string_field(EVENT_TEMPLATE_FIELD, told.template))
-    for key in sorted(told.args):
-        entry = message_field(1, key.encode()) + message_field(2, told.args[key].encode())
-        fields.append(message_field(EVENT_ARGS_FIELD, entry))
-    part = CrabRageEvent()
-    fill_event_part(event.kind, told.fields, part)
-    fields.append(message_field(EVENT_GAME_FIELD, part.SerializeToString()))
-    return b"".join(fields)
-
-
-def string_field(number: int, text: str) -> bytes:
-    """A proto3 string field: left out when empty."""
-    return message_field(number, text.encode()) if text else b""
 
 
 # ----- moves -----
@@ -839,3 +652,89 @@ def encode_move(move: Move, msg: Any) -> None:
         msg.partner = move.partner
     if alliance:
         msg.alliance = move.alliance
+
+
+# ----- outcome -----
+
+
+def encode_outcome(result: Result, msg: game_pb2.Outcome) -> None:
+    for seat, (glory, rank) in enumerate(zip(result.glory, result.ranks, strict=True)):
+        msg.players.add(player=seat, score=glory, rank=rank, winner=seat in result.winners)
+    msg.winners.extend(result.winners)
+    names = " and ".join(result.teams[w] for w in result.winners)
+    best = max(result.glory)
+    duel = " after a spotlight duel" if result.duel is not None else ""
+    msg.summary = f"{names} win(s) with {best} glory{duel}"
+    part = msg.crab_rage
+    for a in result.arenas:
+        part.arenas.add(arena=a.arena, billboard=a.billboard, fans=a.fans, glory=a.glory)
+    part.glory.extend(result.glory)
+    if result.duel is not None:
+        encode_duel(result.duel, part.duel)
+
+
+# ----- the codec, as the engine calls it -----
+
+
+def decode_state(msg: CrabRageState, num_players: int, path: str) -> State:
+    """Every field checked (`decode_fields`), then the pending stack must lead to a decision
+    the rest of the state supports."""
+    state = decode_fields(msg, num_players, path)
+    try:
+        decision = current_decision(state)
+        if decision.kind == game_pb2.DECIDER_KIND_PLAYER and not rules.legal_moves(state):
+            raise ValueError("no legal move")
+        if decision.kind == game_pb2.DECIDER_KIND_CHANCE and not rules.chance_outcomes(state):
+            raise ValueError("no chance outcome")
+    except (
+        AssertionError,
+        AttributeError,
+        IndexError,
+        KeyError,
+        TypeError,
+        ValueError,
+    ) as error:
+        raise bad_state(f"{path}.pending", f"is inconsistent with the state ({error})") from None
+    return state
+
+
+class CrabRageCodec(Codec[State, Move, Event, Result]):
+    """The readable codec: every message built field by field through the protobuf API."""
+
+    state_message = CrabRageState
+
+    def decode_options(self, options: Any, num_players: int, path: str) -> Options:
+        return decode_options(options, num_players, path)
+
+    def decode_state(self, msg: Any, num_players: int, path: str) -> State:
+        return decode_state(msg, num_players, path)
+
+    def encode_state(self, state: State, msg: Any) -> None:
+        encode_state(state, msg)
+
+    def decode_move(self, msg: Any, path: str) -> Move:
+        return decode_move(msg, path)
+
+    def encode_move(self, move: Move, msg: Any) -> None:
+        encode_move(move, msg)
+
+    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
+        encode_event(event, msg)
+
+    def encode_view(self, state: State, player: int | None, msg: Any) -> None:
+        view.encode_view(state, player, msg)
+
+    def encode_outcome(self, outcome: Result, msg: game_pb2.Outcome) -> None:
+        encode_outcome(outcome, msg)
+
+    def move_label(self, state: State, move: Move) -> str:
+        return words.label(state, move)
+
+    def chance_label(self, state: State, value: int) -> str:
+        return words.chance_label(state, value)
+
+    def player_name(self, state: State, seat: int) -> str:
+        return team(state, seat)  # as every sentence names a manager: by team colour
+
+
+CODEC = CrabRageCodec()

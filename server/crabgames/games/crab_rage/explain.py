@@ -1,0 +1,108 @@
+"""Which rule an illegal move breaks (Game.explain_illegal), asking the same rule functions
+as the move generator (actions.py): availability, the arena symbol, X, the cost, the signature
+move's conditions."""
+
+from __future__ import annotations
+
+from crabgames.core.game import Violation
+from crabgames.games.crab_rage.actions import (
+    LEAST_X,
+    can_pay,
+    can_perform_from,
+    has_x,
+    is_available,
+    most_x_paid,
+    rage_cost,
+)
+from crabgames.games.crab_rage.data import ACTION_NAMES, SIGNATURE_RAGE_COST, Action
+from crabgames.games.crab_rage.flow import current_decision
+from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.state import State
+
+# Which rule each kind of decision comes from, for explain_illegal.
+DECISION_RULES = {
+    "choose_action": "Action Phase (R7)",
+    "choose_destination": "R9",
+    "choose_alliance": "Movement Rules (R10)",
+    "choose_billboard_crab": "Billboards (R11)",
+    "choose_style_bonus_arena": "Style Bonus (R12)",
+    "choose_mutation_crab": "Mutation (R4)",
+    "choose_rumble_opponent": "Rumble Phase (R15)",
+    "choose_frenzy_target": "Signature Moves (R13)",
+    "choose_shell_up_crab": "Signature Moves (R13)",
+    "choose_riptide_target": "Signature Moves (R13)",
+    "commit_hardcore_fans": "Hardcore Fans (R17)",
+    "spotlight_reroll": "Spotlight Duel (R19)",
+}
+DECISION_MOVES = {
+    "choose_action": {MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE},
+    "choose_destination": {MoveKind.DESTINATION},
+    "choose_alliance": {MoveKind.ALLIANCE},
+    "choose_billboard_crab": {MoveKind.BILLBOARD_CRAB},
+    "choose_style_bonus_arena": {MoveKind.STYLE_BONUS},
+    "choose_mutation_crab": {MoveKind.MUTATION_CRAB},
+    "choose_rumble_opponent": {MoveKind.RUMBLE_OPPONENT},
+    "choose_frenzy_target": {MoveKind.SIGNATURE_TARGET},
+    "choose_shell_up_crab": {MoveKind.SIGNATURE_TARGET},
+    "choose_riptide_target": {MoveKind.SIGNATURE_TARGET},
+    "commit_hardcore_fans": {MoveKind.HARDCORE_FANS},
+    "spotlight_reroll": {MoveKind.DUEL_KEEP, MoveKind.DUEL_REROLL},
+}
+
+
+def explain(state: State, move: Move) -> Violation:
+    decision = current_decision(state)
+    rule = DECISION_RULES.get(decision.name, "G3")
+    if move.kind not in DECISION_MOVES.get(decision.name, set()):
+        return Violation("G3", f"the decision now is {decision.name}, not a {move.kind.name}")
+    if move.kind == MoveKind.ACT:
+        return explain_action(state, decision.player, move)
+    if move.kind == MoveKind.SIGNATURE:
+        me = state.players[decision.player]
+        if me.signature_used:
+            return Violation("R13", "the signature move can be used once per game")
+        if not can_pay(me.rage, SIGNATURE_RAGE_COST):
+            return Violation("R13", "a signature move costs 2 rage")
+        return Violation("R13", "choose an arena with at least 1 of your crabs in it")
+    if move.kind == MoveKind.HARDCORE_FANS:
+        return Violation("R17", "commit 0 up to the hardcore fans you hold")
+    return Violation(rule, f"not one of the choices for {decision.name}")
+
+
+def explain_action(state: State, player: int, move: Move) -> Violation:
+    me = state.players[player]
+    if not is_available(state, move.action):
+        return Violation("Referee Phase", "that action card has not been revealed")
+    if not 0 <= move.crab < len(me.crabs):
+        return Violation("R7", "select one of your own crabs")
+    action = Action(move.action)
+    if not can_perform_from(action, me.crabs[move.crab].arena):
+        return Violation("R7", f"{ACTION_NAMES[action]} can only be performed in an arena")
+    if has_x(action) and move.amount < LEAST_X:
+        return Violation("R8", "X is at least 1")
+    cost = rage_cost(action, move.amount)
+    if not can_pay(me.rage, cost):
+        return Violation("R3", cost_reason(action, move.amount, cost, me.rage))
+    if action == Action.RAGE:
+        return Violation("R8", "Rage cannot take muscle above 6")
+    if action in (Action.MOVE, Action.GO_CLAM):
+        return Violation("R7", "move to another arena")
+    if action == Action.SPLIT:
+        return Violation("Split", "name an alliance in your crab's arena")
+    if action == Action.SWAP:
+        return Violation("R9", "swap with a rival crab in another arena")
+    return Violation("Actions", "choose a rival crab in your crab's arena")
+
+
+def cost_reason(action: Action, x: int, cost: int, rage: int) -> str:
+    """Why the player cannot pay: a cost is paid with rage the player has (R3); Smash and Rage
+    cost 1 plus X (R8), and X has no other limit."""
+    if not has_x(action):
+        return f"that costs {cost} rage and you have {rage}"
+    base = rage_cost(action)
+    most = most_x_paid(action, rage)
+    can = f"X can be at most {most}" if most >= 1 else "you cannot pay X = 1"
+    return (
+        f"{ACTION_NAMES[action]} costs {base} plus X: X = {x} costs {cost} rage and you have "
+        f"{rage}, so {can}"
+    )
