@@ -50,6 +50,7 @@ RULES_MODULES = {
     "kraby": ["rules.py", "data.py"],
     "crab_bucket": ["rules.py", "abilities.py", "data.py"],
     "crab_rage": [
+        "rules.py",
         "actions.py",
         "movement.py",
         "phases.py",
@@ -58,6 +59,7 @@ RULES_MODULES = {
         "setup.py",
         "data.py",
         "season.py",
+        "explain.py",
     ],
 }
 
