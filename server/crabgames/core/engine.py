@@ -20,6 +20,7 @@ from crabgames.core import wire
 from crabgames.core.errors import (
     GameOver,
     IllegalMove,
+    InvalidArgument,
     RulesError,
     StaleState,
     TooManyMoves,
@@ -28,7 +29,16 @@ from crabgames.core.errors import (
     bad_state,
     shown,
 )
-from crabgames.core.game import CHANCE, NOBODY, PLAYER, Decision, Game, codec_of, paths
+from crabgames.core.game import (
+    CHANCE,
+    NOBODY,
+    PLAYER,
+    AnyGame,
+    Decision,
+    GameFacts,
+    codec_of,
+    paths,
+)
 from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -48,6 +58,8 @@ MAX_VERSION = 1_000_000
 MAX_LISTED_MOVES = 16_384
 # No game seats more players than this: an event selection naming more seats is refused.
 MAX_SELECTED_SEATS = 8
+# How a check names its error: bad_request, bad_state or bad_move (a field path and why).
+MakeError = Callable[[str, str], InvalidArgument]
 
 
 class Match:
@@ -67,7 +79,7 @@ class Match:
 
     def __init__(
         self,
-        game: Game,
+        game: AnyGame,
         num_players: int,
         seed: int,
         prng: Prng,
@@ -244,7 +256,7 @@ class ForcedMoveEvent(NamedTuple):
 FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
 
 
-def redact(game: Game, event: Any, viewer: int | None) -> Any | None:
+def redact(game: AnyGame, event: Any, viewer: int | None) -> Any | None:
     """The event as `viewer` (None: a spectator) may see it: the engine's own, or the game's."""
     if type(event) is ForcedMoveEvent:
         return event.seen_by(viewer)
@@ -353,11 +365,11 @@ class DecodedStates:
 
 
 class Engine:
-    def __init__(self, games: Iterable[Game], cache_bytes: int = MAX_CACHE_BYTES) -> None:
-        self.games: dict[str, Game] = {g.facts.id: g for g in games}
+    def __init__(self, games: Iterable[AnyGame], cache_bytes: int = MAX_CACHE_BYTES) -> None:
+        self.games: dict[str, AnyGame] = {g.facts.id: g for g in games}
         self.decoded = DecodedStates(cache_bytes)
 
-    def game(self, game_id: str | None, missing: str, prefix: str, error) -> Game:
+    def game(self, game_id: str | None, missing: str, prefix: str, error: MakeError) -> AnyGame:
         """The game a oneof selects; `error` (bad_state or bad_request) names the field."""
         if game_id is None:
             raise error(missing, "no game chosen: set one of kraby, crab_bucket, crab_rage")
@@ -378,12 +390,11 @@ class Engine:
         serialized bytes, as received: a state seen lately is then never parsed at all."""
         # No GameState holds a map, so plain serialization is already deterministic (and skips
         # parsing a keyword argument).
-        key = msg if type(msg) is bytes else msg.SerializeToString()
+        key = msg if isinstance(msg, bytes) else msg.SerializeToString()
         match = self.decoded.get(key, read_only)
         if match is None:
-            if type(msg) is bytes:
-                msg = parse_state(msg, path)
-            match = self.decode_checked(msg, path)
+            parsed = parse_state(msg, path) if isinstance(msg, bytes) else msg
+            match = self.decode_checked(parsed, path)
             self.decoded.put(key, match, owned=read_only)
         return match
 
@@ -430,7 +441,8 @@ class Engine:
             raise bad_state(f"{path}.prng.seed", "does not match the game's seed")
         check_version(msg.version, f"{path}.version", bad_state)
         without_unknown_fields(msg, path)
-        state = codec_of(game).decode_state(getattr(msg, which), msg.num_players, f"{path}.{which}")
+        part, where = getattr(msg, game.facts.id), f"{path}.{game.facts.id}"
+        state = codec_of(game).decode_state(part, msg.num_players, where)
         match = Match(
             game,
             msg.num_players,
@@ -493,7 +505,7 @@ class Engine:
         )
 
     @staticmethod
-    def sized_event_of(game: Game) -> Callable[[Any], bytes]:
+    def sized_event_of(game: AnyGame) -> Callable[[Any], bytes]:
         """An encoder for one call's redacted copies of events: each distinct copy is encoded
         once, as a copy is often the same for every viewer it hides something from. Copies are
         known by value (their encoding depends on nothing else); an unhashable one by identity,
@@ -504,7 +516,7 @@ class Engine:
 
         def encode(event: Any) -> bytes:
             kind = type(event)
-            key = (kind, event) if kind.__hash__ is not None else None
+            key: tuple[type[Any], Any] | None = (kind, event) if kind.__hash__ is not None else None
             if key is not None:
                 try:
                     data = encoded.get(key)
@@ -626,7 +638,9 @@ class Engine:
             parts.append(wire.message_field(RESPONSE_LEGAL_MASK, bytes(mask)))
         return b"".join(parts)
 
-    def legal_moves_with_mask(self, msg: game_pb2.GameState):
+    def legal_moves_with_mask(
+        self, msg: game_pb2.GameState
+    ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision, int, list[bool]]:
         """`legal_moves_response` as (moves, next decision, move-id space size, mask)."""
         r = self.legal_moves_response(msg, with_mask=True)
         return list(r.moves), r.next, r.move_id_count, list(r.legal_mask)
@@ -645,7 +659,8 @@ class Engine:
             raise bad_request("view.player", "must be a player's view, not a spectator's")
         seed = (seed or secrets.randbits(63) or 1) & MASK64
         rng = random.Random(seed)
-        state = game.state_from_view(getattr(view, which), view.player, view.num_players, rng)
+        part = getattr(view, game.facts.id)
+        state = game.state_from_view(part, view.player, view.num_players, rng)
         match = Match(game, view.num_players, seed, Prng(seed), AUTO, view.version, state)
         match.sampled = True
         if next_decision_msg(match.decision()) != view.next:
@@ -688,7 +703,7 @@ class Engine:
         bytes the state is remembered by, so it is serialized once."""
         match, happened, outcome = self.played(msg, move, validate_only, expected_version, wanted)
         if match is None:
-            return (msg if type(msg) is bytes else msg.SerializeToString()), happened, outcome
+            return (msg if isinstance(msg, bytes) else msg.SerializeToString()), happened, outcome
         return self.remember(match), happened, outcome
 
     def played(
@@ -779,7 +794,7 @@ def parse_state(data: bytes, path: str) -> game_pb2.GameState:
         raise bad_state(path, f"does not parse as crabgames.v1.GameState: {why}") from None
 
 
-def check_version(version: int, field: str, error) -> None:
+def check_version(version: int, field: str, error: MakeError) -> None:
     if version > MAX_VERSION:
         raise error(field, f"is {version}; no game reaches {MAX_VERSION} decisions")
 
@@ -797,7 +812,7 @@ def without_unknown_fields(msg: game_pb2.GameState, path: str = "state") -> game
     return copy
 
 
-def check_player_count(facts, num_players: int, field: str, error) -> None:
+def check_player_count(facts: GameFacts, num_players: int, field: str, error: MakeError) -> None:
     if not facts.min_players <= num_players <= facts.max_players:
         raise error(
             field,
@@ -846,7 +861,9 @@ def next_decision_field(decision: Decision) -> bytes:
 
 
 def next_decision_msg(decision: Decision) -> game_pb2.NextDecision:
-    msg = game_pb2.NextDecision(kind=decision.kind, decision=decision.name)
+    msg = game_pb2.NextDecision(
+        kind=game_pb2.DeciderKind.ValueType(decision.kind), decision=decision.name
+    )
     if decision.kind == PLAYER:  # only a player's decision names a seat
         msg.player = decision.player
     return msg
@@ -921,14 +938,14 @@ class MoveEncodings:
     ENTRY_BYTES = 256
     total = 0  # over every table
 
-    def __init__(self, game: Game, player: int) -> None:
+    def __init__(self, game: AnyGame, player: int) -> None:
         self.game = game
         self.player = player
         self.bodies: dict[Any, bytes] = {}
         self.move_ids: dict[Any, int] = {}
         self.bytes = 0
 
-    def add(self, keys: list[Any], state: Any, moves: list[Any]) -> list[bytes]:
+    def add(self, keys: list[Any], state: Any, moves: Sequence[Any]) -> list[bytes]:
         """The bodies of these moves, encoding the ones not met before."""
         bodies = []
         for key, move in zip(keys, moves, strict=True):
@@ -971,7 +988,7 @@ class MoveEncodings:
         codec_of(game).encode_move(native, part)
         return sized_move(msg)
 
-    def ids(self, keys: list[Any], state: Any, moves: list[Any]) -> list[int]:
+    def ids(self, keys: list[Any], state: Any, moves: Sequence[Any]) -> list[int]:
         try:
             return list(map(self.move_ids.__getitem__, keys))
         except KeyError:  # the table started over meanwhile (another call filled it)
@@ -1013,7 +1030,7 @@ _ENCODED_MOVES: dict[tuple[str, int], MoveEncodings] = {}
 _ENCODINGS_LOCK = threading.Lock()
 
 
-def _encoded_moves(game: Game, player: int) -> MoveEncodings:
+def _encoded_moves(game: AnyGame, player: int) -> MoveEncodings:
     encodings = _ENCODED_MOVES.get((game.facts.id, player))
     if encodings is None:
         encodings = _ENCODED_MOVES[game.facts.id, player] = MoveEncodings(game, player)

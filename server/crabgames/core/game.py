@@ -271,6 +271,10 @@ class Game(ABC, Generic[S, M, E, O]):
         at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
 
 
+# Any game, as the engine holds them (each with its own native types).
+AnyGame = Game[Any, Any, Any, Any]
+
+
 # ----- the accelerators' switch -----
 
 _accelerators = os.environ.get("CRABGAMES_ACCELERATORS", "on").lower() not in ("off", "0", "no")
