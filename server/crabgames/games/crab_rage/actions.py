@@ -10,9 +10,9 @@ filled from the same functions, and a turn gathers them."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate, chain
-from typing import cast, overload
+from typing import Any, cast, overload
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
@@ -40,6 +40,7 @@ from crabgames.games.crab_rage.events import (
     Event,
     EventKind,
     Told,
+    Words,
     billboard_at,
     crab_title,
     place_name,
@@ -360,7 +361,7 @@ for index in CRAB_INDICES:
     )
 
 # Psych Out and Swap: crab `index` on each target, by action, crab index and target.
-TARGET_MOVES: dict[Action, list[dict[CrabRef, Move]]] = {}
+TARGET_MOVES: dict[int, list[dict[CrabRef, Move]]] = {}
 for action in (Action.PSYCH_OUT, Action.SWAP):
     TARGET_MOVES[action] = []
     for index in CRAB_INDICES:
@@ -376,7 +377,7 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
 
 # Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
 # of arenas.
-MOVES_AWAY: dict[tuple[Action, int, int, int], tuple[Move, ...]] = {}
+MOVES_AWAY: dict[tuple[int, int, int, int], tuple[Move, ...]] = {}
 for action in (Action.MOVE, Action.GO_CLAM):
     for arenas in ARENA_COUNTS:
         for index in CRAB_INDICES:
@@ -389,7 +390,7 @@ for index in CRAB_INDICES:
     SPLIT_MOVES.append(tuple(Move(MoveKind.ACT, Action.SPLIT, index, partner=s) for s in SEATS))
 
 # Rush, Scatter and Charm: no choice beyond the crab; one move per crab, by action and crab index.
-PLAIN_MOVES: dict[Action, tuple[Move, ...]] = {}
+PLAIN_MOVES: dict[int, tuple[Move, ...]] = {}
 for action in (Action.RUSH, Action.SCATTER, Action.CHARM):
     PLAIN_MOVES[action] = tuple(Move(MoveKind.ACT, action, index) for index in CRAB_INDICES)
 
@@ -402,8 +403,11 @@ SIGNATURE_MOVES = tuple(Move(MoveKind.SIGNATURE, arena=a) for a in range(max(ARE
 Placed = list[tuple[int, int]]  # (crab index, place) of the crabs that may act
 
 # What the rules above say of each action, read by every turn's listing.
-LEAST_COST = {action: least_cost(action) for action in Action}
-FROM_BACKSTAGE = {action: can_perform_from(action, BACKSTAGE) for action in Action}
+LEAST_COST: dict[int, int] = {action: least_cost(action) for action in Action}
+FROM_BACKSTAGE: dict[int, bool] = {action: can_perform_from(action, BACKSTAGE) for action in Action}
+
+
+Generator = Callable[[State, int, int, Placed, Rivals, int], list["Move | SmashRow"]]
 
 
 def action_moves(
@@ -486,7 +490,7 @@ def plain_moves(
     return [plain[i] for i, _ in placed]
 
 
-MOVES_OF_ACTION = {
+MOVES_OF_ACTION: dict[int, Generator] = {
     Action.MOVE: move_away_moves,
     Action.GO_CLAM: move_away_moves,
     Action.SPLIT: split_moves,
@@ -665,7 +669,7 @@ def rage_effect(state: State, player: int, move: Move, where: int, style: bool) 
     return [change_muscle(state, (player, move.crab), move.amount, why)], [], [where]
 
 
-EFFECTS = {
+EFFECTS: dict[int, Callable[[State, int, Move, int, bool], Effect]] = {
     Action.MOVE: move_effect,
     Action.GO_CLAM: go_clam_effect,
     Action.SPLIT: split_effect,
@@ -723,10 +727,11 @@ def riding_text(team: int, ref: CrabRef, riding: int) -> Told:
 def describe(state: State, player: int, move: Move) -> str:
     """A turn move's label (the same sentence as its event)."""
     words = describe_words(state, player, move)
-    return words[0](*words[1:]).text
+    told: Told = words[0](*words[1:])
+    return told.text
 
 
-def describe_words(state: State, player: int, move: Move) -> tuple:
+def describe_words(state: State, player: int, move: Move) -> Words:
     """What `describe_text` reads, captured now (an event's deferred sentence)."""
     players = state.players
     me = players[player]
@@ -784,11 +789,11 @@ def describe_text(
     return Told(template, args, {})
 
 
-def acted_text(words: tuple, where: int, rage: int, cost: int, first_use: bool) -> Told:
+def acted_text(words: Words, where: int, rage: int, cost: int, first_use: bool) -> Told:
     """The ACTED event: the move's sentence, with what changed."""
     told = words[0](*words[1:])
     player, move = words[1], words[2]
-    fields: dict = {
+    fields: dict[str, Any] = {
         "player": player,
         "move": move,
         "action": move.action,
@@ -803,12 +808,12 @@ def acted_text(words: tuple, where: int, rage: int, cost: int, first_use: bool) 
     return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
 
 
-def passed_text(words: tuple) -> Told:
+def passed_text(words: Words) -> Told:
     told = words[0](*words[1:])
     return Told(told.template, told.args, {"player": words[1]})
 
 
-def signature_text(words: tuple, rage: int) -> Told:
+def signature_text(words: Words, rage: int) -> Told:
     told = words[0](*words[1:])
     player, move, signature = words[1], words[2], words[4]
     fields = {

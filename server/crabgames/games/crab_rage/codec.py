@@ -50,6 +50,7 @@ from crabgames.games.crab_rage.state import (
     Step,
     Task,
 )
+from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import (
     CrabRageCrab,
@@ -138,25 +139,32 @@ PLACE_OF = {BACKSTAGE: PLACE_BACKSTAGE, IN_TRANSIT: PLACE_TRANSIT}  # else PLACE
 def encode_crab(c: Crab, msg: CrabRageCrab) -> None:
     """A crab's place and arena on the wire (in transit: the arena it is entering)."""
     msg.muscle, msg.riding_fans = c.muscle, c.riding_fans
-    msg.place = PLACE_OF.get(c.arena, PLACE_ARENA)
+    msg.place = pb.CrabRagePlace.ValueType(PLACE_OF.get(c.arena, PLACE_ARENA))
     msg.arena = -1 if c.arena == BACKSTAGE else c.destination if c.arena == IN_TRANSIT else c.arena
 
 
 def encode_player(p: Player, msg: CrabRagePlayer, hide_commitment: bool) -> None:
-    msg.team, msg.rage, msg.supply, msg.hardcore_fans = p.team, p.rage, p.supply, p.hardcore
+    msg.team = pb.CrabRageTeam.ValueType(p.team)
+    msg.rage, msg.supply, msg.hardcore_fans = p.rage, p.supply, p.hardcore
     for c in p.crabs:
         encode_crab(c, msg.crabs.add())
-    msg.passed, msg.signature_move, msg.signature_used = p.passed, p.signature, p.signature_used
+    msg.passed, msg.signature_used = p.passed, p.signature_used
+    msg.signature_move = pb.CrabRageSignatureMove.ValueType(p.signature)
     encode_fanbase(p.fanbase, msg.fanbase_card)
     msg.committed = p.committed
     msg.commitment = 0 if hide_commitment else p.commitment  # G4
 
 
 def encode_task(t: Task, msg: CrabRagePending) -> None:
-    msg.kind, msg.player, msg.arena, msg.flag = t.kind, t.player, t.arena, t.flag
+    msg.kind = pb.CrabRagePendingKind.ValueType(t.kind)
+    msg.player, msg.arena, msg.flag = t.player, t.arena, t.flag
     msg.values.extend(t.values)
     for seat, index in t.crabs:
         msg.crabs.add(player=seat, crab=index)
+
+
+def actions_msg(actions: list[int]) -> list[pb.CrabRageAction.ValueType]:
+    return [pb.CrabRageAction.ValueType(a) for a in actions]
 
 
 def encode_state(state: State, msg: CrabRageState, viewer: int | None = FULL_STATE) -> None:
@@ -166,11 +174,14 @@ def encode_state(state: State, msg: CrabRageState, viewer: int | None = FULL_STA
         encode_player(p, msg.players.add(), viewer != FULL_STATE and viewer != seat)
     for a in state.arenas:
         msg.arenas.add(billboard=a.billboard, fans=a.fans, partner=a.partner, glory=a.glory)
-    msg.action_cards.extend(state.action_cards)
-    msg.round, msg.phase, msg.microphone = state.round, state.phase, state.microphone
+    msg.action_cards.extend(actions_msg(state.action_cards))
+    msg.round, msg.microphone = state.round, state.microphone
+    msg.phase = pb.CrabRagePhase.ValueType(state.phase)
     msg.active_player = state.active
-    msg.used_actions.extend(state.used_actions)
-    msg.billboards_to_deal.extend(state.billboards_to_deal)
+    msg.used_actions.extend(actions_msg(state.used_actions))
+    msg.billboards_to_deal.extend(
+        pb.CrabRageBillboard.ValueType(b) for b in state.billboards_to_deal
+    )
     for t in state.pending:
         encode_task(t, msg.pending.add())
     if state.roll_off is not None:
@@ -551,7 +562,11 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
         f"{path}.rerolls",
         "re-rolls are paid with rage: 0 or more",
     )
-    need(not msg.awaiting_keep or rolls[msg.turn], f"{path}.awaiting_keep", "nothing was rolled")
+    need(
+        not msg.awaiting_keep or bool(rolls[msg.turn]),
+        f"{path}.awaiting_keep",
+        "nothing was rolled",
+    )
     winners = list(msg.winners)
     need(
         len(winners) <= k

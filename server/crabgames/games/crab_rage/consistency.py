@@ -214,7 +214,8 @@ def check_duel(state: State, path: str) -> None:
     if len(tied) < 2:
         need(duel is None, f"{path}.duel", "only a tie for most glory triggers a duel")
         return
-    need(duel is not None, f"{path}.duel", "a tie for most glory needs its duel")
+    if duel is None:
+        raise bad_state(f"{path}.duel", "a tie for most glory needs its duel")
     need(duel.duelists == tied, f"{path}.duel.duelists", "the tied players, in turn order")
     crabs = len(state.players[0].crabs)
     done = not duel.awaiting_keep and all(len(r) == crabs for r in duel.rolls)

@@ -46,16 +46,18 @@ class Signature(IntEnum):
     HYPE_UP = 5
 
 
-BILLBOARD_NAMES = {
+BILLBOARD_NAMES: dict[int, str] = {
     Billboard.MEGA_MUSCLE: "Mega Muscle",
     Billboard.ATTACK_OF_THE_FANS: "Attack of the Fans",
     Billboard.PRESSURE_COOKER: "Pressure Cooker",
     Billboard.BARNACLE_BRAWL: "Barnacle Brawl",
 }
 # R5: the rumble starts, and the end game runs, in alphabetical billboard order.
-ALPHABETICAL_RANK = {b: i for i, b in enumerate(sorted(Billboard, key=BILLBOARD_NAMES.get))}
+ALPHABETICAL_RANK: dict[int, int] = {
+    b: i for i, b in enumerate(sorted(Billboard, key=lambda b: BILLBOARD_NAMES[b]))
+}
 
-ACTION_NAMES = {
+ACTION_NAMES: dict[int, str] = {
     Action.MOVE: "Move",
     Action.GO_CLAM: "Go Clam",
     Action.SPLIT: "Split",
@@ -104,7 +106,7 @@ ARENA_ONLY = frozenset(
 )
 GO_CLAM_MUSCLE = 5
 
-TEAM_NAMES = {t: t.name.capitalize() for t in Team}
+TEAM_NAMES: dict[int, str] = {t: t.name.capitalize() for t in Team}
 DEFAULT_TEAMS = (Team.BLUE, Team.YELLOW, Team.GREEN, Team.BLACK, Team.PURPLE)  # R1, by seat
 
 

@@ -28,6 +28,7 @@ from crabgames.games.crab_rage.state import (
     Task,
     arenas_alphabetical,
     push,
+    the_duel,
     turn_order,
     writable_arena,
     writable_player,
@@ -165,8 +166,8 @@ class Scoring(Handler):
         if len(tied) > 1:  # R19
             state.duel = Duel(tied, [[] for _ in tied], rerolls=[0] * len(tied))
             push(state, Task(Step.DUEL))
-            words = (duel_started_text, teams_of(state), tuple(tied), best)
-            events.append(event(EventKind.DUEL_STARTED, *words))
+            started = (teams_of(state), tuple(tied), best)
+            events.append(event(EventKind.DUEL_STARTED, duel_started_text, *started))
         else:
             events.append(game_over(state))
         return events
@@ -210,7 +211,7 @@ def duel_started_text(teams: tuple[int, ...], duelists: tuple[int, ...], best: i
 
 
 def duel_done(state: State) -> bool:
-    duel = state.duel
+    duel = the_duel(state)
     crabs = len(state.players[0].crabs)
     return not duel.awaiting_keep and all(len(r) == crabs for r in duel.rolls)
 
@@ -221,7 +222,7 @@ class SpotlightDuel(Handler):
     rage to re-roll it, as often as they have rage."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
-        duel = state.duel
+        duel = the_duel(state)
         player = duel.duelists[duel.turn]
         if duel.awaiting_keep:
             if state.players[player].rage > 0:
@@ -235,7 +236,7 @@ class SpotlightDuel(Handler):
         return [Move(MoveKind.DUEL_KEEP), Move(MoveKind.DUEL_REROLL)]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
-        duel = state.duel
+        duel = the_duel(state)
         player = duel.duelists[duel.turn]
         if move.kind == MoveKind.DUEL_KEEP:
             return [self.keep(state)]
@@ -250,7 +251,7 @@ class SpotlightDuel(Handler):
 
     def keep(self, state: State) -> Event:
         """The roll stands; the next duelist in turn order rolls."""
-        duel = state.duel
+        duel = the_duel(state)
         player = duel.duelists[duel.turn]
         rolls = duel.rolls[duel.turn]
         duel.awaiting_keep = False
@@ -262,7 +263,7 @@ class SpotlightDuel(Handler):
         return [(face, 1) for face in range(1, 7)]
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
-        duel = state.duel
+        duel = the_duel(state)
         player = duel.duelists[duel.turn]
         duel.rolls[duel.turn].append(value)
         duel.awaiting_keep = True
@@ -270,7 +271,7 @@ class SpotlightDuel(Handler):
         return [event(EventKind.DIE_ROLLED, duel_die_text, state.players[player].team, ref, value)]
 
     def step(self, state: State, task: Task) -> list[Event]:
-        duel = state.duel
+        duel = the_duel(state)
         events = []
         if duel.awaiting_keep:  # no rage to re-roll with
             events.append(self.keep(state))

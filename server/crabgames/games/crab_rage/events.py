@@ -87,6 +87,8 @@ class Told(NamedTuple):
 
 
 Teller = Callable[..., Told]
+# (tell, *values): a sentence's teller and the values it reads, captured when it happened.
+Words = tuple[Any, ...]
 
 
 class Event(NamedTuple):
@@ -95,13 +97,14 @@ class Event(NamedTuple):
     everyone else sees the event told by `secret` (the same shape) instead."""
 
     kind: EventKind
-    words: tuple
+    words: Words
     owner: int = -1
-    secret: tuple = ()
+    secret: Words = ()
 
     def told(self) -> Told:
         words = self.words
-        return words[0](*words[1:])
+        told: Told = words[0](*words[1:])
+        return told
 
     @property
     def text(self) -> str:

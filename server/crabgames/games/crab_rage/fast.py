@@ -26,6 +26,7 @@ from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, Arena, Player, State, Step, Task
 from crabgames.games.crab_rage.words import label
+from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import (
     CrabRageArena,
@@ -55,7 +56,9 @@ def crab_field(muscle: int, riding_fans: int, arena: int, destination: int) -> b
         place, arena = PLACE_TRANSIT, destination
     else:
         place = PLACE_ARENA
-    crab_msg = CrabRageCrab(muscle=muscle, riding_fans=riding_fans, place=place, arena=arena)
+    crab_msg = CrabRageCrab(
+        muscle=muscle, riding_fans=riding_fans, place=pb.CrabRagePlace.ValueType(place), arena=arena
+    )
     return message_field(CRABS_FIELD, crab_msg.SerializeToString())
 
 
@@ -78,9 +81,13 @@ def player_scalars(
 ) -> tuple[bytes, bytes, bytes]:
     """A player's fields but the crabs (5) and the fanbase card (9), serialized as the three
     runs around them (fields 1-4, 6-8 and 10-11), so the player is written in field order."""
-    before_crabs = CrabRagePlayer(team=team, rage=rage, supply=supply, hardcore_fans=hardcore)
+    before_crabs = CrabRagePlayer(
+        team=pb.CrabRageTeam.ValueType(team), rage=rage, supply=supply, hardcore_fans=hardcore
+    )
     before_card = CrabRagePlayer(
-        passed=passed, signature_move=signature, signature_used=signature_used
+        passed=passed,
+        signature_move=pb.CrabRageSignatureMove.ValueType(signature),
+        signature_used=signature_used,
     )
     after_card = CrabRagePlayer(committed=committed, commitment=commitment)
     return (
@@ -91,8 +98,10 @@ def player_scalars(
 
 
 # The remembered encodings of a player's pieces, by their values (plain dict lookups: no call).
-CRAB_FIELDS = Remembered(lambda key: crab_field(*key))
-PLAYER_SCALARS = Remembered(lambda key: player_scalars(*key))
+CRAB_FIELDS: Remembered[tuple[int, int, int, int], bytes] = Remembered(lambda key: crab_field(*key))
+PLAYER_SCALARS: Remembered[tuple[Any, ...], tuple[bytes, bytes, bytes]] = Remembered(
+    lambda key: player_scalars(*key)
+)
 FANBASE_CARD_FIELDS = Remembered(fanbase_card_field)
 
 
@@ -124,7 +133,9 @@ def arena_field(
     billboard: int, fans: tuple[int, ...], partner: tuple[int, ...], glory: tuple[int, ...]
 ) -> bytes:
     """An arena as an `arenas` field (most arenas are as they were in the state before)."""
-    arena_msg = CrabRageArena(billboard=billboard, fans=fans, partner=partner, glory=glory)
+    arena_msg = CrabRageArena(
+        billboard=pb.CrabRageBillboard.ValueType(billboard), fans=fans, partner=partner, glory=glory
+    )
     return message_field(ARENAS_FIELD, arena_msg.SerializeToString())
 
 
@@ -138,7 +149,13 @@ def pending_field(
     crabs: tuple[tuple[int, int], ...],
 ) -> bytes:
     """A pending step as a `pending` field (the same few steps recur all game long)."""
-    task_msg = CrabRagePending(kind=kind, player=player, arena=arena, values=values, flag=flag)
+    task_msg = CrabRagePending(
+        kind=pb.CrabRagePendingKind.ValueType(kind),
+        player=player,
+        arena=arena,
+        values=values,
+        flag=flag,
+    )
     for p, i in crabs:
         task_msg.crabs.add(player=p, crab=i)
     return message_field(PENDING_FIELD, task_msg.SerializeToString())
@@ -207,17 +224,17 @@ def turn_fields(
 ) -> bytes:
     """Fields 3 to 9 (the round, the phase and whose turn it is: the same all turn long)."""
     return CrabRageState(
-        action_cards=action_cards,
+        action_cards=[pb.CrabRageAction.ValueType(a) for a in action_cards],
         round=round_number,
-        phase=phase,
+        phase=pb.CrabRagePhase.ValueType(phase),
         microphone=microphone,
         active_player=active,
-        used_actions=used_actions,
-        billboards_to_deal=billboards_to_deal,
+        used_actions=[pb.CrabRageAction.ValueType(a) for a in used_actions],
+        billboards_to_deal=[pb.CrabRageBillboard.ValueType(b) for b in billboards_to_deal],
     ).SerializeToString()
 
 
-TURN_FIELDS = Remembered(lambda key: turn_fields(*key))
+TURN_FIELDS: Remembered[tuple[Any, ...], bytes] = Remembered(lambda key: turn_fields(*key))
 
 
 def contest_fields(state: State) -> bytes:

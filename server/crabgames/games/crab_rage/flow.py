@@ -3,7 +3,7 @@ legal moves, applies a move or a chance outcome, or runs on its own when nobody 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import SETUP
@@ -42,7 +42,7 @@ class Handler:
 HANDLERS: dict[Step, Handler] = {}
 
 
-def handles(*kinds: Step):
+def handles(*kinds: Step) -> Callable[[type[Handler]], type[Handler]]:
     def register(cls: type[Handler]) -> type[Handler]:
         cls.automatic = cls.decision is Handler.decision
         for kind in kinds:

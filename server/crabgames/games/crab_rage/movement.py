@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_NAMES,
@@ -118,7 +120,7 @@ def left_text(
     destination: int,
     billboard: int | None,
 ) -> Told:
-    fields: dict = {"player": ref[0], "crab": ref, "arena": destination}
+    fields: dict[str, Any] = {"player": ref[0], "crab": ref, "arena": destination}
     if origin >= 0:
         fields["from_arena"] = origin
     return Told(
@@ -265,7 +267,7 @@ def alliance_text(
     billboard: int | None,
 ) -> Told:
     args = {"team": team_name(team, player), "arena": place_name(arena, billboard)}
-    fields: dict = {"player": player, "arena": arena, "alliance": choice}
+    fields: dict[str, Any] = {"player": player, "arena": arena, "alliance": choice}
     if partner >= 0:
         args["partner"] = team_name(partner_team, partner)
         fields["partner"] = partner
@@ -302,7 +304,7 @@ def set_muscle_event(state: State, ref: CrabRef, before: int, muscle: int, why: 
 
 
 def muscle_text(team: int, ref: CrabRef, arena: int, change: int, muscle: int, why: Why) -> Told:
-    fields: dict = {"player": ref[0], "crab": ref, "change": change, "result": muscle}
+    fields: dict[str, Any] = {"player": ref[0], "crab": ref, "change": change, "result": muscle}
     if arena >= 0:
         fields["arena"] = arena
     return Told(
@@ -329,21 +331,21 @@ def why_name(why: Why) -> str:
     return CAUSE_WORDS[cause]
 
 
-CAUSE_WORDS = {
+CAUSE_WORDS: dict[int, str] = {
     Cause.RUMBLE: "rumble",
     Cause.STYLE_BONUS: "style bonus",
     Cause.FAN_PHASE: "Fan Phase",
     Cause.RAGE_PHASE: "Rage Phase",
     Cause.SPOTLIGHT_DUEL: "spotlight duel",
 }
-WHY_FIELD = {
+WHY_FIELD: dict[int, str] = {
     Cause.ACTION: "action",
     Cause.SIGNATURE_MOVE: "signature_move",
     Cause.BILLBOARD: "billboard",
 }
 
 
-def why_fields(why: Why) -> dict:
+def why_fields(why: Why) -> dict[str, Any]:
     """The CrabRageEvent fields of a cause: the cause, and which action, signature move or
     billboard."""
     cause, what = why
@@ -386,7 +388,7 @@ def fans_text(
     held: int,
     rider: CrabRef | None,
 ) -> Told:
-    fields = {"player": player, "arena": arena, "amount": placed, "result": held}
+    fields: dict[str, Any] = {"player": player, "arena": arena, "amount": placed, "result": held}
     args = {
         "team": team_name(team, player),
         "amount": str(placed),
@@ -402,7 +404,7 @@ def fans_text(
     return Told(template, args, fields | why_fields((cause, what)))
 
 
-MUSCLE_BILLBOARDS = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
+MUSCLE_BILLBOARDS: dict[int, int] = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
 
 
 @handles(Step.BILLBOARD)

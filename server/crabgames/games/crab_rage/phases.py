@@ -3,6 +3,8 @@ R14-R16)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
@@ -46,6 +48,7 @@ from crabgames.games.crab_rage.state import (
     push,
     rumble_order,
     seats_of,
+    the_roll_off,
     turn_order,
     units_in,
     writable_arena,
@@ -359,8 +362,10 @@ def units_title(teams: tuple[int, ...], units: tuple[tuple[int, ...], ...]) -> s
     return ", ".join(unit_title(teams, u) for u in units)
 
 
-def roll_off_fields(arena: int, standing: tuple, rolling: tuple) -> dict:
-    fields: dict = {"units": standing, "rolling": rolling, "cause": Cause.ROLL_OFF}
+def roll_off_fields(
+    arena: int, standing: tuple[Any, ...], rolling: tuple[Any, ...]
+) -> dict[str, Any]:
+    fields: dict[str, Any] = {"units": standing, "rolling": rolling, "cause": Cause.ROLL_OFF}
     if arena >= 0:
         fields["arena"] = arena
     return fields
@@ -375,8 +380,8 @@ def roll_off_started_text(
     teams: tuple[int, ...],
     arena: int,
     billboard: int | None,
-    standing: tuple,
-    rolling: tuple,
+    standing: tuple[Any, ...],
+    rolling: tuple[Any, ...],
     picker_seat: int,
 ) -> Told:
     args = {"contest": contest_name(arena, billboard), "units": units_title(teams, standing)}
@@ -395,7 +400,7 @@ class TieBreak(Handler):
     opponent) and R16 microphone ties (all tied roll; the tied highest roll again)."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
-        ro = state.roll_off
+        ro = the_roll_off(state)
         if ro.rolling and len(ro.dice) < len(ro.rolling):
             return RUMBLE_DIE_CHANCE if task.arena >= 0 else MICROPHONE_DIE_CHANCE
         if not ro.rolling:
@@ -406,12 +411,12 @@ class TieBreak(Handler):
         mine = picker_unit(state)
         return [
             Move(MoveKind.RUMBLE_OPPONENT, partner=seats_of(u)[0])
-            for u in state.roll_off.standing
+            for u in the_roll_off(state).standing
             if u != mine
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
-        ro = state.roll_off
+        ro = the_roll_off(state)
         opponent = next(u for u in ro.standing if u >> move.partner & 1)
         ro.rolling = [picker_unit(state), opponent]
         words = (
@@ -428,7 +433,7 @@ class TieBreak(Handler):
         return DIE
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
-        ro = state.roll_off
+        ro = the_roll_off(state)
         unit = ro.rolling[len(ro.dice)]
         ro.dice.append(value)
         words = (
@@ -442,7 +447,7 @@ class TieBreak(Handler):
         return [Event(EventKind.DIE_ROLLED, words)]
 
     def step(self, state: State, task: Task) -> list[Event]:
-        ro = state.roll_off
+        ro = the_roll_off(state)
         high = max(ro.dice)
         top = [u for u, d in zip(ro.rolling, ro.dice, strict=True) if d == high]
         ro.standing = [u for u in ro.standing if u in top or u not in ro.rolling]
@@ -480,16 +485,16 @@ class TieBreak(Handler):
 
 def picker(state: State) -> int:
     """R15: the earliest tied manager in turn order picks the opponent."""
-    return earliest(state, [s for u in state.roll_off.standing for s in seats_of(u)])
+    return earliest(state, [s for u in the_roll_off(state).standing for s in seats_of(u)])
 
 
 def picker_unit(state: State) -> int:
     seat = picker(state)
-    return next(u for u in state.roll_off.standing if u >> seat & 1)
+    return next(u for u in the_roll_off(state).standing if u >> seat & 1)
 
 
 def picked_text(
-    teams: tuple[int, ...], seat: int, arena: int, billboard: int | None, units: tuple
+    teams: tuple[int, ...], seat: int, arena: int, billboard: int | None, units: tuple[Any, ...]
 ) -> Told:
     return Told(
         "{picker} picks {opponent} to roll against in {arena}",
@@ -505,7 +510,7 @@ def picked_text(
 def roll_off_die_text(
     teams: tuple[int, ...], seats: tuple[int, ...], arena: int, billboard: int | None, value: int
 ) -> Told:
-    fields: dict = {"seats": seats, "amount": value, "cause": Cause.ROLL_OFF}
+    fields: dict[str, Any] = {"seats": seats, "amount": value, "cause": Cause.ROLL_OFF}
     if arena >= 0:
         fields["arena"] = arena
     return Told(
@@ -524,8 +529,8 @@ def roll_off_rolled_text(
     arena: int,
     billboard: int | None,
     high: int,
-    standing: tuple,
-    rolling: tuple,
+    standing: tuple[Any, ...],
+    rolling: tuple[Any, ...],
     winner: tuple[int, ...],
 ) -> Told:
     fields = roll_off_fields(arena, standing, rolling) | {"amount": high}

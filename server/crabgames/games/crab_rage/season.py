@@ -23,7 +23,7 @@ WINNER_POINTS = 5
 MIN_MANAGERS, MAX_MANAGERS = min(SETUP), max(SETUP)  # R1: 3 to 5 players
 
 
-class OutcomePlaces(list):
+class OutcomePlaces(list[int]):
     """A game's places by seat, with the Outcome they came from: `check_games` checks its seats
     and winners too, with the outcome's own field paths."""
 

@@ -1,4 +1,4 @@
-"""The native state of CRAB RAGE!: plain dataclasses, a pending-step stack (G3) and moves."""
+"""The native state of CRAB RAGE!: plain dataclasses and a pending-step stack (G3)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TypeVar
 
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
@@ -117,8 +118,7 @@ class Player:
         return Player(
             self.team,
             self.rage,
-            # Crab.clone written inline: a state has up to 20 crabs, each a call saved.
-            [Crab(c.muscle, c.arena, c.riding_fans, c.destination) for c in self.crabs],
+            [c.clone() for c in self.crabs],
             self.signature,
             self.fanbase,  # a tuple of NamedTuples: immutable, shared
             self.supply,
@@ -205,10 +205,10 @@ class State:
         and so are the pending steps (never changed, only replaced: Task); every other list and
         dataclass is copied. tests/crab_rage/test_clone.py checks that
         every field is covered and that playing on a clone never changes the original."""
-        for piece in self.players:
-            piece.frozen = True
-        for piece in self.arenas:
-            piece.frozen = True
+        for player in self.players:
+            player.frozen = True
+        for arena in self.arenas:
+            arena.frozen = True
         return State(
             self.players[:],
             self.arenas[:],
@@ -225,13 +225,28 @@ class State:
         )
 
 
-def writable(pieces: list, index: int):
+Piece = TypeVar("Piece", Player, Arena)
+
+
+def writable(pieces: list[Piece], index: int) -> Piece:
     """`pieces[index]` (a player or an arena), safe to change: a frozen one (shared with a
     clone) is copied into its place first."""
     piece = pieces[index]
     if piece.frozen:
         piece = pieces[index] = piece.clone()
     return piece
+
+
+def the_duel(state: State) -> Duel:
+    """The spotlight duel under way: a duel's steps run only during one (R19)."""
+    assert state.duel is not None, "no spotlight duel is under way"
+    return state.duel
+
+
+def the_roll_off(state: State) -> RollOff:
+    """The roll-off under way: a tie break's steps run only during one (R15, R16)."""
+    assert state.roll_off is not None, "no roll-off is under way"
+    return state.roll_off
 
 
 def writable_player(state: State, seat: int) -> Player:

@@ -21,6 +21,7 @@ from crabgames.games.crab_rage.state import (
     Task,
     seats_of,
 )
+from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1.crab_rage_pb2 import CrabRageView
 
 PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
@@ -48,10 +49,10 @@ def encode_view(state: State, viewer: int | None, msg: CrabRageView) -> None:
         for seat, other in enumerate(arena.partner):
             if seat < other:
                 shown.alliances.add(seats=(seat, other))
-    msg.action_cards.extend(state.action_cards)
+    msg.action_cards.extend(codec.actions_msg(state.action_cards))
     msg.action_deck_count = len(ACTION_CARDS) - len(state.action_cards)
-    msg.used_actions.extend(state.used_actions)
-    msg.round, msg.phase = state.round, state.phase
+    msg.used_actions.extend(codec.actions_msg(state.used_actions))
+    msg.round, msg.phase = state.round, pb.CrabRagePhase.ValueType(state.phase)
     if state.microphone >= 0:
         msg.microphone = state.microphone
     if state.active >= 0:

@@ -55,10 +55,10 @@ def label(state: State, move: Move) -> str:
     duel = state.duel
     assert duel is not None
     rolls = duel.rolls[duel.turn]
-    crab, rolled = len(rolls) - 1, rolls[-1]
+    index, rolled = len(rolls) - 1, rolls[-1]
     if kind == MoveKind.DUEL_REROLL:
-        return f"{who}: unleash 1 rage to re-roll crab {crab} (rolled {rolled})"
-    return f"{who}: keep {rolled} for crab {crab}"
+        return f"{who}: unleash 1 rage to re-roll crab {index} (rolled {rolled})"
+    return f"{who}: keep {rolled} for crab {index}"
 
 
 def alliance_label(state: State, who: str, move: Move) -> str:
