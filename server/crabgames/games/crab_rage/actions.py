@@ -440,13 +440,9 @@ def split_moves(
     """Split: any existing alliance in the crab's arena."""
     moves: list[Move | SmashRow] = []
     for i, where in placed:
-        partner = state.arenas[where].partner
-        if max(partner) < 0:
-            continue  # no alliance there (the usual case)
-        # The seats there: the player (crab i is there) and the rivals' managers.
-        present = {player, *[seat for seat, _ in rivals[where]]}
-        row = SPLIT_MOVES[i]
-        moves += [row[s] for s in alliances_among(partner, present)]
+        if max(state.arenas[where].partner) >= 0:  # else no alliance there (the usual case)
+            row = SPLIT_MOVES[i]
+            moves += [row[s] for s in alliances_in(state, where)]
     return moves
 
 

@@ -97,7 +97,7 @@ def player_scalars(
     )
 
 
-# The remembered encodings of a player's pieces, by their values (plain dict lookups: no call).
+# The remembered encodings of a player's pieces, by their values.
 CRAB_FIELDS: Remembered[tuple[int, int, int, int], bytes] = Remembered(lambda key: crab_field(*key))
 PLAYER_SCALARS: Remembered[tuple[Any, ...], tuple[bytes, bytes, bytes]] = Remembered(
     lambda key: player_scalars(*key)
@@ -183,12 +183,8 @@ def state_bytes(state: State, viewer: int | None = FULL_STATE) -> bytes:
 
 
 # An encoded player or arena is frozen with its bytes kept (State.clone: copy on write): the
-# engine hands a state over once it is encoded, and the next move's state shares every piece
-# the move did not change, bytes included, so only the changed ones are encoded again.
-
-
-# A piece's bytes are kept with it: once encoded it is frozen (never changed again), and a piece
-# not yet frozen may have changed since it was last encoded.
+# next move's state shares every piece the move did not change, bytes included, so only the
+# changed ones are encoded again. A piece not yet frozen may have changed since it was encoded.
 
 
 def player_bytes(p: Player, hide_commitment: bool) -> bytes:
