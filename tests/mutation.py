@@ -59,7 +59,6 @@ RULES_MODULES = {
         "setup.py",
         "data.py",
         "season.py",
-        "explain.py",
     ],
 }
 
