@@ -142,10 +142,15 @@ def x_values(action: int, rage: int, muscle: int) -> range:
     return range(LEAST_X, most + 1)
 
 
-def in_x_order(row: Sequence[Move], xs: range) -> Sequence[Move]:
-    """The moves of `row` for the X values `xs`, `row` listing X = LEAST_X, LEAST_X + 1, ... in
+def x_slice(xs: range) -> slice:
+    """Where the X values `xs` sit in a row of moves listing X = LEAST_X, LEAST_X + 1, ... in
     order (the tables below are built that way, from `x_values`)."""
-    return row[xs.start - LEAST_X : xs.stop - LEAST_X] if xs else ()
+    return slice(xs.start - LEAST_X, xs.stop - LEAST_X) if xs else slice(0, 0)
+
+
+def in_x_order(row: Sequence[Move], xs: range) -> Sequence[Move]:
+    """The moves of `row` for the X values `xs`."""
+    return row[x_slice(xs)]
 
 
 def can_perform_from(action: int, place: int) -> bool:
@@ -245,14 +250,15 @@ for index in CRAB_INDICES:
         SMASH_MOVES[index][target] = smash_moves(index, target, xs)
 
 
-def smash_row(index: int, target: CrabRef, xs: range) -> Sequence[Move]:
-    """The Smash moves of crab `index` on `target` for the X values `xs` (up to KEPT_X)."""
+def smash_row(index: int, target: CrabRef, xs: range) -> tuple[Move, ...]:
+    """The row of Smash moves of crab `index` on `target` holding the X values `xs` (up to
+    KEPT_X): the table's, extended to KEPT_X (and kept) when it holds fewer."""
     table = SMASH_MOVES[index]
     row = table[target]
     if len(row) < len(xs):
         kept = x_values(Action.SMASH, rage_for_x(Action.SMASH, KEPT_X), MIN_MUSCLE)
         row = table[target] = smash_moves(index, target, kept)
-    return in_x_order(row, xs)
+    return row
 
 
 class SmashRow(Sequence[Move]):
@@ -265,7 +271,7 @@ class SmashRow(Sequence[Move]):
 
     def __init__(self, index: int, target: CrabRef, top: int) -> None:
         self.crab, self.target, self.xs = index, target, range(LEAST_X, top + 1)
-        self.kept = smash_row(index, target, range(LEAST_X, KEPT_X + 1))
+        self.kept = smash_row(index, target, range(LEAST_X, KEPT_X + 1))[:KEPT_X]
 
     def __len__(self) -> int:
         return len(self.xs)
@@ -353,12 +359,16 @@ def listed(moves: list[Move | SmashRow]) -> Sequence[Move]:
     return Listing(parts)
 
 
-# Rage: crab `index` for every X a crab of the least muscle could take, by crab index.
-RAGE_MOVES: list[tuple[Move, ...]] = []
+# Rage: crab `index` for every X it can take, by crab index, its muscle and the player's rage
+# (from RAGE_FOR_ALL on, the player can pay for every X a crab can take).
+RAGE_FOR_ALL = rage_for_x(Action.RAGE, MAX_MUSCLE - MIN_MUSCLE)
+RAGE_MOVES: list[list[list[tuple[Move, ...]]]] = []
 for index in CRAB_INDICES:
-    RAGE_MOVES.append(
-        rage_moves(index, x_values(Action.RAGE, rage_for_x(Action.RAGE, MAX_MUSCLE), MIN_MUSCLE))
-    )
+    RAGE_MOVES.append([])
+    for muscle in range(MAX_MUSCLE + 1):
+        RAGE_MOVES[index].append([])
+        for rage in range(RAGE_FOR_ALL + 1):
+            RAGE_MOVES[index][muscle].append(rage_moves(index, x_values(Action.RAGE, rage, muscle)))
 
 # Psych Out and Swap: crab `index` on each target, by action, crab index and target.
 TARGET_MOVES: dict[int, list[dict[CrabRef, Move]]] = {}
@@ -402,8 +412,14 @@ SIGNATURE_MOVES = tuple(Move(MoveKind.SIGNATURE, arena=a) for a in range(max(ARE
 
 Placed = list[tuple[int, int]]  # (crab index, place) of the crabs that may act
 
-# What the rules above say of each action, read by every turn's listing.
+# What the rules above say of each action, read by every turn's listing: which actions a
+# player holding `rage` can pay for (every action from AFFORD_ALL rage on), and which may be
+# performed by a backstage crab.
 LEAST_COST: dict[int, int] = {action: least_cost(action) for action in Action}
+AFFORD_ALL = max(LEAST_COST.values())
+AFFORDABLE: list[frozenset[int]] = []
+for rage in range(AFFORD_ALL + 1):
+    AFFORDABLE.append(frozenset(a for a in Action if can_pay(rage, LEAST_COST[a])))
 FROM_BACKSTAGE: dict[int, bool] = {action: can_perform_from(action, BACKSTAGE) for action in Action}
 
 
@@ -417,7 +433,7 @@ def action_moves(
     those of them in an arena; `rivals`: `rivals_by_arena`): the turn lists all crabs,
     `is_turn_move` only the move's own (the same code validates)."""
     rage = state.players[player].rage
-    if not can_pay(rage, LEAST_COST[action]):
+    if rage < AFFORD_ALL and action not in AFFORDABLE[rage]:
         return []
     crabs = placed if FROM_BACKSTAGE[action] else in_arenas
     return MOVES_OF_ACTION[action](state, player, action, crabs, rivals, rage)
@@ -440,9 +456,13 @@ def split_moves(
     """Split: any existing alliance in the crab's arena."""
     moves: list[Move | SmashRow] = []
     for i, where in placed:
-        if max(state.arenas[where].partner) >= 0:  # else no alliance there (the usual case)
+        partner = state.arenas[where].partner
+        if max(partner) >= 0:  # else no alliance there (the usual case)
+            # `alliances_in`, the seats there read from the player (crab i is there) and the
+            # rivals already listed.
+            present = {player, *[seat for seat, _ in rivals[where]]}
             row = SPLIT_MOVES[i]
-            moves += [row[s] for s in alliances_in(state, where)]
+            moves += [row[s] for s in alliances_among(partner, present)]
     return moves
 
 
@@ -474,7 +494,7 @@ def rage_action_moves(
     crabs = state.players[player].crabs
     moves: list[Move | SmashRow] = []
     for i, _ in placed:
-        moves += in_x_order(RAGE_MOVES[i], x_values(action, rage, crabs[i].muscle))
+        moves += RAGE_MOVES[i][crabs[i].muscle][min(rage, RAGE_FOR_ALL)]
     return moves
 
 
@@ -508,12 +528,18 @@ def smash_listing(placed: Placed, rivals: Rivals, xs: range) -> list[Move | Smas
     """Smash by each placed crab on each target for every X in `xs`; X above KEPT_X comes as one
     `SmashRow` per target (`listed` unfolds it)."""
     moves: list[Move | SmashRow] = []
+    if len(xs) > KEPT_X:
+        for i, where in placed:
+            moves += [SmashRow(i, t, xs.stop - 1) for t in smash_targets(rivals, where)]
+        return moves
+    span = x_slice(xs)
     for i, where in placed:
+        rows = SMASH_MOVES[i]
         for t in smash_targets(rivals, where):
-            if len(xs) > KEPT_X:
-                moves.append(SmashRow(i, t, xs.stop - 1))
-            else:
-                moves += smash_row(i, t, xs)
+            row = rows[t]
+            if len(row) < len(xs):
+                row = smash_row(i, t, xs)
+            moves += row[span]
     return moves
 
 
@@ -831,6 +857,11 @@ class ActionTurn(Handler):
 
     def moves(self, state: State, task: Task) -> Sequence[Move]:
         return turn_moves(state, task.player)
+
+    def is_legal(self, state: State, task: Task, move: Move) -> bool:
+        # A turn lists up to ~130 moves (more with a Smash of large X): the same generator,
+        # narrowed to the move's own action and crab, decides.
+        return is_turn_move(state, task.player, move)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         player = task.player

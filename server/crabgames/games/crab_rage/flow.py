@@ -25,6 +25,11 @@ class Handler:
     def moves(self, state: State, task: Task) -> Sequence[Move]:
         return []
 
+    def is_legal(self, state: State, task: Task, move: Move) -> bool:
+        """One source of truth: a move is legal when `moves` lists it (a handler may answer
+        faster by asking the same generator narrowed to the move)."""
+        return move in self.moves(state, task)
+
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         raise AssertionError("not a player decision")
 

@@ -38,23 +38,17 @@ def next_decision(state: State) -> Decision:
 
 
 def legal_moves(state: State) -> Sequence[Move]:
-    if not state.pending:
+    if not state.pending or current_decision(state).kind != PLAYER:
         return []
     task = state.pending[-1]
-    if task.kind == Step.ACTION_TURN:  # a player always decides a turn of the Action Phase
-        return actions.turn_moves(state, task.player)
-    if current_decision(state).kind != PLAYER:
-        return []
     return HANDLERS[task.kind].moves(state, task)
 
 
 def is_legal(state: State, move: Move) -> bool:
-    task = state.pending[-1] if state.pending else None
-    if task is not None and task.kind == Step.ACTION_TURN:
-        # A turn lists up to ~130 moves (more with a Smash of large X): the same generator,
-        # narrowed to the move's own action and crab, decides.
-        return actions.is_turn_move(state, task.player, move)
-    return move in legal_moves(state)
+    if not state.pending or current_decision(state).kind != PLAYER:
+        return False
+    task = state.pending[-1]
+    return HANDLERS[task.kind].is_legal(state, task, move)
 
 
 def apply_move(state: State, move: Move) -> list[Event]:
