@@ -9,7 +9,7 @@ from crabgames.core.errors import InvalidArgument
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import ACTION_CARDS, Billboard
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import BACKSTAGE
+from crabgames.games.crab_rage.state import BACKSTAGE, Step
 from crabgames.v1 import crab_rage_pb2 as pb
 from tests.crab_rage.helpers import BB, MM, PC, YELLOW, chance, decision
 
@@ -32,7 +32,7 @@ def test_setup_by_player_count(n, crabs, rage, arenas):
 
 def test_three_player_setup_with_8_rage_does_not_mutate():
     state = initial_state(3, default_options(3))
-    assert all(t.kind.name != "MUTATION_CHOICE" for t in state.pending)
+    assert all(t.kind != Step.MUTATION_CHOICE for t in state.pending)
 
 
 def test_billboards_are_dealt_by_chance_and_three_of_four_are_used_with_three_arenas():

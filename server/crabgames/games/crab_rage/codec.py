@@ -29,6 +29,7 @@ from crabgames.games.crab_rage.moves import (
     ACT_USES,
     INDEPENDENT_USES,
     KIND_USES,
+    MOVE_KINDS,
     SHELL_UP_USES,
     TARGET_USES,
     AllianceChoice,
@@ -40,6 +41,7 @@ from crabgames.games.crab_rage.state import (
     BACKSTAGE,
     IN_TRANSIT,
     NO_CRAB,
+    STEPS,
     Arena,
     Crab,
     Duel,
@@ -226,7 +228,7 @@ SIGNATURE_MOVES = frozenset(Signature)
 BILLBOARDS = frozenset(Billboard)
 PHASES = frozenset(Phase)
 ACTIONS = frozenset(Action)
-MOVE_KIND_OF = {int(kind): kind for kind in MoveKind}
+MOVE_KIND_OF = {kind: kind for kind in MOVE_KINDS}
 
 
 def decode_crab(msg: Any, arenas: int, player_path: str, index: int) -> Crab:
@@ -346,7 +348,7 @@ def check_fans(state: State, path: str) -> None:
         )
 
 
-STEP_OF = {int(step): step for step in Step}
+STEP_OF = {step: step for step in STEPS}
 PHASE_OF = {int(phase): phase for phase in Phase}
 
 

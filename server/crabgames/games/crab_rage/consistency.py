@@ -57,7 +57,7 @@ def need(ok: bool, path: str, why: str) -> None:
         raise bad_state(path, why)
 
 
-def pending_kinds(state: State) -> list[Step]:
+def pending_kinds(state: State) -> list[int]:
     return [t.kind for t in state.pending]
 
 

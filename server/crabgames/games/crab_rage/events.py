@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from enum import IntEnum
 from typing import Any, NamedTuple
 
 from crabgames.games.crab_rage.data import ARENA_LETTERS, BILLBOARD_NAMES, TEAM_NAMES
 from crabgames.games.crab_rage.state import State, seats_of
 
 
-class EventKind(IntEnum):
-    """CrabRageEventKind: each kind's fields are told in the proto."""
+class EventKind:
+    """CrabRageEventKind: each kind's fields are told in the proto.
+
+    Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
+    an enum member through its metaclass's attribute hook."""
 
     BILLBOARD_DEALT = 1
     MICROPHONE = 2
@@ -57,8 +59,11 @@ class EventKind(IntEnum):
     DESTINATION_CHOSEN = 34
 
 
-class Cause(IntEnum):
-    """CrabRageCause: why something changed."""
+class Cause:
+    """CrabRageCause: why something changed.
+
+    Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
+    an enum member through its metaclass's attribute hook."""
 
     ACTION = 1
     SIGNATURE_MOVE = 2
@@ -71,6 +76,9 @@ class Cause(IntEnum):
     SET_UP = 9
     ROLL_OFF = 10
     SPOTLIGHT_DUEL = 11
+
+
+EVENT_KINDS = frozenset(v for k, v in vars(EventKind).items() if k.isupper())
 
 
 class Told(NamedTuple):
@@ -96,7 +104,7 @@ class Event(NamedTuple):
     `tell(*values)` builds the sentence and fields. A secret part (G4) is seen only by `owner`;
     everyone else sees the event told by `secret` (the same shape) instead."""
 
-    kind: EventKind
+    kind: int  # an EventKind
     words: Words
     owner: int = -1
     secret: Words = ()
@@ -118,7 +126,7 @@ class Event(NamedTuple):
         return Event(self.kind, self.secret)
 
 
-def event(kind: EventKind, tell: Teller, *values: Any) -> Event:
+def event(kind: int, tell: Teller, *values: Any) -> Event:
     return Event(kind, (tell, *values))
 
 

@@ -16,7 +16,7 @@ from crabgames.games.crab_rage.actions import (
 )
 from crabgames.games.crab_rage.data import ACTION_NAMES, SIGNATURE_RAGE_COST, Action
 from crabgames.games.crab_rage.flow import current_decision
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import MOVE_KIND_NAMES, Move, MoveKind
 from crabgames.games.crab_rage.state import State
 
 # Which rule each kind of decision comes from, for explain_illegal.
@@ -54,7 +54,9 @@ def explain(state: State, move: Move) -> Violation:
     decision = current_decision(state)
     rule = DECISION_RULES.get(decision.name, "G3")
     if move.kind not in DECISION_MOVES.get(decision.name, set()):
-        return Violation("G3", f"the decision now is {decision.name}, not a {move.kind.name}")
+        return Violation(
+            "G3", f"the decision now is {decision.name}, not a {MOVE_KIND_NAMES[move.kind]}"
+        )
     if move.kind == MoveKind.ACT:
         return explain_action(state, decision.player, move)
     if move.kind == MoveKind.SIGNATURE:

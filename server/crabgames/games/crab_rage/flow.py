@@ -9,7 +9,7 @@ from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.moves import Move
-from crabgames.games.crab_rage.state import Phase, State, Step, Task
+from crabgames.games.crab_rage.state import Phase, State, Task
 
 
 class Handler:
@@ -44,10 +44,10 @@ class Handler:
         return []
 
 
-HANDLERS: dict[Step, Handler] = {}
+HANDLERS: dict[int, Handler] = {}
 
 
-def handles(*kinds: Step) -> Callable[[type[Handler]], type[Handler]]:
+def handles(*kinds: int) -> Callable[[type[Handler]], type[Handler]]:
     def register(cls: type[Handler]) -> type[Handler]:
         cls.automatic = cls.decision is Handler.decision
         for kind in kinds:

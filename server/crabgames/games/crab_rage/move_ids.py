@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import MOVE_KINDS, AllianceChoice, Move, MoveKind
 
 SEATS, CRABS, ARENAS = 5, 4, 4
 TARGETS = SEATS * CRABS
@@ -87,7 +87,7 @@ KIND_SIZE = {
 }
 KIND_START = {}
 _start = 0
-for _kind in MoveKind:
+for _kind in MOVE_KINDS:
     KIND_START[_kind] = _start
     _start += KIND_SIZE[_kind]
 SMASH_ABOVE = _start  # Smash with X above X_IDS: one id per (crab, target)

@@ -62,7 +62,7 @@ def break_alliance(state: State, player: int, arena: int) -> int:
     return other
 
 
-def end_alliance(state: State, player: int, arena: int, cause: Cause) -> list[Event]:
+def end_alliance(state: State, player: int, arena: int, cause: int) -> list[Event]:
     """`break_alliance`, told."""
     other = break_alliance(state, player, arena)
     if other < 0:

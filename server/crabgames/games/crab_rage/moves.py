@@ -14,7 +14,12 @@ from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.state import NO_CRAB, CrabRef
 
 
-class MoveKind(IntEnum):
+class MoveKind:
+    """CrabRageMoveKind.
+
+    Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
+    an enum member through its metaclass's attribute hook."""
+
     PASS = 1
     ACT = 2
     SIGNATURE = 3
@@ -30,6 +35,10 @@ class MoveKind(IntEnum):
     DUEL_KEEP = 13
 
 
+MOVE_KIND_NAMES = {v: k for k, v in vars(MoveKind).items() if k.isupper()}
+MOVE_KINDS = sorted(MOVE_KIND_NAMES)
+
+
 class AllianceChoice(IntEnum):
     """R10: what a manager entering an arena with other teams' crabs does."""
 
@@ -42,7 +51,7 @@ class Move(NamedTuple):
     """One decision (G3): `kind`, then the fields that kind uses (`KIND_FIELDS`, `ACT_FIELDS`);
     the others keep their defaults."""
 
-    kind: MoveKind
+    kind: int  # a MoveKind
     action: int = 0
     crab: int = 0
     arena: int = 0
@@ -63,7 +72,7 @@ ACT_FIELDS = {
     Action.SWAP: ("target",),
     Action.RAGE: ("amount",),  # amount: X
 }
-KIND_FIELDS: dict[MoveKind, tuple[str, ...]] = {
+KIND_FIELDS: dict[int, tuple[str, ...]] = {
     MoveKind.PASS: (),
     MoveKind.SIGNATURE: ("arena",),
     MoveKind.DESTINATION: ("arena",),

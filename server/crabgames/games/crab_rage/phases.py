@@ -129,12 +129,12 @@ class FirstMicrophone(Handler):
         return [give_microphone(state, value, Cause.SET_UP)]
 
 
-def give_microphone(state: State, seat: int, cause: Cause) -> Event:
+def give_microphone(state: State, seat: int, cause: int) -> Event:
     state.microphone = seat
     return event(EventKind.MICROPHONE, microphone_text, state.players[seat].team, seat, cause)
 
 
-def microphone_text(team: int, seat: int, cause: Cause) -> Told:
+def microphone_text(team: int, seat: int, cause: int) -> Told:
     return Told(
         "{team} holds the microphone",
         {"team": team_name(team, seat)},

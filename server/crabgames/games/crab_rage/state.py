@@ -32,8 +32,11 @@ class Phase(IntEnum):
     GAME_OVER = 8
 
 
-class Step(IntEnum):
-    """Kinds of pending steps (CrabRagePendingKind)."""
+class Step:
+    """Kinds of pending steps (CrabRagePendingKind).
+
+    Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
+    an enum member through its metaclass's attribute hook."""
 
     DEAL_BILLBOARD = 1
     MICROPHONE = 2
@@ -65,13 +68,17 @@ class Step(IntEnum):
     DUEL = 28
 
 
+STEPS = frozenset(v for k, v in vars(Step).items() if k.isupper())
+STEP_NAMES = {v: k for k, v in vars(Step).items() if k.isupper()}
+
+
 @dataclass(slots=True)
 class Task:
     """One pending step. Field use depends on `kind` (documented in the proto). A step is
     never changed once pushed (a handler replaces it: `replaced`), so clones share it and its
     wire bytes are kept with it."""
 
-    kind: Step
+    kind: int  # a Step
     player: int = -1
     arena: int = -1
     crabs: list[CrabRef] = field(default_factory=list)
