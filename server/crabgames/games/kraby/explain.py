@@ -57,5 +57,5 @@ def explain_figure(state: KrabyState, move: PlaceFigure) -> Violation:
         return Violation("K6", f"your ship already has a {name} figure")
     if not rules.hold_is_free(ship, move.multiplier):
         return Violation("K6", f"hold x{move.multiplier} of your ship is taken")
-    assert rules.hold_taken_on_another_ship(state, player, move.color, move.multiplier)
+    assert (move.color, move.multiplier) in rules.holds_taken_on_other_ships(state, player)
     return Violation("K6", f"another ship already has {name} in hold x{move.multiplier}")

@@ -14,9 +14,10 @@ from crabgames.games.kraby.data import MAX_PLAYERS, Color
 from crabgames.games.kraby.events import Event
 from crabgames.games.kraby.fast import FAST
 from crabgames.games.kraby.move_ids import MOVE_IDS, move_id_of
-from crabgames.games.kraby.moves import Move
+from crabgames.games.kraby.moves import Move, PlaceTile
 from crabgames.games.kraby.rules import KrabyOutcome
 from crabgames.games.kraby.state import (
+    DEAL,
     GAME_OVER,
     PLACE_FIGURE,
     PLACE_TILE,
@@ -87,13 +88,18 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
         return explain.explain_illegal(state, move)
 
     def apply_move(self, state: KrabyState, move: Move) -> list[Event]:
-        return rules.apply_move(state, move)
+        if isinstance(move, PlaceTile):
+            return rules.place_tile(state, move)
+        return rules.place_figure(state, move)
 
     def chance_outcomes(self, state: KrabyState) -> list[tuple[int, int]]:
         return rules.chance_outcomes(state)
 
     def apply_chance(self, state: KrabyState, value: int) -> list[Event]:
-        return rules.apply_chance(state, cast(Color, value))
+        """A tile dealt, or drawn after a tile is placed, into the hand of the fisher to play."""
+        if state.step == DEAL:
+            return rules.deal(state, cast(Color, value))
+        return rules.draw_back_to_six(state, cast(Color, value))
 
     def outcome(self, state: KrabyState) -> KrabyOutcome | None:
         return rules.outcome(state)

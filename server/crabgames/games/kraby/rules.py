@@ -189,20 +189,6 @@ def chance_outcomes(state: KrabyState) -> list[tuple[int, int]]:
     return [(color, state.bag[color - 1]) for color in COLORS if state.bag[color - 1]]
 
 
-def apply_chance(state: KrabyState, color: Color) -> list[Event]:
-    """A tile dealt, or drawn after a tile is placed: into the hand of the fisher to play."""
-    if state.step == DEAL:
-        return deal(state, color)
-    return draw_back_to_six(state, color)
-
-
-def apply_move(state: KrabyState, move: Move) -> list[Event]:
-    """Play a fisher's move, checked legal before."""
-    if isinstance(move, PlaceTile):
-        return place_tile(state, move)
-    return place_figure(state, move)
-
-
 # ----- Crab Move -----
 
 
@@ -262,25 +248,26 @@ def cell_on(edge: Edge, lane: int, position: int) -> int:
     return lane * SIZE + position if ALONG_ROWS[edge] else position * SIZE + lane
 
 
-def lines_for(state: KrabyState, edge: Edge) -> tuple[list[int], list[int]]:
-    """The lanes of `edge` (rows or columns) and the lines crossing them, as bit sets."""
-    if ALONG_ROWS[edge]:
-        return state.row_blocked, state.col_blocked
-    return state.col_blocked, state.row_blocked
+# CELLS_ALONG[edge][lane][position]: `cell_on` for every lane and position.
+CELLS_ALONG = {
+    edge: [[cell_on(edge, lane, position) for position in range(SIZE)] for lane in range(SIZE)]
+    for edge in EDGES
+}
 
 
 def where_the_tile_stops(state: KrabyState, edge: Edge, lane: int) -> int | None:
     """The cell where a tile slid in from `edge` along `lane` stops, or None if it cannot be slid
     in there (K3). A lane outside the playing area has no obstacle: nothing stops a tile there."""
-    lanes, _ = lines_for(state, edge)
+    lanes = state.row_blocked if ALONG_ROWS[edge] else state.col_blocked
     position = STOPS[state.num_players][edge][lanes[lane]]
-    return None if position is None else cell_on(edge, lane, position)
+    return None if position is None else CELLS_ALONG[edge][lane][position]
 
 
 def may_enter(state: KrabyState, edge: Edge, lane: int) -> bool:
     """Whether a tile may be slid in from `edge` along `lane`: something stops it (K3), and where
     it stops it leaves no hole (K4)."""
-    lanes, crossing = lines_for(state, edge)
+    rows, cols = state.row_blocked, state.col_blocked
+    lanes, crossing = (rows, cols) if ALONG_ROWS[edge] else (cols, rows)
     position = STOPS[state.num_players][edge][lanes[lane]]
     return position is not None and not leaves_a_hole(lanes, lane, position, crossing[position])
 
@@ -315,28 +302,33 @@ def has_a_line_to_an_edge(line: int, position: int) -> bool:
     return not before or not after
 
 
-def positions_with_a_line(line: int) -> frozenset[int]:
-    """The free positions of a line that see one of its ends."""
-    return frozenset(
-        p for p in range(SIZE) if not is_blocked(line, p) and has_a_line_to_an_edge(line, p)
+def free_positions(line: int, with_a_line: bool) -> tuple[int, ...]:
+    """The free positions of a line (its obstacles as a bit set) that see one of its ends, or
+    (`with_a_line` false) that see neither, in order."""
+    return tuple(
+        p
+        for p in range(SIZE)
+        if not is_blocked(line, p) and has_a_line_to_an_edge(line, p) == with_a_line
     )
 
 
-WITH_A_LINE = [positions_with_a_line(line) for line in range(1 << SIZE)]
+# WITH_A_LINE[line], NO_LINE_ALONG[line]: `free_positions` for every line.
+WITH_A_LINE = tuple(free_positions(line, with_a_line=True) for line in range(1 << SIZE))
+NO_LINE_ALONG = tuple(free_positions(line, with_a_line=False) for line in range(1 << SIZE))
 
 
 def positions_losing_their_line(line: int, position: int) -> tuple[int, ...]:
     """The free positions of a line that see one of its ends, and no longer do once a tile
     stands at `position`, in order."""
-    after = line | 1 << position
-    return tuple(sorted(WITH_A_LINE[line] - WITH_A_LINE[after] - {position}))
+    after = WITH_A_LINE[line | 1 << position]
+    return tuple(p for p in WITH_A_LINE[line] if p != position and p not in after)
 
 
 # LOSE_THEIR_LINE[line][position]: `positions_losing_their_line`, for every line and position.
-LOSE_THEIR_LINE = [
-    [positions_losing_their_line(line, position) for position in range(SIZE)]
+LOSE_THEIR_LINE = tuple(
+    tuple(positions_losing_their_line(line, position) for position in range(SIZE))
     for line in range(1 << SIZE)
-]
+)
 
 
 def leaves_a_hole(lanes: Sequence[int], lane: int, stop: int, crossing: int) -> bool:
@@ -356,19 +348,16 @@ def leaves_a_hole(lanes: Sequence[int], lane: int, stop: int, crossing: int) -> 
     return False
 
 
-def is_a_hole(state: KrabyState, cell: int) -> bool:
-    """K4 for a cell of the board: a free cell with no line to an edge, along its row or column."""
-    row, col = divmod(cell, SIZE)
-    return (
-        state.cells[cell] == EMPTY
-        and not has_a_line_to_an_edge(state.row_blocked[row], col)
-        and not has_a_line_to_an_edge(state.col_blocked[col], row)
-    )
-
-
 def unfillable_cells(state: KrabyState) -> list[int]:
-    """Every hole of the board (K4); a state legal play reaches has none."""
-    return [cell for cell in range(CELLS) if is_a_hole(state, cell)]
+    """Every hole of the board (K4), in order; a state legal play reaches has none. Only a free
+    cell with no line along its row can be one, and it is one when it has none along its
+    column either."""
+    holes = []
+    for row in range(SIZE):
+        for col in NO_LINE_ALONG[state.row_blocked[row]]:
+            if not has_a_line_to_an_edge(state.col_blocked[col], row):
+                holes.append(row * SIZE + col)
+    return holes
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -398,7 +387,7 @@ COLORS_HELD = {
 
 
 def entry(edge: Edge, lane: int, position: int) -> Entry:
-    stop = cell_on(edge, lane, position)
+    stop = CELLS_ALONG[edge][lane][position]
     tiles = tuple(
         tuple(PlaceTile(edge, lane, c, stop) for c in COLORS if colors >> (c - 1) & 1)
         for colors in range(1 << len(COLORS))
@@ -417,8 +406,9 @@ def find_entry_points(state: KrabyState, first_only: bool = False) -> list[Entry
     """The entry points (edge by edge, lane by lane, in order; only the first with
     `first_only`): each lane's stop (K3) where the tile leaves no hole (K4)."""
     found = []
+    rows, cols = state.row_blocked, state.col_blocked
     for edge in EDGES:
-        lanes, crossing = lines_for(state, edge)
+        lanes, crossing = (rows, cols) if ALONG_ROWS[edge] else (cols, rows)
         stops, entries = STOPS[state.num_players][edge], ENTRIES[edge]
         for lane in LANES[state.num_players]:
             stop = stops[lanes[lane]]
@@ -494,14 +484,17 @@ def hold_is_free(ship: Ship, multiplier: int) -> bool:
     return ship[multiplier - 1] == NO_FIGURE
 
 
-def hold_taken_on_another_ship(
-    state: KrabyState, player: int, color: Color, multiplier: int
-) -> bool:
+def holds_taken_on_other_ships(state: KrabyState, player: int) -> set[tuple[Color, int]]:
     """A figure may not be placed on a space the same as one at another player's ship: with pink
-    at x3 on one ship, pink may go only at x2 or x1 on the others."""
-    return any(
-        ship[multiplier - 1] == color for seat, ship in enumerate(state.ships) if seat != player
-    )
+    at x3 on one ship, pink may go only at x2 or x1 on the others. The (colour, multiplier) of
+    every figure on the other ships."""
+    return {
+        (color, multiplier)
+        for seat, ship in enumerate(state.ships)
+        if seat != player
+        for multiplier, color in zip(MULTIPLIERS, ship, strict=True)
+        if color != NO_FIGURE
+    }
 
 
 def figure_placements(state: KrabyState) -> list[PlaceFigure]:
@@ -511,13 +504,13 @@ def figure_placements(state: KrabyState) -> list[PlaceFigure]:
     ship = state.ships[player]
     if not ship_has_room(state, player):
         return []
+    taken = holds_taken_on_other_ships(state, player)
     return [
         PlaceFigure(color, multiplier)
         for color in COLORS
         if figure_beside_the_board(state, color) and not color_on_ship(ship, color)
         for multiplier in MULTIPLIERS
-        if hold_is_free(ship, multiplier)
-        and not hold_taken_on_another_ship(state, player, color, multiplier)
+        if hold_is_free(ship, multiplier) and (color, multiplier) not in taken
     ]
 
 
@@ -556,7 +549,7 @@ def with_figure(ship: Ship, move: PlaceFigure) -> Ship:
 
 def all_tiles_placed(state: KrabyState) -> bool:
     """The game ends when all the crabs have been laid out on the board."""
-    return not sum(state.bag) and not any(sum(hand) for hand in state.hands)
+    return not sum(state.bag) and not any(map(sum, state.hands))
 
 
 def end_the_game(state: KrabyState, reason: EndReason) -> list[Event]:
