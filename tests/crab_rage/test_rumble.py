@@ -135,3 +135,38 @@ def test_a_three_way_tie_for_the_microphone_rolled_equal_by_all_three_is_rolled_
     assert decision(state) == (-1, "microphone_die")
     chance(state, 1, 5, 2)
     assert state.microphone == GREEN
+
+
+def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
+    """The four-way tie of the test above, told: every roll-off event names arena A (index 0),
+    and after Yellow is out the three left wait for a pick, not a roll."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=YELLOW, rage=0)
+    for seat in (BLUE, YELLOW, GREEN, BLACK):
+        put(state, seat, 0, 0, 4)
+    put(state, PURPLE, 0, 0, 2)
+    events = run(state, Task(Step.RUMBLE, arena=0))
+    events += play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=GREEN))
+    events += chance(state, 2, 5)
+    arena_a = "arena A (Mega Muscle)"
+    assert [e.text for e in events] == [
+        f"Blue, Yellow, Green, Black tie for the rumble in {arena_a}: Yellow picks an opponent",
+        f"Yellow picks Green to roll against in {arena_a}",
+        f"Yellow rolls 2 for the rumble in {arena_a}",
+        f"Green rolls 5 for the rumble in {arena_a}",
+        f"the highest roll is 5: Blue, Green, Black still stand for the rumble in {arena_a}, an "
+        "opponent is picked",
+    ]
+    assert [e.kind for e in events] == [
+        EventKind.ROLL_OFF_STARTED,
+        EventKind.OPPONENT_PICKED,
+        EventKind.DIE_ROLLED,
+        EventKind.DIE_ROLLED,
+        EventKind.ROLL_OFF_ROLLED,
+    ]
+    assert all(e.told().fields["arena"] == 0 for e in events)
+    assert events[0].told().fields["units"] == ((BLUE,), (YELLOW,), (GREEN,), (BLACK,))
+    assert events[0].told().fields["rolling"] == ()
+    assert events[2].told().fields["seats"] == (YELLOW,)
+    assert events[4].told().fields["units"] == ((BLUE,), (GREEN,), (BLACK,))
+    assert events[4].told().fields["rolling"] == ()
+    assert events[4].told().fields["amount"] == 5
