@@ -1,7 +1,8 @@
 """Kraby's rules on the native state, in the rulebook's order (rulebooks/kraby.txt, with the
 rulings K1-K9 of docs/rules/kraby.md): Setup; A Player's Turn; Crab Move, where a tile stops
 before the first obstacle (K3); Forbidden Moves, the hole rule (K4); Groups and Scoring Values;
-Placing a Crab in the Ship's Hold (K6); End of the Game (K8); Scoring (K9).
+drawing back to six; Placing a Crab in the Ship's Hold (K6); End of the Game (K8); Scoring
+(K9).
 
 The tables built at import come from the rule functions beside them, in plain loops, for every
 line of sight a board can have (a line's obstacles as a bit set, state.py).
@@ -360,6 +361,9 @@ def unfillable_cells(state: KrabyState) -> list[int]:
     return holes
 
 
+# ----- where a tile may enter: the Crab Move (K3) without a hole (K4) -----
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Entry:
     """An entry point (K3, K4): a tile may be slid in from `edge` along `lane`, and stops at cell
@@ -387,6 +391,7 @@ COLORS_HELD = {
 
 
 def entry(edge: Edge, lane: int, position: int) -> Entry:
+    """The entry point of a tile from `edge` along `lane` stopping at `position`."""
     stop = CELLS_ALONG[edge][lane][position]
     tiles = tuple(
         tuple(PlaceTile(edge, lane, c, stop) for c in COLORS if colors >> (c - 1) & 1)
@@ -444,6 +449,14 @@ def has_entry_point(state: KrabyState) -> bool:
     return bool(find_entry_points(state, first_only=True))
 
 
+# ----- Groups and Scoring Values -----
+
+
+def group_points(size: int) -> int:
+    """A group of one species scores by its size: -1, 0, 1, 3, and 5 for five or more."""
+    return GROUP_POINTS.get(size, BIG_GROUP_POINTS)
+
+
 def draw_back_to_six(state: KrabyState, color: Color) -> list[Event]:
     """After placing a crab, the player draws another tile, so that he has six behind the
     screen; then comes the figure."""
@@ -451,14 +464,6 @@ def draw_back_to_six(state: KrabyState, color: Color) -> list[Event]:
     take_from_bag(state, player, color)
     drawn = TileDrawn(player, color, sum(state.hands[player]), sum(state.bag))
     return [drawn, *offer_figure(state)]
-
-
-# ----- Groups and Scoring Values -----
-
-
-def group_points(size: int) -> int:
-    """A group of one species scores by its size: -1, 0, 1, 3, and 5 for five or more."""
-    return GROUP_POINTS.get(size, BIG_GROUP_POINTS)
 
 
 # ----- Placing a Crab in the Ship's Hold (K6) -----
