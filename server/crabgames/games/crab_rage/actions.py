@@ -583,7 +583,7 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
         if not 0 <= move.crab < len(mine) or not is_available(state, move.action):
             return False
         placed = [(move.crab, mine[move.crab].arena)]
-        in_arenas = [(i, where) for i, where in placed if where >= 0]
+        in_arenas = placed if placed[0][1] >= 0 else []
         rivals = rivals_by_arena(state, player)
         moves = action_moves(state, player, move.action, placed, in_arenas, rivals)
         return move in listed(moves)
@@ -859,8 +859,8 @@ class ActionTurn(Handler):
         return turn_moves(state, task.player)
 
     def is_legal(self, state: State, task: Task, move: Move) -> bool:
-        # A turn lists up to ~130 moves (more with a Smash of large X): the same generator,
-        # narrowed to the move's own action and crab, decides.
+        # A player always decides a turn. It lists up to ~130 moves (more with a Smash of
+        # large X): the same generator, narrowed to the move's own action and crab, decides.
         return is_turn_move(state, task.player, move)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:

@@ -210,23 +210,23 @@ def task_bytes(t: Task) -> bytes:
 
 
 def turn_fields(
-    action_cards: tuple[int, ...],
+    action_cards: tuple[pb.CrabRageAction.ValueType, ...],
     round_number: int,
-    phase: int,
+    phase: pb.CrabRagePhase.ValueType,
     microphone: int,
     active: int,
-    used_actions: tuple[int, ...],
-    billboards_to_deal: tuple[int, ...],
+    used_actions: tuple[pb.CrabRageAction.ValueType, ...],
+    billboards_to_deal: tuple[pb.CrabRageBillboard.ValueType, ...],
 ) -> bytes:
     """Fields 3 to 9 (the round, the phase and whose turn it is: the same all turn long)."""
     return CrabRageState(
-        action_cards=[pb.CrabRageAction.ValueType(a) for a in action_cards],
+        action_cards=action_cards,
         round=round_number,
-        phase=pb.CrabRagePhase.ValueType(phase),
+        phase=phase,
         microphone=microphone,
         active_player=active,
-        used_actions=[pb.CrabRageAction.ValueType(a) for a in used_actions],
-        billboards_to_deal=[pb.CrabRageBillboard.ValueType(b) for b in billboards_to_deal],
+        used_actions=used_actions,
+        billboards_to_deal=billboards_to_deal,
     ).SerializeToString()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from crabgames.core.game import Decision
+from crabgames.core.game import PLAYER, Decision
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.moves import Move
@@ -26,9 +26,10 @@ class Handler:
         return []
 
     def is_legal(self, state: State, task: Task, move: Move) -> bool:
-        """One source of truth: a move is legal when `moves` lists it (a handler may answer
-        faster by asking the same generator narrowed to the move)."""
-        return move in self.moves(state, task)
+        """One source of truth: a move is legal when a player decides and `moves` lists it (a
+        handler may answer faster by asking the same generator narrowed to the move)."""
+        decision = self.decision(state, task)
+        return decision is not None and decision.kind == PLAYER and move in self.moves(state, task)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         raise AssertionError("not a player decision")

@@ -45,7 +45,7 @@ def legal_moves(state: State) -> Sequence[Move]:
 
 
 def is_legal(state: State, move: Move) -> bool:
-    if not state.pending or current_decision(state).kind != PLAYER:
+    if not state.pending:
         return False
     task = state.pending[-1]
     return HANDLERS[task.kind].is_legal(state, task, move)
