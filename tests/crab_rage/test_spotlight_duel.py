@@ -5,6 +5,7 @@ tell whether the duel goes round clockwise from the microphone holder."""
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.events import Cause, EventKind
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import (
     AOTF,
@@ -58,3 +59,29 @@ def test_a_three_way_spotlight_duel_goes_round_clockwise_from_the_microphone_hol
     result = GAME.outcome(state)
     assert result.winners == [BLUE, YELLOW]  # 10 each; Green has 7 (R19: a shared victory)
     assert (result.ranks[BLUE], result.ranks[YELLOW], result.ranks[GREEN]) == (1, 1, 3)
+
+
+def test_each_duel_roll_and_keep_is_told_for_the_duelist_rolling_in_turn():
+    """Green (seat 2) rolls its crab 0 first and, with no rage, keeps it at once (rules note
+    12); then Blue (seat 0)."""
+    state = three_way_duel(microphone=GREEN)
+    events = chance(state, 4) + chance(state, 5)
+    assert [e.text for e in events] == [
+        "Green crab 0 rolls 4 in the spotlight duel",
+        "Green keeps 4 for crab 0",
+        "Blue crab 0 rolls 5 in the spotlight duel",
+        "Blue keeps 5 for crab 0",
+    ]
+    assert [e.kind for e in events] == [
+        EventKind.DIE_ROLLED,
+        EventKind.DUEL_KEPT,
+        EventKind.DIE_ROLLED,
+        EventKind.DUEL_KEPT,
+    ]
+    duel = Cause.SPOTLIGHT_DUEL
+    assert [e.told().fields for e in events] == [
+        {"player": GREEN, "crab": (GREEN, 0), "amount": 4, "cause": duel},
+        {"player": GREEN, "crab": (GREEN, 0), "amount": 4, "cause": duel},
+        {"player": BLUE, "crab": (BLUE, 0), "amount": 5, "cause": duel},
+        {"player": BLUE, "crab": (BLUE, 0), "amount": 5, "cause": duel},
+    ]
