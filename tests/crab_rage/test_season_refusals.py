@@ -79,3 +79,10 @@ def test_an_outcome_that_is_no_crab_rage_game_result_is_refused_saying_so():
     for bad, field, why in cases:
         games = games_from_outcomes([good, bad])
         assert refusal(season_standings, games, "outcomes") == (field, why)
+
+
+def test_outcomes_of_three_four_and_five_managers_are_all_scored():
+    for ranks in ([1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5]):
+        games = games_from_outcomes([outcome_of(ranks, winners=[0])] * 2)
+        standings = season_standings(games, "outcomes")
+        assert [s.total for s in standings] == [10 - 2 * i for i in range(len(ranks))]
