@@ -22,14 +22,16 @@ def record(engine: Engine, game_id: str, num_players: int, options, seed: int) -
     rng = random.Random(seed)
     # Every decision asked, the single-move ones too: the recorded moves stay the game's
     # every decision, whatever the engine would play by itself.
-    state, events = engine.new_game(game_id, options, num_players, seed, ask_forced=True)
+    state, happened = engine.new_game(game_id, options, num_players, seed, ask_forced=True)
+    events = happened.events
     steps = [{"setup": [e.text for e in events], "state": digest(state)}]
     outcome = None
     while state.next.kind != GAME_OVER:
         moves, _ = engine.legal_moves(state)
         move = pick(rng, moves)
         decision = f"player {state.next.player}: {state.next.decision}"
-        state, events, outcome = engine.apply_move(state, move)
+        state, happened, outcome = engine.apply_move(state, move)
+        events = happened.events
         steps.append(
             {
                 "decision": decision,

@@ -13,6 +13,7 @@ from crabgames.core.engine import Engine
 from crabgames.core.errors import GameOver, IllegalMove, RulesError
 from crabgames.games import all_games
 from crabgames.v1 import game_pb2, kraby_pb2
+from crabgames.v1 import rules_service_pb2 as api
 from tests.playthrough import GAME_OVER, encode, play_random
 
 SERVED = {game.facts.id for game in all_games()}
@@ -179,7 +180,11 @@ def test_move_ids_are_stable_and_the_mask_matches_the_legal_moves(
 ):
     record = play_random(engine, game_id, num_players, options, seed=11)
     for state in record.states[:: max(1, len(record.states) // 30)]:
-        moves, next_decision, size, mask = engine.legal_moves_with_mask(state)
+        answer = api.LegalMovesResponse.FromString(
+            engine.legal_moves_response_bytes(state, with_mask=True)
+        )
+        moves, next_decision = list(answer.moves), answer.next
+        size, mask = answer.move_id_count, list(answer.legal_mask)
         if next_decision.kind != game_pb2.DECIDER_KIND_PLAYER:
             continue
         ids = [m.move_id for m in moves]
@@ -215,13 +220,13 @@ def test_the_events_a_seat_sees_tell_no_more_than_its_views(engine, game_id, num
     compared = 0
     step = max(1, len(record.moves) // 40)
     for state, move in list(zip(record.states, record.moves, strict=False))[::step]:
-        after, happened, _ = engine.apply_move_to_seats(state, move)
+        after, happened, _ = engine.apply_move(state, move)
         for seat in [*range(num_players), None]:
             match = engine.decode(state)
             match.state = match.game.resample_hidden(match.state, seat, rng)
             other = engine.encode(match)
             try:
-                other_after, other_happened, _ = engine.apply_move_to_seats(other, move)
+                other_after, other_happened, _ = engine.apply_move(other, move)
             except RulesError:
                 continue  # the decision needed information this seat does not have
             if encode(engine.view(other_after, seat)) != encode(engine.view(after, seat)):
@@ -253,7 +258,7 @@ def test_a_hidden_draw_looks_the_same_whatever_was_drawn(engine, game_id, num_pl
         if not hidden_from or compared > 200:
             continue
         outcomes, _ = engine.legal_moves(state)
-        results = [engine.apply_move_to_seats(state, o) for o in outcomes[:6]]
+        results = [engine.apply_move(state, o) for o in outcomes[:6]]
         for seat in [*sorted(hidden_from), None]:
             seen = {
                 (
@@ -287,7 +292,7 @@ def test_a_secret_decision_looks_the_same_whatever_was_decided(
         if not hidden_from:
             continue
         moves, _ = engine.legal_moves(state)
-        results = [engine.apply_move_to_seats(state, m) for m in moves[:12]]
+        results = [engine.apply_move(state, m) for m in moves[:12]]
         for seat in [*sorted(hidden_from), None]:
             assert len({seen_by(engine, seat, after, h) for after, h, _ in results}) == 1, (
                 f"seat {seat} can tell what was decided at {state.next}"
@@ -303,7 +308,7 @@ def seen_by(engine, seat, state, happened) -> tuple[bytes, ...]:
 
 
 def test_kraby_draws_are_seen_by_the_drawer_only(engine):
-    state, happened = engine.new_game_to_seats("kraby", kraby_pb2.KrabyOptions(), 2, seed=3)
+    state, happened = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 2, seed=3)
     assert happened.events[0].kraby.tile_dealt.color != 0
     assert happened.seat_events[0][0] == happened.events[0]
     assert happened.seat_events[1][0].kraby.tile_dealt.color == 0

@@ -10,7 +10,6 @@ import random
 import pytest
 
 from crabgames.core.engine import Engine
-from crabgames.core.game import codec_of
 from crabgames.games import all_games
 from crabgames.v1 import game_pb2
 from tests.playthrough import GAME_OVER, encode, pick
@@ -31,7 +30,8 @@ def play_both_ways(game_id: str, num_players: int, options, seed: int):
     games wait for the same choice."""
     rng = random.Random(seed)
     asked, _ = ENGINE.new_game(game_id, options, num_players, seed, ask_forced=True)
-    forced, events = ENGINE.new_game(game_id, options, num_players, seed)
+    forced, happened = ENGINE.new_game(game_id, options, num_players, seed)
+    events = happened.events
     forced_moves: list[game_pb2.Move] = []
     while True:
         while asked.next.kind == PLAYER:  # the asking game catches up by hand
@@ -47,7 +47,8 @@ def play_both_ways(game_id: str, num_players: int, options, seed: int):
         moves, _ = ENGINE.legal_moves(asked)
         move = pick(rng, moves)
         asked = ENGINE.apply_move(asked, move)[0]
-        forced, events, _ = ENGINE.apply_move(forced, move)
+        forced, happened, _ = ENGINE.apply_move(forced, move)
+        events = happened.events
 
 
 def without_ask(state: game_pb2.GameState) -> bytes:
@@ -88,7 +89,7 @@ def test_only_the_host_and_the_deciding_seat_see_a_forced_move(game_id):
             while state.next.kind != GAME_OVER:
                 moves, _ = ENGINE.legal_moves(state)
                 move = pick(rng, moves)
-                after, happened, _ = ENGINE.apply_move_to_seats(state, move)
+                after, happened, _ = ENGINE.apply_move(state, move)
                 host = [e for e in happened.events if e.HasField("forced_move")]
                 for event in host:
                     seat = event.forced_move.move.player
@@ -98,7 +99,7 @@ def test_only_the_host_and_the_deciding_seat_see_a_forced_move(game_id):
                     ]
                     assert all(event not in seen for seen in others)
                     game = ENGINE.games[game_id]
-                    name = codec_of(game).player_name(ENGINE.decode(state).state, seat)
+                    name = game.codec.player_name(ENGINE.decode(state).state, seat)
                     label = event.forced_move.move.label
                     assert event.text == f"{name} has only one possible move: {label}."
                     checked += 1

@@ -8,6 +8,7 @@ Sized for CI by default; `make fuzz-large` (CRABGAMES_FUZZ=large) runs many more
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -104,7 +105,8 @@ def test_random_games_keep_every_invariant_after_every_move(case, seed, mode):
 def engine_calls(state: game_pb2.GameState, move: game_pb2.Move):
     """Every engine entry point a client reaches with this state and move, with its target name
     for the counts."""
-    yield "engine LegalMoves", ENGINE.legal_moves_with_mask, state
+    legal_moves = functools.partial(ENGINE.legal_moves_response_bytes, with_mask=True)
+    yield "engine LegalMoves", legal_moves, state
     for viewer in viewers(state.num_players):
         yield "engine GetView", ENGINE.view, state, viewer
     yield "engine ApplyMove", ENGINE.apply_move, state, move

@@ -9,7 +9,7 @@ import pytest
 
 from crabgames.core import wire
 from crabgames.core.engine import Engine, ForcedMoveEvent, redact
-from crabgames.core.game import codec_of, paths
+from crabgames.core.game import paths
 from crabgames.games import all_games
 from crabgames.service.servicer import apply_move_response
 from crabgames.v1 import game_pb2
@@ -71,7 +71,7 @@ def event_msgs(game, events, viewer="host") -> list[game_pb2.Event]:
             out.append(game_pb2.Event.FromString(event.encoded()))
             continue
         msg = game_pb2.Event()
-        codec_of(game).encode_event(event, msg)
+        game.codec.encode_event(event, msg)
         out.append(msg)
     return out
 
@@ -88,7 +88,7 @@ def moves_played(game_id: str):
 def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
     game = ENGINE.games[game_id]
     for state, move, events in moves_played(game_id):
-        after, happened, outcome = ENGINE.apply_move_to_seats(state, move)
+        after, happened, outcome = ENGINE.apply_move(state, move)
         expected = api.ApplyMoveResponse(
             state=after,
             events=event_msgs(game, events),

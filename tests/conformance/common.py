@@ -44,12 +44,12 @@ def games(game_id: str) -> Iterator[tuple[int, object, int]]:
 def steps(game_id: str, num_players: int, options, seed: int) -> Iterator[Step]:
     """Every call of one random game, from NewGame to the end."""
     rng = random.Random(seed)
-    state, happened = ENGINE.new_game_to_seats(game_id, options, num_players, seed)
+    state, happened = ENGINE.new_game(game_id, options, num_players, seed)
     yield Step(game_pb2.GameState(), None, state, happened)
     while state.next.kind != GAME_OVER:
         moves, _ = ENGINE.legal_moves(state)
         move = pick(rng, moves)
-        after, happened, _ = ENGINE.apply_move_to_seats(state, move)
+        after, happened, _ = ENGINE.apply_move(state, move)
         yield Step(state, move, after, happened)
         state = after
 

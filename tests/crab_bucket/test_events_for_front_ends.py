@@ -342,12 +342,12 @@ ENGINE = Engine([GAME])
 
 
 def test_the_view_says_what_is_decided_and_about_what():
-    state, _ = ENGINE.new_game_to_seats("crab_bucket", pb.CrabBucketOptions(), 3, 5)
+    state, _ = ENGINE.new_game("crab_bucket", pb.CrabBucketOptions(), 3, 5)
     views = [ENGINE.view(state, viewer).crab_bucket.decision for viewer in (None, 0, 1, 2)]
     assert all(view == views[0] for view in views)  # public: the same for every viewer
     assert views[0].kind == pb.CRAB_BUCKET_DECISION_KIND_PLAY
     assert views[0].HasField("player") and views[0].player == 0 and views[0].plays_left == 1
-    dealing, _ = ENGINE.new_game_to_seats(
+    dealing, _ = ENGINE.new_game(
         "crab_bucket", pb.CrabBucketOptions(), 3, 5, game_pb2.CHANCE_MODE_EXPLICIT
     )
     deal = ENGINE.view(dealing, None).crab_bucket.decision

@@ -1,6 +1,6 @@
 """Events per seat (G5, B2): a card dealt or drawn into a hand is seen by its holder only; the
 circle, the missions and every card played, cut or rescued are public. Checked through the
-engine's `new_game_to_seats` and `apply_move_to_seats`, as the service sends them."""
+engine's `new_game` and `apply_move`, as the service sends them."""
 
 from __future__ import annotations
 
@@ -27,13 +27,13 @@ def as_message(state: CrabBucketState) -> game_pb2.GameState:
 def play(state: game_pb2.GameState, native) -> tuple[game_pb2.GameState, object]:
     move = game_pb2.Move(player=state.crab_bucket.turn_player)
     GAME.codec.encode_move(native, move.crab_bucket)
-    after, happened, _ = ENGINE.apply_move_to_seats(state, move)
+    after, happened, _ = ENGINE.apply_move(state, move)
     return after, happened
 
 
 def draw(state: game_pb2.GameState, name: str) -> object:
     move = game_pb2.Move(chance=game_pb2.ChanceOutcome(value=card(name)))
-    return ENGINE.apply_move_to_seats(state, move)[1]
+    return ENGINE.apply_move(state, move)[1]
 
 
 def test_a_drawn_card_is_seen_by_its_holder_only():
@@ -53,7 +53,7 @@ def test_a_drawn_card_is_seen_by_its_holder_only():
 
 
 def test_the_circle_is_dealt_face_up_and_each_hand_to_its_holder_only():
-    _, happened = ENGINE.new_game_to_seats("crab_bucket", pb.CrabBucketOptions(), 2, seed=5)
+    _, happened = ENGINE.new_game("crab_bucket", pb.CrabBucketOptions(), 2, seed=5)
     circle = happened.events[:CIRCLE]
     assert all(e.crab_bucket.card_dealt.HasField("card") for e in circle)
     for seen in (*happened.seat_events, happened.public_events):

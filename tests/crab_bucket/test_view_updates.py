@@ -32,12 +32,12 @@ def table(view, derived: tuple[str, ...]):
 
 def check_game(num_players: int, options, seed: int, chance_mode: int) -> int:
     rng = random.Random(seed)
-    state, _ = ENGINE.new_game_to_seats("crab_bucket", options, num_players, seed, chance_mode)
+    state, _ = ENGINE.new_game("crab_bucket", options, num_players, seed, chance_mode)
     checked = 0
     while state.next.kind != GAME_OVER:
         moves, _ = ENGINE.legal_moves(state)
         move = pick(rng, moves)
-        after, happened, _ = ENGINE.apply_move_to_seats(state, move)
+        after, happened, _ = ENGINE.apply_move(state, move)
         for viewer in (None, *range(num_players)):
             seen = happened.public_events if viewer is None else happened.seat_events[viewer]
             rebuilt = table(ENGINE.view(state, viewer).crab_bucket, ())

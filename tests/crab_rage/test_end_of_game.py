@@ -111,7 +111,7 @@ def commit_to_seats(msg: game_pb2.GameState, amount: int):
     move = game_pb2.Move(player=msg.next.player)
     move.crab_rage.kind = MoveKind.HARDCORE_FANS
     move.crab_rage.amount = amount
-    return ENGINE.apply_move_to_seats(msg, move)
+    return ENGINE.apply_move(msg, move)
 
 
 def test_a_commitment_is_hidden_from_other_seats_in_events_until_all_are_in():

@@ -316,7 +316,7 @@ def test_no_view_or_event_says_none_with_minus_one():
             moves, _ = ENGINE.legal_moves(state)
             for move in moves:
                 assert negatives(move) == [], move
-            state, happened, _ = ENGINE.apply_move_to_seats(state, pick(rng, moves))
+            state, happened, _ = ENGINE.apply_move(state, pick(rng, moves))
             for event in [*happened.events, *happened.public_events]:
                 assert negatives(event) == [], event
 

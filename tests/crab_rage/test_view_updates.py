@@ -65,7 +65,7 @@ def check_from(state: game_pb2.GameState, seed: int) -> int:
     while state.next.kind != GAME_OVER:
         moves, _ = ENGINE.legal_moves(state)
         move = pick(rng, moves)
-        state, happened, _ = ENGINE.apply_move_to_seats(state, move)
+        state, happened, _ = ENGINE.apply_move(state, move)
         for viewer in viewers:
             rebuilt = table(views[viewer])
             seen = happened.public_events if viewer is None else happened.seat_events[viewer]

@@ -44,13 +44,13 @@ def play_and_check(num_players: int, options: pb.KrabyOptions, seed: int, mode: 
     rng = random.Random(seed)
     # The table before the deal: in explicit mode the game waits there for the first tile.
     empty, _ = ENGINE.new_game("kraby", options, num_players, seed, EXPLICIT)
-    state, happened = ENGINE.new_game_to_seats("kraby", options, num_players, seed, mode)
+    state, happened = ENGINE.new_game("kraby", options, num_players, seed, mode)
     assert_events_rebuild(empty, state, happened, "NewGame")
     calls = 1
     while state.next.kind != game_pb2.DECIDER_KIND_NONE:
         moves, _ = ENGINE.legal_moves(state)
         move = rng.choice(moves)
-        after, happened, _ = ENGINE.apply_move_to_seats(state, move)
+        after, happened, _ = ENGINE.apply_move(state, move)
         assert_events_rebuild(state, after, happened, move.label)
         state, calls = after, calls + 1
     return calls
@@ -73,9 +73,9 @@ def test_each_viewers_events_rebuild_the_next_view_with_chance_chosen_by_the_cal
 
 
 def test_the_reducer_never_reads_the_text():
-    state, happened = ENGINE.new_game_to_seats("kraby", pb.KrabyOptions(), 3, 4, AUTO)
+    state, happened = ENGINE.new_game("kraby", pb.KrabyOptions(), 3, 4, AUTO)
     moves, _ = ENGINE.legal_moves(state)
-    after, happened, _ = ENGINE.apply_move_to_seats(state, moves[0])
+    after, happened, _ = ENGINE.apply_move(state, moves[0])
     rebuilt = ENGINE.view(state, 1).kraby
     for event in happened.seat_events[1]:
         event.text, event.template = "", ""

@@ -145,7 +145,8 @@ def test_a_tile_label_prints_the_numbers_its_fields_carry(num_players):
             assert int(lane) == (tile.stop.row if kind == "row" else tile.stop.column)
             checked += 1
         move = rng.choice(moves)
-        state, events, _ = ENGINE.apply_move(state, move)
+        state, happened, _ = ENGINE.apply_move(state, move)
+        events = happened.events
         if move.kraby.HasField("place_tile"):
             placed = next(e.kraby.tile_placed for e in events if e.kraby.HasField("tile_placed"))
             assert placed.stop == move.kraby.place_tile.stop

@@ -36,7 +36,6 @@ from crabgames.core.game import (
     AnyGame,
     Decision,
     GameFacts,
-    codec_of,
     paths,
 )
 from crabgames.core.prng import MASK64, Prng
@@ -137,7 +136,7 @@ class Match:
             )
         if which != game.facts.id:
             raise bad_move(f"{path}.{which}", f"this is a {game.facts.id} game, not {which}")
-        native = codec_of(game).decode_move(getattr(move, which), f"{path}.{which}")
+        native = game.codec.decode_move(getattr(move, which), f"{path}.{which}")
         if move.player != decision.player:
             raise IllegalMove(
                 "G3",
@@ -172,7 +171,7 @@ class Match:
             if len(moves) != 1:
                 break
             move = moves[0]
-            name = codec_of(game).player_name(state, decision.player)
+            name = game.codec.player_name(state, decision.player)
             events.append(
                 ForcedMoveEvent(decision.player, name, self.forced_move_bytes(decision, move))
             )
@@ -186,12 +185,12 @@ class Match:
         game = self.game
         msg = game_pb2.Move(
             player=decision.player,
-            label=codec_of(game).move_label(self.state, move),
+            label=game.codec.move_label(self.state, move),
             move_id=game.move_id(self.state, move),
         )
         part = getattr(msg, game.facts.id)
         part.SetInParent()
-        codec_of(game).encode_move(move, part)
+        game.codec.encode_move(move, part)
         return msg.SerializeToString()
 
     def resolve_chance(self) -> list[Any]:
@@ -442,7 +441,7 @@ class Engine:
         check_version(msg.version, f"{path}.version", bad_state)
         without_unknown_fields(msg, path)
         part, where = getattr(msg, game.facts.id), f"{path}.{game.facts.id}"
-        state = codec_of(game).decode_state(part, msg.num_players, where)
+        state = game.codec.decode_state(part, msg.num_players, where)
         match = Match(
             game,
             msg.num_players,
@@ -537,7 +536,7 @@ class Engine:
         if outcome is None:
             return None
         msg = game_pb2.Outcome()
-        codec_of(match.game).encode_outcome(outcome, msg)
+        match.game.codec.encode_outcome(outcome, msg)
         return msg
 
     # ----- the API -----
@@ -555,7 +554,7 @@ class Engine:
         check_player_count(game.facts, num_players, "num_players", bad_request)
         if chance_mode not in _CHANCE_MODES:
             raise bad_request("chance_mode", f"unknown chance mode {chance_mode}")
-        native_options = codec_of(game).decode_options(options, num_players, f"options.{game_id}")
+        native_options = game.codec.decode_options(options, num_players, f"options.{game_id}")
         seed = (seed or secrets.randbits(63) or 1) & MASK64
         match = Match(
             game,
@@ -577,23 +576,10 @@ class Engine:
         seed: int = 0,
         chance_mode: int = AUTO,
         ask_forced: bool = False,
-    ) -> tuple[game_pb2.GameState, list[game_pb2.Event]]:
-        state, happened = self.new_game_to_seats(
-            game_id, options, num_players, seed, chance_mode, ask_forced
-        )
-        return state, happened.events
-
-    def new_game_to_seats(
-        self,
-        game_id: str | None,
-        options: Any,
-        num_players: int,
-        seed: int = 0,
-        chance_mode: int = AUTO,
-        ask_forced: bool = False,
         wanted: Selection = EVERYTHING,
     ) -> tuple[game_pb2.GameState, Happened]:
-        """`new_game`, with the set-up events also as a spectator and each seat may see them."""
+        """A new game: its first state, and the set-up's events as the host, a spectator and each
+        seat may see them (the ones `wanted`)."""
         match, events = self.new_match(game_id, options, num_players, seed, chance_mode, ask_forced)
         wanted.check(num_players)
         return self.encode(match), self.happened(match, events, wanted)
@@ -608,12 +594,6 @@ class Engine:
         match = self.decode(msg, read_only=True)
         decision = match.decision()
         return legal_move_msgs(match, decision), next_decision_msg(decision)
-
-    def legal_moves_response(
-        self, msg: game_pb2.GameState, with_mask: bool = False
-    ) -> api.LegalMovesResponse:
-        """`legal_moves_response_bytes` as a message."""
-        return api.LegalMovesResponse.FromString(self.legal_moves_response_bytes(msg, with_mask))
 
     def legal_moves_response_bytes(
         self, msg: game_pb2.GameState | bytes, with_mask: bool = False
@@ -637,13 +617,6 @@ class Engine:
                     mask[move_id] = 1
             parts.append(wire.message_field(RESPONSE_LEGAL_MASK, bytes(mask)))
         return b"".join(parts)
-
-    def legal_moves_with_mask(
-        self, msg: game_pb2.GameState
-    ) -> tuple[list[game_pb2.Move], game_pb2.NextDecision, int, list[bool]]:
-        """`legal_moves_response` as (moves, next decision, move-id space size, mask)."""
-        r = self.legal_moves_response(msg, with_mask=True)
-        return list(r.moves), r.next, r.move_id_count, list(r.legal_mask)
 
     def sample_state(self, view: game_pb2.View, seed: int = 0) -> game_pb2.GameState:
         """A full state consistent with a player's view: hidden information drawn at random,
@@ -673,21 +646,10 @@ class Engine:
         move: game_pb2.Move,
         validate_only: bool = False,
         expected_version: int | None = None,
-    ) -> tuple[game_pb2.GameState, list[game_pb2.Event], game_pb2.Outcome | None]:
-        state, happened, outcome = self.apply_move_to_seats(
-            msg, move, validate_only, expected_version
-        )
-        return state, happened.events, outcome
-
-    def apply_move_to_seats(
-        self,
-        msg: game_pb2.GameState,
-        move: game_pb2.Move,
-        validate_only: bool = False,
-        expected_version: int | None = None,
         wanted: Selection = EVERYTHING,
     ) -> tuple[game_pb2.GameState, Happened, game_pb2.Outcome | None]:
-        """`apply_move`, with the events also as a spectator and each seat may see them."""
+        """A move checked and played (or only checked): the state after it, the events as the
+        host, a spectator and each seat may see them, and the outcome once the game is over."""
         match, happened, outcome = self.played(msg, move, validate_only, expected_version, wanted)
         return (msg if match is None else self.encode_and_remember(match)), happened, outcome
 
@@ -699,7 +661,7 @@ class Engine:
         expected_version: int | None = None,
         wanted: Selection = EVERYTHING,
     ) -> tuple[bytes, Happened, game_pb2.Outcome | None]:
-        """`apply_move_to_seats` with the new state serialized, as the service sends it: the
+        """`apply_move` with the new state serialized, as the service sends it: the
         bytes the state is remembered by, so it is serialized once."""
         match, happened, outcome = self.played(msg, move, validate_only, expected_version, wanted)
         if match is None:
@@ -750,7 +712,7 @@ class Engine:
             view.outcome.CopyFrom(outcome)
         part = getattr(view, match.game.facts.id)
         part.SetInParent()
-        codec_of(match.game).encode_view(match.state, player, part)
+        match.game.codec.encode_view(match.state, player, part)
         return view
 
     def replay(
@@ -904,7 +866,7 @@ def encoded_legal_moves(match: Match, decision: Decision) -> EncodedMoves:
         bodies = [
             sized_move(
                 game_pb2.Move(
-                    label=codec_of(game).chance_label(state, value),
+                    label=game.codec.chance_label(state, value),
                     chance=game_pb2.ChanceOutcome(value=value, probability=weight / total),
                 )
             )
@@ -981,11 +943,11 @@ class MoveEncodings:
         game = self.game
         move_id = self.move_ids[key] = game.move_id(state, native)
         msg = game_pb2.Move(
-            player=self.player, label=codec_of(game).move_label(state, native), move_id=move_id
+            player=self.player, label=game.codec.move_label(state, native), move_id=move_id
         )
         part = getattr(msg, game.facts.id)
         part.SetInParent()
-        codec_of(game).encode_move(native, part)
+        game.codec.encode_move(native, part)
         return sized_move(msg)
 
     def ids(self, keys: list[Any], state: Any, moves: Sequence[Any]) -> list[int]:

@@ -235,10 +235,6 @@ class Game(ABC, Generic[S, M, E, O]):
     def move_id(self, state: S, move: M) -> int:
         """The stable integer id of a move (0 <= id < move_id_count)."""
 
-    def player_name(self, state: S, seat: int) -> str:
-        """TRANSITION (issue 15): Codec.player_name for a game still carrying its codec hooks."""
-        return f"player {seat}"
-
     # ----- hidden information (G5); the defaults suit a game where everything is public -----
 
     def chance_hidden_from(self, state: S) -> Collection[int]:
@@ -312,9 +308,6 @@ def paths(game: Game[S, M, E, O]) -> Paths[S, M, E]:
 
 
 def _resolve(game: Game[S, M, E, O]) -> Paths[S, M, E]:
-    if not hasattr(game, "codec"):  # TRANSITION (issue 15): a game not yet split in three parts
-        legacy: Any = game
-        return Paths(legacy.encode_state_bytes, legacy.encode_event_bytes, legacy.move_cache_keys)
     codec, fast = game.codec, game.fast if _accelerators else None
 
     def move_cache_keys(state: S, moves: Sequence[M]) -> list[Hashable]:
@@ -327,10 +320,3 @@ def _resolve(game: Game[S, M, E, O]) -> Paths[S, M, E]:
         event_bytes=(fast and fast.event_bytes) or codec.event_bytes,
         move_cache_keys=(fast and fast.move_cache_keys) or move_cache_keys,
     )
-
-
-def codec_of(game: Game[S, M, E, O]) -> Codec[S, M, E, O]:
-    """TRANSITION (issue 15): the game's codec, or the game itself while it still carries the
-    codec hooks (the same names)."""
-    found: Any = getattr(game, "codec", game)
-    return found  # type: ignore[no-any-return]

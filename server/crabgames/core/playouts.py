@@ -26,7 +26,7 @@ from typing import TypeVar
 
 from crabgames.core.engine import Engine, Match
 from crabgames.core.errors import bad_request
-from crabgames.core.game import CHANCE, NOBODY, Game, codec_of
+from crabgames.core.game import CHANCE, NOBODY, Game
 from crabgames.core.prng import GAMMA, MASK64, Prng, mix
 from crabgames.v1 import game_pb2
 
@@ -146,5 +146,5 @@ def play_out(
     ended = game.outcome(state)
     assert ended is not None  # nobody decides: the game is over
     outcome = game_pb2.Outcome()
-    codec_of(game).encode_outcome(ended, outcome)
+    game.codec.encode_outcome(ended, outcome)
     return outcome, decisions

@@ -149,7 +149,7 @@ class RulesServicer:
         game_id = request.WhichOneof("options")
         options = getattr(request, game_id) if game_id else None
         self.refuse_explicit_chance(request.chance_mode, "chance_mode")
-        state, happened = self.engine.new_game_to_seats(
+        state, happened = self.engine.new_game(
             game_id,
             options,
             request.num_players,
@@ -234,13 +234,13 @@ class RulesServicer:
         state, selection = opened.state, wanted(request)
         if request.validate_only:
             self.check_fresh(opened)
-            _, happened, outcome = self.engine.apply_move_to_seats(
+            _, happened, outcome = self.engine.apply_move(
                 state, request.move, True, expected, selection
             )
             sealed = request.state  # refused if it held unknown fields: nothing else is echoed
         else:
             try:
-                new_state, happened, outcome = self.engine.apply_move_to_seats(
+                new_state, happened, outcome = self.engine.apply_move(
                     state, request.move, False, expected, selection
                 )
             except RulesError:
