@@ -122,6 +122,9 @@ BUF_AGAINST ?= .git\#ref=$(shell git rev-parse -q --verify HEAD~1 >/dev/null && 
 lint: setup-dev
 	$(VENV)/bin/ruff check server clients tests bench
 	$(VENV)/bin/ruff format --check server clients tests bench
+	# mypy --strict over server/ (pyproject.toml [tool.mypy]), and the clients' own settings
+	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
 	cd protos && ../$(VENV)/bin/buf lint
 	cd protos && ../$(VENV)/bin/buf format -d --exit-code
 	$(VENV)/bin/buf breaking protos --against '$(BUF_AGAINST)'
