@@ -12,12 +12,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate, chain
-from typing import Any, cast, overload
+from typing import cast, overload
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_COST,
-    ACTION_NAMES,
     ARENA_ONLY,
     BOARD_ACTIONS,
     CLAW_SNAP_HIT,
@@ -30,7 +29,6 @@ from crabgames.games.crab_rage.data import (
     SHELL_UP_BOOST,
     SIGNATURE_FANS,
     SIGNATURE_RAGE_COST,
-    SIGNATURES,
     WITH_X,
     Action,
     Signature,
@@ -39,12 +37,6 @@ from crabgames.games.crab_rage.events import (
     Cause,
     Event,
     EventKind,
-    Told,
-    Words,
-    billboard_at,
-    crab_title,
-    place_name,
-    team_name,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import (
@@ -69,6 +61,14 @@ from crabgames.games.crab_rage.state import (
     turn_order,
     writable_crab,
     writable_player,
+)
+from crabgames.games.crab_rage.words import (
+    acted_text,
+    describe_words,
+    passed_text,
+    resolved_text,
+    riding_text,
+    signature_text,
 )
 
 # Who decides, by seat: a Decision is an immutable NamedTuple, asked for several times a move.
@@ -732,124 +732,6 @@ def style_bonus_now(
     return []
 
 
-def riding_text(team: int, ref: CrabRef, riding: int) -> Told:
-    return Told(
-        "style bonus: a fan rides on {crab} ({riding} riding)",
-        {"crab": crab_title(team, *ref), "riding": str(riding)},
-        {
-            "player": ref[0],
-            "crab": ref,
-            "amount": 1,
-            "result": riding,
-            "cause": Cause.STYLE_BONUS,
-        },
-    )
-
-
-def describe(state: State, player: int, move: Move) -> str:
-    """A turn move's label (the same sentence as its event)."""
-    words = describe_words(state, player, move)
-    told: Told = words[0](*words[1:])
-    return told.text
-
-
-def describe_words(state: State, player: int, move: Move) -> Words:
-    """What `describe_text` reads, captured now (an event's deferred sentence)."""
-    players = state.players
-    me = players[player]
-    kind, action = move.kind, move.action
-    acted = kind == MoveKind.ACT
-    billboard = None
-    if kind == MoveKind.SIGNATURE or (acted and action in (Action.MOVE, Action.GO_CLAM)):
-        billboard = billboard_at(state, move.arena)
-    target = move.target[0]
-    return (
-        describe_text,
-        player,
-        move,
-        me.team,
-        me.signature,
-        billboard,
-        players[target].team if acted and target >= 0 else 0,
-        players[move.partner].team if acted and action == Action.SPLIT else 0,
-    )
-
-
-def describe_text(
-    player: int,
-    move: Move,
-    team: int,
-    signature: int,
-    billboard: int | None,
-    target_team: int,
-    partner_team: int,
-) -> Told:
-    """The label of a turn move, and the sentence of its PASSED, ACTED or SIGNATURE_MOVE event
-    (the event adds its fields)."""
-    args = {"team": team_name(team, player)}
-    if move.kind == MoveKind.PASS:
-        return Told("{team} passes", args, {})
-    if move.kind == MoveKind.SIGNATURE:
-        args["signature_move"] = SIGNATURES[Signature(signature)].name
-        args["arena"] = place_name(move.arena, billboard)
-        return Told("{team} performs signature move {signature_move} in {arena}", args, {})
-    template = "{team}: {action} with crab {crab}"
-    args["action"] = ACTION_NAMES[move.action]
-    args["crab"] = str(move.crab)
-    if move.action in (Action.MOVE, Action.GO_CLAM):
-        template += " to {arena}"
-        args["arena"] = place_name(move.arena, billboard)
-    if move.target[0] >= 0:
-        template += " on {target}"
-        args["target"] = crab_title(target_team, *move.target)
-    if move.action in WITH_X:
-        template += ", X={x}"
-        args["x"] = str(move.amount)
-    if move.action == Action.SPLIT:
-        template += " (the alliance of {partner})"  # named by its lowest seat
-        args["partner"] = team_name(partner_team, move.partner)
-    return Told(template, args, {})
-
-
-def acted_text(words: Words, where: int, rage: int, cost: int, first_use: bool) -> Told:
-    """The ACTED event: the move's sentence, with what changed."""
-    told = words[0](*words[1:])
-    player, move = words[1], words[2]
-    fields: dict[str, Any] = {
-        "player": player,
-        "move": move,
-        "action": move.action,
-        "crab": (player, move.crab),
-        "change": -cost,
-        "result": rage,
-        "first_use": first_use,
-    }
-    if where >= 0:
-        fields["arena"] = where
-    args = told.args | {"cost": str(cost), "rage": str(rage)}
-    return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
-
-
-def passed_text(words: Words) -> Told:
-    told = words[0](*words[1:])
-    return Told(told.template, told.args, {"player": words[1]})
-
-
-def signature_text(words: Words, rage: int) -> Told:
-    told = words[0](*words[1:])
-    player, move, signature = words[1], words[2], words[4]
-    fields = {
-        "player": player,
-        "arena": move.arena,
-        "move": move,
-        "signature_move": signature,
-        "change": -SIGNATURE_RAGE_COST,
-        "result": rage,
-    }
-    args = told.args | {"cost": str(SIGNATURE_RAGE_COST), "rage": str(rage)}
-    return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
-
-
 @handles(Step.ACTION_TURN)
 class ActionTurn(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
@@ -906,12 +788,6 @@ class AfterAction(Handler):
                 state.pending.append(ACTION_TURN_BY_SEAT[seat])
                 break
         return events
-
-
-def resolved_text(team: int, player: int) -> Told:
-    return Told(
-        "{team}'s action is resolved", {"team": team_name(team, player)}, {"player": player}
-    )
 
 
 # ----- signature moves (R13) -----

@@ -56,6 +56,8 @@ BILLBOARD_NAMES: dict[int, str] = {
 ALPHABETICAL_RANK: dict[int, int] = {
     b: i for i, b in enumerate(sorted(Billboard, key=lambda b: BILLBOARD_NAMES[b]))
 }
+# R11, printed: the billboards that change the muscle of 1 entering crab, and by how much.
+MUSCLE_BILLBOARDS: dict[int, int] = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
 
 ACTION_NAMES: dict[int, str] = {
     Action.MOVE: "Move",

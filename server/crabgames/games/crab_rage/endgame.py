@@ -6,23 +6,16 @@ from typing import NamedTuple
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.events import (
-    Cause,
     Event,
     EventKind,
-    Told,
-    arena_title,
-    crab_title,
     event,
     team,
-    team_name,
     teams_of,
-    unit_title,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.moves import Move, MoveKind
 from crabgames.games.crab_rage.state import (
     Duel,
-    Phase,
     State,
     Step,
     Task,
@@ -32,6 +25,17 @@ from crabgames.games.crab_rage.state import (
     turn_order,
     writable_arena,
     writable_player,
+)
+from crabgames.games.crab_rage.words import (
+    committed_text,
+    duel_die_text,
+    duel_started_text,
+    duel_won_text,
+    game_over_text,
+    glory_text,
+    hardcore_revealed_text,
+    kept_text,
+    rerolled_text,
 )
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
@@ -103,35 +107,17 @@ class HardcoreFans(Handler):
             me.hardcore -= shout
             arena.fans[p] += shout
             me.committed, me.commitment = False, 0
-            words = (revealed_text, me.team, p, task.arena, arena.billboard, shout, arena.fans[p])
+            words = (
+                hardcore_revealed_text,
+                me.team,
+                p,
+                task.arena,
+                arena.billboard,
+                shout,
+                arena.fans[p],
+            )
             events.append(event(EventKind.HARDCORE_FANS_REVEALED, *words))
         return events
-
-
-def committed_text(team: int, player: int, arena: int, amount: int | None) -> Told:
-    """The amount is None as every seat but the committing one sees it (G4)."""
-    fields = {"player": player, "arena": arena}
-    args = {"team": team_name(team, player)}
-    if amount is None:
-        return Told("{team} has committed hardcore fans in a closed hand", args, fields)
-    args["amount"] = str(amount)
-    fields["amount"] = amount
-    return Told("{team} commits {amount} hardcore fan(s) in a closed hand", args, fields)
-
-
-def revealed_text(
-    team: int, player: int, arena: int, billboard: int, shout: int, held: int
-) -> Told:
-    return Told(
-        "{team} shouts out {amount} hardcore fan(s) in {arena}, now {held} fans there",
-        {
-            "team": team_name(team, player),
-            "amount": str(shout),
-            "arena": arena_title(arena, billboard),
-            "held": str(held),
-        },
-        {"player": player, "arena": arena, "amount": shout, "result": held},
-    )
 
 
 # ----- 2. Scoring -----
@@ -177,34 +163,6 @@ def game_over(state: State) -> Event:
     """The last step has run: the game is over (flow.advance sets the phase)."""
     winners = tuple(result(state).winners)
     return event(EventKind.GAME_OVER, game_over_text, teams_of(state), winners)
-
-
-def game_over_text(teams: tuple[int, ...], winners: tuple[int, ...]) -> Told:
-    return Told(
-        "the game is over: {winners} win(s)",
-        {"winners": unit_title(teams, winners).replace("/", " and ")},
-        {"seats": winners, "phase": Phase.GAME_OVER},
-    )
-
-
-def glory_text(team: int, player: int, arena: int, billboard: int, glory: int) -> Told:
-    return Told(
-        "{team} gains {amount} glory in {arena}",
-        {
-            "team": team_name(team, player),
-            "amount": str(glory),
-            "arena": arena_title(arena, billboard),
-        },
-        {"player": player, "arena": arena, "amount": glory},
-    )
-
-
-def duel_started_text(teams: tuple[int, ...], duelists: tuple[int, ...], best: int) -> Told:
-    return Told(
-        "{duelists} tie with {glory} glory: a spotlight duel is triggered",
-        {"duelists": unit_title(teams, duelists).replace("/", ", "), "glory": str(best)},
-        {"seats": duelists, "amount": best, "cause": Cause.SPOTLIGHT_DUEL},
-    )
 
 
 # ----- 3. The spotlight duel (R19) -----
@@ -282,50 +240,6 @@ class SpotlightDuel(Handler):
         duel.winners = [p for p, s in zip(duel.duelists, sums, strict=True) if s == max(sums)]
         words = (duel_won_text, teams_of(state), tuple(duel.winners), max(sums))
         return [*events, event(EventKind.DUEL_WON, *words), game_over(state)]
-
-
-def rerolled_text(team: int, ref: tuple[int, int], rolled: int, rage: int) -> Told:
-    return Told(
-        "{team} unleashes {cost} rage to re-roll crab {crab} (it rolled {rolled}), now {rage} rage",
-        {
-            "team": team_name(team, ref[0]),
-            "cost": "1",
-            "crab": str(ref[1]),
-            "rolled": str(rolled),
-            "rage": str(rage),
-        },
-        {
-            "player": ref[0],
-            "crab": ref,
-            "change": -1,
-            "result": rage,
-            "cause": Cause.SPOTLIGHT_DUEL,
-        },
-    )
-
-
-def kept_text(team: int, ref: tuple[int, int], value: int) -> Told:
-    return Told(
-        "{team} keeps {value} for crab {crab}",
-        {"team": team_name(team, ref[0]), "value": str(value), "crab": str(ref[1])},
-        {"player": ref[0], "crab": ref, "amount": value, "cause": Cause.SPOTLIGHT_DUEL},
-    )
-
-
-def duel_die_text(team: int, ref: tuple[int, int], value: int) -> Told:
-    return Told(
-        "{crab} rolls {value} in the spotlight duel",
-        {"crab": crab_title(team, *ref), "value": str(value)},
-        {"player": ref[0], "crab": ref, "amount": value, "cause": Cause.SPOTLIGHT_DUEL},
-    )
-
-
-def duel_won_text(teams: tuple[int, ...], winners: tuple[int, ...], total: int) -> Told:
-    return Told(
-        "{winners} win(s) the spotlight duel with {total}",
-        {"winners": unit_title(teams, winners).replace("/", " and "), "total": str(total)},
-        {"seats": winners, "amount": total, "cause": Cause.SPOTLIGHT_DUEL},
-    )
 
 
 # ----- the outcome -----

@@ -78,6 +78,10 @@ class Cause:
     SPOTLIGHT_DUEL = 11
 
 
+# What caused a muscle change, fan or rage (a Cause and what names it: an action, a signature
+# move or a billboard, 0 for none), e.g. (Cause.ACTION, Action.SMASH).
+Why = tuple[int, int]
+
 EVENT_KINDS = frozenset(v for k, v in vars(EventKind).items() if k.isupper())
 
 

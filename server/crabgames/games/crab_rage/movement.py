@@ -3,30 +3,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
-    ACTION_NAMES,
-    BILLBOARD_NAMES,
     MAX_MUSCLE,
     MIN_MUSCLE,
-    SIGNATURES,
-    Action,
+    MUSCLE_BILLBOARDS,
     Billboard,
-    Signature,
 )
 from crabgames.games.crab_rage.events import (
     Cause,
     Event,
     EventKind,
-    Told,
-    arena_title,
+    Why,
     billboard_at,
-    crab_title,
-    place_name,
-    signed,
-    team_name,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
@@ -37,12 +26,22 @@ from crabgames.games.crab_rage.state import (
     Step,
     Task,
     managers_in,
+    next_leaving_crab,
     own_crabs_in,
     push,
     turn_order,
     writable_arena,
     writable_crab,
     writable_player,
+)
+from crabgames.games.crab_rage.words import (
+    alliance_ended_text,
+    alliance_text,
+    destination_text,
+    entered_text,
+    fans_text,
+    left_text,
+    muscle_text,
 )
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
@@ -73,23 +72,6 @@ def end_alliance(state: State, player: int, arena: int, cause: int) -> list[Even
     return [Event(EventKind.ALLIANCE_ENDED, words)]
 
 
-def alliance_ended_text(
-    seats: tuple[int, int], teams: tuple[int, int], arena: int, billboard: int | None, cause: int
-) -> Told:
-    why = "Split" if cause == Cause.ACTION else "a team left"
-    return Told(
-        "the alliance of {first} and {second} in {arena} ends ({why})",
-        {
-            "first": team_name(teams[0], seats[0]),
-            "second": team_name(teams[1], seats[1]),
-            "arena": place_name(arena, billboard),
-            "why": why,
-        },
-        {"seats": seats, "arena": arena, "cause": cause}
-        | ({"action": Action.SPLIT} if cause == Cause.ACTION else {}),
-    )
-
-
 def leave(state: State, ref: CrabRef, destination: int) -> list[Event]:
     """The crab leaves its place for `destination`; a manager's last crab leaving an arena ends
     their alliance there (R10)."""
@@ -110,28 +92,6 @@ def leave(state: State, ref: CrabRef, destination: int) -> list[Event]:
     if origin >= 0 and not own_crabs_in(state, player, origin):
         events += end_alliance(state, player, origin, Cause.LEFT_ARENA)
     return events
-
-
-def left_text(
-    team: int,
-    ref: CrabRef,
-    origin: int,
-    origin_billboard: int | None,
-    destination: int,
-    billboard: int | None,
-) -> Told:
-    fields: dict[str, Any] = {"player": ref[0], "crab": ref, "arena": destination}
-    if origin >= 0:
-        fields["from_arena"] = origin
-    return Told(
-        "{crab} leaves {origin} for {arena}",
-        {
-            "crab": crab_title(team, *ref),
-            "origin": place_name(origin, origin_billboard),
-            "arena": place_name(destination, billboard),
-        },
-        fields,
-    )
 
 
 def send(state: State, moves: list[tuple[CrabRef, int]]) -> tuple[list[Event], list[Task]]:
@@ -167,18 +127,6 @@ class EnterArena(Handler):
             follow.insert(0, Task(Step.ALLIANCE, task.player, task.arena))
         push(state, *follow)
         return events
-
-
-def entered_text(team: int, ref: CrabRef, muscle: int, arena: int, billboard: int) -> Told:
-    return Told(
-        "{crab} enters {arena} with {muscle} muscle",
-        {
-            "crab": crab_title(team, *ref),
-            "arena": arena_title(arena, billboard),
-            "muscle": str(muscle),
-        },
-        {"player": ref[0], "crab": ref, "arena": arena, "amount": muscle},
-    )
 
 
 def drop_riding_fans(state: State, ref: CrabRef, arena: int) -> list[Event]:
@@ -257,36 +205,6 @@ def arena_partner(state: State, player: int, arena: int) -> int:
     return state.arenas[arena].partner[player]
 
 
-def alliance_text(
-    choice: int,
-    team: int,
-    player: int,
-    partner: int,
-    partner_team: int,
-    arena: int,
-    billboard: int | None,
-) -> Told:
-    args = {"team": team_name(team, player), "arena": place_name(arena, billboard)}
-    fields: dict[str, Any] = {"player": player, "arena": arena, "alliance": choice}
-    if partner >= 0:
-        args["partner"] = team_name(partner_team, partner)
-        fields["partner"] = partner
-    if choice == AllianceChoice.FORM:
-        template = "{team} forms an alliance with {partner} in {arena}"
-    elif choice != AllianceChoice.INDEPENDENT:
-        template = "{team} boosts its alliance with {partner} in {arena}"
-    elif partner >= 0:
-        template = "{team} goes independent in {arena}, ending its alliance with {partner}"
-    else:
-        template = "{team} goes independent in {arena}"
-    return Told(template, args, fields)
-
-
-# What caused a muscle change, fan or rage (a Cause and what names it: an action, a signature
-# move or a billboard, 0 for none), e.g. (Cause.ACTION, Action.SMASH).
-Why = tuple[int, int]
-
-
 def change_muscle(state: State, ref: CrabRef, delta: int, why: Why) -> Event:
     """R3: muscle stays within 1-6; the event tells the real change and the result."""
     c = writable_crab(state, ref)
@@ -301,56 +219,6 @@ def set_muscle_event(state: State, ref: CrabRef, before: int, muscle: int, why: 
     arena = state.players[seat].crabs[ref[1]].arena
     words = (muscle_text, state.players[seat].team, ref, arena, muscle - before, muscle, why)
     return Event(EventKind.MUSCLE, words)
-
-
-def muscle_text(team: int, ref: CrabRef, arena: int, change: int, muscle: int, why: Why) -> Told:
-    fields: dict[str, Any] = {"player": ref[0], "crab": ref, "change": change, "result": muscle}
-    if arena >= 0:
-        fields["arena"] = arena
-    return Told(
-        "{crab}: {change} muscle ({why}), now {muscle}",
-        {
-            "crab": crab_title(team, *ref),
-            "change": signed(change),
-            "why": why_name(why),
-            "muscle": str(muscle),
-        },
-        fields | why_fields(why),
-    )
-
-
-def why_name(why: Why) -> str:
-    """The cause as the texts say it: the action, signature move or billboard, else the cause."""
-    cause, what = why
-    if cause == Cause.ACTION:
-        return ACTION_NAMES[Action(what)]
-    if cause == Cause.SIGNATURE_MOVE:
-        return SIGNATURES[Signature(what)].name
-    if cause == Cause.BILLBOARD:
-        return BILLBOARD_NAMES[Billboard(what)]
-    return CAUSE_WORDS[cause]
-
-
-CAUSE_WORDS: dict[int, str] = {
-    Cause.RUMBLE: "rumble",
-    Cause.STYLE_BONUS: "style bonus",
-    Cause.FAN_PHASE: "Fan Phase",
-    Cause.RAGE_PHASE: "Rage Phase",
-    Cause.SPOTLIGHT_DUEL: "spotlight duel",
-}
-WHY_FIELD: dict[int, str] = {
-    Cause.ACTION: "action",
-    Cause.SIGNATURE_MOVE: "signature_move",
-    Cause.BILLBOARD: "billboard",
-}
-
-
-def why_fields(why: Why) -> dict[str, Any]:
-    """The CrabRageEvent fields of a cause: the cause, and which action, signature move or
-    billboard."""
-    cause, what = why
-    name = WHY_FIELD.get(cause)
-    return {"cause": cause} if name is None else {"cause": cause, name: what}
 
 
 def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> list[Event]:
@@ -375,36 +243,6 @@ def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> l
         None,
     )
     return [Event(EventKind.FANS, words)]
-
-
-def fans_text(
-    team: int,
-    player: int,
-    placed: int,
-    arena: int,
-    billboard: int | None,
-    cause: int,
-    what: int,
-    held: int,
-    rider: CrabRef | None,
-) -> Told:
-    fields: dict[str, Any] = {"player": player, "arena": arena, "amount": placed, "result": held}
-    args = {
-        "team": team_name(team, player),
-        "amount": str(placed),
-        "arena": place_name(arena, billboard),
-        "why": why_name((cause, what)),
-    }
-    if rider is None:
-        template = "{team} places {amount} fan(s) in {arena} ({why})"
-    else:
-        template = "{team} places {amount} fan(s) riding on {crab} in {arena} ({why})"
-        args["crab"] = crab_title(team, *rider)
-        fields["crab"] = rider
-    return Told(template, args, fields | why_fields((cause, what)))
-
-
-MUSCLE_BILLBOARDS: dict[int, int] = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
 
 
 @handles(Step.BILLBOARD)
@@ -503,21 +341,3 @@ class ChooseDestinations(Handler):
         follow = [style_bonus(task.player, [task.arena, *task.values])] if task.flag else []
         push(state, *enters, *follow)
         return events
-
-
-def destination_text(
-    team: int, player: int, crab_team: int, ref: CrabRef, arena: int, billboard: int | None
-) -> Told:
-    return Told(
-        "{team} sends {crab} to {arena}",
-        {
-            "team": team_name(team, player),
-            "crab": crab_title(crab_team, *ref),
-            "arena": place_name(arena, billboard),
-        },
-        {"player": player, "crab": ref, "arena": arena},
-    )
-
-
-def next_leaving_crab(task: Task) -> CrabRef:
-    return task.crabs[task.values.index(-1)]

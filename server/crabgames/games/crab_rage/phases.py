@@ -3,40 +3,26 @@ R14-R16)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
-    ACTION_NAMES,
-    ARENA_LETTERS,
     MUTATION_ABOVE,
     ROUNDS,
     SETUP,
-    Action,
     Billboard,
 )
 from crabgames.games.crab_rage.events import (
     Cause,
     Event,
     EventKind,
-    Told,
-    arena_title,
     billboard_at,
-    billboard_name,
-    crab_title,
     event,
-    place_name,
-    signed,
-    team_name,
     teams_of,
-    unit_title,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.movement import Why, place_fans, why_fields, why_name
+from crabgames.games.crab_rage.movement import place_fans
 from crabgames.games.crab_rage.moves import Move, MoveKind
 from crabgames.games.crab_rage.state import (
-    CrabRef,
     Phase,
     RollOff,
     State,
@@ -55,6 +41,22 @@ from crabgames.games.crab_rage.state import (
     writable_crab,
     writable_player,
 )
+from crabgames.games.crab_rage.words import (
+    action_revealed_text,
+    dealt_text,
+    hardcore_text,
+    microphone_text,
+    mutation_text,
+    phase_text,
+    picked_text,
+    rage_text,
+    roll_off_die_text,
+    roll_off_rolled_text,
+    roll_off_started_text,
+    rotated_text,
+    round_text,
+    rumble_won_text,
+)
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_MUTATION_CRAB_BY_SEAT = seat_decisions("choose_mutation_crab")
@@ -67,23 +69,11 @@ RUMBLE_DIE_CHANCE = Decision.chance("rumble_die")
 MICROPHONE_DIE_CHANCE = Decision.chance("microphone_die")
 
 DIE = [(face, 1) for face in range(1, 7)]
-PHASE_NAMES = {
-    Phase.REFEREE: "Referee Phase",
-    Phase.ACTION: "Action Phase",
-    Phase.RUMBLE: "Rumble Phase",
-    Phase.FAN: "Fan Phase",
-    Phase.RAGE: "Rage Phase",
-    Phase.END_OF_GAME: "End of Game",
-}
 
 
 def start_phase(state: State, phase: Phase) -> Event:
     state.phase = phase
     return Event(EventKind.PHASE_STARTED, (phase_text, phase))
-
-
-def phase_text(phase: Phase) -> Told:
-    return Told("the {phase} starts", {"phase": PHASE_NAMES[phase]}, {"phase": phase})
 
 
 # ----- set-up -----
@@ -106,14 +96,6 @@ class DealBillboard(Handler):
         return [event(EventKind.BILLBOARD_DEALT, dealt_text, task.arena, value)]
 
 
-def dealt_text(arena: int, billboard: int) -> Told:
-    return Told(
-        "arena {letter} is dealt {billboard}",
-        {"letter": ARENA_LETTERS[arena], "billboard": billboard_name(billboard)},
-        {"arena": arena, "billboard": billboard},
-    )
-
-
 @handles(Step.MICROPHONE)
 class FirstMicrophone(Handler):
     """R6: the round-1 microphone holder (chance; value = the seat)."""
@@ -132,14 +114,6 @@ class FirstMicrophone(Handler):
 def give_microphone(state: State, seat: int, cause: int) -> Event:
     state.microphone = seat
     return event(EventKind.MICROPHONE, microphone_text, state.players[seat].team, seat, cause)
-
-
-def microphone_text(team: int, seat: int, cause: int) -> Told:
-    return Told(
-        "{team} holds the microphone",
-        {"team": team_name(team, seat)},
-        {"player": seat, "cause": cause},
-    )
 
 
 # ----- the round -----
@@ -170,20 +144,6 @@ class RoundStart(Handler):
         return events
 
 
-def round_text(number: int) -> Told:
-    return Told("round {round} starts", {"round": str(number)}, {"amount": number})
-
-
-def rotated_text(billboards: tuple[int, ...]) -> Told:
-    template = "billboards rotate clockwise: " + ", ".join(
-        f"{{arena_{ARENA_LETTERS[a].lower()}}}" for a in range(len(billboards))
-    )
-    args = {
-        f"arena_{ARENA_LETTERS[a].lower()}": arena_title(a, b) for a, b in enumerate(billboards)
-    }
-    return Told(template, args, {"billboards": billboards})
-
-
 def unrevealed_cards(state: State) -> list[int]:
     return [a for a in sorted(ACTION_CARDS) if a not in state.action_cards]
 
@@ -201,7 +161,7 @@ class FlipAction(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         state.action_cards.append(value)
-        events = [event(EventKind.ACTION_REVEALED, revealed_text, value)]
+        events = [event(EventKind.ACTION_REVEALED, action_revealed_text, value)]
         if state.round > 1:  # B. Billboard Rotation follows A. New Rules, from round 2 (R5)
             events.append(rotate_billboards(state))
         events.append(start_phase(state, Phase.ACTION))
@@ -215,14 +175,6 @@ def rotate_billboards(state: State) -> Event:
         writable_arena(state, index).billboard = boards[index - 1]
     rotated = tuple([a.billboard for a in state.arenas])
     return event(EventKind.BILLBOARDS_ROTATED, rotated_text, rotated)
-
-
-def revealed_text(action: int) -> Told:
-    return Told(
-        "the referee reveals {action}",
-        {"action": ACTION_NAMES[Action(action)]},
-        {"action": action},
-    )
 
 
 # ----- rage and mutation (R4) -----
@@ -250,22 +202,6 @@ class BuildRage(Handler):
         why = RAGE_CAUSE.get(state.phase, (0, 0))
         words = (rage_text, me.team, task.player, amount, me.rage, task.arena, why)
         return [Event(EventKind.RAGE, words)]
-
-
-def rage_text(team: int, player: int, amount: int, rage: int, arena: int, why: Why) -> Told:
-    fields = {"player": player, "change": amount, "result": rage} | why_fields(why)
-    if arena >= 0:
-        fields["arena"] = arena
-    return Told(
-        "{team} builds {amount} rage ({why}), now {rage}",
-        {
-            "team": team_name(team, player),
-            "amount": str(amount),
-            "why": why_name(why),
-            "rage": str(rage),
-        },
-        fields,
-    )
 
 
 @handles(Step.MUTATION_CHOICE)
@@ -300,14 +236,6 @@ class MutationRoll(Handler):
         before, c.muscle = c.muscle, value
         words = (mutation_text, state.players[ref[0]].team, ref, value, value - before)
         return [Event(EventKind.MUTATION, words)]
-
-
-def mutation_text(team: int, ref: CrabRef, value: int, change: int) -> Told:
-    return Told(
-        "{crab} mutates: rolls {value} ({change} muscle)",
-        {"crab": crab_title(team, *ref), "value": str(value), "change": signed(change)},
-        {"player": ref[0], "crab": ref, "amount": value, "change": change, "result": value},
-    )
 
 
 # ----- Rumble Phase (R15) -----
@@ -356,42 +284,6 @@ def start_roll_off(
 def units_of(units: list[int]) -> tuple[tuple[int, ...], ...]:
     """Units (bit sets) as the seats of each, to capture for an event."""
     return tuple([seats_of(u) for u in units])
-
-
-def units_title(teams: tuple[int, ...], units: tuple[tuple[int, ...], ...]) -> str:
-    return ", ".join(unit_title(teams, u) for u in units)
-
-
-def roll_off_fields(
-    arena: int, standing: tuple[Any, ...], rolling: tuple[Any, ...]
-) -> dict[str, Any]:
-    fields: dict[str, Any] = {"units": standing, "rolling": rolling, "cause": Cause.ROLL_OFF}
-    if arena >= 0:
-        fields["arena"] = arena
-    return fields
-
-
-def contest_name(arena: int, billboard: int | None) -> str:
-    """What a roll-off is for: a rumble's arena, or the microphone (R16)."""
-    return "the microphone" if arena < 0 else f"the rumble in {place_name(arena, billboard)}"
-
-
-def roll_off_started_text(
-    teams: tuple[int, ...],
-    arena: int,
-    billboard: int | None,
-    standing: tuple[Any, ...],
-    rolling: tuple[Any, ...],
-    picker_seat: int,
-) -> Told:
-    args = {"contest": contest_name(arena, billboard), "units": units_title(teams, standing)}
-    if rolling:
-        template = "{units} tie for {contest}: {rolling} roll off"
-        args["rolling"] = units_title(teams, rolling)
-    else:
-        template = "{units} tie for {contest}: {picker} picks an opponent"
-        args["picker"] = team_name(teams[picker_seat], picker_seat)
-    return Told(template, args, roll_off_fields(arena, standing, rolling))
 
 
 @handles(Step.TIE_BREAK)
@@ -493,67 +385,6 @@ def picker_unit(state: State) -> int:
     return next(u for u in the_roll_off(state).standing if u >> seat & 1)
 
 
-def picked_text(
-    teams: tuple[int, ...], seat: int, arena: int, billboard: int | None, units: tuple[Any, ...]
-) -> Told:
-    return Told(
-        "{picker} picks {opponent} to roll against in {arena}",
-        {
-            "picker": team_name(teams[seat], seat),
-            "opponent": unit_title(teams, units[1]),
-            "arena": place_name(arena, billboard),
-        },
-        {"player": seat, "arena": arena, "units": units},
-    )
-
-
-def roll_off_die_text(
-    teams: tuple[int, ...], seats: tuple[int, ...], arena: int, billboard: int | None, value: int
-) -> Told:
-    fields: dict[str, Any] = {"seats": seats, "amount": value, "cause": Cause.ROLL_OFF}
-    if arena >= 0:
-        fields["arena"] = arena
-    return Told(
-        "{unit} rolls {value} for {contest}",
-        {
-            "unit": unit_title(teams, seats),
-            "value": str(value),
-            "contest": contest_name(arena, billboard),
-        },
-        fields,
-    )
-
-
-def roll_off_rolled_text(
-    teams: tuple[int, ...],
-    arena: int,
-    billboard: int | None,
-    high: int,
-    standing: tuple[Any, ...],
-    rolling: tuple[Any, ...],
-    winner: tuple[int, ...],
-) -> Told:
-    fields = roll_off_fields(arena, standing, rolling) | {"amount": high}
-    args = {"contest": contest_name(arena, billboard), "high": str(high)}
-    if winner:
-        fields["seats"] = winner
-        args["winner"] = unit_title(teams, winner)
-        return Told("{winner} wins the roll-off for {contest} with {high}", args, fields)
-    args["units"] = units_title(teams, standing)
-    if rolling:
-        args["rolling"] = units_title(teams, rolling)
-        return Told(
-            "the highest roll is {high}: {units} still stand for {contest}, {rolling} roll next",
-            args,
-            fields,
-        )
-    return Told(
-        "the highest roll is {high}: {units} still stand for {contest}, an opponent is picked",
-        args,
-        fields,
-    )
-
-
 def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> list[int]:
     """R15: an alliance splits the fans; on an odd number the partner with more muscle there
     places the extra one, and on equal muscle nobody does."""
@@ -600,20 +431,6 @@ class RumbleResult(Handler):
         return events
 
 
-def rumble_won_text(
-    seats: tuple[int, ...], teams: tuple[int, ...], arena: int, billboard: int | None, total: int
-) -> Told:
-    return Told(
-        "{unit} wins the rumble in {arena} with {muscle} muscle",
-        {
-            "unit": unit_title(teams, seats),
-            "arena": place_name(arena, billboard),
-            "muscle": str(total),
-        },
-        {"seats": seats, "arena": arena, "amount": total, "cause": Cause.RUMBLE},
-    )
-
-
 # ----- Fan Phase (R14) -----
 
 
@@ -635,14 +452,6 @@ class FanPhase(Handler):
             builds.append(Task(Step.BUILD_RAGE, seat, values=[rage]))
         push(state, *builds)
         return events
-
-
-def hardcore_text(team: int, seat: int, gained: int, held: int) -> Told:
-    return Told(
-        "{team} gains {amount} hardcore fan(s) (Fan Phase), now {held}",
-        {"team": team_name(team, seat), "amount": str(gained), "held": str(held)},
-        {"player": seat, "amount": gained, "result": held, "cause": Cause.FAN_PHASE},
-    )
 
 
 def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:

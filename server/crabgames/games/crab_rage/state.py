@@ -256,6 +256,11 @@ def the_roll_off(state: State) -> RollOff:
     return state.roll_off
 
 
+def next_leaving_crab(task: Task) -> CrabRef:
+    """R9: the leaving crab whose destination the actor picks next (the first without one)."""
+    return task.crabs[task.values.index(-1)]
+
+
 def writable_player(state: State, seat: int) -> Player:
     """The seat's player, safe to change. Every change to a player or one of its crabs goes
     through here."""
