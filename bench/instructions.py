@@ -1,12 +1,16 @@
 """Instructions per call, two versions of the code side by side, in one run (cachegrind).
 
     python -m bench.instructions --before REF [--after DIR] [--calls 1000] [--games ...]
+                                 [--accelerators-off]
 
 For each game, at the bench's states (bench.bench.bench_states: a 3-player mid-game and the
 state with the most legal moves), it counts the instructions one LegalMoves and one ApplyMove
 take through the servicer, in-process, under valgrind's cachegrind: each count is the
 difference between a run of 100 + N calls and a run of 100 calls, divided by N, so start-up and
-imports cancel out. Instruction counts do not drift with the machine's load, unlike timings.
+imports cancel out. Then one native random game (what Playouts plays, from a 3-player game's
+first decision): the difference between 2 + N/50 games and 2 games. Instruction counts do not
+drift with the machine's load, unlike timings. With --accelerators-off, a last column counts
+the work tree with every game's FastPaths off (CRABGAMES_ACCELERATORS=off): what they buy.
 
 The states and requests are built once, here, and the same bytes are sent to both versions.
 REF is a git revision, checked out into a temporary worktree (its generated protobuf code
@@ -27,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 WARM_CALLS = 100
 METHODS = ("LegalMoves", "ApplyMove")
+WARM_GAMES = 2
+GAMES_PER_CALLS = 50  # a random game costs about as much as 50 calls
 
 
 def write_requests(out: Path, games: list[str]) -> list[tuple[str, str, str, Path]]:
@@ -49,16 +55,28 @@ def write_requests(out: Path, games: list[str]) -> list[tuple[str, str, str, Pat
                 path = out / f"{game_id}.{name.replace(' ', '_')}.{method}.bin"
                 path.write_bytes(bodies[method].SerializeToString())
                 requests.append((game_id, name, method, path))
+        start = engine.new_game(game_id, getattr(api.NewGameRequest(), game_id), 3, seed=1)[0]
+        path = out / f"{game_id}.start.Playouts.bin"
+        path.write_bytes(start.SerializeToString())
+        requests.append((game_id, "random game 3p", "Playouts", path))
     return requests
 
 
 def call_many(method: str, request_file: str, calls: int) -> None:
-    """In the valgrind process: `calls` calls of one servicer method on one request."""
+    """In the valgrind process: `calls` calls of one servicer method on one request, or for
+    Playouts `calls` random games from one state."""
     from crabgames.core.engine import Engine
     from crabgames.games import all_games
     from crabgames.service.servicer import RulesServicer
     from crabgames.v1 import rules_service_pb2 as api
 
+    if method == "Playouts":
+        from crabgames.core.playouts import playouts
+        from crabgames.v1 import game_pb2
+
+        state = game_pb2.GameState.FromString(Path(request_file).read_bytes())
+        playouts(Engine(all_games()), state, calls, seed=7)
+        return
     servicer = RulesServicer(Engine(all_games()))
     request_type = {"LegalMoves": api.LegalMovesRequest, "ApplyMove": api.ApplyMoveRequest}
     request = request_type[method].FromString(Path(request_file).read_bytes())
@@ -67,7 +85,9 @@ def call_many(method: str, request_file: str, calls: int) -> None:
         handler(request, None)
 
 
-def instructions(tree: Path, method: str, request_file: Path, calls: int, scratch: Path) -> int:
+def instructions(
+    tree: Path, method: str, request_file: Path, calls: int, scratch: Path, fast: bool = True
+) -> int:
     out = scratch / f"cachegrind.{os.getpid()}.{calls}"
     command = [
         "valgrind",
@@ -82,6 +102,8 @@ def instructions(tree: Path, method: str, request_file: Path, calls: int, scratc
         str(calls),
     ]
     env = {**os.environ, "PYTHONPATH": str(tree / "server")}
+    if not fast:
+        env["CRABGAMES_ACCELERATORS"] = "off"
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{method} in {tree} failed:\n{done.stderr[-3000:]}")
@@ -92,10 +114,16 @@ def instructions(tree: Path, method: str, request_file: Path, calls: int, scratc
     return int(summary[1])
 
 
-def per_call(tree: Path, method: str, request_file: Path, calls: int, scratch: Path) -> float:
-    warm = instructions(tree, method, request_file, WARM_CALLS, scratch)
-    more = instructions(tree, method, request_file, WARM_CALLS + calls, scratch)
-    return (more - warm) / calls
+def per_call(
+    tree: Path, method: str, request_file: Path, calls: int, scratch: Path, fast: bool = True
+) -> float:
+    if method == "Playouts":
+        warm, calls = WARM_GAMES, max(1, calls // GAMES_PER_CALLS)
+    else:
+        warm = WARM_CALLS
+    base = instructions(tree, method, request_file, warm, scratch, fast)
+    more = instructions(tree, method, request_file, warm + calls, scratch, fast)
+    return (more - base) / calls
 
 
 def checkout(ref: str, scratch: Path) -> Path:
@@ -116,6 +144,7 @@ def main() -> None:
     parser.add_argument("--after", type=Path, default=ROOT)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--games", nargs="*", default=["kraby", "crab_bucket", "crab_rage"])
+    parser.add_argument("--accelerators-off", action="store_true")
     parser.add_argument("--call", nargs=3, help=argparse.SUPPRESS)  # inside valgrind
     args = parser.parse_args()
     if args.call:
@@ -129,8 +158,9 @@ def main() -> None:
             trees = {"before": checkout(args.before, scratch), **trees}
         try:
             requests = write_requests(scratch, args.games)
-            print(f"| game | state | call | {' | '.join(trees)} | change |")
-            print(f"|---|---|---|{'---:|' * len(trees)}---:|")
+            off = " | accelerators off" if args.accelerators_off else ""
+            print(f"| game | state | call | {' | '.join(trees)} | change{off} |")
+            print(f"|---|---|---|{'---:|' * len(trees)}---:|{'---:|' if off else ''}")
             for game_id, state, method, request_file in requests:
                 counts = [
                     per_call(tree, method, request_file, args.calls, scratch)
@@ -138,6 +168,11 @@ def main() -> None:
                 ]
                 change = f"{counts[-1] / counts[0] - 1:+.1%}" if len(counts) > 1 else ""
                 cells = " | ".join(f"{count / 1000:,.0f}k" for count in counts)
+                if off:
+                    slow = per_call(
+                        args.after.resolve(), method, request_file, args.calls, scratch, False
+                    )
+                    change += f" | {slow / 1000:,.0f}k ({slow / counts[-1] - 1:+.0%})"
                 print(f"| {game_id} | {state} | {method} | {cells} | {change} |", flush=True)
         finally:
             if "before" in trees:
