@@ -44,14 +44,15 @@ from tests.crab_bucket.helpers import WILD_CRAB, position
 # Three missions: "Apart" is current, "Last" is the only one left in any mission pile, and "New
 # mission" is completed with its ability ready. None is met by the circle below: "Apart" wants the
 # red tops one pile apart (they are) and no red top beside a yellow one (red 1 is beside yellow 8);
-# "Last" wants two green tops side by side (green 8 and green 7 are three piles apart).
+# "Last" wants two green tops side by side (green 8 and green 7 are three piles apart, red 5
+# between).
 MISSIONS = (
     Mission("Apart", 1, RESCUE_TOPS, (Gap(RED, 1), NotAdjacent(RED, YELLOW))),
     Mission("Last", 1, RESCUE_TOPS, (Gap(GREEN, 0),)),
     Mission("New mission", 3, NEW_MISSION, (Gap(YELLOW, 3),)),
 )
 APART, LAST, NEW = 0, 1, 2
-PILES = [["red 1"], ["yellow 8"], ["red 2"], ["blue 8"], ["green 8"], ["green 3", "oxi"],
+PILES = [["red 1"], ["yellow 8"], ["red 2"], ["blue 8"], ["green 8"], ["green 3", "red 5"],
          ["blue 7"], ["green 7"]]  # fmt: skip
 HAND = ["blue 1", "blue 2", "green 1"]
 

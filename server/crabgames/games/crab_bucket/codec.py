@@ -424,6 +424,13 @@ def _check_cards(state: CrabBucketState, path: str) -> None:
         raise bad_state(
             path, f"there are {counts[OXI]} Oxi! cards; there must be one per player (B1)"
         )
+    if state.options.wild:
+        for i, stack in enumerate(state.piles):
+            if OXI in stack:
+                raise bad_state(
+                    f"{path}.piles[{i}]",
+                    "holds an Oxi! card; in Wild Crab mode a played Oxi! card is discarded (2.)",
+                )
 
 
 def _mission_id(value: int, state: CrabBucketState, path: str) -> int:
@@ -536,6 +543,10 @@ def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> 
 
 
 def _check_deal(state: CrabBucketState, path: str) -> None:
+    if state.oxi_set_aside != state.num_players:
+        raise bad_state(
+            f"{path}.oxi_set_aside", "every Oxi! card is set aside until the deal ends (B1)"
+        )
     for i, stack in enumerate(state.piles):
         if len(stack) != (1 if i < state.dealt else 0):
             raise bad_state(f"{path}.piles[{i}]", f"does not match {state.dealt} cards dealt")
