@@ -1,0 +1,28 @@
+"""Smash: "There is no limit to how much rage you can unleash to do this" (R8: cost 1 plus X). At
+the rage where X reaches 127 (the last X with its own move id) and one past it, every X the
+player can pay is listed once, as a move of its own, and each is legal. Issue 14."""
+
+from __future__ import annotations
+
+from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.moves import Move, MoveKind
+from tests.crab_rage.helpers import AOTF, BB, BLUE, PC, YELLOW, action_phase, put
+
+
+def smash(x: int) -> Move:
+    return Move(MoveKind.ACT, action=Action.SMASH, crab=0, target=(YELLOW, 2), amount=x)
+
+
+def test_with_128_rage_smash_lists_every_x_from_1_to_127_each_as_a_move():
+    for rage in (127, 128, 129):
+        state = action_phase(4, (AOTF, PC, BB), rage=rage)
+        put(state, BLUE, 0, 0)
+        put(state, YELLOW, 2, 0, 6)
+        moves = GAME.legal_moves(state)
+        assert all(type(m) is Move for m in moves), rage
+        assert len(moves) == len(list(moves)), rage
+        xs = [m.amount for m in moves if m.action == Action.SMASH]
+        assert xs == list(range(1, rage)), rage  # rage pays X = rage - 1
+        assert [moves[i] for i in range(len(moves))] == list(moves), rage
+        assert GAME.is_legal(state, smash(rage - 1)) and not GAME.is_legal(state, smash(rage))
