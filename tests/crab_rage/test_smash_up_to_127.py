@@ -26,3 +26,17 @@ def test_with_128_rage_smash_lists_every_x_from_1_to_127_each_as_a_move():
         assert xs == list(range(1, rage)), rage  # rage pays X = rage - 1
         assert [moves[i] for i in range(len(moves))] == list(moves), rage
         assert GAME.is_legal(state, smash(rage - 1)) and not GAME.is_legal(state, smash(rage))
+
+
+def test_above_127_every_crab_of_the_player_may_smash_every_rival_crab_in_its_arena():
+    state = action_phase(4, (AOTF, PC, BB), rage=200)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 1)
+    put(state, YELLOW, 2, 0, 6)
+    put(state, YELLOW, 1, 1, 5)
+    moves = GAME.legal_moves(state)
+    pairs = sorted({(m.crab, m.target) for m in moves if m.action == Action.SMASH})
+    assert pairs == [(0, (YELLOW, 2)), (1, (YELLOW, 1))]
+    for crab, target in pairs:
+        xs = [m.amount for m in moves if m.action == Action.SMASH and m.crab == crab]
+        assert xs == list(range(1, 200)), (crab, target)
