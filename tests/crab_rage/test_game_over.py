@@ -1,8 +1,8 @@
 """Winning the Game: "After the final arena has been scored, the player who has gained the most
 glory across all arenas wins the game and takes the Golden Claw!" Then the game is over: nobody
-decides, no move is listed and none is legal (the plug-in's is_legal agrees with its empty list
-of moves, as at every decision: a move is legal exactly when the generator lists it), and the
-outcome is known."""
+decides, no chance event is pending, no move is listed and none is legal (the plug-in's is_legal
+agrees with its empty list of moves, as at every decision: a move is legal exactly when the
+generator lists it), and the outcome is known."""
 
 from __future__ import annotations
 
@@ -30,6 +30,8 @@ def assert_over(state: State, moves: list[Move]) -> None:
     assert state.phase == Phase.GAME_OVER and not state.pending
     assert GAME.next_decision(state).kind == NOBODY
     assert list(GAME.legal_moves(state)) == []
+    assert list(GAME.chance_outcomes(state)) == []  # no die is rolled, no card turned
+    assert GAME.decision_hidden_from(state) == []
     assert [m for m in moves if GAME.is_legal(state, m)] == []
     assert GAME.outcome(state) is not None
 
