@@ -10,7 +10,7 @@ from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import arena_glory
 from crabgames.games.crab_rage.events import Cause, EventKind
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import DuelKeep, DuelReroll, HardcoreFans
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from tests.crab_rage.helpers import (
@@ -65,7 +65,7 @@ def end_of_game(state) -> None:
 
 
 def commit(state, amount: int) -> None:
-    play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+    play(state, HardcoreFans(amount=amount))
 
 
 def test_mega_muscle_shout_out_green_black_purple_reveal_1_4_2_and_end_with_6_8_7():
@@ -109,7 +109,7 @@ def test_a_commitment_is_hidden_from_every_other_player_until_all_are_in():
 
 def commit_to_seats(msg: game_pb2.GameState, amount: int):
     move = game_pb2.Move(player=msg.next.player)
-    move.crab_rage.kind = MoveKind.HARDCORE_FANS
+    move.crab_rage.kind = crab_rage_pb2.CRAB_RAGE_MOVE_KIND_HARDCORE_FANS
     move.crab_rage.amount = amount
     return ENGINE.apply_move(msg, move)
 
@@ -158,12 +158,12 @@ def test_a_state_with_commitments_out_of_turn_order_is_rejected():
 
 def test_a_player_cannot_commit_twice_or_more_than_they_hold():
     state = mega_muscle_shout_out()
-    too_many = Move(MoveKind.HARDCORE_FANS, amount=4)
+    too_many = HardcoreFans(amount=4)
     assert not GAME.is_legal(state, too_many)
     assert GAME.explain_illegal(state, too_many).rule == "R17"
     msg = game_state(state)
     move = game_pb2.Move(player=GREEN)
-    move.crab_rage.kind = MoveKind.HARDCORE_FANS
+    move.crab_rage.kind = crab_rage_pb2.CRAB_RAGE_MOVE_KIND_HARDCORE_FANS
     move.crab_rage.amount = 1
     msg, _, _ = ENGINE.apply_move(msg, move)
     try:
@@ -211,11 +211,11 @@ def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
     assert state.duel.duelists == [BLACK, PURPLE]
     chance(state, 3)
     assert decision(state) == (BLACK, "spotlight_reroll")
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 4, 2)  # Purple has no rage: no re-roll to decide
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 1)
-    play(state, Move(MoveKind.DUEL_REROLL))  # Black unleashes 1 rage
+    play(state, DuelReroll())  # Black unleashes 1 rage
     chance(state, 5, 2)
     assert state.duel.rolls == [[3, 2, 5], [4, 3, 2]]
     assert state.players[BLACK].rage == 0
@@ -231,11 +231,11 @@ def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
 def test_a_tied_spotlight_duel_shares_the_victory():
     state = duel_state()
     chance(state, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3)
     assert GAME.outcome(state).winners == [BLACK, PURPLE]
 
@@ -317,9 +317,9 @@ def test_a_duelist_may_reroll_the_current_crab_as_often_as_they_have_rage():
     state = duel_state()
     state.players[BLACK].rage = 2
     chance(state, 1)
-    play(state, Move(MoveKind.DUEL_REROLL))
+    play(state, DuelReroll())
     chance(state, 1)
-    play(state, Move(MoveKind.DUEL_REROLL))
+    play(state, DuelReroll())
     chance(state, 2)
     assert state.players[BLACK].rage == 0
     assert state.duel.rolls[0] == [2] and state.duel.rerolls[0] == 2
@@ -345,11 +345,11 @@ def test_a_three_player_spotlight_duel_rolls_all_four_crabs():
 def test_a_shared_spotlight_victory_names_every_tied_duelist_as_a_winner():
     state = duel_state()
     chance(state, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3)
     assert state.duel.winners == [BLACK, PURPLE]
     assert "Black and Purple win(s) the spotlight duel with 9" in [e.text for e in events]
@@ -401,9 +401,9 @@ def test_the_spotlight_duels_events_tell_each_roll_keep_re_roll_and_the_winner()
     state.players[BLACK].rage, state.players[PURPLE].rage = 1, 0
     started = [e.text for e in run(state, Task(Step.SCORING)) if "spotlight" in e.text]
     assert started == ["Black, Purple tie with 12 glory: a spotlight duel is triggered"]
-    events = chance(state, 3) + play(state, Move(MoveKind.DUEL_KEEP)) + chance(state, 4, 2)
-    events += play(state, Move(MoveKind.DUEL_KEEP)) + chance(state, 3, 1)
-    events += play(state, Move(MoveKind.DUEL_REROLL)) + chance(state, 5, 2)
+    events = chance(state, 3) + play(state, DuelKeep()) + chance(state, 4, 2)
+    events += play(state, DuelKeep()) + chance(state, 3, 1)
+    events += play(state, DuelReroll()) + chance(state, 5, 2)
     assert [e.text for e in events] == [
         "Black crab 0 rolls 3 in the spotlight duel",
         "Black keeps 3 for crab 0",
@@ -443,7 +443,7 @@ def test_the_mega_muscle_shout_out_is_told_each_commitment_redacted_for_others_t
     state = mega_muscle_shout_out()
     events = []
     for amount in (1, 4, 2):
-        events += play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+        events += play(state, HardcoreFans(amount=amount))
     committed = events[:3]
     assert [e.text for e in committed] == [
         "Green commits 1 hardcore fan(s) in a closed hand",
@@ -530,11 +530,11 @@ def test_a_shared_spotlight_victory_ends_the_game_naming_both_winners():
     """Black and Purple roll 3 with every crab: 9 each, a shared victory (R19)."""
     state = duel_state()
     chance(state, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3)
     assert [e.text for e in events] == [
         "Purple crab 2 rolls 3 in the spotlight duel",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.events import EventKind
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import MutationCrab, RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task, rumble_order
 from tests.crab_rage.helpers import (
     AOTF,
@@ -69,7 +69,7 @@ def test_three_way_tie_green_picks_blue_wins_then_loses_to_purple_black_who_plac
     assert decision(state) == (GREEN, "choose_rumble_opponent")
     opponents = [m.partner for m in GAME.legal_moves(state)]
     assert opponents == [BLUE, BLACK]  # the other tied units, each named by its lowest seat
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    play(state, RumbleOpponent(partner=BLUE))
     chance(state, 5, 2)  # Green beats Blue
     chance(state, 2, 2, 1, 6)  # a tie is rolled again; Purple/Black win
     assert [state.arenas[0].fans[p] for p in (PURPLE, BLACK)] == [3, 3]
@@ -108,7 +108,7 @@ def test_yellow_rage_builds_to_7_and_mutates_the_chosen_crab_with_a_roll_of_3():
     events = run(state, Task(Step.BUILD_RAGE, YELLOW, 1, values=[1]))  # Pressure Cooker in B
     assert [e.text for e in events] == ["Yellow builds 1 rage (Pressure Cooker), now 7"]
     assert decision(state) == (YELLOW, "choose_mutation_crab")
-    play(state, Move(MoveKind.MUTATION_CRAB, crab=0))  # the lowest die (muscle 1)
+    play(state, MutationCrab(crab=0))  # the lowest die (muscle 1)
     assert [e.text for e in chance(state, 3)] == ["Yellow crab 0 mutates: rolls 3 (+2 muscle)"]
     assert muscles(state, YELLOW) == [3, 2, 3]
     assert state.players[YELLOW].rage == 7  # rage remains on the ladder
@@ -231,7 +231,7 @@ def test_the_three_way_tie_is_told_pick_rolls_roll_off_and_rewards_in_order():
     put(state, YELLOW, 0, 0, 1)
     put(state, YELLOW, 1, 0, 1)
     events = run(state, Task(Step.RUMBLE, arena=0))
-    events += play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    events += play(state, RumbleOpponent(partner=BLUE))
     events += chance(state, 5, 2, 2, 2, 1, 6)
     a = "arena A (Mega Muscle)"
     assert [e.text for e in events] == [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.moves import RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import (
     AOTF,
@@ -16,8 +17,6 @@ from tests.crab_rage.helpers import (
     PC,
     PURPLE,
     YELLOW,
-    Move,
-    MoveKind,
     action_phase,
     ally,
     chance,
@@ -49,7 +48,7 @@ def test_a_tie_in_the_picked_roll_off_is_rolled_again_by_the_same_two_without_a_
     pick anew."""
     state = three_way_tie()
     assert decision(state) == (GREEN, "choose_rumble_opponent")
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    play(state, RumbleOpponent(partner=BLUE))
     chance(state, 4, 4)
     assert decision(state) == (-1, "rumble_die")
     chance(state, 5, 2)  # Green beats Blue: two units left, they roll off
@@ -68,12 +67,12 @@ def test_a_four_way_tie_the_earliest_tied_manager_still_standing_picks_again():
     run(state, Task(Step.RUMBLE, arena=0))
     assert decision(state) == (YELLOW, "choose_rumble_opponent")
     assert [m.partner for m in GAME.legal_moves(state)] == [BLUE, GREEN, BLACK]
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=GREEN))
+    play(state, RumbleOpponent(partner=GREEN))
     chance(state, 2, 5)  # Yellow rolls 2, Green 5: Yellow is out
     # Green, Black and Blue stand; Green is the earliest in turn order from Yellow.
     assert decision(state) == (GREEN, "choose_rumble_opponent")
     assert [m.partner for m in GAME.legal_moves(state)] == [BLUE, BLACK]
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    play(state, RumbleOpponent(partner=BLUE))
     chance(state, 6, 1)  # Green beats Blue; Green and Black roll off
     assert decision(state) == (-1, "rumble_die")
     chance(state, 3, 4)
@@ -145,7 +144,7 @@ def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
         put(state, seat, 0, 0, 4)
     put(state, PURPLE, 0, 0, 2)
     events = run(state, Task(Step.RUMBLE, arena=0))
-    events += play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=GREEN))
+    events += play(state, RumbleOpponent(partner=GREEN))
     events += chance(state, 2, 5)
     arena_a = "arena A (Mega Muscle)"
     assert [e.text for e in events] == [

@@ -8,6 +8,7 @@ from __future__ import annotations
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.moves import Destination, Pass, StyleBonus
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -16,8 +17,6 @@ from tests.crab_rage.helpers import (
     GREEN,
     PC,
     YELLOW,
-    Move,
-    MoveKind,
     act,
     action_phase,
     decision,
@@ -25,7 +24,7 @@ from tests.crab_rage.helpers import (
     put,
 )
 
-PASS = Move(MoveKind.PASS)
+PASS = Pass()
 
 
 def kinds(events) -> list[EventKind]:
@@ -78,7 +77,7 @@ def test_the_style_bonus_arena_is_asked_when_a_fan_is_left_to_place():
     state.arenas[2].fans[BLUE] = 31
     act(state, Action.MOVE, 0, arena=1)  # touches C and B: Blue picks (rules note 4)
     assert decision(state) == (BLUE, "choose_style_bonus_arena")
-    play(state, Move(MoveKind.STYLE_BONUS, arena=2))
+    play(state, StyleBonus(arena=2))
     assert state.arenas[2].fans[BLUE] == 32 and state.players[BLUE].supply == 0
 
 
@@ -101,7 +100,7 @@ def test_a_rush_earns_the_style_bonus_only_as_the_first_rush_of_the_round():
     state.used_actions.append(Action.RUSH)  # Rush was used earlier this round
     act(state, Action.RUSH, 2)  # Yellow's crab 0 (4 muscle) must leave arena A
     assert decision(state) == (BLUE, "choose_destination")
-    events = play(state, Move(MoveKind.DESTINATION, arena=2))
+    events = play(state, Destination(arena=2))
     # Yellow enters C alone (Attack of the Fans: Yellow's fan); no style bonus for Blue.
     assert state.arenas[0].fans[BLUE] == 0 and state.arenas[2].fans[BLUE] == 0
     assert state.players[BLUE].supply == 32

@@ -13,7 +13,7 @@ from crabgames.games.crab_rage.events import (
     teams_of,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import DUEL_KEEP, DUEL_REROLL, DuelKeep, HardcoreFans, Move
 from crabgames.games.crab_rage.state import (
     Duel,
     State,
@@ -72,7 +72,7 @@ def next_to_commit(state: State, arena: int) -> int:
 
 
 @handles(Step.HARDCORE)
-class HardcoreFans(Handler):
+class CommitHardcoreFans(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         player = next_to_commit(state, task.arena)
         if player < 0:
@@ -81,9 +81,10 @@ class HardcoreFans(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         held = state.players[next_to_commit(state, task.arena)].hardcore
-        return [Move(MoveKind.HARDCORE_FANS, amount=n) for n in range(held + 1)]
+        return [HardcoreFans(amount=n) for n in range(held + 1)]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, HardcoreFans)
         player = next_to_commit(state, task.arena)
         me = writable_player(state, player)
         me.committed, me.commitment = True, move.amount  # secret until all are in (G4)
@@ -191,12 +192,12 @@ class SpotlightDuel(Handler):
         return SPOTLIGHT_ROLL_CHANCE
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.DUEL_KEEP), Move(MoveKind.DUEL_REROLL)]
+        return [DUEL_KEEP, DUEL_REROLL]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         duel = the_duel(state)
         player = duel.duelists[duel.turn]
-        if move.kind == MoveKind.DUEL_KEEP:
+        if isinstance(move, DuelKeep):
             return [self.keep(state)]
         me = writable_player(state, player)
         me.rage -= 1

@@ -18,7 +18,14 @@ from crabgames.games.crab_rage.events import (
     billboard_at,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import (
+    Alliance,
+    AllianceChoice,
+    BillboardCrab,
+    Destination,
+    Move,
+    StyleBonus,
+)
 from crabgames.games.crab_rage.state import (
     IN_TRANSIT,
     CrabRef,
@@ -154,15 +161,13 @@ def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
     """R10: boost the alliance already joined, or form one with an independent team, or go
     independent."""
     partners = state.arenas[arena].partner
-    moves = [Move(MoveKind.ALLIANCE, alliance=AllianceChoice.INDEPENDENT)]
+    moves: list[Move] = [Alliance(alliance=AllianceChoice.INDEPENDENT)]
     if partners[player] >= 0:
-        moves.append(
-            Move(MoveKind.ALLIANCE, alliance=AllianceChoice.BOOST, partner=partners[player])
-        )
+        moves.append(Alliance(alliance=AllianceChoice.BOOST, partner=partners[player]))
         return moves
     for other in managers_in(state, arena):
         if other != player and partners[other] < 0:
-            moves.append(Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=other))
+            moves.append(Alliance(alliance=AllianceChoice.FORM, partner=other))
     return moves
 
 
@@ -175,6 +180,7 @@ class ChooseAlliance(Handler):
         return alliance_moves(state, task.player, task.arena)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, Alliance)
         state.pending.pop()
         player, arena = task.player, task.arena
         players = state.players
@@ -256,9 +262,10 @@ class BillboardOnEntering(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.BILLBOARD_CRAB, crab=index) for _, index in task.crabs]
+        return [BillboardCrab(crab=index) for _, index in task.crabs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, BillboardCrab)
         state.pending.pop()
         return self.affect(state, task, (task.player, move.crab))
 
@@ -280,7 +287,7 @@ STYLE_BONUS_WHY = (Cause.STYLE_BONUS, 0)
 
 
 @handles(Step.STYLE_BONUS)
-class StyleBonus(Handler):
+class PlaceStyleBonus(Handler):
     """R12: the first user of an action this round places 1 fan where it was performed."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
@@ -289,9 +296,10 @@ class StyleBonus(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.STYLE_BONUS, arena=arena) for arena in task.values]
+        return [StyleBonus(arena=arena) for arena in task.values]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, StyleBonus)
         state.pending.pop()
         return place_fans(state, task.player, move.arena, 1, STYLE_BONUS_WHY)
 
@@ -315,11 +323,10 @@ class ChooseDestinations(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [
-            Move(MoveKind.DESTINATION, arena=a) for a in range(len(state.arenas)) if a != task.arena
-        ]
+        return [Destination(arena=a) for a in range(len(state.arenas)) if a != task.arena]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, Destination)
         values = task.values[:]  # steps are replaced, never changed (State.clone)
         ref = next_leaving_crab(task)
         values[values.index(-1)] = move.arena

@@ -21,7 +21,7 @@ from crabgames.games.crab_rage.events import (
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import place_fans
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import Move, MutationCrab, RumbleOpponent
 from crabgames.games.crab_rage.state import (
     Phase,
     RollOff,
@@ -211,9 +211,10 @@ class ChooseMutationCrab(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         crabs = state.players[task.player].crabs
-        return [Move(MoveKind.MUTATION_CRAB, crab=i) for i in range(len(crabs))]
+        return [MutationCrab(crab=i) for i in range(len(crabs))]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, MutationCrab)
         state.pending.pop()
         push(state, Task(Step.MUTATION_ROLL, task.player, crabs=[(task.player, move.crab)]))
         return []
@@ -302,12 +303,13 @@ class TieBreak(Handler):
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = picker_unit(state)
         return [
-            Move(MoveKind.RUMBLE_OPPONENT, partner=seats_of(u)[0])
+            RumbleOpponent(partner=seats_of(u)[0])
             for u in the_roll_off(state).standing
             if u != mine
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, RumbleOpponent)
         ro = the_roll_off(state)
         opponent = next(u for u in ro.standing if u >> move.partner & 1)
         ro.rolling = [picker_unit(state), opponent]

@@ -22,7 +22,7 @@ from crabgames.games.crab_rage.data import (
     WITH_X,
     Action,
     Billboard,
-    Signature,
+    SignatureMove,
 )
 from crabgames.games.crab_rage.events import (
     Cause,
@@ -43,7 +43,22 @@ from crabgames.games.crab_rage.events import (
     unit_title,
 )
 from crabgames.games.crab_rage.flow import current_decision
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import (
+    Act,
+    Alliance,
+    AllianceChoice,
+    BillboardCrab,
+    Destination,
+    DuelReroll,
+    HardcoreFans,
+    Move,
+    MutationCrab,
+    Pass,
+    RumbleOpponent,
+    Signature,
+    SignatureTarget,
+    StyleBonus,
+)
 from crabgames.games.crab_rage.state import CrabRef, Phase, State, next_leaving_crab
 
 # ----- move labels and chance labels -----
@@ -54,45 +69,44 @@ def label(state: State, move: Move) -> str:
     moves of one decision read the same (tests/crab_rage/test_labels.py)."""
     decision = current_decision(state)
     who = team(state, decision.player)
-    kind = move.kind
     task = state.pending[-1]
-    if kind in (MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE):
+    if isinstance(move, (Pass, Act, Signature)):
         return describe(state, decision.player, move)
-    if kind == MoveKind.DESTINATION:
+    if isinstance(move, Destination):
         leaving = crab_name(state, *next_leaving_crab(task))
         return f"{who}: send {leaving} to {arena_name(state, move.arena)}"
-    if kind == MoveKind.STYLE_BONUS:
+    if isinstance(move, StyleBonus):
         return f"{who}: place the style bonus fan in {arena_name(state, move.arena)}"
-    if kind == MoveKind.ALLIANCE:
+    if isinstance(move, Alliance):
         return alliance_label(state, who, move)
-    if kind == MoveKind.BILLBOARD_CRAB:
+    if isinstance(move, BillboardCrab):
         billboard = state.arenas[task.arena].billboard
         change = MUSCLE_BILLBOARDS[Billboard(billboard)]
         crab = crab_name(state, decision.player, move.crab)
         return f"{who}: {BILLBOARD_NAMES[Billboard(billboard)]} gives {change:+d} muscle to {crab}"
-    if kind == MoveKind.MUTATION_CRAB:
+    if isinstance(move, MutationCrab):
         c = state.players[decision.player].crabs[move.crab]
         crab = crab_name(state, decision.player, move.crab)
         return f"{who}: mutate {crab} ({c.muscle} muscle)"
-    if kind == MoveKind.RUMBLE_OPPONENT:
+    if isinstance(move, RumbleOpponent):
         ro = state.roll_off
         assert ro is not None
         opponent = next(u for u in ro.standing if u >> move.partner & 1)
         return f"{who}: roll against {unit_name(state, opponent)}"
-    if kind == MoveKind.SIGNATURE_TARGET:
+    if isinstance(move, SignatureTarget):
         return signature_target_label(state, who, decision.name, move)
-    if kind == MoveKind.HARDCORE_FANS:
+    if isinstance(move, HardcoreFans):
         return f"{who}: commit {move.amount} hardcore fan(s)"
     duel = state.duel
     assert duel is not None
     rolls = duel.rolls[duel.turn]
     index, rolled = len(rolls) - 1, rolls[-1]
-    if kind == MoveKind.DUEL_REROLL:
+    if isinstance(move, DuelReroll):
         return f"{who}: unleash 1 rage to re-roll crab {index} (rolled {rolled})"
     return f"{who}: keep {rolled} for crab {index}"
 
 
-def alliance_label(state: State, who: str, move: Move) -> str:
+def alliance_label(state: State, who: str, move: Alliance) -> str:
     """An ALLIANCE choice's label: go independent, form or boost an alliance."""
     if move.alliance == AllianceChoice.INDEPENDENT:
         return f"{who}: go independent"
@@ -102,7 +116,7 @@ def alliance_label(state: State, who: str, move: Move) -> str:
     return f"{who}: boost the alliance with {partner}"
 
 
-def signature_target_label(state: State, who: str, name: str, move: Move) -> str:
+def signature_target_label(state: State, who: str, name: str, move: SignatureTarget) -> str:
     """A Shell Up crab's, a Riptide target's or a Frenzy target's label."""
     if name == "choose_shell_up_crab":
         crab = crab_name(state, state.pending[-1].player, move.crab)
@@ -145,7 +159,7 @@ def why_name(why: Why) -> str:
     if cause == Cause.ACTION:
         return ACTION_NAMES[Action(what)]
     if cause == Cause.SIGNATURE_MOVE:
-        return SIGNATURES[Signature(what)].name
+        return SIGNATURES[SignatureMove(what)].name
     if cause == Cause.BILLBOARD:
         return BILLBOARD_NAMES[Billboard(what)]
     return CAUSE_WORDS[cause]
@@ -241,23 +255,28 @@ def rotated_text(billboards: tuple[int, ...]) -> Told:
 # ----- 2. Action Phase: acting, passing, style bonus, signature moves (R7-R9, R12, R13) -----
 
 
-def describe(state: State, player: int, move: Move) -> str:
+def describe(state: State, player: int, move: Pass | Act | Signature) -> str:
     """A turn move's label (the same sentence as its event)."""
     words = describe_words(state, player, move)
     told: Told = words[0](*words[1:])
     return told.text
 
 
-def describe_words(state: State, player: int, move: Move) -> Words:
+def describe_words(state: State, player: int, move: Pass | Act | Signature) -> Words:
     """What `describe_text` reads, captured now (an event's deferred sentence)."""
     players = state.players
     me = players[player]
-    kind, action = move.kind, move.action
-    acted = kind == MoveKind.ACT
     billboard = None
-    if kind == MoveKind.SIGNATURE or (acted and action in (Action.MOVE, Action.GO_CLAM)):
+    target_team = partner_team = 0
+    if isinstance(move, Signature):
         billboard = billboard_at(state, move.arena)
-    target = move.target[0]
+    elif isinstance(move, Act):
+        if move.action in (Action.MOVE, Action.GO_CLAM):
+            billboard = billboard_at(state, move.arena)
+        if move.target[0] >= 0:
+            target_team = players[move.target[0]].team
+        if move.action == Action.SPLIT:
+            partner_team = players[move.partner].team
     return (
         describe_text,
         player,
@@ -265,14 +284,14 @@ def describe_words(state: State, player: int, move: Move) -> Words:
         me.team,
         me.signature,
         billboard,
-        players[target].team if acted and target >= 0 else 0,
-        players[move.partner].team if acted and action == Action.SPLIT else 0,
+        target_team,
+        partner_team,
     )
 
 
 def describe_text(
     player: int,
-    move: Move,
+    move: Pass | Act | Signature,
     team: int,
     signature: int,
     billboard: int | None,
@@ -281,10 +300,10 @@ def describe_text(
 ) -> Told:
     """A turn move's label and its PASSED, ACTED or SIGNATURE_MOVE sentence (without fields)."""
     args = {"team": team_name(team, player)}
-    if move.kind == MoveKind.PASS:
+    if isinstance(move, Pass):
         return Told("{team} passes", args, {})
-    if move.kind == MoveKind.SIGNATURE:
-        args["signature_move"] = SIGNATURES[Signature(signature)].name
+    if isinstance(move, Signature):
+        args["signature_move"] = SIGNATURES[SignatureMove(signature)].name
         args["arena"] = place_name(move.arena, billboard)
         return Told("{team} performs signature move {signature_move} in {arena}", args, {})
     template = "{team}: {action} with crab {crab}"
