@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, SignatureMove
-from crabgames.games.crab_rage.events import EventKind
 from crabgames.games.crab_rage.flow import advance
 from crabgames.games.crab_rage.moves import (
     Act,
@@ -409,7 +408,7 @@ def test_each_round_reveals_a_new_card_then_billboards_rotate_from_round_2():
     assert state.round == 2 and state.action_cards == [Action.RUSH, Action.SWAP]
     assert [a.billboard for a in state.arenas] == [BB, MM, AOTF]  # B. Billboard Rotation
     kinds = [e.kind for e in events]
-    assert kinds.index(EventKind.ACTION_REVEALED) < kinds.index(EventKind.BILLBOARDS_ROTATED)
+    assert kinds.index("action_revealed") < kinds.index("billboards_rotated")
 
 
 # ----- each printed cost, target and condition, pinned on its own -----

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, SignatureMove
-from crabgames.games.crab_rage.events import EventKind
 from crabgames.games.crab_rage.moves import Act, Signature
+from crabgames.games.crab_rage.words import text
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -75,8 +75,8 @@ def test_a_smash_on_a_crab_of_seat_0_names_it_by_its_colour():
     put(state, BLUE, 0, 0, 4)
     put(state, YELLOW, 0, 0, 2)
     events = act(state, Action.SMASH, 0, target=(BLUE, 0), amount=1)
-    assert events[0].kind == EventKind.ACTED
-    assert events[0].text == ("Yellow: Smash with crab 0 on Blue crab 0, X=1 (pays 2 rage, 4 left)")
+    assert events[0].kind == "acted"
+    assert text(events[0]) == "Yellow: Smash with crab 0 on Blue crab 0, X=1 (pays 2 rage, 4 left)"
 
 
 def test_the_label_of_a_psych_out_on_seat_0_names_the_target_by_its_colour():
@@ -99,5 +99,5 @@ def test_a_manager_moving_one_of_two_crabs_out_keeps_the_alliance_of_the_other()
     put(state, BLACK, 0, 0, 3)
     ally(state, 0, BLUE, BLACK)
     events = act(state, Action.MOVE, 0, arena=2)
-    assert EventKind.ALLIANCE_ENDED not in [e.kind for e in events]
+    assert "alliance_ended" not in [e.kind for e in events]
     assert state.arenas[0].partner[BLUE] == BLACK and state.arenas[0].partner[BLACK] == BLUE

@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.codec import event_fields
 from crabgames.games.crab_rage.moves import RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task
+from crabgames.games.crab_rage.words import text
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -117,10 +118,10 @@ def test_the_losers_rage_names_the_rumbles_arena():
     put(state, YELLOW, 1, 2, 2)
     state.phase = Phase.RUMBLE
     events = run(state, Task(Step.RUMBLE, arena=2))
-    (rage,) = [e for e in events if e.kind == EventKind.RAGE]
-    assert rage.told().fields["arena"] == 2
-    assert rage.told().fields["change"] == 2
-    assert rage.text == "Yellow builds 2 rage (rumble), now 2"
+    (rage,) = [e for e in events if e.kind == "rage"]
+    assert event_fields(rage)["arena"] == 2
+    assert event_fields(rage)["change"] == 2
+    assert text(rage) == "Yellow builds 2 rage (rumble), now 2"
 
 
 def test_a_three_way_tie_for_the_microphone_rolled_equal_by_all_three_is_rolled_again():
@@ -147,7 +148,7 @@ def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
     events += play(state, RumbleOpponent(partner=GREEN))
     events += chance(state, 2, 5)
     arena_a = "arena A (Mega Muscle)"
-    assert [e.text for e in events] == [
+    assert [text(e) for e in events] == [
         f"Blue, Yellow, Green, Black tie for the rumble in {arena_a}: Yellow picks an opponent",
         f"Yellow picks Green to roll against in {arena_a}",
         f"Yellow rolls 2 for the rumble in {arena_a}",
@@ -156,16 +157,16 @@ def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
         "opponent is picked",
     ]
     assert [e.kind for e in events] == [
-        EventKind.ROLL_OFF_STARTED,
-        EventKind.OPPONENT_PICKED,
-        EventKind.DIE_ROLLED,
-        EventKind.DIE_ROLLED,
-        EventKind.ROLL_OFF_ROLLED,
+        "roll_off_started",
+        "opponent_picked",
+        "die_rolled",
+        "die_rolled",
+        "roll_off_rolled",
     ]
-    assert all(e.told().fields["arena"] == 0 for e in events)
-    assert events[0].told().fields["units"] == ((BLUE,), (YELLOW,), (GREEN,), (BLACK,))
-    assert events[0].told().fields["rolling"] == ()
-    assert events[2].told().fields["seats"] == (YELLOW,)
-    assert events[4].told().fields["units"] == ((BLUE,), (GREEN,), (BLACK,))
-    assert events[4].told().fields["rolling"] == ()
-    assert events[4].told().fields["amount"] == 5
+    assert all(event_fields(e)["arena"] == 0 for e in events)
+    assert event_fields(events[0])["units"] == ((BLUE,), (YELLOW,), (GREEN,), (BLACK,))
+    assert event_fields(events[0])["rolling"] == ()
+    assert event_fields(events[2])["seats"] == (YELLOW,)
+    assert event_fields(events[4])["units"] == ((BLUE,), (GREEN,), (BLACK,))
+    assert event_fields(events[4])["rolling"] == ()
+    assert event_fields(events[4])["amount"] == 5

@@ -34,9 +34,15 @@ from crabgames.games.crab_rage.data import (
     SignatureMove,
 )
 from crabgames.games.crab_rage.events import (
+    Acted,
+    ActionResolved,
     Cause,
     Event,
-    EventKind,
+    FanRiding,
+    Passed,
+    SignatureMovePerformed,
+    acted_names,
+    billboard_at,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import (
@@ -61,14 +67,6 @@ from crabgames.games.crab_rage.state import (
     turn_order,
     writable_crab,
     writable_player,
-)
-from crabgames.games.crab_rage.words import (
-    acted_text,
-    describe_words,
-    passed_text,
-    resolved_text,
-    riding_text,
-    signature_text,
 )
 
 # Who decides, by seat: a Decision is an immutable NamedTuple, asked for several times a move.
@@ -725,8 +723,7 @@ def style_bonus_now(
             me = writable_player(state, player)
             me.supply -= 1
             me.crabs[ref[1]].riding_fans += 1
-            words = (riding_text, me.team, ref, me.crabs[ref[1]].riding_fans)
-            return [Event(EventKind.FAN_RIDING, words)]
+            return [FanRiding(player, ref, me.crabs[ref[1]].riding_fans, me.team)]
         return []
     tasks.append(style_bonus(player, touched))
     return []
@@ -749,15 +746,26 @@ class ActionTurn(Handler):
         assert isinstance(move, (Pass, Act, Signature))
         player = task.player
         state.pending[-1] = AFTER_ACTION_BY_SEAT[player]  # in this step's place
-        words = describe_words(state, player, move)
         if isinstance(move, Pass):
-            writable_player(state, player).passed = True
-            return [Event(EventKind.PASSED, (passed_text, words))]
+            me = writable_player(state, player)
+            me.passed = True
+            return [Passed(player, me.team)]
         state.active = player
         if isinstance(move, Signature):
+            billboard = billboard_at(state, move.arena)
             effects = signature(state, player, move.arena)
-            told = (signature_text, words, state.players[player].rage)
-            return [Event(EventKind.SIGNATURE_MOVE, told), *effects]
+            me = state.players[player]
+            performed = SignatureMovePerformed(
+                player,
+                move.arena,
+                move,
+                me.signature,
+                -SIGNATURE_RAGE_COST,
+                me.rage,
+                me.team,
+                billboard,
+            )
+            return [performed, *effects]
         me = writable_player(state, player)
         cost = rage_cost(move.action, move.amount)
         me.rage -= cost
@@ -765,10 +773,21 @@ class ActionTurn(Handler):
         if style:
             state.used_actions.append(move.action)
         where = me.crabs[move.crab].arena
-        acted = (acted_text, words, where, me.rage, cost, style)
+        acted = Acted(
+            player,
+            move,
+            move.action,
+            (player, move.crab),
+            -cost,
+            me.rage,
+            style,
+            where if where >= 0 else None,
+            me.team,
+            *acted_names(state, move),
+        )
         effect, tasks = perform(state, player, move, style)
         push(state, *tasks)
-        return [Event(EventKind.ACTED, acted), *effect]
+        return [acted, *effect]
 
 
 @handles(Step.AFTER_ACTION)
@@ -776,10 +795,9 @@ class AfterAction(Handler):
     """R7: the next manager clockwise who has not passed acts, until all have passed."""
 
     def step(self, state: State, task: Task) -> list[Event]:
-        events = []
+        events: list[Event] = []
         if state.active >= 0:
-            words = (resolved_text, state.players[state.active].team, state.active)
-            events.append(Event(EventKind.ACTION_RESOLVED, words))
+            events.append(ActionResolved(state.active, state.players[state.active].team))
         state.active = -1
         players = state.players
         seats = len(players)

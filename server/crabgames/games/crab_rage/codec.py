@@ -22,7 +22,7 @@ from crabgames.games.crab_rage.data import (
     Team,
 )
 from crabgames.games.crab_rage.endgame import Result
-from crabgames.games.crab_rage.events import Event, team
+from crabgames.games.crab_rage.events import EVENT_CLASSES, Cause, Event
 from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.moves import (
     ACT_FIELDS,
@@ -52,6 +52,7 @@ from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import (
     CrabRageCrab,
+    CrabRageEvent,
     CrabRagePending,
     CrabRagePlayer,
     CrabRageState,
@@ -577,23 +578,55 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
 
 # ----- events -----
 
+# Each event class's CrabRageEventKind value, by its `kind`.
+EVENT_KIND_VALUE = {
+    cls._field_defaults["kind"]: pb.CrabRageEventKind.Value(
+        f"CRAB_RAGE_EVENT_KIND_{cls._field_defaults['kind'].upper()}"
+    )
+    for cls in EVENT_CLASSES
+}
+EVENT_FIELDS = frozenset(CrabRageEvent.DESCRIPTOR.fields_by_name) - {"kind"}
 UNIT_FIELDS = ("units", "rolling")  # lists of units, each a tuple of seats
 LIST_FIELDS = ("seats", "billboards")
+# The CrabRageEvent field that names what caused a change, by its cause.
+WHY_FIELD: dict[int, str] = {
+    Cause.ACTION: "action",
+    Cause.SIGNATURE_MOVE: "signature_move",
+    Cause.BILLBOARD: "billboard",
+}
 
 
-def encode_event(event: Any, msg: Any) -> None:
-    """Fill an `Event`: the sentence, its template and arguments, and the game's part."""
-    told = event.told()
-    msg.text = told.text
-    msg.template = told.template
-    msg.args.update(told.args)
-    fill_event_part(event.kind, told.fields, msg.crab_rage)
+def event_fields(event: Event) -> dict[str, Any]:
+    """The CrabRageEvent fields the event sets, as native values: its fields of the proto's
+    names but those holding None, and its `why` as the cause and what names it."""
+    fields = {
+        name: value
+        for name, value in zip(event._fields, event, strict=True)
+        if name in EVENT_FIELDS and value is not None
+    }
+    why = getattr(event, "why", None)
+    if why is not None:
+        cause, what = why
+        fields["cause"] = cause
+        if cause in WHY_FIELD:
+            fields[WHY_FIELD[cause]] = what
+    return fields
 
 
-def fill_event_part(kind: int, fields: dict[str, Any], part: Any) -> None:
-    """A `CrabRageEvent` from a told event's fields (native values)."""
-    part.kind = kind
-    for name, value in fields.items():
+def encode_event(event: Event, msg: game_pb2.Event) -> None:
+    """Fill an `Event`: the sentence (words.py), its template and arguments, and the game's
+    part."""
+    template, args = words.words(event)
+    msg.text = template.format_map(args)
+    msg.template = template
+    msg.args.update(args)
+    fill_event_part(event, msg.crab_rage)
+
+
+def fill_event_part(event: Event, part: Any) -> None:
+    """A `CrabRageEvent` from the event's fields (`event_fields`)."""
+    part.kind = EVENT_KIND_VALUE[event.kind]
+    for name, value in event_fields(event).items():
         if name == "crab":
             part.crab.player, part.crab.crab = value
         elif name == "move":
@@ -753,7 +786,7 @@ class CrabRageCodec(Codec[State, Move, Event, Result]):
         return words.chance_label(state, value)
 
     def player_name(self, state: State, seat: int) -> str:
-        return team(state, seat)  # as every sentence names a manager: by team colour
+        return words.team(state, seat)  # as every sentence names a manager: by team colour
 
 
 CODEC = CrabRageCodec()
