@@ -139,23 +139,8 @@ Move = (
     | DuelReroll
     | DuelKeep
 )
-MoveClass = (
-    type[Pass]
-    | type[Act]
-    | type[Signature]
-    | type[Destination]
-    | type[Alliance]
-    | type[BillboardCrab]
-    | type[StyleBonus]
-    | type[MutationCrab]
-    | type[RumbleOpponent]
-    | type[SignatureTarget]
-    | type[HardcoreFans]
-    | type[DuelReroll]
-    | type[DuelKeep]
-)
 # Every kind, in CrabRageMoveKind's order.
-MOVE_CLASSES: tuple[MoveClass, ...] = (
+MOVE_CLASSES: tuple[type[Move], ...] = (
     Pass,
     Act,
     Signature,
