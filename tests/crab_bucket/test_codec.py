@@ -182,3 +182,39 @@ def test_no_mutated_state_causes_an_unexpected_exception(engine):
             engine.view(state, 0)
         except RulesError:
             pass
+
+
+def test_during_the_deal_every_oxi_card_is_set_aside(engine):
+    """B1: the Oxi! cards wait aside until the deal ends; a deal state with one already in the
+    draw pile is refused (shuffling them in adds them to a draw pile without any)."""
+    state, _ = engine.new_game(
+        "crab_bucket", pb.CrabBucketOptions(), 2, 5, game_pb2.CHANCE_MODE_EXPLICIT
+    )
+    assert state.crab_bucket.step == pb.CRAB_BUCKET_STEP_DEAL
+
+    def one_oxi_in_the_draw_pile(s: pb.CrabBucketState) -> None:
+        s.oxi_set_aside -= 1
+        s.draw_pile.add(oxi=True)
+
+    with pytest.raises(InvalidArgument) as caught:
+        engine.decode(broken(state, one_oxi_in_the_draw_pile))
+    assert field_of(caught.value) == "state.crab_bucket.oxi_set_aside"
+    assert "set aside until the deal ends (B1)" in str(caught.value)
+
+
+def test_in_wild_crab_mode_no_oxi_card_lies_on_a_pile(engine):
+    """2. Play an Oxi! Card: in Wild Crab mode a played Oxi! is discarded, so a state with one
+    on a pile is refused; the same state in Quick mode is one an Oxi! play can leave."""
+    options = pb.CrabBucketOptions(missions=easy_missions(), mode=pb.CRAB_BUCKET_MODE_WILD_CRAB)
+    record = play_random(engine, "crab_bucket", 3, options, seed=3)
+    state = next(s for s in record.states[1:] if any(c.oxi for c in s.crab_bucket.draw_pile))
+
+    def an_oxi_from_the_draw_pile_onto_pile_5(s: pb.CrabBucketState) -> None:
+        index = next(i for i, c in enumerate(s.draw_pile) if c.oxi)
+        del s.draw_pile[index]
+        s.piles[5].cards.add(oxi=True)
+
+    with pytest.raises(InvalidArgument) as caught:
+        engine.decode(broken(state, an_oxi_from_the_draw_pile_onto_pile_5))
+    assert field_of(caught.value) == "state.crab_bucket.piles[5]"
+    assert "in Wild Crab mode a played Oxi! card is discarded" in str(caught.value)

@@ -211,12 +211,8 @@ class RulesServicer:
         new_state, happened, outcome = self.engine.apply_move_serialized(
             moved_from, request.move, request.validate_only, expected, selection
         )
-        if self.sealer is None:
-            pass
-        elif request.validate_only:  # a sampled state stays tagged as one
-            new_state = request.state.SerializeToString()
-        else:
-            new_state = self.sealer.tag_sampled(new_state)
+        if self.sealer is not None:  # a sampled state: the answer stays tagged as one
+            new_state = self.sampled_answer(request, new_state)
         return apply_move_response(
             new_state,
             happened.sized_events,
@@ -224,6 +220,14 @@ class RulesServicer:
             selected_seats(happened, selection),
             outcome,
         )
+
+    def sampled_answer(self, request: api.ApplyMoveRequest, new_state: bytes) -> bytes:
+        """A sampled state's answer on a sealing server: its tag kept (validate_only echoes the
+        state sent, already tagged), or the new state tagged as sampled."""
+        assert self.sealer is not None
+        if request.validate_only:
+            return request.state.SerializeToString()
+        return self.sealer.tag_sampled(new_state)
 
     def apply_sealed(
         self, opened: Opened, request: api.ApplyMoveRequest, expected: int | None

@@ -312,11 +312,19 @@ def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
         msg.hands.add().cards.extend([CARD_MSGS[c] for c in hand])
     for card in range(CARD_KINDS):
         msg.draw_pile.extend([CARD_MSGS[card]] * state.draw_pile[card])
+    for pile in state.mission_piles:
+        msg.mission_piles.add().missions.extend(pile)
+    msg.dealt = state.dealt
+    encode_open_fields(state, msg)
+
+
+def encode_open_fields(state: CrabBucketState, msg: pb.CrabBucketState | pb.CrabBucketView) -> None:
+    """The fields every seat sees, the same in the state and in a view (B2): the Oxi! cards
+    counted, the cards removed, the missions, whose turn and where in it, what is pending, and
+    how the game ended."""
     msg.oxi_set_aside = state.oxi_set_aside
     msg.oxi_discarded = state.oxi_discarded
     msg.removed.extend([CARD_MSGS[c] for c in state.removed])
-    for pile in state.mission_piles:
-        msg.mission_piles.add().missions.extend(pile)
     if state.current != NO_MISSION:
         msg.current_mission = state.current
     for mission, used in zip(state.completed, state.spent, strict=True):
@@ -325,7 +333,6 @@ def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
     msg.offered_missions.extend(state.offered)
     msg.step = state.step
     msg.turn_player = state.turn_player
-    msg.dealt = state.dealt
     msg.ability_used = state.ability_used
     msg.plays_left = state.plays_left
     msg.played = state.played
@@ -417,6 +424,13 @@ def _check_cards(state: CrabBucketState, path: str) -> None:
         raise bad_state(
             path, f"there are {counts[OXI]} Oxi! cards; there must be one per player (B1)"
         )
+    if state.options.wild:
+        for i, stack in enumerate(state.piles):
+            if OXI in stack:
+                raise bad_state(
+                    f"{path}.piles[{i}]",
+                    "holds an Oxi! card; in Wild Crab mode a played Oxi! card is discarded (2.)",
+                )
 
 
 def _mission_id(value: int, state: CrabBucketState, path: str) -> int:
@@ -529,6 +543,10 @@ def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> 
 
 
 def _check_deal(state: CrabBucketState, path: str) -> None:
+    if state.oxi_set_aside != state.num_players:
+        raise bad_state(
+            f"{path}.oxi_set_aside", "every Oxi! card is set aside until the deal ends (B1)"
+        )
     for i, stack in enumerate(state.piles):
         if len(stack) != (1 if i < state.dealt else 0):
             raise bad_state(f"{path}.piles[{i}]", f"does not match {state.dealt} cards dealt")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_bucket import abilities, codec, rules
 from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS, OXI
-from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState
+from crabgames.games.crab_bucket.state import CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 
@@ -21,28 +21,9 @@ def encode_view(state: CrabBucketState, player: int | None, msg: pb.CrabBucketVi
         msg.hand.extend([codec.CARD_MSGS[c] for c in state.hands[player]])
     msg.hand_sizes.extend(len(h) for h in state.hands)
     msg.draw_pile_size = rules.draw_total(state)
-    msg.removed.extend([codec.CARD_MSGS[c] for c in state.removed])
     msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
     msg.points = rules.points(state)
-    msg.oxi_set_aside = state.oxi_set_aside
-    msg.oxi_discarded = state.oxi_discarded
-    msg.step = state.step
-    msg.turn_player = state.turn_player
-    msg.ability_used = state.ability_used
-    msg.plays_left = state.plays_left
-    msg.played = state.played
-    msg.draws_over = state.draws_over
-    msg.passes = state.passes
-    msg.end_reason = state.end_reason
-    msg.talking_allowed = rules.talking_allowed(state)
-    if state.current != NO_MISSION:
-        msg.current_mission = state.current
-    for mission, used in zip(state.completed, state.spent, strict=True):
-        msg.completed.add(mission=mission, ability_used=used)
-    msg.discarded_missions.extend(state.discarded_missions)
-    msg.offered_missions.extend(state.offered)
-    for kind, level in state.pending:
-        msg.pending.add(kind=kind, level=level)
+    codec.encode_open_fields(state, msg)
     decision_msg(state, msg.decision)
 
 

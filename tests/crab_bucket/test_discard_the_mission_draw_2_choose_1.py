@@ -1,0 +1,189 @@
+"""The level 3 ability "Discard the Mission, draw 2 choose 1" when only one mission can be drawn:
+"remove the current Mission card from the game, draw 2 Mission cards of any kind, and use one of
+them as the current Mission". With one mission left to draw, the second draw finds none and the
+one drawn is the current mission without a choice (rules notes), told as such; checked to the end
+of the ability, in both modes. And so a keep decision is only ever one between two missions."""
+
+from __future__ import annotations
+
+import pytest
+
+from crabgames.core.errors import InvalidArgument
+from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket.data import (
+    BLUE,
+    GREEN,
+    NEW_MISSION,
+    RED,
+    RESCUE_TOPS,
+    YELLOW,
+    Gap,
+    Mission,
+    NotAdjacent,
+)
+from crabgames.games.crab_bucket.events import (
+    AbilityUsed,
+    MissionDiscarded,
+    MissionDrawn,
+    MissionKept,
+    MissionPileChosen,
+    NoMissionDrawn,
+)
+from crabgames.games.crab_bucket.moves import ChooseMissionPile, KeepMission, PlayCard, UseAbility
+from crabgames.games.crab_bucket.state import (
+    KEEP_MISSION,
+    NO_MISSION,
+    OFFER_CHOOSE_PILE,
+    OFFER_DRAW,
+    PLAY,
+)
+from crabgames.v1 import crab_bucket_pb2 as pb
+from crabgames.v1 import game_pb2
+from tests.crab_bucket.helpers import WILD_CRAB, position
+
+# Three missions: "Apart" is current, "Last" is the only one left in any mission pile, and "New
+# mission" is completed with its ability ready. None is met by the circle below: "Apart" wants the
+# red tops one pile apart (they are) and no red top beside a yellow one (red 1 is beside yellow 8);
+# "Last" wants two green tops side by side (green 8 and green 7 are three piles apart, red 5
+# between).
+MISSIONS = (
+    Mission("Apart", 1, RESCUE_TOPS, (Gap(RED, 1), NotAdjacent(RED, YELLOW))),
+    Mission("Last", 1, RESCUE_TOPS, (Gap(GREEN, 0),)),
+    Mission("New mission", 3, NEW_MISSION, (Gap(YELLOW, 3),)),
+)
+APART, LAST, NEW = 0, 1, 2
+PILES = [["red 1"], ["yellow 8"], ["red 2"], ["blue 8"], ["green 8"], ["green 3", "red 5"],
+         ["blue 7"], ["green 7"]]  # fmt: skip
+HAND = ["blue 1", "blue 2", "green 1"]
+
+
+def ready(**kw):
+    return position(PILES, {0: HAND}, missions=MISSIONS, current="Apart",
+                    completed=("New mission",), **kw)  # fmt: skip
+
+
+def discard_the_mission(state) -> None:
+    """Use the ability: the current mission is removed from the game, then the draws."""
+    move = UseAbility(NEW)
+    assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
+    events = rules.apply_move(state, move)
+    assert events == [
+        AbilityUsed(0, NEW, NEW_MISSION, ()),
+        MissionDiscarded(0, APART, 1, "Apart"),
+    ]
+    assert state.discarded_missions == [APART] and state.current == NO_MISSION
+
+
+def kept_without_a_choice(state) -> None:
+    """The only mission drawn is the current one: nothing left offered or pending, the circle
+    unchanged, and the turn's main action still owed (the ability came first, B6)."""
+    assert state.current == LAST and state.offered == [] and state.pending == []
+    assert state.mission_piles == [(), (), ()]
+    assert state.discarded_missions == [APART]
+    assert state.completed == [NEW] and state.spent == [True]
+    assert state.step == PLAY and state.turn_player == 0 and state.ability_used
+    assert state.played == 0 and state.plays_left == 1
+    assert rules.decision_name(state) == "play"
+    moves = rules.legal_moves(state)
+    assert moves and all(isinstance(m, PlayCard) for m in moves)
+    assert KeepMission(LAST) not in moves
+    assert rules.invariant_violations(state) == []
+
+
+def as_sent(event) -> game_pb2.Event:
+    msg = game_pb2.Event()
+    GAME.codec.encode_event(event, msg)
+    return msg
+
+
+def test_the_only_mission_drawn_is_kept_and_told():
+    # Quick mode draws both from the current mission's level (rules notes): level 1 holds "Last"
+    # only, so the second draw finds the pile empty and "Last" is kept without a choice.
+    state = ready()
+    discard_the_mission(state)
+    assert state.pending == [(KEEP_MISSION, 0), (OFFER_DRAW, 1), (OFFER_DRAW, 1)]
+    assert rules.decision_name(state) == "draw_offer"
+    assert rules.chance_outcomes(state) == [(LAST, 1)]
+    events = rules.apply_chance(state, LAST)
+    assert events == [
+        MissionDrawn(LAST, 1, True, "Last"),
+        NoMissionDrawn(True, 1),
+        MissionKept(LAST, (), "Last"),
+    ]
+    assert [words.text(e) for e in events] == [
+        "Last (level 1) drawn into the offer",
+        "the level 1 mission pile is empty: no mission is drawn into the offer",
+        "Last is the new current mission: it was the only one drawn",
+    ]
+    kept = as_sent(events[2]).crab_bucket.mission_kept
+    assert kept.mission == LAST and not kept.HasField("player")  # nobody chose it
+    assert list(kept.returned) == []  # nothing goes back to a pile
+    kept_without_a_choice(state)
+
+
+def test_wild_crab_with_every_pile_empty_for_the_second_draw_the_only_mission_drawn_is_kept():
+    # Wild Crab: a pile is chosen for each draw (rules notes); once "Last" is drawn every pile is
+    # empty, so there is no pile to choose for the second (B5) and "Last" is kept without a choice.
+    state = ready(mode=WILD_CRAB)
+    discard_the_mission(state)
+    assert state.pending == [(KEEP_MISSION, 0), (OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
+    assert rules.decision_name(state) == "choose_offer_pile"
+    assert rules.legal_moves(state) == [ChooseMissionPile(1)]
+    assert rules.apply_move(state, ChooseMissionPile(1)) == [MissionPileChosen(0, 1, True)]
+    assert rules.decision_name(state) == "draw_offer"
+    assert rules.chance_outcomes(state) == [(LAST, 1)]
+    events = rules.apply_chance(state, LAST)
+    assert events == [
+        MissionDrawn(LAST, 1, True, "Last"),
+        NoMissionDrawn(True),
+        MissionKept(LAST, (), "Last"),
+    ]
+    assert [words.text(e) for e in events] == [
+        "Last (level 1) drawn into the offer",
+        "every mission pile is empty: no mission is drawn into the offer",
+        "Last is the new current mission: it was the only one drawn",
+    ]
+    none_drawn = as_sent(events[1]).crab_bucket.no_mission_drawn
+    assert none_drawn.offer and not none_drawn.HasField("level")
+    assert not as_sent(events[2]).crab_bucket.mission_kept.HasField("player")
+    kept_without_a_choice(state)
+
+
+# The deck with one more mission, "Spare" (two blue tops side by side: blue 8 and blue 7 are not).
+WITH_SPARE = (*MISSIONS, Mission("Spare", 2, RESCUE_TOPS, (Gap(BLUE, 0),)))
+SPARE = 3
+
+
+def waiting_to_keep(offered: list[int]) -> pb.CrabBucketState:
+    """The state message of a Wild Crab turn waiting to keep one of `offered` after "Apart" was
+    discarded by the ability; the missions not offered are in their piles."""
+    state = position(PILES, {0: HAND}, mode=WILD_CRAB, missions=WITH_SPARE, current=None,
+                     completed=("New mission",))  # fmt: skip
+    state.mission_piles = [
+        tuple(m for m in pile if m != APART and m not in offered) for pile in state.mission_piles
+    ]
+    state.discarded_missions = [APART]
+    state.spent, state.ability_used = [True], True
+    state.offered = offered
+    state.pending = [(KEEP_MISSION, 0)]
+    msg = pb.CrabBucketState()
+    GAME.codec.encode_state(state, msg)
+    return msg
+
+
+def test_a_keep_decision_is_a_choice_between_two_missions_drawn():
+    """G3: a state says who decides what. Keeping is a decision only between two missions drawn;
+    with one it is kept at once (the state never waits on it), and with none there is nothing to
+    keep: a state waiting to keep then is refused as waiting for no decision anyone can make."""
+    two = GAME.codec.decode_state(waiting_to_keep([LAST, SPARE]), 2, "state")
+    assert rules.decision_name(two) == "keep_mission" and two.turn_player == 0
+    assert rules.legal_moves(two) == [KeepMission(LAST), KeepMission(SPARE)]
+    for offered in ([LAST], []):
+        with pytest.raises(InvalidArgument) as refused:
+            GAME.codec.decode_state(waiting_to_keep(offered), 2, "state")
+        assert refused.value.reason == "MALFORMED_STATE"
+        (violation,) = refused.value.violations
+        assert (violation.field, violation.description) == (
+            "state",
+            "the state is not waiting for a decision anyone can make",
+        )

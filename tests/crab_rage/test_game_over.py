@@ -1,0 +1,60 @@
+"""Winning the Game: "After the final arena has been scored, the player who has gained the most
+glory across all arenas wins the game and takes the Golden Claw!" Then the game is over: nobody
+decides, no move is listed and none is legal (the plug-in's is_legal agrees with its empty list
+of moves, as at every decision: a move is legal exactly when the generator lists it), and the
+outcome is known."""
+
+from __future__ import annotations
+
+from crabgames.core.game import NOBODY
+from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.moves import (
+    Act,
+    Destination,
+    DuelKeep,
+    DuelReroll,
+    HardcoreFans,
+    Move,
+    Pass,
+    Signature,
+)
+from crabgames.games.crab_rage.state import Phase, State, Step, Task
+from tests.crab_rage.helpers import BB, BLUE, GREEN, MM, PC, action_phase, random_game, run
+
+# A move of each kind a player makes in a game (the last ones are the End of Game's).
+ONE_OF_EACH_KIND = [
+    Pass(),
+    Act(Action.MOVE, 0, arena=1),
+    Act(Action.RAGE, 0, amount=1),
+    Signature(arena=0),
+    Destination(arena=1),
+    HardcoreFans(amount=0),
+    DuelReroll(),
+    DuelKeep(),
+]
+
+
+def assert_over(state: State, moves: list[Move]) -> None:
+    assert state.phase == Phase.GAME_OVER and not state.pending
+    assert GAME.next_decision(state).kind == NOBODY
+    assert list(GAME.legal_moves(state)) == []
+    assert [m for m in moves if GAME.is_legal(state, m)] == []
+    assert GAME.outcome(state) is not None
+
+
+def test_after_the_final_arena_has_been_scored_the_game_is_over_and_no_move_is_legal():
+    state = action_phase(4, (MM, PC, BB))
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    state.players[BLUE].supply, state.arenas[0].fans[BLUE] = 29, 3
+    state.players[GREEN].supply, state.arenas[0].fans[GREEN] = 31, 1
+    run(state, Task(Step.SCORING))  # the most glory wins, no duel: the last step
+    assert_over(state, ONE_OF_EACH_KIND)
+    assert GAME.outcome(state).winners == [BLUE]
+
+
+def test_once_the_golden_claw_is_taken_no_move_listed_during_the_game_is_legal():
+    listed: set[Move] = set()
+    state = random_game(3, 1, check=lambda s: listed.update(GAME.legal_moves(s)))
+    assert len(listed) > len(ONE_OF_EACH_KIND)
+    assert_over(state, sorted(listed, key=lambda m: (m.kind, m)) + ONE_OF_EACH_KIND)
