@@ -218,3 +218,14 @@ def test_in_wild_crab_mode_no_oxi_card_lies_on_a_pile(engine):
         engine.decode(broken(state, an_oxi_from_the_draw_pile_onto_pile_5))
     assert field_of(caught.value) == "state.crab_bucket.piles[5]"
     assert "in Wild Crab mode a played Oxi! card is discarded" in str(caught.value)
+
+
+def test_a_turn_in_the_play_step_has_a_play_left(engine):
+    """B6: a turn plays one card (two after "Draw 1 card and play 2"), then draws back to 3: a
+    state still playing with no play left is refused."""
+    state = mid_game(engine)
+    assert state.crab_bucket.step == pb.CRAB_BUCKET_STEP_PLAY and state.crab_bucket.plays_left
+    with pytest.raises(InvalidArgument) as caught:
+        engine.decode(broken(state, lambda s: setattr(s, "plays_left", 0)))
+    assert field_of(caught.value) == "state.crab_bucket.plays_left"
+    assert "the play step has a play left; with none the turn draws (B6)" in str(caught.value)

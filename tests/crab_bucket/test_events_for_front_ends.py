@@ -20,6 +20,7 @@ from crabgames.games.crab_bucket.events import (
     NoMissionDrawn,
     OxiRescued,
     TurnEnded,
+    TurnPassed,
 )
 from crabgames.games.crab_bucket.moves import (
     ChooseMissionPile,
@@ -227,6 +228,7 @@ def test_a_pass_is_a_pass_and_the_turns_end_says_who_plays_next():
                      completed=("Mission 1-A",))  # fmt: skip
     events = rules.apply_move(state, Pass())
     assert kinds(events) == ["turn_passed", "turn_ended"]
+    assert events[0] == TurnPassed(0, automatic=False)  # chosen, not forced (B6, G6)
     assert words.text(events[0]) == "player 0 passes"
     assert events[1] == TurnEnded(0, passes=1, next_player=1)
     assert words.text(events[1]) == "player 0's turn ends; player 1 plays next"

@@ -52,3 +52,17 @@ def test_wild_crab_with_every_mission_pile_empty_there_is_no_current_mission():
     assert state.current == NO_MISSION and state.turn_player == 1 and state.step == PLAY
     assert rules.decision_name(state) == "play" and rules.points(state) == 1
     assert rules.invariant_violations(state) == []
+
+
+def test_with_no_current_mission_a_play_completes_nothing():
+    """B5: "if all are empty there is no current mission", so no play completes a mission any
+    more, even one that leaves the completed mission's red pair side by side on the circle."""
+    red_pair = ["red 8", "yellow 1", "green 8", "yellow 2", "blue 8", "yellow 3", "red 1", "red 2"]
+    state = position(red_pair, {0: ["blue 1", "green 1", "green 2"]}, mode=WILD_CRAB,
+                     missions=ONLY, current=None, completed=("Red pair",))  # fmt: skip
+    assert state.current == NO_MISSION and state.mission_piles == [(), (), ()]
+    # Blue 1 on the yellow 1 (another colour, equal): the red pair stays side by side.
+    events = rules.apply_move(state, PlayCard(card("blue 1"), 1))
+    assert events == [CardPlayed(0, card("blue 1"), 1, False)]
+    assert state.current == NO_MISSION and state.completed == [0] and state.pending == []
+    assert state.step == REFILL and rules.points(state) == 1

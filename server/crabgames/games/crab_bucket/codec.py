@@ -51,6 +51,7 @@ from crabgames.games.crab_bucket.state import (
     LEVELED_PENDING,
     NO_MISSION,
     PENDING_KINDS,
+    PLAY,
     QUICK,
     STEPS,
     WILD_CRAB,
@@ -511,6 +512,10 @@ def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> 
         _check_deal(state, path)
     if not 0 <= msg.plays_left <= 2 or not 0 <= msg.played <= 2:
         raise bad_state(f"{path}.plays_left", "plays_left and played are 0 to 2")
+    if state.step == PLAY and msg.plays_left == 0:
+        raise bad_state(
+            f"{path}.plays_left", "the play step has a play left; with none the turn draws (B6)"
+        )
     state.ability_used, state.plays_left, state.played = (
         msg.ability_used,
         msg.plays_left,

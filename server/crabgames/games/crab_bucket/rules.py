@@ -686,9 +686,7 @@ def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
 
 
 def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
-    if state.plays_left <= 0:
-        state.step = REFILL
-        return False
+    """The PLAY step always has a play left: `count_play` moves on to drawing with none."""
     if can_act(state):
         return True
     player = state.turn_player
