@@ -9,7 +9,7 @@ from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Billboard
 from crabgames.games.crab_rage.flow import advance
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import Act, Move
 from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.state import State, Task
 
@@ -86,7 +86,7 @@ def play(state: State, move: Move) -> list:
 
 
 def act(state: State, action: int, crab: int, **fields) -> list:
-    return play(state, Move(MoveKind.ACT, action=action, crab=crab, **fields))
+    return play(state, Act(action=action, crab=crab, **fields))
 
 
 def chance(state: State, *values: int) -> list:

@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.data import Action, Signature
-from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.data import Action, SignatureMove
 from crabgames.games.crab_rage.flow import advance
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import (
+    Act,
+    Alliance,
+    AllianceChoice,
+    BillboardCrab,
+    Destination,
+    Move,
+    MutationCrab,
+    Pass,
+    Signature,
+    SignatureTarget,
+    StyleBonus,
+)
 from crabgames.games.crab_rage.state import BACKSTAGE
 from tests.crab_rage.helpers import (
     AOTF,
@@ -27,15 +38,15 @@ from tests.crab_rage.helpers import (
     put,
 )
 
-INDEPENDENT = Move(MoveKind.ALLIANCE, alliance=AllianceChoice.INDEPENDENT)
+INDEPENDENT = Alliance(alliance=AllianceChoice.INDEPENDENT)
 
 
 def form(partner: int) -> Move:
-    return Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=partner)
+    return Alliance(alliance=AllianceChoice.FORM, partner=partner)
 
 
 def boost(partner: int) -> Move:
-    return Move(MoveKind.ALLIANCE, alliance=AllianceChoice.BOOST, partner=partner)
+    return Alliance(alliance=AllianceChoice.BOOST, partner=partner)
 
 
 def where(state, player):
@@ -59,7 +70,11 @@ def test_move_sends_a_backstage_crab_to_an_arena_for_2_rage_keeping_its_muscle()
 def test_move_goes_to_any_other_arena_only():
     state = action_phase(4, (AOTF, PC, BB))
     put(state, BLUE, 0, 1)
-    moves = [m for m in GAME.legal_moves(state) if m.action == Action.MOVE and m.crab == 0]
+    moves = [
+        m
+        for m in GAME.legal_moves(state)
+        if isinstance(m, Act) and m.action == Action.MOVE and m.crab == 0
+    ]
     assert sorted(m.arena for m in moves) == [0, 2]
 
 
@@ -70,7 +85,7 @@ def test_go_clam_sets_muscle_5_then_moves_and_the_style_bonus_arena_is_chosen():
     assert state.players[BLUE].rage == 1 + 1  # 4 - 3, +1 from Pressure Cooker
     assert muscles(state, BLUE)[0] == 5
     assert decision(state) == (BLUE, "choose_style_bonus_arena")
-    play(state, Move(MoveKind.STYLE_BONUS, arena=2))
+    play(state, StyleBonus(arena=2))
     assert state.arenas[2].fans[BLUE] == 1
 
 
@@ -80,7 +95,11 @@ def test_split_makes_both_teams_of_an_alliance_independent():
     put(state, BLACK, 0, 0)
     ally(state, 0, BLUE, BLACK)
     put(state, GREEN, 0, 1)
-    assert not [m for m in GAME.legal_moves(state) if m.action == Action.SPLIT and m.crab == 1]
+    assert not [
+        m
+        for m in GAME.legal_moves(state)
+        if isinstance(m, Act) and m.action == Action.SPLIT and m.crab == 1
+    ]
     act(state, Action.SPLIT, 0, partner=BLUE)
     assert state.arenas[0].partner == [-1, -1, -1, -1]
     assert state.players[BLUE].rage == 4
@@ -90,7 +109,9 @@ def test_smash_costs_1_plus_x_and_muscle_never_drops_below_1():
     state = action_phase(4, (AOTF, PC, BB))
     put(state, BLUE, 0, 0)
     put(state, YELLOW, 2, 0, 3)
-    xs = sorted(m.amount for m in GAME.legal_moves(state) if m.action == Action.SMASH)
+    xs = sorted(
+        m.amount for m in GAME.legal_moves(state) if isinstance(m, Act) and m.action == Action.SMASH
+    )
     assert xs == [1, 2, 3, 4, 5]  # X from 1 to what 6 rage can pay (R8)
     act(state, Action.SMASH, 0, target=(YELLOW, 2), amount=4)
     assert muscles(state, YELLOW)[2] == 1
@@ -99,7 +120,7 @@ def test_smash_costs_1_plus_x_and_muscle_never_drops_below_1():
 
 def test_arena_only_actions_need_the_crab_in_an_arena():
     state = action_phase(4, (AOTF, PC, BB), card=Action.CHARM)
-    backstage = {m.action for m in GAME.legal_moves(state) if m.kind == MoveKind.ACT}
+    backstage = {m.action for m in GAME.legal_moves(state) if m.kind == "act"}
     assert backstage == {Action.MOVE, Action.GO_CLAM}
 
 
@@ -115,8 +136,8 @@ def test_rush_moves_every_crab_tied_for_most_muscle_including_the_actors_own():
     act(state, Action.RUSH, 2)
     assert state.players[BLUE].rage == 0
     assert decision(state) == (BLUE, "choose_destination")  # Blue's crab first
-    play(state, Move(MoveKind.DESTINATION, arena=2))
-    play(state, Move(MoveKind.DESTINATION, arena=1))  # Yellow's crab
+    play(state, Destination(arena=2))
+    play(state, Destination(arena=1))  # Yellow's crab
     # Blue enters Barnacle Brawl alone; Yellow enters Pressure Cooker with Black there.
     assert muscles(state, BLUE)[2] == 3
     assert decision(state) == (YELLOW, "choose_alliance")  # the entering manager decides
@@ -125,7 +146,7 @@ def test_rush_moves_every_crab_tied_for_most_muscle_including_the_actors_own():
     assert state.players[YELLOW].rage == 4  # 3 + Pressure Cooker
     assert decision(state) == (BLUE, "choose_style_bonus_arena")
     assert {m.arena for m in GAME.legal_moves(state)} == {0, 1, 2}
-    play(state, Move(MoveKind.STYLE_BONUS, arena=0))
+    play(state, StyleBonus(arena=0))
     assert [c.arena for c in state.players[GREEN].crabs][0] == 0
 
 
@@ -135,8 +156,8 @@ def test_scatter_moves_every_crab_tied_for_least_muscle():
     put(state, YELLOW, 1, 0, 2)
     put(state, GREEN, 1, 0, 2)
     act(state, Action.SCATTER, 2)
-    play(state, Move(MoveKind.DESTINATION, arena=2))  # Yellow first: turn order after Blue
-    play(state, Move(MoveKind.DESTINATION, arena=2))  # Green
+    play(state, Destination(arena=2))  # Yellow first: turn order after Blue
+    play(state, Destination(arena=2))  # Green
     assert decision(state) == (GREEN, "choose_alliance")  # Yellow entered alone
     play(state, INDEPENDENT)
     assert where(state, YELLOW)[1] == where(state, GREEN)[1] == 2
@@ -149,8 +170,8 @@ def test_scatter_with_all_crabs_tied_moves_them_all():
     put(state, YELLOW, 1, 0, 2)
     act(state, Action.SCATTER, 1)
     assert [m.arena for m in GAME.legal_moves(state)] == [1, 2]
-    play(state, Move(MoveKind.DESTINATION, arena=1))
-    play(state, Move(MoveKind.DESTINATION, arena=1))
+    play(state, Destination(arena=1))
+    play(state, Destination(arena=1))
     assert decision(state) == (YELLOW, "choose_alliance")
 
 
@@ -193,7 +214,9 @@ def test_charm_adds_a_fan_from_the_supply_to_the_arena():
 def test_rage_raises_muscle_by_x_up_to_6_and_a_backstage_style_fan_rides_on_the_crab():
     state = action_phase(4, (AOTF, PC, BB), card=Action.RAGE)
     xs = sorted(
-        m.amount for m in GAME.legal_moves(state) if m.action == Action.RAGE and m.crab == 2
+        m.amount
+        for m in GAME.legal_moves(state)
+        if isinstance(m, Act) and m.action == Action.RAGE and m.crab == 2
     )
     assert xs == [1, 2, 3]  # muscle 3 can rise to 6 at most (R8)
     act(state, Action.RAGE, 2, amount=2)
@@ -201,7 +224,7 @@ def test_rage_raises_muscle_by_x_up_to_6_and_a_backstage_style_fan_rides_on_the_
     assert state.players[BLUE].crabs[2].riding_fans == 1
     assert state.players[BLUE].supply == 31
     for _ in range(3):
-        play(state, Move(MoveKind.PASS))
+        play(state, Pass())
     act(state, Action.MOVE, 2, arena=2)  # the first arena it enters gets the riding fan
     assert state.arenas[2].fans[BLUE] == 2  # the riding fan + the first Move's style bonus
 
@@ -223,10 +246,10 @@ def test_mega_muscle_gives_plus_1_to_one_crab_the_entering_manager_picks():
     put(state, BLUE, 0, 1, 3)
     put(state, BLUE, 2, 1, 3)
     act(state, Action.RUSH, 2)
-    play(state, Move(MoveKind.DESTINATION, arena=0))
-    play(state, Move(MoveKind.DESTINATION, arena=0))
+    play(state, Destination(arena=0))
+    play(state, Destination(arena=0))
     assert decision(state) == (BLUE, "choose_billboard_crab")
-    play(state, Move(MoveKind.BILLBOARD_CRAB, crab=2))
+    play(state, BillboardCrab(crab=2))
     assert muscles(state, BLUE) == [3, 2, 4]
 
 
@@ -241,7 +264,7 @@ def test_pressure_cooker_builds_1_rage_and_can_trigger_mutation():
     act(state, Action.MOVE, 0, arena=1)
     assert state.players[BLUE].rage == 7
     assert decision(state) == (BLUE, "choose_mutation_crab")
-    play(state, Move(MoveKind.MUTATION_CRAB, crab=1))
+    play(state, MutationCrab(crab=1))
     chance(state, 6)
     assert muscles(state, BLUE) == [1, 6, 3]
 
@@ -276,9 +299,9 @@ def test_boosting_keeps_the_alliance_and_going_independent_frees_the_partner():
     assert GAME.legal_moves(state) == [INDEPENDENT, boost(YELLOW)]
     play(state, boost(YELLOW))
     assert state.arenas[1].partner[:2] == [YELLOW, BLUE]
-    play(state, Move(MoveKind.PASS))  # Yellow
-    play(state, Move(MoveKind.PASS))
-    play(state, Move(MoveKind.PASS))
+    play(state, Pass())  # Yellow
+    play(state, Pass())
+    play(state, Pass())
     act(state, Action.MOVE, 2, arena=1)
     play(state, INDEPENDENT)
     assert state.arenas[1].partner[:2] == [-1, -1]
@@ -314,44 +337,44 @@ def signature_state(signature: int):
 
 
 def test_frenzy_inflicts_minus_2_per_own_crab_in_the_arena_on_chosen_rivals():
-    state = signature_state(Signature.FRENZY)
-    play(state, Move(MoveKind.SIGNATURE, arena=0))
+    state = signature_state(SignatureMove.FRENZY)
+    play(state, Signature(arena=0))
     for _ in range(2):
         assert decision(state) == (BLUE, "choose_frenzy_target")
-        play(state, Move(MoveKind.SIGNATURE_TARGET, target=(YELLOW, 0)))
+        play(state, SignatureTarget(target=(YELLOW, 0)))
     assert muscles(state, YELLOW)[0] == 1
     assert state.arenas[0].fans[BLUE] == 2 and state.players[BLUE].rage == 4
     assert state.players[BLUE].signature_used
 
 
 def test_claw_snap_hits_every_rival_crab_for_minus_1():
-    state = signature_state(Signature.CLAW_SNAP)
-    play(state, Move(MoveKind.SIGNATURE, arena=0))
+    state = signature_state(SignatureMove.CLAW_SNAP)
+    play(state, Signature(arena=0))
     assert (muscles(state, YELLOW)[0], muscles(state, GREEN)[0]) == (4, 3)
 
 
 def test_shell_up_gives_plus_2_to_one_own_crab():
-    state = signature_state(Signature.SHELL_UP)
-    play(state, Move(MoveKind.SIGNATURE, arena=0))
-    play(state, Move(MoveKind.SIGNATURE_TARGET, crab=1))
+    state = signature_state(SignatureMove.SHELL_UP)
+    play(state, Signature(arena=0))
+    play(state, SignatureTarget(crab=1))
     assert muscles(state, BLUE)[:2] == [2, 4]
 
 
 def test_riptide_sends_a_rival_crab_to_an_arena_of_your_choice():
-    state = signature_state(Signature.RIPTIDE)
-    play(state, Move(MoveKind.SIGNATURE, arena=0))
-    play(state, Move(MoveKind.SIGNATURE_TARGET, target=(GREEN, 0), arena=1))
+    state = signature_state(SignatureMove.RIPTIDE)
+    play(state, Signature(arena=0))
+    play(state, SignatureTarget(target=(GREEN, 0), arena=1))
     assert where(state, GREEN)[0] == 1 and state.arenas[1].fans[GREEN] == 1  # AotF
 
 
 def test_hype_up_gives_plus_1_to_each_own_crab_and_the_move_is_once_per_game():
-    state = signature_state(Signature.HYPE_UP)
-    play(state, Move(MoveKind.SIGNATURE, arena=0))
+    state = signature_state(SignatureMove.HYPE_UP)
+    play(state, Signature(arena=0))
     assert muscles(state, BLUE)[:2] == [3, 3]
     for _ in range(3):
-        play(state, Move(MoveKind.PASS))
-    assert not [m for m in GAME.legal_moves(state) if m.kind == MoveKind.SIGNATURE]
-    violation = GAME.explain_illegal(state, Move(MoveKind.SIGNATURE, arena=0))
+        play(state, Pass())
+    assert not [m for m in GAME.legal_moves(state) if m.kind == "signature"]
+    violation = GAME.explain_illegal(state, Signature(arena=0))
     assert violation.rule == "R13"
 
 
@@ -361,12 +384,12 @@ def test_hype_up_gives_plus_1_to_each_own_crab_and_the_move_is_once_per_game():
 def test_players_act_in_turn_until_all_have_passed_then_the_rumble_follows():
     state = action_phase(4, (MM, AOTF, BB), microphone=GREEN)
     assert decision(state) == (GREEN, "choose_action")
-    play(state, Move(MoveKind.PASS))
+    play(state, Pass())
     act(state, Action.MOVE, 0, arena=0)  # Black
-    play(state, Move(MoveKind.PASS))  # Blue
-    play(state, Move(MoveKind.PASS))  # Yellow
+    play(state, Pass())  # Blue
+    play(state, Pass())  # Yellow
     assert decision(state) == (BLACK, "choose_action")  # Black alone still acts
-    play(state, Move(MoveKind.PASS))
+    play(state, Pass())
     assert state.phase.name in ("RUMBLE", "FAN", "RAGE", "REFEREE")
 
 
@@ -385,14 +408,14 @@ def test_each_round_reveals_a_new_card_then_billboards_rotate_from_round_2():
     assert state.round == 2 and state.action_cards == [Action.RUSH, Action.SWAP]
     assert [a.billboard for a in state.arenas] == [BB, MM, AOTF]  # B. Billboard Rotation
     kinds = [e.kind for e in events]
-    assert kinds.index(EventKind.ACTION_REVEALED) < kinds.index(EventKind.BILLBOARDS_ROTATED)
+    assert kinds.index("action_revealed") < kinds.index("billboards_rotated")
 
 
 # ----- each printed cost, target and condition, pinned on its own -----
 
 
 def offered(state, action: int) -> list[Move]:
-    return [m for m in GAME.legal_moves(state) if m.kind == MoveKind.ACT and m.action == action]
+    return [m for m in GAME.legal_moves(state) if m.kind == "act" and m.action == action]
 
 
 def test_charm_costs_2_rage():
@@ -470,10 +493,10 @@ def test_swap_targets_only_rival_crabs_in_another_arena():
 
 def test_a_signature_move_needs_an_arena_holding_one_of_the_actors_crabs():
     state = action_phase(4, (AOTF, PC, BB))
-    assert [m for m in GAME.legal_moves(state) if m.kind == MoveKind.SIGNATURE] == []
+    assert [m for m in GAME.legal_moves(state) if m.kind == "signature"] == []
     put(state, BLUE, 0, 1)
     put(state, YELLOW, 0, 2)
-    arenas = [m.arena for m in GAME.legal_moves(state) if m.kind == MoveKind.SIGNATURE]
+    arenas = [m.arena for m in GAME.legal_moves(state) if m.kind == "signature"]
     assert arenas == [1]
 
 
@@ -503,7 +526,7 @@ def test_forced_moves_resolve_in_turn_order_starting_with_the_active_player():
     asked = []
     for _ in range(3):
         asked.append(state.pending[-1].crabs[state.pending[-1].values.index(-1)])
-        play(state, Move(MoveKind.DESTINATION, arena=1))
+        play(state, Destination(arena=1))
     assert asked == [(BLACK, 0), (BLUE, 0), (YELLOW, 0)]
     entering = []
     while decision(state)[1] == "choose_alliance":

@@ -8,10 +8,12 @@ from crabgames.core.engine import AUTO, Engine, Match
 from crabgames.core.errors import IllegalMove, InvalidArgument
 from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.codec import event_fields
 from crabgames.games.crab_rage.endgame import arena_glory
-from crabgames.games.crab_rage.events import Cause, EventKind
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.events import Cause, seen_by
+from crabgames.games.crab_rage.moves import DuelKeep, DuelReroll, HardcoreFans
 from crabgames.games.crab_rage.state import Phase, Step, Task
+from crabgames.games.crab_rage.words import text
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from tests.crab_rage.helpers import (
     AOTF,
@@ -65,7 +67,7 @@ def end_of_game(state) -> None:
 
 
 def commit(state, amount: int) -> None:
-    play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+    play(state, HardcoreFans(amount=amount))
 
 
 def test_mega_muscle_shout_out_green_black_purple_reveal_1_4_2_and_end_with_6_8_7():
@@ -109,7 +111,7 @@ def test_a_commitment_is_hidden_from_every_other_player_until_all_are_in():
 
 def commit_to_seats(msg: game_pb2.GameState, amount: int):
     move = game_pb2.Move(player=msg.next.player)
-    move.crab_rage.kind = MoveKind.HARDCORE_FANS
+    move.crab_rage.kind = crab_rage_pb2.CRAB_RAGE_MOVE_KIND_HARDCORE_FANS
     move.crab_rage.amount = amount
     return ENGINE.apply_move(msg, move)
 
@@ -158,12 +160,12 @@ def test_a_state_with_commitments_out_of_turn_order_is_rejected():
 
 def test_a_player_cannot_commit_twice_or_more_than_they_hold():
     state = mega_muscle_shout_out()
-    too_many = Move(MoveKind.HARDCORE_FANS, amount=4)
+    too_many = HardcoreFans(amount=4)
     assert not GAME.is_legal(state, too_many)
     assert GAME.explain_illegal(state, too_many).rule == "R17"
     msg = game_state(state)
     move = game_pb2.Move(player=GREEN)
-    move.crab_rage.kind = MoveKind.HARDCORE_FANS
+    move.crab_rage.kind = crab_rage_pb2.CRAB_RAGE_MOVE_KIND_HARDCORE_FANS
     move.crab_rage.amount = 1
     msg, _, _ = ENGINE.apply_move(msg, move)
     try:
@@ -211,11 +213,11 @@ def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
     assert state.duel.duelists == [BLACK, PURPLE]
     chance(state, 3)
     assert decision(state) == (BLACK, "spotlight_reroll")
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 4, 2)  # Purple has no rage: no re-roll to decide
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 1)
-    play(state, Move(MoveKind.DUEL_REROLL))  # Black unleashes 1 rage
+    play(state, DuelReroll())  # Black unleashes 1 rage
     chance(state, 5, 2)
     assert state.duel.rolls == [[3, 2, 5], [4, 3, 2]]
     assert state.players[BLACK].rage == 0
@@ -231,11 +233,11 @@ def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
 def test_a_tied_spotlight_duel_shares_the_victory():
     state = duel_state()
     chance(state, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3)
     assert GAME.outcome(state).winners == [BLACK, PURPLE]
 
@@ -277,7 +279,7 @@ def test_the_scoring_step_gives_purple_4_black_and_green_3_and_blue_2_in_the_fir
     set_fans(state, 0, {purple: 8, black: 6, green: 6, blue: 4})
     events = run(state, Task(Step.SCORING))
     assert state.arenas[0].glory == [2, 4, 3, 3]
-    first = [e.text for e in events if e.told().fields.get("arena") == 0]
+    first = [text(e) for e in events if event_fields(e).get("arena") == 0]
     assert first == [
         "Blue gains 2 glory in arena A (Attack of the Fans)",
         "Purple gains 4 glory in arena A (Attack of the Fans)",
@@ -317,9 +319,9 @@ def test_a_duelist_may_reroll_the_current_crab_as_often_as_they_have_rage():
     state = duel_state()
     state.players[BLACK].rage = 2
     chance(state, 1)
-    play(state, Move(MoveKind.DUEL_REROLL))
+    play(state, DuelReroll())
     chance(state, 1)
-    play(state, Move(MoveKind.DUEL_REROLL))
+    play(state, DuelReroll())
     chance(state, 2)
     assert state.players[BLACK].rage == 0
     assert state.duel.rolls[0] == [2] and state.duel.rerolls[0] == 2
@@ -345,14 +347,14 @@ def test_a_three_player_spotlight_duel_rolls_all_four_crabs():
 def test_a_shared_spotlight_victory_names_every_tied_duelist_as_a_winner():
     state = duel_state()
     chance(state, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3)
     assert state.duel.winners == [BLACK, PURPLE]
-    assert "Black and Purple win(s) the spotlight duel with 9" in [e.text for e in events]
+    assert "Black and Purple win(s) the spotlight duel with 9" in [text(e) for e in events]
     result = GAME.outcome(state)
     assert result.winners == [BLACK, PURPLE] and result.ranks[BLACK] == result.ranks[PURPLE] == 1
     outcome = game_pb2.Outcome()
@@ -399,12 +401,12 @@ def test_the_spotlight_duels_events_tell_each_roll_keep_re_roll_and_the_winner()
     set_fans(state, 2, {BLUE: 9, YELLOW: 8, PURPLE: 5, BLACK: 5})
     set_fans(state, 3, {GREEN: 1})
     state.players[BLACK].rage, state.players[PURPLE].rage = 1, 0
-    started = [e.text for e in run(state, Task(Step.SCORING)) if "spotlight" in e.text]
+    started = [text(e) for e in run(state, Task(Step.SCORING)) if "spotlight" in text(e)]
     assert started == ["Black, Purple tie with 12 glory: a spotlight duel is triggered"]
-    events = chance(state, 3) + play(state, Move(MoveKind.DUEL_KEEP)) + chance(state, 4, 2)
-    events += play(state, Move(MoveKind.DUEL_KEEP)) + chance(state, 3, 1)
-    events += play(state, Move(MoveKind.DUEL_REROLL)) + chance(state, 5, 2)
-    assert [e.text for e in events] == [
+    events = chance(state, 3) + play(state, DuelKeep()) + chance(state, 4, 2)
+    events += play(state, DuelKeep()) + chance(state, 3, 1)
+    events += play(state, DuelReroll()) + chance(state, 5, 2)
+    assert [text(e) for e in events] == [
         "Black crab 0 rolls 3 in the spotlight duel",
         "Black keeps 3 for crab 0",
         "Purple crab 0 rolls 4 in the spotlight duel",
@@ -422,7 +424,7 @@ def test_the_spotlight_duels_events_tell_each_roll_keep_re_roll_and_the_winner()
         "Black win(s) the spotlight duel with 10",
         "the game is over: Black win(s)",
     ]
-    reroll = events[9].told().fields
+    reroll = event_fields(events[9])
     assert (reroll["player"], reroll["crab"], reroll["change"], reroll["result"]) == (
         BLACK,
         (BLACK, 2),
@@ -443,29 +445,29 @@ def test_the_mega_muscle_shout_out_is_told_each_commitment_redacted_for_others_t
     state = mega_muscle_shout_out()
     events = []
     for amount in (1, 4, 2):
-        events += play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+        events += play(state, HardcoreFans(amount=amount))
     committed = events[:3]
-    assert [e.text for e in committed] == [
+    assert [text(e) for e in committed] == [
         "Green commits 1 hardcore fan(s) in a closed hand",
         "Black commits 4 hardcore fan(s) in a closed hand",
         "Purple commits 2 hardcore fan(s) in a closed hand",
     ]
-    assert [e.told().fields for e in committed] == [
+    assert [event_fields(e) for e in committed] == [
         {"player": GREEN, "arena": 0, "amount": 1},
         {"player": BLACK, "arena": 0, "amount": 4},
         {"player": PURPLE, "arena": 0, "amount": 2},
     ]
-    assert [e.owner for e in committed] == [GREEN, BLACK, PURPLE]
+    assert [e.player for e in committed] == [GREEN, BLACK, PURPLE]
     for e in committed:
-        assert e.kind == EventKind.HARDCORE_FANS_COMMITTED
-        assert e.seen_by(e.owner) is e
-        for viewer in (BLUE, YELLOW, None, *[p for p in (GREEN, BLACK, PURPLE) if p != e.owner]):
-            seen = e.seen_by(viewer)
-            name = {GREEN: "Green", BLACK: "Black", PURPLE: "Purple"}[e.owner]
-            assert seen.text == f"{name} has committed hardcore fans in a closed hand"
-            assert seen.told().fields == {"player": e.owner, "arena": 0}
+        assert e.kind == "hardcore_fans_committed"
+        assert seen_by(e, e.player) is e
+        for viewer in (BLUE, YELLOW, None, *[p for p in (GREEN, BLACK, PURPLE) if p != e.player]):
+            seen = seen_by(e, viewer)
+            name = {GREEN: "Green", BLACK: "Black", PURPLE: "Purple"}[e.player]
+            assert text(seen) == f"{name} has committed hardcore fans in a closed hand"
+            assert event_fields(seen) == {"player": e.player, "arena": 0}
     a, b = "arena A (Mega Muscle)", "arena B (Attack of the Fans)"
-    assert [e.text for e in events[3:]] == [
+    assert [text(e) for e in events[3:]] == [
         f"Green shouts out 1 hardcore fan(s) in {a}, now 6 fans there",
         f"Black shouts out 4 hardcore fan(s) in {a}, now 8 fans there",
         f"Purple shouts out 2 hardcore fan(s) in {a}, now 7 fans there",
@@ -475,7 +477,7 @@ def test_the_mega_muscle_shout_out_is_told_each_commitment_redacted_for_others_t
         f"Purple gains 4 glory in {a}",
         "Blue, Black tie with 5 glory: a spotlight duel is triggered",
     ]
-    assert [e.told().fields for e in events[3:]] == [
+    assert [event_fields(e) for e in events[3:]] == [
         {"player": GREEN, "arena": 0, "amount": 1, "result": 6},
         {"player": BLACK, "arena": 0, "amount": 4, "result": 8},
         {"player": PURPLE, "arena": 0, "amount": 2, "result": 7},
@@ -485,8 +487,8 @@ def test_the_mega_muscle_shout_out_is_told_each_commitment_redacted_for_others_t
         {"player": PURPLE, "arena": 0, "amount": 4},
         {"seats": (BLUE, BLACK), "amount": 5, "cause": Cause.SPOTLIGHT_DUEL},
     ]
-    assert [e.kind for e in events[3:6]] == [EventKind.HARDCORE_FANS_REVEALED] * 3
-    assert [e.seen_by(YELLOW) for e in events[3:]] == events[3:]  # public (R17)
+    assert [e.kind for e in events[3:6]] == ["hardcore_fans_revealed"] * 3
+    assert [seen_by(e, YELLOW) for e in events[3:]] == events[3:]  # public (R17)
 
 
 def test_purple_wins_with_13_is_told_glory_arena_by_arena_and_the_game_over():
@@ -505,7 +507,7 @@ def test_purple_wins_with_13_is_told_glory_arena_by_arena_and_the_game_over():
         "arena C (Pressure Cooker)",
         "arena D (Barnacle Brawl)",
     )
-    assert [e.text for e in events] == [
+    assert [text(e) for e in events] == [
         f"Black gains 5 glory in {b}",
         f"Purple gains 4 glory in {b}",
         f"Blue gains 5 glory in {d}",
@@ -517,9 +519,9 @@ def test_purple_wins_with_13_is_told_glory_arena_by_arena_and_the_game_over():
         f"Purple gains 4 glory in {c}",
         "the game is over: Purple win(s)",
     ]
-    assert events[-1].kind == EventKind.GAME_OVER
-    assert events[-1].told().fields == {"seats": (PURPLE,), "phase": Phase.GAME_OVER}
-    assert [e.told().fields for e in events[:3]] == [
+    assert events[-1].kind == "game_over"
+    assert event_fields(events[-1]) == {"seats": (PURPLE,), "phase": Phase.GAME_OVER}
+    assert [event_fields(e) for e in events[:3]] == [
         {"player": BLACK, "arena": 1, "amount": 5},
         {"player": PURPLE, "arena": 1, "amount": 4},
         {"player": BLUE, "arena": 3, "amount": 5},
@@ -530,20 +532,20 @@ def test_a_shared_spotlight_victory_ends_the_game_naming_both_winners():
     """Black and Purple roll 3 with every crab: 9 each, a shared victory (R19)."""
     state = duel_state()
     chance(state, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     chance(state, 3, 3)
-    play(state, Move(MoveKind.DUEL_KEEP))
+    play(state, DuelKeep())
     events = chance(state, 3)
-    assert [e.text for e in events] == [
+    assert [text(e) for e in events] == [
         "Purple crab 2 rolls 3 in the spotlight duel",
         "Purple keeps 3 for crab 2",
         "Black and Purple win(s) the spotlight duel with 9",
         "the game is over: Black and Purple win(s)",
     ]
-    assert events[-1].told().fields == {"seats": (BLACK, PURPLE), "phase": Phase.GAME_OVER}
-    assert events[-2].told().fields == {
+    assert event_fields(events[-1]) == {"seats": (BLACK, PURPLE), "phase": Phase.GAME_OVER}
+    assert event_fields(events[-2]) == {
         "seats": (BLACK, PURPLE),
         "amount": 9,
         "cause": Cause.SPOTLIGHT_DUEL,

@@ -1,4 +1,4 @@
-"""Hot events keep the values their sentence reads and build it only when `text` is read
+"""Hot events keep the values their sentence reads, and words.py builds it only when it is read
 (playouts never read it): the sentence must not change however late it is read."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Team
 from crabgames.games.crab_rage.setup import default_options, initial_state
+from crabgames.games.crab_rage.words import text
 
 
 def test_an_event_reads_the_same_at_the_end_of_the_game_as_when_it_happened():
@@ -25,9 +26,9 @@ def test_an_event_reads_the_same_at_the_end_of_the_game_as_when_it_happened():
                 events = GAME.apply_chance(state, rng.choice(values))
             else:
                 events = GAME.apply_move(state, rng.choice(GAME.legal_moves(state)))
-            happened += [(event, event.text) for event in events]
-        for event, text in happened:
-            assert event.text == text, event
-            assert isinstance(text, str) and text
-        deferred += sum(not isinstance(event.words, str) for event, _ in happened)
+            happened += [(event, text(event)) for event in events]
+        for event, read in happened:
+            assert text(event) == read, event
+            assert isinstance(read, str) and read
+        deferred += len(happened)
     assert deferred > 1000  # the deferred sentences were exercised

@@ -4,8 +4,18 @@ where it came from and went, the real change and the result, and the cause, as d
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME, codec
-from crabgames.games.crab_rage.data import Action, Signature
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.data import Action, SignatureMove
+from crabgames.games.crab_rage.moves import (
+    Act,
+    Alliance,
+    AllianceChoice,
+    Destination,
+    HardcoreFans,
+    Pass,
+    RumbleOpponent,
+    Signature,
+    SignatureTarget,
+)
 from crabgames.games.crab_rage.state import Step, Task
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
@@ -112,19 +122,19 @@ def test_charm_and_a_signature_move_place_fans_for_their_own_cause():
         1,
     )
     state = action_phase(4, (MM, PC, BB), rage=6)
-    state.players[BLUE].signature = Signature.HYPE_UP
+    state.players[BLUE].signature = SignatureMove.HYPE_UP
     put(state, BLUE, 0, 2)
-    events = play(state, Move(MoveKind.SIGNATURE, arena=2))
+    events = play(state, Signature(arena=2))
     (performed,) = of_kind(events, K.CRAB_RAGE_EVENT_KIND_SIGNATURE_MOVE)
     assert (performed.signature_move, performed.change, performed.result) == (
-        Signature.HYPE_UP,
+        SignatureMove.HYPE_UP,
         -2,
         4,
     )
     (fans,) = of_kind(events, K.CRAB_RAGE_EVENT_KIND_FANS)
     assert (fans.cause, fans.signature_move, fans.amount) == (
         pb.CRAB_RAGE_CAUSE_SIGNATURE_MOVE,
-        Signature.HYPE_UP,
+        SignatureMove.HYPE_UP,
         2,
     )
 
@@ -176,7 +186,7 @@ def test_a_three_way_tie_is_rolled_off_with_its_own_events():
     )
     assert [list(u.seats) for u in started.units] == [[BLUE], [YELLOW], [GREEN]]
     assert list(started.rolling) == [] and started.arena == 0
-    events = play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=GREEN))
+    events = play(state, RumbleOpponent(partner=GREEN))
     (picked,) = of_kind(events, K.CRAB_RAGE_EVENT_KIND_OPPONENT_PICKED)
     assert picked.player == BLUE and [list(u.seats) for u in picked.units] == [[BLUE], [GREEN]]
     assert not of_kind(events, K.CRAB_RAGE_EVENT_KIND_RUMBLE_WON)  # no longer the same kind
@@ -233,10 +243,10 @@ def test_labels_of_a_rumble_opponent_name_the_whole_unit():
 
 def test_labels_of_billboard_crabs_and_shell_up_say_what_they_do():
     state = action_phase(4, (MM, PC, BB), rage=6)
-    state.players[BLUE].signature = Signature.SHELL_UP
+    state.players[BLUE].signature = SignatureMove.SHELL_UP
     put(state, BLUE, 0, 2)
     put(state, BLUE, 1, 2)
-    play(state, Move(MoveKind.SIGNATURE, arena=2))
+    play(state, Signature(arena=2))
     labels = [GAME.codec.move_label(state, m) for m in GAME.legal_moves(state)]
     assert labels == [
         "Blue: Shell Up gives +2 muscle to Blue crab 0",
@@ -259,7 +269,7 @@ def test_an_alliance_choice_says_the_choice_and_the_partner():
     labels = [GAME.codec.move_label(state, m) for m in GAME.legal_moves(state)]
     assert labels == ["Blue: go independent", "Blue: form an alliance with Yellow"]
     (chose,) = of_kind(
-        play(state, Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=YELLOW)),
+        play(state, Alliance(alliance=AllianceChoice.FORM, partner=YELLOW)),
         K.CRAB_RAGE_EVENT_KIND_ALLIANCE,
     )
     assert (chose.player, chose.partner, chose.alliance) == (BLUE, YELLOW, AllianceChoice.FORM)
@@ -268,16 +278,16 @@ def test_an_alliance_choice_says_the_choice_and_the_partner():
 def test_a_move_sets_exactly_the_fields_its_kind_uses():
     """Presence: crab 0, arena 0, seat 0 and X are told apart from a field a move does not use."""
     msg = pb.CrabRageMove()
-    codec.encode_move(Move(MoveKind.ACT, action=Action.MOVE, crab=0, arena=0), msg)
+    codec.encode_move(Act(action=Action.MOVE, crab=0, arena=0), msg)
     assert [f.name for f, _ in msg.ListFields()] == ["kind", "action", "crab", "arena"]
     msg = pb.CrabRageMove()
-    codec.encode_move(Move(MoveKind.PASS), msg)
+    codec.encode_move(Pass(), msg)
     assert [f.name for f, _ in msg.ListFields()] == ["kind"]
     msg = pb.CrabRageMove()
-    codec.encode_move(Move(MoveKind.HARDCORE_FANS, amount=0), msg)
+    codec.encode_move(HardcoreFans(amount=0), msg)
     assert [f.name for f, _ in msg.ListFields()] == ["kind", "amount"]
     msg = pb.CrabRageMove()
-    codec.encode_move(Move(MoveKind.SIGNATURE_TARGET, target=(0, 0), arena=1), msg)
+    codec.encode_move(SignatureTarget(target=(0, 0), arena=1), msg)
     assert (msg.target.HasField("player"), msg.target.HasField("crab")) == (True, True)
     assert not msg.HasField("crab")
 
@@ -336,24 +346,24 @@ def test_a_rush_decision_names_the_leaving_crabs_and_the_one_being_placed():
     assert (d.name, d.player, d.arena) == ("choose_destination", BLUE, 0)
     assert [(c.player, c.crab) for c in d.crabs] == [(BLUE, 0), (YELLOW, 0)]
     assert crab(d) == (BLUE, 0)
-    play(state, Move(MoveKind.DESTINATION, arena=2))
+    play(state, Destination(arena=2))
     d = decision_of(state)
     assert crab(d) == (YELLOW, 0) and list(d.destinations) == [2]
 
 
 def test_a_frenzy_decision_counts_its_hits_left():
     state = action_phase(4, (MM, PC, BB), rage=6)
-    state.players[BLUE].signature = Signature.FRENZY
+    state.players[BLUE].signature = SignatureMove.FRENZY
     put(state, BLUE, 0, 2)
     put(state, BLUE, 1, 2)
     put(state, YELLOW, 0, 2, 6)
-    play(state, Move(MoveKind.SIGNATURE, arena=2))
+    play(state, Signature(arena=2))
     d = decision_of(state)
     assert (d.name, d.arena, d.hits_left, d.signature_move) == (
         "choose_frenzy_target",
         2,
         2,
-        Signature.FRENZY,
+        SignatureMove.FRENZY,
     )
-    play(state, Move(MoveKind.SIGNATURE_TARGET, target=(YELLOW, 0)))
+    play(state, SignatureTarget(target=(YELLOW, 0)))
     assert decision_of(state).hits_left == 1

@@ -4,7 +4,7 @@ manager whose rewards hold no rage builds none: no rage told and no mutation, ev
 
 from __future__ import annotations
 
-from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.codec import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import AOTF, BB, BLUE, MM, PC, YELLOW, action_phase, decision, put, run
 
@@ -21,7 +21,7 @@ def test_a_manager_whose_fan_phase_rewards_hold_no_rage_builds_none_and_does_not
     state.players[BLUE].rage = 5
     state.phase = Phase.RUMBLE
     events = run(state, Task(Step.FAN_PHASE))
-    built = [e.told().fields["player"] for e in events if e.kind == EventKind.RAGE]
+    built = [event_fields(e)["player"] for e in events if e.kind == "rage"]
     assert built == [BLUE]
     assert state.players[YELLOW].rage == 7 and state.players[YELLOW].hardcore == 2
     assert decision(state) == (BLUE, "choose_mutation_crab")  # Blue built 2: 7 rage
@@ -32,6 +32,6 @@ def test_a_manager_with_no_crab_in_any_arena_gets_nothing_in_the_fan_phase():
     state.players[BLUE].rage = 9
     state.phase = Phase.RUMBLE
     events = run(state, Task(Step.FAN_PHASE))
-    assert [e.kind for e in events] == [EventKind.PHASE_STARTED]
+    assert [e.kind for e in events] == ["phase_started"]
     assert state.players[BLUE].rage == 9 and state.players[BLUE].hardcore == 0
     assert state.pending == []  # nobody mutates

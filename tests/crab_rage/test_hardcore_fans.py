@@ -5,6 +5,7 @@ another player is still to commit after it, however few hardcore fans that playe
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.moves import HardcoreFans
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import (
     AOTF,
@@ -16,8 +17,6 @@ from tests.crab_rage.helpers import (
     PC,
     PURPLE,
     YELLOW,
-    Move,
-    MoveKind,
     action_phase,
     decision,
     play,
@@ -39,9 +38,9 @@ def test_a_commitment_followed_by_one_from_a_manager_holding_a_single_hardcore_f
     assert decision(state) == (GREEN, "commit_hardcore_fans")
     # Purple, with 1 hardcore fan, still commits after Green: Green's amount is hidden (G4).
     assert sorted(GAME.decision_hidden_from(state)) == [BLUE, YELLOW, BLACK, PURPLE]
-    play(state, Move(MoveKind.HARDCORE_FANS, amount=2))
+    play(state, HardcoreFans(amount=2))
     assert decision(state) == (PURPLE, "commit_hardcore_fans")
     assert GAME.decision_hidden_from(state) == []  # the last one: revealed at once
-    play(state, Move(MoveKind.HARDCORE_FANS, amount=1))
+    play(state, HardcoreFans(amount=1))
     assert (state.arenas[0].fans[GREEN], state.arenas[0].fans[PURPLE]) == (7, 5)
     assert (state.players[GREEN].hardcore, state.players[PURPLE].hardcore) == (1, 0)

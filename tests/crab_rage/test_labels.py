@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.data import Signature, Team
+from crabgames.games.crab_rage.data import SignatureMove, Team
 from crabgames.games.crab_rage.fast import FAST
 from crabgames.games.crab_rage.setup import default_options, initial_state
 
@@ -20,7 +20,7 @@ def test_equal_move_cache_keys_mean_equal_labels_and_ids():
         players = 3 + seed % 3
         teams = tuple(rng.sample(list(Team), players))  # names differ from game to game
         options = default_options(players, teams)
-        signatures = tuple(rng.choice(list(Signature)) for _ in range(players))
+        signatures = tuple(rng.choice(list(SignatureMove)) for _ in range(players))
         state = initial_state(players, replace(options, signatures=signatures))
         while (decision := GAME.next_decision(state)).kind != NOBODY:
             if decision.kind == CHANCE:
@@ -61,7 +61,7 @@ def test_a_turn_key_changes_with_every_team_signature_and_billboard_a_label_read
 
 def variants(state, player):
     yield state
-    for signature in Signature:
+    for signature in SignatureMove:
         copy = state.clone()
         copy.players[player].signature = signature
         copy.players[player].signature_used = False

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.events import EventKind
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.moves import MutationCrab, RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task, rumble_order
+from crabgames.games.crab_rage.words import text
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -69,7 +70,7 @@ def test_three_way_tie_green_picks_blue_wins_then_loses_to_purple_black_who_plac
     assert decision(state) == (GREEN, "choose_rumble_opponent")
     opponents = [m.partner for m in GAME.legal_moves(state)]
     assert opponents == [BLUE, BLACK]  # the other tied units, each named by its lowest seat
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    play(state, RumbleOpponent(partner=BLUE))
     chance(state, 5, 2)  # Green beats Blue
     chance(state, 2, 2, 1, 6)  # a tie is rolled again; Purple/Black win
     assert [state.arenas[0].fans[p] for p in (PURPLE, BLACK)] == [3, 3]
@@ -106,10 +107,10 @@ def test_yellow_rage_builds_to_7_and_mutates_the_chosen_crab_with_a_roll_of_3():
     state = action_phase(4, (MM, PC, BB))
     state.players[YELLOW].rage = 6
     events = run(state, Task(Step.BUILD_RAGE, YELLOW, 1, values=[1]))  # Pressure Cooker in B
-    assert [e.text for e in events] == ["Yellow builds 1 rage (Pressure Cooker), now 7"]
+    assert [text(e) for e in events] == ["Yellow builds 1 rage (Pressure Cooker), now 7"]
     assert decision(state) == (YELLOW, "choose_mutation_crab")
-    play(state, Move(MoveKind.MUTATION_CRAB, crab=0))  # the lowest die (muscle 1)
-    assert [e.text for e in chance(state, 3)] == ["Yellow crab 0 mutates: rolls 3 (+2 muscle)"]
+    play(state, MutationCrab(crab=0))  # the lowest die (muscle 1)
+    assert [text(e) for e in chance(state, 3)] == ["Yellow crab 0 mutates: rolls 3 (+2 muscle)"]
     assert muscles(state, YELLOW) == [3, 2, 3]
     assert state.players[YELLOW].rage == 7  # rage remains on the ladder
 
@@ -152,7 +153,7 @@ def test_rumble_order_starts_at_the_first_billboard_alphabetically_then_goes_clo
     for arena in range(3):
         put(state, BLUE, arena, arena, 1)
     events = run(state, Task(Step.RUMBLE_PHASE))
-    won = [e.told().fields["arena"] for e in events if e.kind == EventKind.RUMBLE_WON]
+    won = [event_fields(e)["arena"] for e in events if e.kind == "rumble_won"]
     assert won == [0, 1, 2]
     state = action_phase(4, (PC, AOTF, BB))
     assert rumble_order(state) == [1, 2, 0]  # from Attack of the Fans, clockwise
@@ -231,10 +232,10 @@ def test_the_three_way_tie_is_told_pick_rolls_roll_off_and_rewards_in_order():
     put(state, YELLOW, 0, 0, 1)
     put(state, YELLOW, 1, 0, 1)
     events = run(state, Task(Step.RUMBLE, arena=0))
-    events += play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    events += play(state, RumbleOpponent(partner=BLUE))
     events += chance(state, 5, 2, 2, 2, 1, 6)
     a = "arena A (Mega Muscle)"
-    assert [e.text for e in events] == [
+    assert [text(e) for e in events] == [
         f"Blue, Green, Black/Purple tie for the rumble in {a}: Green picks an opponent",
         f"Green picks Blue to roll against in {a}",
         f"Green rolls 5 for the rumble in {a}",
@@ -256,5 +257,5 @@ def test_the_three_way_tie_is_told_pick_rolls_roll_off_and_rewards_in_order():
         "Yellow builds 2 rage (rumble), now 2",
     ]
     kinds = [e.kind for e in events]
-    assert kinds[:2] == [EventKind.ROLL_OFF_STARTED, EventKind.OPPONENT_PICKED]
-    assert kinds.count(EventKind.DIE_ROLLED) == 6 and kinds.count(EventKind.ROLL_OFF_ROLLED) == 3
+    assert kinds[:2] == ["roll_off_started", "opponent_picked"]
+    assert kinds.count("die_rolled") == 6 and kinds.count("roll_off_rolled") == 3

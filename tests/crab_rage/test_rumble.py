@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.moves import RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task
+from crabgames.games.crab_rage.words import text
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -16,8 +18,6 @@ from tests.crab_rage.helpers import (
     PC,
     PURPLE,
     YELLOW,
-    Move,
-    MoveKind,
     action_phase,
     ally,
     chance,
@@ -49,7 +49,7 @@ def test_a_tie_in_the_picked_roll_off_is_rolled_again_by_the_same_two_without_a_
     pick anew."""
     state = three_way_tie()
     assert decision(state) == (GREEN, "choose_rumble_opponent")
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    play(state, RumbleOpponent(partner=BLUE))
     chance(state, 4, 4)
     assert decision(state) == (-1, "rumble_die")
     chance(state, 5, 2)  # Green beats Blue: two units left, they roll off
@@ -68,12 +68,12 @@ def test_a_four_way_tie_the_earliest_tied_manager_still_standing_picks_again():
     run(state, Task(Step.RUMBLE, arena=0))
     assert decision(state) == (YELLOW, "choose_rumble_opponent")
     assert [m.partner for m in GAME.legal_moves(state)] == [BLUE, GREEN, BLACK]
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=GREEN))
+    play(state, RumbleOpponent(partner=GREEN))
     chance(state, 2, 5)  # Yellow rolls 2, Green 5: Yellow is out
     # Green, Black and Blue stand; Green is the earliest in turn order from Yellow.
     assert decision(state) == (GREEN, "choose_rumble_opponent")
     assert [m.partner for m in GAME.legal_moves(state)] == [BLUE, BLACK]
-    play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=BLUE))
+    play(state, RumbleOpponent(partner=BLUE))
     chance(state, 6, 1)  # Green beats Blue; Green and Black roll off
     assert decision(state) == (-1, "rumble_die")
     chance(state, 3, 4)
@@ -118,10 +118,10 @@ def test_the_losers_rage_names_the_rumbles_arena():
     put(state, YELLOW, 1, 2, 2)
     state.phase = Phase.RUMBLE
     events = run(state, Task(Step.RUMBLE, arena=2))
-    (rage,) = [e for e in events if e.kind == EventKind.RAGE]
-    assert rage.told().fields["arena"] == 2
-    assert rage.told().fields["change"] == 2
-    assert rage.text == "Yellow builds 2 rage (rumble), now 2"
+    (rage,) = [e for e in events if e.kind == "rage"]
+    assert event_fields(rage)["arena"] == 2
+    assert event_fields(rage)["change"] == 2
+    assert text(rage) == "Yellow builds 2 rage (rumble), now 2"
 
 
 def test_a_three_way_tie_for_the_microphone_rolled_equal_by_all_three_is_rolled_again():
@@ -145,10 +145,10 @@ def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
         put(state, seat, 0, 0, 4)
     put(state, PURPLE, 0, 0, 2)
     events = run(state, Task(Step.RUMBLE, arena=0))
-    events += play(state, Move(MoveKind.RUMBLE_OPPONENT, partner=GREEN))
+    events += play(state, RumbleOpponent(partner=GREEN))
     events += chance(state, 2, 5)
     arena_a = "arena A (Mega Muscle)"
-    assert [e.text for e in events] == [
+    assert [text(e) for e in events] == [
         f"Blue, Yellow, Green, Black tie for the rumble in {arena_a}: Yellow picks an opponent",
         f"Yellow picks Green to roll against in {arena_a}",
         f"Yellow rolls 2 for the rumble in {arena_a}",
@@ -157,16 +157,16 @@ def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
         "opponent is picked",
     ]
     assert [e.kind for e in events] == [
-        EventKind.ROLL_OFF_STARTED,
-        EventKind.OPPONENT_PICKED,
-        EventKind.DIE_ROLLED,
-        EventKind.DIE_ROLLED,
-        EventKind.ROLL_OFF_ROLLED,
+        "roll_off_started",
+        "opponent_picked",
+        "die_rolled",
+        "die_rolled",
+        "roll_off_rolled",
     ]
-    assert all(e.told().fields["arena"] == 0 for e in events)
-    assert events[0].told().fields["units"] == ((BLUE,), (YELLOW,), (GREEN,), (BLACK,))
-    assert events[0].told().fields["rolling"] == ()
-    assert events[2].told().fields["seats"] == (YELLOW,)
-    assert events[4].told().fields["units"] == ((BLUE,), (GREEN,), (BLACK,))
-    assert events[4].told().fields["rolling"] == ()
-    assert events[4].told().fields["amount"] == 5
+    assert all(event_fields(e)["arena"] == 0 for e in events)
+    assert event_fields(events[0])["units"] == ((BLUE,), (YELLOW,), (GREEN,), (BLACK,))
+    assert event_fields(events[0])["rolling"] == ()
+    assert event_fields(events[2])["seats"] == (YELLOW,)
+    assert event_fields(events[4])["units"] == ((BLUE,), (GREEN,), (BLACK,))
+    assert event_fields(events[4])["rolling"] == ()
+    assert event_fields(events[4])["amount"] == 5

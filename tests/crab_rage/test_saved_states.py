@@ -13,7 +13,8 @@ import pytest
 from crabgames.core.errors import InvalidArgument
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.data import Signature
+from crabgames.games.crab_rage.data import SignatureMove
+from crabgames.games.crab_rage.moves import Signature
 from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.v1.crab_rage_pb2 import CrabRageState
@@ -23,8 +24,6 @@ from tests.crab_rage.helpers import (
     MM,
     PC,
     YELLOW,
-    Move,
-    MoveKind,
     action_phase,
     chance,
     decision,
@@ -84,10 +83,10 @@ def test_a_state_whose_frenzy_has_no_hit_left_is_refused():
     """Rules note 16: Frenzy hits once per own crab in the arena (at least one, R13), and its
     step is kept only while hits are left: a Frenzy step with none left is no reachable state."""
     state = action_phase(4, (MM, AOTF, PC))
-    state.players[BLUE].signature = Signature.FRENZY
+    state.players[BLUE].signature = SignatureMove.FRENZY
     put(state, BLUE, 0, 0, 2)
     put(state, YELLOW, 0, 0, 5)
-    play(state, Move(MoveKind.SIGNATURE, arena=0))
+    play(state, Signature(arena=0))
     assert decision(state) == (BLUE, "choose_frenzy_target")
     msg = CrabRageState.FromString(GAME.codec.state_bytes(state))
     GAME.codec.decode_state(msg, 4, "state")  # one hit left: fine

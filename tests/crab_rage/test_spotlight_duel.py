@@ -5,8 +5,10 @@ tell whether the duel goes round clockwise from the microphone holder."""
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.events import Cause, EventKind
+from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.events import Cause
 from crabgames.games.crab_rage.state import Phase, Step, Task
+from crabgames.games.crab_rage.words import text
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -66,20 +68,20 @@ def test_each_duel_roll_and_keep_is_told_for_the_duelist_rolling_in_turn():
     12); then Blue (seat 0)."""
     state = three_way_duel(microphone=GREEN)
     events = chance(state, 4) + chance(state, 5)
-    assert [e.text for e in events] == [
+    assert [text(e) for e in events] == [
         "Green crab 0 rolls 4 in the spotlight duel",
         "Green keeps 4 for crab 0",
         "Blue crab 0 rolls 5 in the spotlight duel",
         "Blue keeps 5 for crab 0",
     ]
     assert [e.kind for e in events] == [
-        EventKind.DIE_ROLLED,
-        EventKind.DUEL_KEPT,
-        EventKind.DIE_ROLLED,
-        EventKind.DUEL_KEPT,
+        "die_rolled",
+        "duel_kept",
+        "die_rolled",
+        "duel_kept",
     ]
     duel = Cause.SPOTLIGHT_DUEL
-    assert [e.told().fields for e in events] == [
+    assert [event_fields(e) for e in events] == [
         {"player": GREEN, "crab": (GREEN, 0), "amount": 4, "cause": duel},
         {"player": GREEN, "crab": (GREEN, 0), "amount": 4, "cause": duel},
         {"player": BLUE, "crab": (BLUE, 0), "amount": 5, "cause": duel},

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.events import EventKind
+from crabgames.games.crab_rage.moves import Destination, Pass, StyleBonus
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -16,8 +16,6 @@ from tests.crab_rage.helpers import (
     GREEN,
     PC,
     YELLOW,
-    Move,
-    MoveKind,
     act,
     action_phase,
     decision,
@@ -25,10 +23,10 @@ from tests.crab_rage.helpers import (
     put,
 )
 
-PASS = Move(MoveKind.PASS)
+PASS = Pass()
 
 
-def kinds(events) -> list[EventKind]:
+def kinds(events) -> list[str]:
     return [e.kind for e in events]
 
 
@@ -39,7 +37,7 @@ def test_a_backstage_first_rage_with_an_empty_supply_puts_no_fan_on_the_crab():
     events = act(state, Action.RAGE, 0, amount=1)
     assert state.players[BLUE].crabs[0].riding_fans == 0
     assert state.players[BLUE].supply == 0
-    assert EventKind.FAN_RIDING not in kinds(events)
+    assert "fan_riding" not in kinds(events)
 
 
 def test_a_backstage_first_rage_with_the_last_fan_of_the_supply_puts_it_on_the_crab():
@@ -49,7 +47,7 @@ def test_a_backstage_first_rage_with_the_last_fan_of_the_supply_puts_it_on_the_c
     events = act(state, Action.RAGE, 0, amount=1)
     assert state.players[BLUE].crabs[0].riding_fans == 1
     assert state.players[BLUE].supply == 0
-    assert kinds(events).count(EventKind.FAN_RIDING) == 1
+    assert kinds(events).count("fan_riding") == 1
 
 
 def test_riding_fans_add_up_and_all_drop_onto_the_fans_already_in_the_first_arena_entered():
@@ -78,7 +76,7 @@ def test_the_style_bonus_arena_is_asked_when_a_fan_is_left_to_place():
     state.arenas[2].fans[BLUE] = 31
     act(state, Action.MOVE, 0, arena=1)  # touches C and B: Blue picks (rules note 4)
     assert decision(state) == (BLUE, "choose_style_bonus_arena")
-    play(state, Move(MoveKind.STYLE_BONUS, arena=2))
+    play(state, StyleBonus(arena=2))
     assert state.arenas[2].fans[BLUE] == 32 and state.players[BLUE].supply == 0
 
 
@@ -101,11 +99,11 @@ def test_a_rush_earns_the_style_bonus_only_as_the_first_rush_of_the_round():
     state.used_actions.append(Action.RUSH)  # Rush was used earlier this round
     act(state, Action.RUSH, 2)  # Yellow's crab 0 (4 muscle) must leave arena A
     assert decision(state) == (BLUE, "choose_destination")
-    events = play(state, Move(MoveKind.DESTINATION, arena=2))
+    events = play(state, Destination(arena=2))
     # Yellow enters C alone (Attack of the Fans: Yellow's fan); no style bonus for Blue.
     assert state.arenas[0].fans[BLUE] == 0 and state.arenas[2].fans[BLUE] == 0
     assert state.players[BLUE].supply == 32
-    assert EventKind.FANS in kinds(events)
+    assert "fans" in kinds(events)
     assert decision(state) == (YELLOW, "choose_action")
 
 
@@ -117,5 +115,5 @@ def test_charm_with_an_empty_supply_places_nothing_and_tells_no_fans():
     state.arenas[1].fans[BLUE] = 32
     events = act(state, Action.CHARM, 0)
     assert state.arenas[0].fans[BLUE] == 0
-    assert EventKind.FANS not in kinds(events)
+    assert "fans" not in kinds(events)
     assert GAME.next_decision(state).name == "choose_action"

@@ -31,12 +31,18 @@ from crabgames.games.crab_rage.data import (
     SIGNATURE_RAGE_COST,
     WITH_X,
     Action,
-    Signature,
+    SignatureMove,
 )
 from crabgames.games.crab_rage.events import (
+    Acted,
+    ActionResolved,
     Cause,
     Event,
-    EventKind,
+    FanRiding,
+    Passed,
+    SignatureMovePerformed,
+    acted_names,
+    billboard_at,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import (
@@ -47,7 +53,7 @@ from crabgames.games.crab_rage.movement import (
     set_muscle_event,
     style_bonus,
 )
-from crabgames.games.crab_rage.moves import PASS, Move, MoveKind
+from crabgames.games.crab_rage.moves import PASS, Act, Move, Pass, Signature, SignatureTarget
 from crabgames.games.crab_rage.state import (
     BACKSTAGE,
     CrabRef,
@@ -61,14 +67,6 @@ from crabgames.games.crab_rage.state import (
     turn_order,
     writable_crab,
     writable_player,
-)
-from crabgames.games.crab_rage.words import (
-    acted_text,
-    describe_words,
-    passed_text,
-    resolved_text,
-    riding_text,
-    signature_text,
 )
 
 # Who decides, by seat: a Decision is an immutable NamedTuple, asked for several times a move.
@@ -218,7 +216,7 @@ def swap_targets(rivals: Rivals, where: int) -> list[CrabRef]:
 
 
 def smash(index: int, target: CrabRef, x: int) -> Move:
-    return Move(MoveKind.ACT, Action.SMASH, index, target=target, amount=x)
+    return Act(Action.SMASH, index, target=target, amount=x)
 
 
 def smash_moves(index: int, target: CrabRef, xs: range) -> tuple[Move, ...]:
@@ -226,7 +224,7 @@ def smash_moves(index: int, target: CrabRef, xs: range) -> tuple[Move, ...]:
 
 
 def rage_moves(index: int, xs: range) -> tuple[Move, ...]:
-    return tuple(Move(MoveKind.ACT, Action.RAGE, index, amount=x) for x in xs)
+    return tuple(Act(Action.RAGE, index, amount=x) for x in xs)
 
 
 # Smash: crab `index` on each target for X up to SMASH_TABLE_X, by crab index and target (a turn
@@ -293,7 +291,7 @@ class SmashRow(Sequence[Move]):
 
     def __contains__(self, move: object) -> bool:
         return (
-            isinstance(move, Move)
+            isinstance(move, Act)
             and type(move.amount) is int
             and move.amount in self.xs
             and move == smash(self.crab, self.target, move.amount)
@@ -376,13 +374,13 @@ for action in (Action.PSYCH_OUT, Action.SWAP):
     TARGET_MOVES[action] = []
     for index in CRAB_INDICES:
         TARGET_MOVES[action].append(
-            {target: Move(MoveKind.ACT, action, index, target=target) for target in TARGETS}
+            {target: Act(action, index, target=target) for target in TARGETS}
         )
 
 
 def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Move, ...]:
     """Move or Go Clam with crab `index` from `where` to each other arena (of `arenas`)."""
-    return tuple(Move(MoveKind.ACT, action, index, a) for a in other_arenas(where, arenas))
+    return tuple(Act(action, index, a) for a in other_arenas(where, arenas))
 
 
 # Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
@@ -397,15 +395,15 @@ for action in (Action.MOVE, Action.GO_CLAM):
 # Split: crab `index` naming the alliance of each seat, by crab index and seat.
 SPLIT_MOVES: list[tuple[Move, ...]] = []
 for index in CRAB_INDICES:
-    SPLIT_MOVES.append(tuple(Move(MoveKind.ACT, Action.SPLIT, index, partner=s) for s in SEATS))
+    SPLIT_MOVES.append(tuple(Act(Action.SPLIT, index, partner=s) for s in SEATS))
 
 # Rush, Scatter and Charm: no choice beyond the crab; one move per crab, by action and crab index.
 PLAIN_MOVES: dict[int, tuple[Move, ...]] = {}
 for action in (Action.RUSH, Action.SCATTER, Action.CHARM):
-    PLAIN_MOVES[action] = tuple(Move(MoveKind.ACT, action, index) for index in CRAB_INDICES)
+    PLAIN_MOVES[action] = tuple(Act(action, index) for index in CRAB_INDICES)
 
 # A signature move names its arena.
-SIGNATURE_MOVES = tuple(Move(MoveKind.SIGNATURE, arena=a) for a in range(max(ARENA_COUNTS)))
+SIGNATURE_MOVES = tuple(Signature(arena=a) for a in range(max(ARENA_COUNTS)))
 
 
 # ----- the generator: every legal way to act -----
@@ -578,7 +576,7 @@ def turn_moves(state: State, player: int) -> Sequence[Move]:
 def is_turn_move(state: State, player: int, move: Move) -> bool:
     """`move in turn_moves(state, player)`, generating only the moves of the move's own action
     and crab (or the signature moves): the same generator decides, at a fraction of the cost."""
-    if move.kind == MoveKind.ACT:
+    if isinstance(move, Act):
         mine = state.players[player].crabs
         if not 0 <= move.crab < len(mine) or not is_available(state, move.action):
             return False
@@ -587,7 +585,7 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
         rivals = rivals_by_arena(state, player)
         moves = action_moves(state, player, move.action, placed, in_arenas, rivals)
         return move in listed(moves)
-    if move.kind == MoveKind.SIGNATURE:
+    if isinstance(move, Signature):
         return move in signature_moves(state, player)
     return move == PASS
 
@@ -601,13 +599,13 @@ def is_turn_move(state: State, player: int, move: Move) -> bool:
 Effect = tuple[list[Event], list[Task], list[int] | None]
 
 
-def move_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def move_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Move: "Move your chosen crab (from an arena or backstage) to any other arena"."""
     events, tasks = send(state, [((player, move.crab), move.arena)])
     return events, tasks, [where, move.arena]
 
 
-def go_clam_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def go_clam_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Go Clam: "Set the muscle of your chosen crab to 5 AND then move it to any other arena"."""
     ref = (player, move.crab)
     c = writable_crab(state, ref)
@@ -617,12 +615,12 @@ def go_clam_effect(state: State, player: int, move: Move, where: int, style: boo
     return events + left, tasks, [where, move.arena]
 
 
-def split_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def split_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Split: "Both teams from that alliance must go independent"."""
     return end_alliance(state, move.partner, where, Cause.ACTION), [], [where]
 
 
-def smash_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def smash_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Smash: "deal -X muscle to 1 rival crab in this arena" (never below 1, R3)."""
     why = (Cause.ACTION, move.action)
     return [change_muscle(state, move.target, -move.amount, why)], [], [where]
@@ -640,7 +638,7 @@ def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
 
 
 def leave_effect(
-    state: State, player: int, move: Move, where: int, style: bool, most: bool
+    state: State, player: int, move: Act, where: int, style: bool, most: bool
 ) -> Effect:
     """Rush and Scatter: the leaving crabs, then "You then choose where the crabs move to"; the
     style bonus (the step's flag) follows the destinations."""
@@ -649,17 +647,17 @@ def leave_effect(
     return [], [task], None
 
 
-def rush_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def rush_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Rush: "The crab/s with the most muscle must leave your crab's arena"."""
     return leave_effect(state, player, move, where, style, True)
 
 
-def scatter_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def scatter_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Scatter: "The crab/s with the least muscle must leave your crab's arena"."""
     return leave_effect(state, player, move, where, style, False)
 
 
-def psych_out_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def psych_out_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Psych Out: "Switch the muscle of your chosen crab with any 1 rival crab in its arena"."""
     ref, why = (player, move.crab), (Cause.ACTION, move.action)
     c, other = writable_crab(state, ref), writable_crab(state, move.target)
@@ -672,7 +670,7 @@ def psych_out_effect(state: State, player: int, move: Move, where: int, style: b
     return events, [], [where]
 
 
-def swap_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def swap_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Swap: "Swap the position of your chosen crab with that of any rival crab in any other
     arena. Both crabs must follow movement rules"."""
     there = crab(state, move.target).arena
@@ -680,18 +678,18 @@ def swap_effect(state: State, player: int, move: Move, where: int, style: bool) 
     return events, tasks, [where, there]
 
 
-def charm_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def charm_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Charm: "Add 1 fan from your supply to your crab's arena"."""
     return place_fans(state, player, where, 1, (Cause.ACTION, move.action)), [], [where]
 
 
-def rage_effect(state: State, player: int, move: Move, where: int, style: bool) -> Effect:
+def rage_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Rage: "increase the muscle of your chosen crab by X" (never above 6, R3)."""
     why = (Cause.ACTION, move.action)
     return [change_muscle(state, (player, move.crab), move.amount, why)], [], [where]
 
 
-EFFECTS: dict[int, Callable[[State, int, Move, int, bool], Effect]] = {
+EFFECTS: dict[int, Callable[[State, int, Act, int, bool], Effect]] = {
     Action.MOVE: move_effect,
     Action.GO_CLAM: go_clam_effect,
     Action.SPLIT: split_effect,
@@ -705,7 +703,7 @@ EFFECTS: dict[int, Callable[[State, int, Move, int, bool], Effect]] = {
 }
 
 
-def perform(state: State, player: int, move: Move, style: bool) -> tuple[list[Event], list[Task]]:
+def perform(state: State, player: int, move: Act, style: bool) -> tuple[list[Event], list[Task]]:
     """Resolve the action's own effect, then the style bonus of its first use this round (R12);
     return the events and the follow-up steps."""
     where = state.players[player].crabs[move.crab].arena
@@ -725,8 +723,7 @@ def style_bonus_now(
             me = writable_player(state, player)
             me.supply -= 1
             me.crabs[ref[1]].riding_fans += 1
-            words = (riding_text, me.team, ref, me.crabs[ref[1]].riding_fans)
-            return [Event(EventKind.FAN_RIDING, words)]
+            return [FanRiding(player, ref, me.crabs[ref[1]].riding_fans, me.team)]
         return []
     tasks.append(style_bonus(player, touched))
     return []
@@ -746,17 +743,29 @@ class ActionTurn(Handler):
         return is_turn_move(state, task.player, move)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, (Pass, Act, Signature))
         player = task.player
         state.pending[-1] = AFTER_ACTION_BY_SEAT[player]  # in this step's place
-        words = describe_words(state, player, move)
-        if move.kind == MoveKind.PASS:
-            writable_player(state, player).passed = True
-            return [Event(EventKind.PASSED, (passed_text, words))]
+        if isinstance(move, Pass):
+            me = writable_player(state, player)
+            me.passed = True
+            return [Passed(player, me.team)]
         state.active = player
-        if move.kind == MoveKind.SIGNATURE:
+        if isinstance(move, Signature):
+            billboard = billboard_at(state, move.arena)
             effects = signature(state, player, move.arena)
-            told = (signature_text, words, state.players[player].rage)
-            return [Event(EventKind.SIGNATURE_MOVE, told), *effects]
+            me = state.players[player]
+            performed = SignatureMovePerformed(
+                player,
+                move.arena,
+                move,
+                me.signature,
+                -SIGNATURE_RAGE_COST,
+                me.rage,
+                me.team,
+                billboard,
+            )
+            return [performed, *effects]
         me = writable_player(state, player)
         cost = rage_cost(move.action, move.amount)
         me.rage -= cost
@@ -764,10 +773,21 @@ class ActionTurn(Handler):
         if style:
             state.used_actions.append(move.action)
         where = me.crabs[move.crab].arena
-        acted = (acted_text, words, where, me.rage, cost, style)
+        acted = Acted(
+            player,
+            move,
+            move.action,
+            (player, move.crab),
+            -cost,
+            me.rage,
+            style,
+            where if where >= 0 else None,
+            me.team,
+            *acted_names(state, move),
+        )
         effect, tasks = perform(state, player, move, style)
         push(state, *tasks)
-        return [Event(EventKind.ACTED, acted), *effect]
+        return [acted, *effect]
 
 
 @handles(Step.AFTER_ACTION)
@@ -775,10 +795,9 @@ class AfterAction(Handler):
     """R7: the next manager clockwise who has not passed acts, until all have passed."""
 
     def step(self, state: State, task: Task) -> list[Event]:
-        events = []
+        events: list[Event] = []
         if state.active >= 0:
-            words = (resolved_text, state.players[state.active].team, state.active)
-            events.append(Event(EventKind.ACTION_RESOLVED, words))
+            events.append(ActionResolved(state.active, state.players[state.active].team))
         state.active = -1
         players = state.players
         seats = len(players)
@@ -797,28 +816,28 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
     me = writable_player(state, player)
     me.rage -= SIGNATURE_RAGE_COST
     me.signature_used = True
-    kind = Signature(me.signature)
+    kind = SignatureMove(me.signature)
     why = (Cause.SIGNATURE_MOVE, kind)
     events: list[Event] = []
     mine = [(player, i) for i in own_crabs_in(state, player, arena)]
-    if kind == Signature.FRENZY:
+    if kind == SignatureMove.FRENZY:
         push(state, Task(Step.FRENZY, player, arena, values=[len(mine)]))
-    elif kind == Signature.CLAW_SNAP:
+    elif kind == SignatureMove.CLAW_SNAP:
         for ref in rivals_in(state, player, arena):
             events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, why))
-    elif kind == Signature.SHELL_UP:
+    elif kind == SignatureMove.SHELL_UP:
         push(state, Task(Step.SHELL_UP, player, arena))
-    elif kind == Signature.RIPTIDE:
+    elif kind == SignatureMove.RIPTIDE:
         push(state, Task(Step.RIPTIDE, player, arena))
-    elif kind == Signature.HYPE_UP:
+    elif kind == SignatureMove.HYPE_UP:
         for ref in mine:
             events.append(change_muscle(state, ref, HYPE_UP_BOOST, why))
     events.extend(place_fans(state, player, arena, SIGNATURE_FANS, why))
     return events
 
 
-FRENZY_WHY = (Cause.SIGNATURE_MOVE, Signature.FRENZY)
-SHELL_UP_WHY = (Cause.SIGNATURE_MOVE, Signature.SHELL_UP)
+FRENZY_WHY = (Cause.SIGNATURE_MOVE, SignatureMove.FRENZY)
+SHELL_UP_WHY = (Cause.SIGNATURE_MOVE, SignatureMove.SHELL_UP)
 
 
 @handles(Step.FRENZY)
@@ -832,9 +851,10 @@ class Frenzy(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         refs = rivals_in(state, task.player, task.arena)
-        return [Move(MoveKind.SIGNATURE_TARGET, target=r) for r in refs]
+        return [SignatureTarget(target=r) for r in refs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, SignatureTarget)
         state.pending.pop()
         left = task.values[0] - 1  # targets still to pick
         if left:
@@ -851,9 +871,10 @@ class ShellUp(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = own_crabs_in(state, task.player, task.arena)
-        return [Move(MoveKind.SIGNATURE_TARGET, crab=i) for i in mine]
+        return [SignatureTarget(crab=i) for i in mine]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, SignatureTarget)
         state.pending.pop()
         return [change_muscle(state, (task.player, move.crab), SHELL_UP_BOOST, SHELL_UP_WHY)]
 
@@ -868,12 +889,13 @@ class Riptide(Handler):
     def moves(self, state: State, task: Task) -> list[Move]:
         others = [a for a in range(len(state.arenas)) if a != task.arena]
         return [
-            Move(MoveKind.SIGNATURE_TARGET, target=r, arena=a)
+            SignatureTarget(target=r, arena=a)
             for r in rivals_in(state, task.player, task.arena)
             for a in others
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, SignatureTarget)
         state.pending.pop()
         events, enters = send(state, [(move.target, move.arena)])
         push(state, *enters)

@@ -18,29 +18,25 @@ from crabgames.games.crab_rage.data import (
     Action,
     Billboard,
     Reward,
-    Signature,
+    SignatureMove,
     Team,
 )
 from crabgames.games.crab_rage.endgame import Result
-from crabgames.games.crab_rage.events import Event, team
+from crabgames.games.crab_rage.events import EVENT_CLASSES, Cause, Event
 from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.moves import (
-    ACT_PLAIN_USES,
-    ACT_USES,
-    INDEPENDENT_USES,
-    KIND_USES,
-    MOVE_KINDS,
-    SHELL_UP_USES,
-    TARGET_USES,
+    ACT_FIELDS,
+    MOVE_CLASSES,
+    Act,
+    Alliance,
     AllianceChoice,
     Move,
-    MoveKind,
+    SignatureTarget,
 )
 from crabgames.games.crab_rage.setup import Options, default_options
 from crabgames.games.crab_rage.state import (
     BACKSTAGE,
     IN_TRANSIT,
-    NO_CRAB,
     STEPS,
     Arena,
     Crab,
@@ -56,6 +52,7 @@ from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import (
     CrabRageCrab,
+    CrabRageEvent,
     CrabRagePending,
     CrabRagePlayer,
     CrabRageState,
@@ -224,11 +221,10 @@ def need(ok: bool, path: str, why: str) -> None:
 # checks below test first and build their error path only when one fails (the f-strings cost more
 # than the checks); enum value sets are built once.
 TEAMS = frozenset(Team)
-SIGNATURE_MOVES = frozenset(Signature)
+SIGNATURE_MOVES = frozenset(SignatureMove)
 BILLBOARDS = frozenset(Billboard)
 PHASES = frozenset(Phase)
 ACTIONS = frozenset(Action)
-MOVE_KIND_OF = {kind: kind for kind in MOVE_KINDS}
 
 
 def decode_crab(msg: Any, arenas: int, player_path: str, index: int) -> Crab:
@@ -582,23 +578,55 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
 
 # ----- events -----
 
+# Each event class's CrabRageEventKind value, by its `kind`.
+EVENT_KIND_VALUE = {
+    cls._field_defaults["kind"]: pb.CrabRageEventKind.Value(
+        f"CRAB_RAGE_EVENT_KIND_{cls._field_defaults['kind'].upper()}"
+    )
+    for cls in EVENT_CLASSES
+}
+EVENT_FIELDS = frozenset(CrabRageEvent.DESCRIPTOR.fields_by_name) - {"kind"}
 UNIT_FIELDS = ("units", "rolling")  # lists of units, each a tuple of seats
 LIST_FIELDS = ("seats", "billboards")
+# The CrabRageEvent field that names what caused a change, by its cause.
+WHY_FIELD: dict[int, str] = {
+    Cause.ACTION: "action",
+    Cause.SIGNATURE_MOVE: "signature_move",
+    Cause.BILLBOARD: "billboard",
+}
 
 
-def encode_event(event: Any, msg: Any) -> None:
-    """Fill an `Event`: the sentence, its template and arguments, and the game's part."""
-    told = event.told()
-    msg.text = told.text
-    msg.template = told.template
-    msg.args.update(told.args)
-    fill_event_part(event.kind, told.fields, msg.crab_rage)
+def event_fields(event: Event) -> dict[str, Any]:
+    """The CrabRageEvent fields the event sets, as native values: its fields of the proto's
+    names but those holding None, and its `why` as the cause and what names it."""
+    fields = {
+        name: value
+        for name, value in zip(event._fields, event, strict=True)
+        if name in EVENT_FIELDS and value is not None
+    }
+    why = getattr(event, "why", None)
+    if why is not None:
+        cause, what = why
+        fields["cause"] = cause
+        if cause in WHY_FIELD:
+            fields[WHY_FIELD[cause]] = what
+    return fields
 
 
-def fill_event_part(kind: int, fields: dict[str, Any], part: Any) -> None:
-    """A `CrabRageEvent` from a told event's fields (native values)."""
-    part.kind = kind
-    for name, value in fields.items():
+def encode_event(event: Event, msg: game_pb2.Event) -> None:
+    """Fill an `Event`: the sentence (words.py), its template and arguments, and the game's
+    part."""
+    template, args = words.words(event)
+    msg.text = template.format_map(args)
+    msg.template = template
+    msg.args.update(args)
+    fill_event_part(event, msg.crab_rage)
+
+
+def fill_event_part(event: Event, part: Any) -> None:
+    """A `CrabRageEvent` from the event's fields (`event_fields`)."""
+    part.kind = EVENT_KIND_VALUE[event.kind]
+    for name, value in event_fields(event).items():
         if name == "crab":
             part.crab.player, part.crab.crab = value
         elif name == "move":
@@ -616,59 +644,66 @@ def fill_event_part(kind: int, fields: dict[str, Any], part: Any) -> None:
 # ----- moves -----
 
 
+# Each move class by its CrabRageMoveKind value, and that value by the class's `kind`.
+MOVE_CLASS_OF = {
+    pb.CrabRageMoveKind.Value(f"CRAB_RAGE_MOVE_KIND_{cls._field_defaults['kind'].upper()}"): cls
+    for cls in MOVE_CLASSES
+}
+MOVE_KIND_VALUE = {cls._field_defaults["kind"]: value for value, cls in MOVE_CLASS_OF.items()}
+# The CrabRageMove fields of each kind's moves (all but `kind`); `fields_used` narrows them.
+MOVE_FIELDS = {cls._field_defaults["kind"]: cls._fields[:-1] for cls in MOVE_CLASSES}
+
+
+def fields_used(kind: str, action: int, alliance: int) -> tuple[str, ...]:
+    """The CrabRageMove fields a move of `kind` uses: an action's own (moves.ACT_FIELDS), an
+    alliance's partner unless it goes independent."""
+    if kind == "act":
+        return ("action", "crab", *ACT_FIELDS.get(action, ()))
+    if kind == "alliance" and alliance == AllianceChoice.INDEPENDENT:
+        return ("alliance",)
+    return MOVE_FIELDS[kind]
+
+
+# What a signature target sets: Shell Up's own crab; Frenzy's and Riptide's target and arena
+# (Riptide's destination; 0 and unused for Frenzy).
+SHELL_UP_FIELDS = ("crab",)
+TARGET_FIELDS = ("arena", "target")
+
+
 def decode_move(msg: Any, path: str) -> Move:
-    """The move, reading only the fields its kind (and action) uses; the others keep their
-    defaults so that equal moves compare equal (moves.KIND_USES)."""
-    kind = MOVE_KIND_OF.get(msg.kind)
-    if kind is None:
+    """The move, reading only the fields it uses (`fields_used`; a signature target's all
+    three); the others keep their defaults so that equal moves compare equal."""
+    cls = MOVE_CLASS_OF.get(msg.kind)
+    if cls is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
-    if kind == MoveKind.ACT:
-        uses = ACT_USES.get(msg.action, ACT_PLAIN_USES)
-    elif kind == MoveKind.ALLIANCE and msg.alliance == AllianceChoice.INDEPENDENT:
-        uses = INDEPENDENT_USES
-    else:
-        uses = KIND_USES[kind]
-    action, crab, arena, target, amount, partner, alliance = uses
-    return Move(
-        kind,
-        msg.action if action else 0,
-        msg.crab if crab else 0,
-        msg.arena if arena else 0,
-        (msg.target.player, msg.target.crab) if target and msg.HasField("target") else NO_CRAB,
-        msg.amount if amount else 0,
-        msg.partner if partner else 0,
-        msg.alliance if alliance else 0,
-    )
+    values: dict[str, Any] = {}
+    for name in fields_used(cls._field_defaults["kind"], msg.action, msg.alliance):
+        if name != "target":
+            values[name] = getattr(msg, name)
+        elif msg.HasField("target"):
+            values[name] = (msg.target.player, msg.target.crab)
+    return cls(**values)
 
 
 def encode_move(move: Move, msg: Any) -> None:
-    """The move with exactly the fields its kind (and action) uses set (moves.KIND_USES), so an
-    index 0 is told apart from a field the move does not use."""
-    kind = move.kind
-    if kind == MoveKind.ACT:
-        uses = ACT_USES.get(move.action, ACT_PLAIN_USES)
-    elif kind == MoveKind.ALLIANCE and move.alliance == AllianceChoice.INDEPENDENT:
-        uses = INDEPENDENT_USES
-    elif kind == MoveKind.SIGNATURE_TARGET:
-        uses = SHELL_UP_USES if move.target[0] < 0 else TARGET_USES
+    """The move with exactly the fields it uses set (`fields_used`), so an index 0 is told
+    apart from a field the move does not use."""
+    names: tuple[str, ...]
+    if isinstance(move, SignatureTarget):
+        names = SHELL_UP_FIELDS if move.target[0] < 0 else TARGET_FIELDS
+    elif isinstance(move, Act):
+        names = fields_used(move.kind, move.action, 0)
+    elif isinstance(move, Alliance):
+        names = fields_used(move.kind, 0, move.alliance)
     else:
-        uses = KIND_USES[kind]
-    action, crab, arena, target, amount, partner, alliance = uses
-    msg.kind = kind
-    if action:
-        msg.action = move.action
-    if crab:
-        msg.crab = move.crab
-    if arena:
-        msg.arena = move.arena
-    if target:
-        msg.target.player, msg.target.crab = move.target
-    if amount:
-        msg.amount = move.amount
-    if partner:
-        msg.partner = move.partner
-    if alliance:
-        msg.alliance = move.alliance
+        names = MOVE_FIELDS[move.kind]
+    msg.kind = MOVE_KIND_VALUE[move.kind]
+    for name in names:
+        value = getattr(move, name)
+        if name == "target":
+            msg.target.player, msg.target.crab = value
+        else:
+            setattr(msg, name, value)
 
 
 # ----- outcome -----
@@ -751,7 +786,7 @@ class CrabRageCodec(Codec[State, Move, Event, Result]):
         return words.chance_label(state, value)
 
     def player_name(self, state: State, seat: int) -> str:
-        return team(state, seat)  # as every sentence names a manager: by team colour
+        return words.team(state, seat)  # as every sentence names a manager: by team colour
 
 
 CODEC = CrabRageCodec()

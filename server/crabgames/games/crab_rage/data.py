@@ -38,7 +38,7 @@ class Action(IntEnum):
     RAGE = 10
 
 
-class Signature(IntEnum):
+class SignatureMove(IntEnum):
     FRENZY = 1
     CLAW_SNAP = 2
     SHELL_UP = 3
@@ -159,33 +159,33 @@ class SignatureCard(NamedTuple):
 SIGNATURE_RAGE_COST = 2  # printed
 SIGNATURE_FANS = 2  # printed
 SIGNATURES = {
-    Signature.FRENZY: SignatureCard(
+    SignatureMove.FRENZY: SignatureCard(
         "Frenzy",
         "For each of your crabs in a single arena, inflict -2 muscle to any rival crab there.",
         True,
     ),
-    Signature.CLAW_SNAP: SignatureCard(
+    SignatureMove.CLAW_SNAP: SignatureCard(
         "Claw Snap", "-1 muscle to every rival crab in the chosen arena.", False
     ),
-    Signature.SHELL_UP: SignatureCard(
+    SignatureMove.SHELL_UP: SignatureCard(
         "Shell Up", "+2 muscle to one of your crabs in the chosen arena.", False
     ),
-    Signature.RIPTIDE: SignatureCard(
+    SignatureMove.RIPTIDE: SignatureCard(
         "Riptide",
         "One rival crab in the chosen arena must leave to an arena of your choice.",
         False,
     ),
-    Signature.HYPE_UP: SignatureCard(
+    SignatureMove.HYPE_UP: SignatureCard(
         "Hype Up", "+1 muscle to each of your crabs in the chosen arena.", False
     ),
 }
 FRENZY_HIT, CLAW_SNAP_HIT, SHELL_UP_BOOST, HYPE_UP_BOOST = 2, 1, 2, 1
 # R13 default assignment.
 DEFAULT_SIGNATURE = {
-    Team.BLUE: Signature.RIPTIDE,
-    Team.YELLOW: Signature.HYPE_UP,
-    Team.GREEN: Signature.SHELL_UP,
-    Team.BLACK: Signature.CLAW_SNAP,
-    Team.PURPLE: Signature.FRENZY,
+    Team.BLUE: SignatureMove.RIPTIDE,
+    Team.YELLOW: SignatureMove.HYPE_UP,
+    Team.GREEN: SignatureMove.SHELL_UP,
+    Team.BLACK: SignatureMove.CLAW_SNAP,
+    Team.PURPLE: SignatureMove.FRENZY,
 }
 ARENA_LETTERS = "ABCD"

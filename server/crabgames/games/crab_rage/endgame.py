@@ -6,14 +6,21 @@ from typing import NamedTuple
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.events import (
+    Cause,
+    DieRolled,
+    DuelKept,
+    DuelRerolled,
+    DuelStarted,
+    DuelWon,
     Event,
-    EventKind,
-    event,
-    team,
+    GameOver,
+    Glory,
+    HardcoreFansCommitted,
+    HardcoreFansRevealed,
     teams_of,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import DUEL_KEEP, DUEL_REROLL, DuelKeep, HardcoreFans, Move
 from crabgames.games.crab_rage.state import (
     Duel,
     State,
@@ -26,17 +33,7 @@ from crabgames.games.crab_rage.state import (
     writable_arena,
     writable_player,
 )
-from crabgames.games.crab_rage.words import (
-    committed_text,
-    duel_die_text,
-    duel_started_text,
-    duel_won_text,
-    game_over_text,
-    glory_text,
-    hardcore_revealed_text,
-    kept_text,
-    rerolled_text,
-)
+from crabgames.games.crab_rage.words import team
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 COMMIT_HARDCORE_FANS_BY_SEAT = seat_decisions("commit_hardcore_fans")
@@ -72,7 +69,7 @@ def next_to_commit(state: State, arena: int) -> int:
 
 
 @handles(Step.HARDCORE)
-class HardcoreFans(Handler):
+class CommitHardcoreFans(Handler):
     def decision(self, state: State, task: Task) -> Decision | None:
         player = next_to_commit(state, task.arena)
         if player < 0:
@@ -81,25 +78,18 @@ class HardcoreFans(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         held = state.players[next_to_commit(state, task.arena)].hardcore
-        return [Move(MoveKind.HARDCORE_FANS, amount=n) for n in range(held + 1)]
+        return [HardcoreFans(amount=n) for n in range(held + 1)]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, HardcoreFans)
         player = next_to_commit(state, task.arena)
         me = writable_player(state, player)
         me.committed, me.commitment = True, move.amount  # secret until all are in (G4)
-        kind = EventKind.HARDCORE_FANS_COMMITTED
-        return [
-            Event(
-                kind,
-                (committed_text, me.team, player, task.arena, move.amount),
-                player,
-                (committed_text, me.team, player, task.arena, None),
-            )
-        ]
+        return [HardcoreFansCommitted(player, task.arena, move.amount, me.team)]
 
     def step(self, state: State, task: Task) -> list[Event]:
         """All are in: reveal together and add to the arena."""
-        events = []
+        events: list[Event] = []
         arena = writable_arena(state, task.arena)
         for p in shouters(state, task.arena):
             me = writable_player(state, p)
@@ -107,16 +97,10 @@ class HardcoreFans(Handler):
             me.hardcore -= shout
             arena.fans[p] += shout
             me.committed, me.commitment = False, 0
-            words = (
-                hardcore_revealed_text,
-                me.team,
-                p,
-                task.arena,
-                arena.billboard,
-                shout,
-                arena.fans[p],
+            revealed = HardcoreFansRevealed(
+                p, task.arena, shout, arena.fans[p], me.team, arena.billboard
             )
-            events.append(event(EventKind.HARDCORE_FANS_REVEALED, *words))
+            events.append(revealed)
         return events
 
 
@@ -138,22 +122,21 @@ def total_glory(state: State) -> list[int]:
 @handles(Step.SCORING)
 class Scoring(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
-        events = []
+        events: list[Event] = []
         for index in arenas_alphabetical(state):
             arena = writable_arena(state, index)
             arena.glory = arena_glory(arena.fans)
             for p, glory in enumerate(arena.glory):
                 if glory:
-                    words = (glory_text, state.players[p].team, p, index, arena.billboard, glory)
-                    events.append(event(EventKind.GLORY, *words))
+                    team = state.players[p].team
+                    events.append(Glory(p, index, glory, team, arena.billboard))
         totals = total_glory(state)
         best = max(totals)
         tied = [p for p in turn_order(state, state.microphone) if totals[p] == best]
         if len(tied) > 1:  # R19
             state.duel = Duel(tied, [[] for _ in tied], rerolls=[0] * len(tied))
             push(state, Task(Step.DUEL))
-            started = (teams_of(state), tuple(tied), best)
-            events.append(event(EventKind.DUEL_STARTED, duel_started_text, *started))
+            events.append(DuelStarted(tuple(tied), best, teams_of(state)))
         else:
             events.append(game_over(state))
         return events
@@ -162,7 +145,7 @@ class Scoring(Handler):
 def game_over(state: State) -> Event:
     """The last step has run: the game is over (flow.advance sets the phase)."""
     winners = tuple(result(state).winners)
-    return event(EventKind.GAME_OVER, game_over_text, teams_of(state), winners)
+    return GameOver(winners, teams_of(state))
 
 
 # ----- 3. The spotlight duel (R19) -----
@@ -191,12 +174,12 @@ class SpotlightDuel(Handler):
         return SPOTLIGHT_ROLL_CHANCE
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.DUEL_KEEP), Move(MoveKind.DUEL_REROLL)]
+        return [DUEL_KEEP, DUEL_REROLL]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         duel = the_duel(state)
         player = duel.duelists[duel.turn]
-        if move.kind == MoveKind.DUEL_KEEP:
+        if isinstance(move, DuelKeep):
             return [self.keep(state)]
         me = writable_player(state, player)
         me.rage -= 1
@@ -204,8 +187,7 @@ class SpotlightDuel(Handler):
         rolls = duel.rolls[duel.turn]
         rolled = rolls.pop()
         duel.awaiting_keep = False
-        words = (rerolled_text, me.team, (player, len(rolls)), rolled, me.rage)
-        return [event(EventKind.DUEL_REROLLED, *words)]
+        return [DuelRerolled(player, (player, len(rolls)), me.rage, rolled, me.team)]
 
     def keep(self, state: State) -> Event:
         """The roll stands; the next duelist in turn order rolls."""
@@ -214,8 +196,8 @@ class SpotlightDuel(Handler):
         rolls = duel.rolls[duel.turn]
         duel.awaiting_keep = False
         duel.turn = (duel.turn + 1) % len(duel.duelists)
-        words = (kept_text, state.players[player].team, (player, len(rolls) - 1), rolls[-1])
-        return event(EventKind.DUEL_KEPT, *words)
+        ref = (player, len(rolls) - 1)
+        return DuelKept(player, ref, rolls[-1], state.players[player].team)
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return [(face, 1) for face in range(1, 7)]
@@ -226,11 +208,13 @@ class SpotlightDuel(Handler):
         duel.rolls[duel.turn].append(value)
         duel.awaiting_keep = True
         ref = (player, len(duel.rolls[duel.turn]) - 1)
-        return [event(EventKind.DIE_ROLLED, duel_die_text, state.players[player].team, ref, value)]
+        team = state.players[player].team
+        rolled = DieRolled(value, Cause.SPOTLIGHT_DUEL, None, None, player, ref, (team,), None)
+        return [rolled]
 
     def step(self, state: State, task: Task) -> list[Event]:
         duel = the_duel(state)
-        events = []
+        events: list[Event] = []
         if duel.awaiting_keep:  # no rage to re-roll with
             events.append(self.keep(state))
         if not duel_done(state):
@@ -238,8 +222,8 @@ class SpotlightDuel(Handler):
             return events
         sums = [sum(r) for r in duel.rolls]
         duel.winners = [p for p, s in zip(duel.duelists, sums, strict=True) if s == max(sums)]
-        words = (duel_won_text, teams_of(state), tuple(duel.winners), max(sums))
-        return [*events, event(EventKind.DUEL_WON, *words), game_over(state)]
+        won = DuelWon(tuple(duel.winners), max(sums), teams_of(state))
+        return [*events, won, game_over(state)]
 
 
 # ----- the outcome -----

@@ -1,62 +1,25 @@
-"""Native events: what happened, as data a renderer can animate, with a sentence in the rulebook's
-words (a template with named arguments, for translation).
+"""CRAB RAGE!'s events, one class per CrabRageEventKind, and who sees each (G4, G5).
 
-An event keeps the values it reads, captured when it happened (billboards rotate, muscle
-changes), and builds its sentence and fields only when they are read (`told`): playouts never
-read them. Names follow the one numbering of the proto: crabs by their index from 0
-("Blue crab 0"), arenas lettered A-D for indices 0-3, seats by team colour.
+An event's fields are the CrabRageEvent fields its kind sets (native values: a crab as (seat,
+index), a unit as a tuple of seats, a move as a Move; None: left unset), then what its sentence
+reads that no field holds (team colours, the billboard of an arena it names), all captured when
+it happened (billboards rotate, muscle changes), then its `kind`, the kind's name in
+CrabRageEventKind (lower case), left at its default: events of two kinds never compare equal.
+A class is named after its kind, in the past tense where that name is a move's or a
+component's too (AllianceChosen, HardcoreFansGained, SignatureMovePerformed). `why` is what
+caused a change: the `cause`, and the action, signature move or billboard that names it.
+The sentences are in words.py, built only when an event is encoded: playouts never read them.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple
 
-from crabgames.games.crab_rage.data import ARENA_LETTERS, BILLBOARD_NAMES, TEAM_NAMES
-from crabgames.games.crab_rage.state import State, seats_of
+from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.moves import Act, Signature
+from crabgames.games.crab_rage.state import CrabRef, Phase, State
 
-
-class EventKind:
-    """CrabRageEventKind: each kind's fields are told in the proto.
-
-    Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
-    an enum member through its metaclass's attribute hook."""
-
-    BILLBOARD_DEALT = 1
-    MICROPHONE = 2
-    ROUND_STARTED = 3
-    ACTION_REVEALED = 4
-    BILLBOARDS_ROTATED = 5
-    PASSED = 6
-    ACTED = 7
-    MUSCLE = 8
-    CRAB_ENTERED = 9
-    ALLIANCE = 10
-    FANS = 11
-    RAGE = 12
-    MUTATION = 13
-    RUMBLE_WON = 14
-    DIE_ROLLED = 15
-    HARDCORE_FANS = 16
-    GLORY = 17
-    DUEL_STARTED = 18
-    GAME_OVER = 19
-    HARDCORE_FANS_COMMITTED = 20
-    CRAB_LEFT = 21
-    ALLIANCE_ENDED = 22
-    PHASE_STARTED = 23
-    SIGNATURE_MOVE = 24
-    ACTION_RESOLVED = 25
-    OPPONENT_PICKED = 26
-    ROLL_OFF_STARTED = 27
-    ROLL_OFF_ROLLED = 28
-    HARDCORE_FANS_REVEALED = 29
-    DUEL_REROLLED = 30
-    DUEL_KEPT = 31
-    DUEL_WON = 32
-    FAN_RIDING = 33
-    DESTINATION_CHOSEN = 34
+Units = tuple[tuple[int, ...], ...]  # units, each as its seats
 
 
 class Cause:
@@ -82,69 +45,456 @@ class Cause:
 # move or a billboard, 0 for none), e.g. (Cause.ACTION, Action.SMASH).
 Why = tuple[int, int]
 
-EVENT_KINDS = frozenset(v for k, v in vars(EventKind).items() if k.isupper())
+
+# ----- Setup (R5, R6) -----
 
 
-class Told(NamedTuple):
-    """An event as told: the sentence's template and arguments, and the CrabRageEvent fields
-    (native values: a crab as (seat, index), a unit as a tuple of seats, a move as a Move)."""
-
-    template: str
-    args: dict[str, str]
-    fields: dict[str, Any]
-
-    @property
-    def text(self) -> str:
-        return self.template.format_map(self.args)
+class BillboardDealt(NamedTuple):
+    arena: int
+    billboard: int
+    kind: Literal["billboard_dealt"] = "billboard_dealt"
 
 
-Teller = Callable[..., Told]
-# (tell, *values): a sentence's teller and the values it reads, captured when it happened.
-Words = tuple[Any, ...]
+class Microphone(NamedTuple):
+    player: int
+    cause: int  # SET_UP, RAGE_PHASE or ROLL_OFF
+    team: int
+    kind: Literal["microphone"] = "microphone"
 
 
-class Event(NamedTuple):
-    """`words` is `(tell, *values)`: the values the event reads, captured when it happened;
-    `tell(*values)` builds the sentence and fields. A secret part (G4) is seen only by `owner`;
-    everyone else sees the event told by `secret` (the same shape) instead."""
-
-    kind: int  # an EventKind
-    words: Words
-    owner: int = -1
-    secret: Words = ()
-
-    def told(self) -> Told:
-        words = self.words
-        told: Told = words[0](*words[1:])
-        return told
-
-    @property
-    def text(self) -> str:
-        return self.told().text
-
-    def seen_by(self, viewer: int | None) -> Event | None:
-        """The event as `viewer` (None: a spectator) may see it (G5): a secret amount is left
-        out for everyone but its owner."""
-        if not self.secret or viewer == self.owner:
-            return self
-        return Event(self.kind, self.secret)
+# ----- the round and the Referee Phase (R5) -----
 
 
-def event(kind: int, tell: Teller, *values: Any) -> Event:
-    return Event(kind, (tell, *values))
+class RoundStarted(NamedTuple):
+    amount: int  # the round
+    kind: Literal["round_started"] = "round_started"
 
 
-# ----- names, in the texts' words -----
+class PhaseStarted(NamedTuple):
+    phase: Phase
+    kind: Literal["phase_started"] = "phase_started"
 
 
-def team_name(team: int, seat: int) -> str:
-    """A seat by its team colour ("seat N" without one)."""
-    name = TEAM_NAMES.get(team)
-    return f"seat {seat}" if name is None else name
+class ActionRevealed(NamedTuple):
+    action: int
+    kind: Literal["action_revealed"] = "action_revealed"
 
 
-def team(state: State, player: int) -> str:
-    return team_name(state.players[player].team, player)
+class BillboardsRotated(NamedTuple):
+    billboards: tuple[int, ...]  # by arena, after the rotation
+    kind: Literal["billboards_rotated"] = "billboards_rotated"
+
+
+# ----- the Action Phase (R7-R9, R12, R13) -----
+
+
+class Passed(NamedTuple):
+    player: int
+    team: int
+    kind: Literal["passed"] = "passed"
+
+
+class Acted(NamedTuple):
+    """`arena`: where the crab acted from (None: backstage); `change`: minus the rage paid;
+    `destination_billboard`: the billboard of Move's or Go Clam's destination; `target_team`,
+    `partner_team`: the colours of the crab targeted and of the alliance split (0: none)."""
+
+    player: int
+    move: Act
+    action: int
+    crab: CrabRef
+    change: int
+    result: int
+    first_use: bool
+    arena: int | None
+    team: int
+    destination_billboard: int | None
+    target_team: int
+    partner_team: int
+    kind: Literal["acted"] = "acted"
+
+
+class SignatureMovePerformed(NamedTuple):
+    player: int
+    arena: int
+    move: Signature
+    signature_move: int
+    change: int  # minus the rage paid
+    result: int
+    team: int
+    arena_billboard: int | None
+    kind: Literal["signature_move"] = "signature_move"
+
+
+class FanRiding(NamedTuple):
+    player: int
+    crab: CrabRef
+    result: int  # the fans riding on it now
+    team: int
+    amount: int = 1
+    cause: int = Cause.STYLE_BONUS
+    kind: Literal["fan_riding"] = "fan_riding"
+
+
+class ActionResolved(NamedTuple):
+    player: int
+    team: int
+    kind: Literal["action_resolved"] = "action_resolved"
+
+
+# ----- Movement Rules and Billboards (R3, R9-R12) -----
+
+
+class DestinationChosen(NamedTuple):
+    player: int
+    crab: CrabRef
+    arena: int
+    team: int
+    crab_team: int
+    arena_billboard: int | None
+    kind: Literal["destination_chosen"] = "destination_chosen"
+
+
+class CrabLeft(NamedTuple):
+    """`from_arena` None: it left from backstage."""
+
+    player: int
+    crab: CrabRef
+    arena: int
+    from_arena: int | None
+    team: int
+    arena_billboard: int | None
+    from_billboard: int | None
+    kind: Literal["crab_left"] = "crab_left"
+
+
+class CrabEntered(NamedTuple):
+    player: int
+    crab: CrabRef
+    arena: int
+    amount: int  # its muscle
+    team: int
+    arena_billboard: int
+    kind: Literal["crab_entered"] = "crab_entered"
+
+
+class AllianceChosen(NamedTuple):
+    """`partner` None: an independent team that had no alliance to end."""
+
+    player: int
+    arena: int
+    alliance: int  # an AllianceChoice
+    partner: int | None
+    team: int
+    partner_team: int
+    arena_billboard: int | None
+    kind: Literal["alliance"] = "alliance"
+
+
+class AllianceEnded(NamedTuple):
+    """`action` Split when a Split (`cause` ACTION) ended it, else None."""
+
+    seats: tuple[int, int]
+    arena: int
+    cause: int
+    action: int | None
+    teams: tuple[int, int]  # the colours of `seats`
+    arena_billboard: int | None
+    kind: Literal["alliance_ended"] = "alliance_ended"
+
+
+class Muscle(NamedTuple):
+    """`arena` None: the crab is backstage; `change` the real change, after R3."""
+
+    player: int
+    crab: CrabRef
+    arena: int | None
+    change: int
+    result: int
+    why: Why
+    team: int
+    kind: Literal["muscle"] = "muscle"
+
+
+class Fans(NamedTuple):
+    """`crab`: the crab the fans rode on (R12), None from the supply."""
+
+    player: int
+    arena: int
+    amount: int
+    result: int
+    crab: CrabRef | None
+    why: Why
+    team: int
+    arena_billboard: int | None
+    kind: Literal["fans"] = "fans"
+
+
+# ----- Rumble Phase, roll-offs (R15, R16) -----
+
+
+class RumbleWon(NamedTuple):
+    seats: tuple[int, ...]
+    arena: int
+    amount: int  # its muscle
+    teams: tuple[int, ...]  # every seat's colour
+    arena_billboard: int | None
+    cause: int = Cause.RUMBLE
+    kind: Literal["rumble_won"] = "rumble_won"
+
+
+class RollOffStarted(NamedTuple):
+    """`arena` None: the microphone (R16); `picker`: who picks an opponent (-1: `rolling`
+    roll)."""
+
+    arena: int | None
+    units: Units
+    rolling: Units
+    teams: tuple[int, ...]  # every seat's colour
+    arena_billboard: int | None
+    picker: int
+    cause: int = Cause.ROLL_OFF
+    kind: Literal["roll_off_started"] = "roll_off_started"
+
+
+class OpponentPicked(NamedTuple):
+    player: int
+    arena: int
+    units: Units  # the picker's, then the opponent's
+    teams: tuple[int, ...]  # every seat's colour
+    arena_billboard: int | None
+    kind: Literal["opponent_picked"] = "opponent_picked"
+
+
+class DieRolled(NamedTuple):
+    """`cause` ROLL_OFF: the unit `seats` rolls in the roll-off of `arena` (None: the
+    microphone), `teams` every seat's colour; SPOTLIGHT_DUEL: `player` rolls for `crab`, `teams`
+    their colour alone."""
+
+    amount: int
+    cause: int
+    seats: tuple[int, ...] | None
+    arena: int | None
+    player: int | None
+    crab: CrabRef | None
+    teams: tuple[int, ...]
+    arena_billboard: int | None
+    kind: Literal["die_rolled"] = "die_rolled"
+
+
+class RollOffRolled(NamedTuple):
+    """`amount`: the highest roll; `seats`: the winner, when the roll-off is over (then `units`
+    and `rolling` are empty)."""
+
+    arena: int | None
+    amount: int
+    units: Units
+    rolling: Units
+    seats: tuple[int, ...] | None
+    teams: tuple[int, ...]  # every seat's colour
+    arena_billboard: int | None
+    cause: int = Cause.ROLL_OFF
+    kind: Literal["roll_off_rolled"] = "roll_off_rolled"
+
+
+# ----- Fan Phase (R14), Rage Phase and Mutation (R4, R16) -----
+
+
+class HardcoreFansGained(NamedTuple):
+    player: int
+    amount: int
+    result: int
+    team: int
+    cause: int = Cause.FAN_PHASE
+    kind: Literal["hardcore_fans"] = "hardcore_fans"
+
+
+class Rage(NamedTuple):
+    """`arena`: the rumble lost or the Pressure Cooker entered, None for a phase's build."""
+
+    player: int
+    change: int
+    result: int
+    arena: int | None
+    why: Why
+    team: int
+    kind: Literal["rage"] = "rage"
+
+
+class Mutation(NamedTuple):
+    player: int
+    crab: CrabRef
+    amount: int  # the roll, its new muscle
+    change: int
+    result: int
+    team: int
+    kind: Literal["mutation"] = "mutation"
+
+
+# ----- End of Game (R17-R19) -----
+
+
+class HardcoreFansCommitted(NamedTuple):
+    """`amount` None in the copy every other seat sees (G4, `seen_by`)."""
+
+    player: int
+    arena: int
+    amount: int | None
+    team: int
+    kind: Literal["hardcore_fans_committed"] = "hardcore_fans_committed"
+
+
+class HardcoreFansRevealed(NamedTuple):
+    player: int
+    arena: int
+    amount: int
+    result: int  # the fans there now
+    team: int
+    arena_billboard: int
+    kind: Literal["hardcore_fans_revealed"] = "hardcore_fans_revealed"
+
+
+class Glory(NamedTuple):
+    player: int
+    arena: int
+    amount: int
+    team: int
+    arena_billboard: int
+    kind: Literal["glory"] = "glory"
+
+
+class DuelStarted(NamedTuple):
+    seats: tuple[int, ...]  # in turn order
+    amount: int  # the glory tied
+    teams: tuple[int, ...]  # every seat's colour
+    cause: int = Cause.SPOTLIGHT_DUEL
+    kind: Literal["duel_started"] = "duel_started"
+
+
+class GameOver(NamedTuple):
+    seats: tuple[int, ...]  # the winners
+    teams: tuple[int, ...]  # every seat's colour
+    phase: Phase = Phase.GAME_OVER
+    kind: Literal["game_over"] = "game_over"
+
+
+class DuelRerolled(NamedTuple):
+    player: int
+    crab: CrabRef
+    result: int  # rage left
+    rolled: int  # the roll given up
+    team: int
+    change: int = -1
+    cause: int = Cause.SPOTLIGHT_DUEL
+    kind: Literal["duel_rerolled"] = "duel_rerolled"
+
+
+class DuelKept(NamedTuple):
+    player: int
+    crab: CrabRef
+    amount: int
+    team: int
+    cause: int = Cause.SPOTLIGHT_DUEL
+    kind: Literal["duel_kept"] = "duel_kept"
+
+
+class DuelWon(NamedTuple):
+    seats: tuple[int, ...]
+    amount: int  # the winning total
+    teams: tuple[int, ...]  # every seat's colour
+    cause: int = Cause.SPOTLIGHT_DUEL
+    kind: Literal["duel_won"] = "duel_won"
+
+
+Event = (
+    BillboardDealt
+    | Microphone
+    | RoundStarted
+    | ActionRevealed
+    | BillboardsRotated
+    | Passed
+    | Acted
+    | Muscle
+    | CrabEntered
+    | AllianceChosen
+    | Fans
+    | Rage
+    | Mutation
+    | RumbleWon
+    | DieRolled
+    | HardcoreFansGained
+    | Glory
+    | DuelStarted
+    | GameOver
+    | HardcoreFansCommitted
+    | CrabLeft
+    | AllianceEnded
+    | PhaseStarted
+    | SignatureMovePerformed
+    | ActionResolved
+    | OpponentPicked
+    | RollOffStarted
+    | RollOffRolled
+    | HardcoreFansRevealed
+    | DuelRerolled
+    | DuelKept
+    | DuelWon
+    | FanRiding
+    | DestinationChosen
+)
+# Every kind, in CrabRageEventKind's order.
+EVENT_CLASSES: tuple[type[Event], ...] = (
+    BillboardDealt,
+    Microphone,
+    RoundStarted,
+    ActionRevealed,
+    BillboardsRotated,
+    Passed,
+    Acted,
+    Muscle,
+    CrabEntered,
+    AllianceChosen,
+    Fans,
+    Rage,
+    Mutation,
+    RumbleWon,
+    DieRolled,
+    HardcoreFansGained,
+    Glory,
+    DuelStarted,
+    GameOver,
+    HardcoreFansCommitted,
+    CrabLeft,
+    AllianceEnded,
+    PhaseStarted,
+    SignatureMovePerformed,
+    ActionResolved,
+    OpponentPicked,
+    RollOffStarted,
+    RollOffRolled,
+    HardcoreFansRevealed,
+    DuelRerolled,
+    DuelKept,
+    DuelWon,
+    FanRiding,
+    DestinationChosen,
+)
+EVENT_KINDS = frozenset(cls._field_defaults["kind"] for cls in EVENT_CLASSES)
+
+
+# ----- what each seat sees (G4, G5) -----
+
+
+def seen_by(event: Event, viewer: int | None) -> Event:
+    """G4: hardcore fans committed in a closed hand are seen by the committing seat only; the
+    others (and spectators) see that the player committed, not how many. Every other event is
+    public (G5)."""
+    if type(event) is HardcoreFansCommitted and event.player != viewer:
+        return event._replace(amount=None)
+    return event
+
+
+# ----- what an event captures from the state -----
 
 
 def teams_of(state: State) -> tuple[int, ...]:
@@ -152,50 +502,19 @@ def teams_of(state: State) -> tuple[int, ...]:
     return tuple([p.team for p in state.players])
 
 
-@functools.lru_cache(maxsize=64)
-def arena_title(arena: int, billboard: int) -> str:
-    """A pure function of two small values, in many events' text."""
-    return f"arena {ARENA_LETTERS[arena]} ({BILLBOARD_NAMES.get(billboard, 'no billboard')})"
-
-
-def arena_name(state: State, arena: int) -> str:
-    if not 0 <= arena < len(state.arenas):
-        return "backstage"
-    return arena_title(arena, state.arenas[arena].billboard)
-
-
 def billboard_at(state: State, arena: int) -> int | None:
-    """What `arena_name` reads, to capture for a deferred sentence (None: backstage)."""
+    """The billboard of `arena` (None: backstage), to capture for a sentence naming it."""
     return state.arenas[arena].billboard if 0 <= arena < len(state.arenas) else None
 
 
-def place_name(arena: int, billboard: int | None) -> str:
-    """`arena_name` from the captured billboard."""
-    return "backstage" if billboard is None else arena_title(arena, billboard)
-
-
-def crab_title(team: int, seat: int, index: int) -> str:
-    """A crab by its manager's colour and its index from 0, as the `crab` fields count."""
-    return f"{team_name(team, seat)} crab {index}"
-
-
-def crab_name(state: State, player: int, index: int) -> str:
-    return crab_title(state.players[player].team, player, index)
-
-
-def unit_title(teams: Sequence[int], seats: Sequence[int]) -> str:
-    """A unit by its colours, "Blue/Green" for an alliance (`teams`: every seat's colour)."""
-    return "/".join(team_name(teams[s], s) for s in seats)
-
-
-def unit_name(state: State, unit: int) -> str:
-    return unit_title(teams_of(state), seats_of(unit))
-
-
-def billboard_name(billboard: int) -> str:
-    """The billboard's printed name ("Attack of the Fans")."""
-    return BILLBOARD_NAMES.get(billboard, "no billboard")
-
-
-def signed(n: int) -> str:
-    return f"{n:+d}"
+def acted_names(state: State, move: Act) -> tuple[int | None, int, int]:
+    """What an action's sentence names besides its own crab: the billboard of Move's or Go
+    Clam's destination (None: no destination), the colours of the crab targeted and of the
+    alliance split (0: none)."""
+    players = state.players
+    billboard = None
+    if move.action in (Action.MOVE, Action.GO_CLAM):
+        billboard = billboard_at(state, move.arena)
+    target_team = players[move.target[0]].team if move.target[0] >= 0 else 0
+    partner_team = players[move.partner].team if move.action == Action.SPLIT else 0
+    return billboard, target_team, partner_team

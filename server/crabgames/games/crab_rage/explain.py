@@ -16,7 +16,7 @@ from crabgames.games.crab_rage.actions import (
 )
 from crabgames.games.crab_rage.data import ACTION_NAMES, SIGNATURE_RAGE_COST, Action
 from crabgames.games.crab_rage.flow import current_decision
-from crabgames.games.crab_rage.moves import MOVE_KIND_NAMES, Move, MoveKind
+from crabgames.games.crab_rage.moves import Act, HardcoreFans, Move, Signature
 from crabgames.games.crab_rage.state import State
 
 # Which rule each kind of decision comes from, for explain_illegal.
@@ -35,18 +35,18 @@ DECISION_RULES = {
     "spotlight_reroll": "Spotlight Duel (R19)",
 }
 DECISION_MOVES = {
-    "choose_action": {MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE},
-    "choose_destination": {MoveKind.DESTINATION},
-    "choose_alliance": {MoveKind.ALLIANCE},
-    "choose_billboard_crab": {MoveKind.BILLBOARD_CRAB},
-    "choose_style_bonus_arena": {MoveKind.STYLE_BONUS},
-    "choose_mutation_crab": {MoveKind.MUTATION_CRAB},
-    "choose_rumble_opponent": {MoveKind.RUMBLE_OPPONENT},
-    "choose_frenzy_target": {MoveKind.SIGNATURE_TARGET},
-    "choose_shell_up_crab": {MoveKind.SIGNATURE_TARGET},
-    "choose_riptide_target": {MoveKind.SIGNATURE_TARGET},
-    "commit_hardcore_fans": {MoveKind.HARDCORE_FANS},
-    "spotlight_reroll": {MoveKind.DUEL_KEEP, MoveKind.DUEL_REROLL},
+    "choose_action": {"pass", "act", "signature"},
+    "choose_destination": {"destination"},
+    "choose_alliance": {"alliance"},
+    "choose_billboard_crab": {"billboard_crab"},
+    "choose_style_bonus_arena": {"style_bonus"},
+    "choose_mutation_crab": {"mutation_crab"},
+    "choose_rumble_opponent": {"rumble_opponent"},
+    "choose_frenzy_target": {"signature_target"},
+    "choose_shell_up_crab": {"signature_target"},
+    "choose_riptide_target": {"signature_target"},
+    "commit_hardcore_fans": {"hardcore_fans"},
+    "spotlight_reroll": {"duel_keep", "duel_reroll"},
 }
 
 
@@ -54,24 +54,22 @@ def explain(state: State, move: Move) -> Violation:
     decision = current_decision(state)
     rule = DECISION_RULES.get(decision.name, "G3")
     if move.kind not in DECISION_MOVES.get(decision.name, set()):
-        return Violation(
-            "G3", f"the decision now is {decision.name}, not a {MOVE_KIND_NAMES[move.kind]}"
-        )
-    if move.kind == MoveKind.ACT:
+        return Violation("G3", f"the decision now is {decision.name}, not a {move.kind.upper()}")
+    if isinstance(move, Act):
         return explain_action(state, decision.player, move)
-    if move.kind == MoveKind.SIGNATURE:
+    if isinstance(move, Signature):
         me = state.players[decision.player]
         if me.signature_used:
             return Violation("R13", "the signature move can be used once per game")
         if not can_pay(me.rage, SIGNATURE_RAGE_COST):
             return Violation("R13", "a signature move costs 2 rage")
         return Violation("R13", "choose an arena with at least 1 of your crabs in it")
-    if move.kind == MoveKind.HARDCORE_FANS:
+    if isinstance(move, HardcoreFans):
         return Violation("R17", "commit 0 up to the hardcore fans you hold")
     return Violation(rule, f"not one of the choices for {decision.name}")
 
 
-def explain_action(state: State, player: int, move: Move) -> Violation:
+def explain_action(state: State, player: int, move: Act) -> Violation:
     me = state.players[player]
     if not is_available(state, move.action):
         return Violation("Referee Phase", "that action card has not been revealed")

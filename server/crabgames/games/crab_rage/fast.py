@@ -25,7 +25,7 @@ from crabgames.games.crab_rage.data import Reward
 from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, Arena, Player, State, Step, Task
-from crabgames.games.crab_rage.words import label
+from crabgames.games.crab_rage.words import label, words
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 from crabgames.v1.crab_rage_pb2 import (
@@ -256,19 +256,16 @@ EVENT_TEMPLATE_FIELD = game_pb2.Event.DESCRIPTOR.fields_by_name["template"].numb
 EVENT_ARGS_FIELD = game_pb2.Event.DESCRIPTOR.fields_by_name["args"].number
 EVENT_GAME_FIELD = game_pb2.Event.DESCRIPTOR.fields_by_name["crab_rage"].number
 
-# An event's bytes are a pure function of its few small values (its sentence's too): remembered,
-# boundedly, as the same events recur (the same actions on the same crabs, the same dice), so
-# most are neither told nor written again.
-EVENT_BYTES: dict[Any, bytes] = {}
+# An event's bytes are a pure function of its fields (ints and tuples): remembered, boundedly,
+# as the same events recur (the same actions on the same crabs, the same dice), so most are
+# neither told nor written again.
+EVENT_BYTES: dict[Event, bytes] = {}
 EVENT_BYTES_LIMIT = 4096
 
 
-def event_bytes(event: Any) -> bytes:
+def event_bytes(event: Event) -> bytes:
     """An event as a serialized `crabgames.v1.Event`, as `encode_event` fills it."""
-    try:
-        data = EVENT_BYTES.get(event)
-    except TypeError:  # a sentence's values hold a list
-        return written_event_bytes(event)
+    data = EVENT_BYTES.get(event)
     if data is None:
         if len(EVENT_BYTES) >= EVENT_BYTES_LIMIT:
             EVENT_BYTES.clear()
@@ -276,19 +273,19 @@ def event_bytes(event: Any) -> bytes:
     return data
 
 
-def written_event_bytes(event: Any) -> bytes:
+def written_event_bytes(event: Event) -> bytes:
     """The text (1), the template (2), the arguments (3, one map entry each, sorted by key as
     protobuf's deterministic serialization writes them; proto3 leaves out an empty string
     field but a map entry keeps both its key and its value), then the game's part (12, always
     set)."""
-    told = event.told()
-    fields = [string_field(EVENT_TEXT_FIELD, told.text)]
-    fields.append(string_field(EVENT_TEMPLATE_FIELD, told.template))
-    for key in sorted(told.args):
-        entry = message_field(1, key.encode()) + message_field(2, told.args[key].encode())
+    template, args = words(event)
+    fields = [string_field(EVENT_TEXT_FIELD, template.format_map(args))]
+    fields.append(string_field(EVENT_TEMPLATE_FIELD, template))
+    for key in sorted(args):
+        entry = message_field(1, key.encode()) + message_field(2, args[key].encode())
         fields.append(message_field(EVENT_ARGS_FIELD, entry))
     part = CrabRageEvent()
-    fill_event_part(event.kind, told.fields, part)
+    fill_event_part(event, part)
     fields.append(message_field(EVENT_GAME_FIELD, part.SerializeToString()))
     return b"".join(fields)
 

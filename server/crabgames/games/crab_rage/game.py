@@ -12,7 +12,7 @@ from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.games.crab_rage import endgame, explain, rules, sampling
 from crabgames.games.crab_rage.codec import CODEC, MAX_REWARD
 from crabgames.games.crab_rage.data import SETUP
-from crabgames.games.crab_rage.events import Event
+from crabgames.games.crab_rage.events import Event, seen_by
 from crabgames.games.crab_rage.fast import FAST
 from crabgames.games.crab_rage.flow import current_decision, top
 from crabgames.games.crab_rage.move_ids import MOVE_ID_COUNT, move_id
@@ -128,8 +128,8 @@ class CrabRageGame(Game[State, Move, Event, endgame.Result]):
     # Only a commitment's amount is secret; every chance event is public (dice, billboard deal,
     # microphone, action card turned face up), so chance_hidden_from keeps its default.
 
-    def redact_event(self, event: Event, viewer: int | None) -> Event | None:
-        return event.seen_by(viewer)
+    def redact_event(self, event: Event, viewer: int | None) -> Event:
+        return seen_by(event, viewer)
 
     def resample_hidden(self, state: State, player: int | None, rng: random.Random) -> State:
         return sampling.resample_hidden(state, player, rng)

@@ -14,7 +14,21 @@ from __future__ import annotations
 import functools
 
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.moves import MOVE_KINDS, AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import (
+    MOVE_CLASSES,
+    Act,
+    Alliance,
+    AllianceChoice,
+    BillboardCrab,
+    Destination,
+    HardcoreFans,
+    Move,
+    MutationCrab,
+    RumbleOpponent,
+    Signature,
+    SignatureTarget,
+    StyleBonus,
+)
 
 SEATS, CRABS, ARENAS = 5, 4, 4
 TARGETS = SEATS * CRABS
@@ -39,11 +53,11 @@ ACT_SIZE = {
 }
 
 
-def target_index(move: Move) -> int:
+def target_index(move: Act | SignatureTarget) -> int:
     return move.target[0] * CRABS + move.target[1]
 
 
-def act_offset(move: Move) -> int:
+def act_offset(move: Act) -> int:
     action = Action(move.action)
     if action in (Action.MOVE, Action.GO_CLAM):
         return move.arena
@@ -58,36 +72,37 @@ def act_offset(move: Move) -> int:
     return 0
 
 
-def alliance_offset(move: Move) -> int:
+def alliance_offset(move: Alliance) -> int:
     if move.alliance == AllianceChoice.INDEPENDENT:
         return 0
     return 1 + (move.alliance - 1) * SEATS + move.partner
 
 
-def signature_target_offset(move: Move) -> int:
+def signature_target_offset(move: SignatureTarget) -> int:
     if move.target[0] < 0:
         return move.crab  # Shell Up
     return CRABS + target_index(move) * ARENAS + move.arena  # Frenzy (arena 0), Riptide
 
 
 KIND_SIZE = {
-    MoveKind.PASS: 1,
-    MoveKind.ACT: sum(ACT_SIZE.values()) * CRABS,
-    MoveKind.SIGNATURE: ARENAS,
-    MoveKind.DESTINATION: ARENAS,
-    MoveKind.ALLIANCE: 1 + 2 * SEATS,
-    MoveKind.BILLBOARD_CRAB: CRABS,
-    MoveKind.STYLE_BONUS: ARENAS,
-    MoveKind.MUTATION_CRAB: CRABS,
-    MoveKind.RUMBLE_OPPONENT: SEATS,
-    MoveKind.SIGNATURE_TARGET: CRABS + TARGETS * ARENAS,
-    MoveKind.HARDCORE_FANS: MAX_HARDCORE + 1,
-    MoveKind.DUEL_REROLL: 1,
-    MoveKind.DUEL_KEEP: 1,
+    "pass": 1,
+    "act": sum(ACT_SIZE.values()) * CRABS,
+    "signature": ARENAS,
+    "destination": ARENAS,
+    "alliance": 1 + 2 * SEATS,
+    "billboard_crab": CRABS,
+    "style_bonus": ARENAS,
+    "mutation_crab": CRABS,
+    "rumble_opponent": SEATS,
+    "signature_target": CRABS + TARGETS * ARENAS,
+    "hardcore_fans": MAX_HARDCORE + 1,
+    "duel_reroll": 1,
+    "duel_keep": 1,
 }
 KIND_START = {}
 _start = 0
-for _kind in MOVE_KINDS:
+for _class in MOVE_CLASSES:  # in CrabRageMoveKind's order
+    _kind = _class._field_defaults["kind"]
     KIND_START[_kind] = _start
     _start += KIND_SIZE[_kind]
 SMASH_ABOVE = _start  # Smash with X above X_IDS: one id per (crab, target)
@@ -102,23 +117,22 @@ for _action in Action:
 # An id depends on the move alone: remembered, as every LegalMoves response lists one per move.
 @functools.lru_cache(maxsize=1 << 16)
 def move_id(move: Move) -> int:
-    kind = move.kind
-    base = KIND_START[kind]
-    if kind == MoveKind.ACT:
+    base = KIND_START[move.kind]
+    if isinstance(move, Act):
         action = Action(move.action)
         if action == Action.SMASH and move.amount > X_IDS:
             return SMASH_ABOVE + move.crab * TARGETS + target_index(move)
         return base + ACT_START[action] + move.crab * ACT_SIZE[action] + act_offset(move)
-    if kind in (MoveKind.SIGNATURE, MoveKind.DESTINATION, MoveKind.STYLE_BONUS):
+    if isinstance(move, (Signature, Destination, StyleBonus)):
         return base + move.arena
-    if kind in (MoveKind.BILLBOARD_CRAB, MoveKind.MUTATION_CRAB):
+    if isinstance(move, (BillboardCrab, MutationCrab)):
         return base + move.crab
-    if kind == MoveKind.ALLIANCE:
+    if isinstance(move, Alliance):
         return base + alliance_offset(move)
-    if kind == MoveKind.RUMBLE_OPPONENT:
+    if isinstance(move, RumbleOpponent):
         return base + move.partner
-    if kind == MoveKind.SIGNATURE_TARGET:
+    if isinstance(move, SignatureTarget):
         return base + signature_target_offset(move)
-    if kind == MoveKind.HARDCORE_FANS:
+    if isinstance(move, HardcoreFans):
         return base + move.amount
-    return base
+    return base  # Pass, DuelReroll, DuelKeep

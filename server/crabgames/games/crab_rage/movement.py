@@ -8,17 +8,31 @@ from crabgames.games.crab_rage.data import (
     MAX_MUSCLE,
     MIN_MUSCLE,
     MUSCLE_BILLBOARDS,
+    Action,
     Billboard,
 )
 from crabgames.games.crab_rage.events import (
+    AllianceChosen,
+    AllianceEnded,
     Cause,
+    CrabEntered,
+    CrabLeft,
+    DestinationChosen,
     Event,
-    EventKind,
+    Fans,
+    Muscle,
     Why,
     billboard_at,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
+from crabgames.games.crab_rage.moves import (
+    Alliance,
+    AllianceChoice,
+    BillboardCrab,
+    Destination,
+    Move,
+    StyleBonus,
+)
 from crabgames.games.crab_rage.state import (
     IN_TRANSIT,
     CrabRef,
@@ -34,21 +48,14 @@ from crabgames.games.crab_rage.state import (
     writable_crab,
     writable_player,
 )
-from crabgames.games.crab_rage.words import (
-    alliance_ended_text,
-    alliance_text,
-    destination_text,
-    entered_text,
-    fans_text,
-    left_text,
-    muscle_text,
-)
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
 CHOOSE_BILLBOARD_CRAB_BY_SEAT = seat_decisions("choose_billboard_crab")
 CHOOSE_STYLE_BONUS_ARENA_BY_SEAT = seat_decisions("choose_style_bonus_arena")
 CHOOSE_DESTINATION_BY_SEAT = seat_decisions("choose_destination")
+
+STYLE_BONUS_WHY = (Cause.STYLE_BONUS, 0)
 
 
 def break_alliance(state: State, player: int, arena: int) -> int:
@@ -68,8 +75,8 @@ def end_alliance(state: State, player: int, arena: int, cause: int) -> list[Even
         return []
     seats = (min(player, other), max(player, other))
     teams = (state.players[seats[0]].team, state.players[seats[1]].team)
-    words = (alliance_ended_text, seats, teams, arena, billboard_at(state, arena), cause)
-    return [Event(EventKind.ALLIANCE_ENDED, words)]
+    split = Action.SPLIT if cause == Cause.ACTION else None
+    return [AllianceEnded(seats, arena, cause, split, teams, billboard_at(state, arena))]
 
 
 def leave(state: State, ref: CrabRef, destination: int) -> list[Event]:
@@ -79,16 +86,16 @@ def leave(state: State, ref: CrabRef, destination: int) -> list[Event]:
     c = writable_crab(state, ref)
     origin = c.arena
     c.arena, c.destination = IN_TRANSIT, destination
-    words = (
-        left_text,
-        state.players[player].team,
+    left = CrabLeft(
+        player,
         ref,
-        origin,
-        billboard_at(state, origin),
         destination,
+        origin if origin >= 0 else None,
+        state.players[player].team,
         billboard_at(state, destination),
+        billboard_at(state, origin),
     )
-    events = [Event(EventKind.CRAB_LEFT, words)]
+    events: list[Event] = [left]
     if origin >= 0 and not own_crabs_in(state, player, origin):
         events += end_alliance(state, player, origin, Cause.LEFT_ARENA)
     return events
@@ -113,12 +120,11 @@ class EnterArena(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
         arena = state.arenas[task.arena]
         team = state.players[task.player].team
-        events = []
+        events: list[Event] = []
         for ref in task.crabs:
             c = writable_crab(state, ref)
             c.arena, c.destination = task.arena, -1
-            words = (entered_text, team, ref, c.muscle, task.arena, arena.billboard)
-            events.append(Event(EventKind.CRAB_ENTERED, words))
+            events.append(CrabEntered(ref[0], ref, task.arena, c.muscle, team, arena.billboard))
             if c.riding_fans:  # R12: the riding fan drops into the first arena entered
                 events += drop_riding_fans(state, ref, task.arena)
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
@@ -135,34 +141,22 @@ def drop_riding_fans(state: State, ref: CrabRef, arena: int) -> list[Event]:
     count, c.riding_fans = c.riding_fans, 0
     fans = writable_arena(state, arena).fans
     fans[ref[0]] += count
-    words = (
-        fans_text,
-        state.players[ref[0]].team,
-        ref[0],
-        count,
-        arena,
-        billboard_at(state, arena),
-        Cause.STYLE_BONUS,
-        0,
-        fans[ref[0]],
-        ref,
-    )
-    return [Event(EventKind.FANS, words)]
+    team = state.players[ref[0]].team
+    billboard = billboard_at(state, arena)
+    return [Fans(ref[0], arena, count, fans[ref[0]], ref, STYLE_BONUS_WHY, team, billboard)]
 
 
 def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
     """R10: boost the alliance already joined, or form one with an independent team, or go
     independent."""
     partners = state.arenas[arena].partner
-    moves = [Move(MoveKind.ALLIANCE, alliance=AllianceChoice.INDEPENDENT)]
+    moves: list[Move] = [Alliance(alliance=AllianceChoice.INDEPENDENT)]
     if partners[player] >= 0:
-        moves.append(
-            Move(MoveKind.ALLIANCE, alliance=AllianceChoice.BOOST, partner=partners[player])
-        )
+        moves.append(Alliance(alliance=AllianceChoice.BOOST, partner=partners[player]))
         return moves
     for other in managers_in(state, arena):
         if other != player and partners[other] < 0:
-            moves.append(Move(MoveKind.ALLIANCE, alliance=AllianceChoice.FORM, partner=other))
+            moves.append(Alliance(alliance=AllianceChoice.FORM, partner=other))
     return moves
 
 
@@ -175,6 +169,7 @@ class ChooseAlliance(Handler):
         return alliance_moves(state, task.player, task.arena)
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, Alliance)
         state.pending.pop()
         player, arena = task.player, task.arena
         players = state.players
@@ -183,14 +178,13 @@ class ChooseAlliance(Handler):
             if move.alliance != AllianceChoice.INDEPENDENT
             else arena_partner(state, player, arena)
         )
-        words = (
-            alliance_text,
-            move.alliance,
-            players[player].team,
+        chosen = AllianceChosen(
             player,
-            partner,
-            players[partner].team if partner >= 0 else 0,
             arena,
+            move.alliance,
+            partner if partner >= 0 else None,
+            players[player].team,
+            players[partner].team if partner >= 0 else 0,
             billboard_at(state, arena),
         )
         if move.alliance == AllianceChoice.INDEPENDENT:
@@ -198,7 +192,7 @@ class ChooseAlliance(Handler):
         elif move.alliance == AllianceChoice.FORM:
             partners = writable_arena(state, arena).partner
             partners[player], partners[move.partner] = move.partner, player
-        return [Event(EventKind.ALLIANCE, words)]
+        return [chosen]
 
 
 def arena_partner(state: State, player: int, arena: int) -> int:
@@ -217,8 +211,8 @@ def set_muscle_event(state: State, ref: CrabRef, before: int, muscle: int, why: 
     """The MUSCLE event of a crab whose muscle went from `before` to `muscle`."""
     seat = ref[0]
     arena = state.players[seat].crabs[ref[1]].arena
-    words = (muscle_text, state.players[seat].team, ref, arena, muscle - before, muscle, why)
-    return Event(EventKind.MUSCLE, words)
+    team = state.players[seat].team
+    return Muscle(seat, ref, arena if arena >= 0 else None, muscle - before, muscle, why, team)
 
 
 def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> list[Event]:
@@ -231,18 +225,8 @@ def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> l
     me.supply -= placed
     fans = writable_arena(state, arena).fans
     fans[player] += placed
-    words = (
-        fans_text,
-        me.team,
-        player,
-        placed,
-        arena,
-        billboard_at(state, arena),
-        *why,
-        fans[player],
-        None,
-    )
-    return [Event(EventKind.FANS, words)]
+    billboard = billboard_at(state, arena)
+    return [Fans(player, arena, placed, fans[player], None, why, me.team, billboard)]
 
 
 @handles(Step.BILLBOARD)
@@ -256,9 +240,10 @@ class BillboardOnEntering(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.BILLBOARD_CRAB, crab=index) for _, index in task.crabs]
+        return [BillboardCrab(crab=index) for _, index in task.crabs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, BillboardCrab)
         state.pending.pop()
         return self.affect(state, task, (task.player, move.crab))
 
@@ -276,11 +261,8 @@ class BillboardOnEntering(Handler):
         return []
 
 
-STYLE_BONUS_WHY = (Cause.STYLE_BONUS, 0)
-
-
 @handles(Step.STYLE_BONUS)
-class StyleBonus(Handler):
+class PlaceStyleBonus(Handler):
     """R12: the first user of an action this round places 1 fan where it was performed."""
 
     def decision(self, state: State, task: Task) -> Decision | None:
@@ -289,9 +271,10 @@ class StyleBonus(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Move(MoveKind.STYLE_BONUS, arena=arena) for arena in task.values]
+        return [StyleBonus(arena=arena) for arena in task.values]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, StyleBonus)
         state.pending.pop()
         return place_fans(state, task.player, move.arena, 1, STYLE_BONUS_WHY)
 
@@ -315,26 +298,24 @@ class ChooseDestinations(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [
-            Move(MoveKind.DESTINATION, arena=a) for a in range(len(state.arenas)) if a != task.arena
-        ]
+        return [Destination(arena=a) for a in range(len(state.arenas)) if a != task.arena]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, Destination)
         values = task.values[:]  # steps are replaced, never changed (State.clone)
         ref = next_leaving_crab(task)
         values[values.index(-1)] = move.arena
         state.pending[-1] = task.replaced(values=values)
         players = state.players
-        words = (
-            destination_text,
-            players[task.player].team,
+        chosen = DestinationChosen(
             task.player,
-            players[ref[0]].team,
             ref,
             move.arena,
+            players[task.player].team,
+            players[ref[0]].team,
             billboard_at(state, move.arena),
         )
-        return [Event(EventKind.DESTINATION_CHOSEN, words)]
+        return [chosen]
 
     def step(self, state: State, task: Task) -> list[Event]:
         events, enters = send(state, list(zip(task.crabs, task.values, strict=True)))

@@ -1,42 +1,19 @@
-"""The moves of CRAB RAGE!: one decision each (G3).
+"""The moves of CRAB RAGE!: one decision each (G3), one class per CrabRageMoveKind.
 
-A move is one `typing.NamedTuple`, its kind first: moves of two kinds never compare equal, and
-the fields a kind does not use keep their defaults (the proto's zero values; `codec.decode_move`
-reads only the fields the kind uses), so equal moves compare equal.
+A move holds the CrabRageMove fields its kind uses, then its `kind`, the kind's name in
+CrabRageMoveKind (lower case), left at its default: moves of two kinds never compare equal. An
+`Act` holds every field an action may use; the ones its action does not use (`ACT_FIELDS`) keep
+their defaults, the proto's zero values (`codec.decode_move` reads only the fields the move
+uses), so equal moves compare equal.
 """
 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.state import NO_CRAB, CrabRef
-
-
-class MoveKind:
-    """CrabRageMoveKind.
-
-    Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
-    an enum member through its metaclass's attribute hook."""
-
-    PASS = 1
-    ACT = 2
-    SIGNATURE = 3
-    DESTINATION = 4
-    ALLIANCE = 5
-    BILLBOARD_CRAB = 6
-    STYLE_BONUS = 7
-    MUTATION_CRAB = 8
-    RUMBLE_OPPONENT = 9
-    SIGNATURE_TARGET = 10
-    HARDCORE_FANS = 11
-    DUEL_REROLL = 12
-    DUEL_KEEP = 13
-
-
-MOVE_KIND_NAMES = {v: k for k, v in vars(MoveKind).items() if k.isupper()}
-MOVE_KINDS = sorted(MOVE_KIND_NAMES)
 
 
 class AllianceChoice(IntEnum):
@@ -47,23 +24,140 @@ class AllianceChoice(IntEnum):
     INDEPENDENT = 3
 
 
-class Move(NamedTuple):
-    """One decision (G3): `kind`, then the fields that kind uses (`KIND_FIELDS`, `ACT_FIELDS`);
-    the others keep their defaults."""
+class Pass(NamedTuple):
+    """Action Phase: pass for the rest of the round (R7)."""
 
-    kind: int  # a MoveKind
-    action: int = 0
-    crab: int = 0
+    kind: Literal["pass"] = "pass"
+
+
+class Act(NamedTuple):
+    """Action Phase: perform `action` with own crab `crab` (R7, R8); `arena`: Move's and Go Clam's
+    destination, `target`: the rival crab of Smash, Psych Out and Swap, `amount`: X of Smash and
+    Rage, `partner`: a seat of the alliance a Split splits (its lowest)."""
+
+    action: int  # an Action
+    crab: int
     arena: int = 0
     target: CrabRef = NO_CRAB
     amount: int = 0
     partner: int = 0
-    alliance: int = 0
+    kind: Literal["act"] = "act"
 
 
-# Which Move fields each kind (and each action) uses; `codec.decode_move` reads only those and
-# leaves the rest at their defaults, so equal moves compare equal.
-ACT_FIELDS = {
+class Signature(NamedTuple):
+    """Action Phase: perform the signature move in `arena` (R13)."""
+
+    arena: int
+    kind: Literal["signature"] = "signature"
+
+
+class Destination(NamedTuple):
+    """Rush, Scatter: the next leaving crab goes to `arena` (R9)."""
+
+    arena: int
+    kind: Literal["destination"] = "destination"
+
+
+class Alliance(NamedTuple):
+    """Movement rules (R10): form or boost an alliance with `partner`, or go independent (no
+    partner)."""
+
+    alliance: int  # an AllianceChoice
+    partner: int = 0
+    kind: Literal["alliance"] = "alliance"
+
+
+class BillboardCrab(NamedTuple):
+    """Mega Muscle, Barnacle Brawl: own entering crab `crab` takes the +1 or -1 (R11)."""
+
+    crab: int
+    kind: Literal["billboard_crab"] = "billboard_crab"
+
+
+class StyleBonus(NamedTuple):
+    """The style bonus fan goes to `arena` (R12)."""
+
+    arena: int
+    kind: Literal["style_bonus"] = "style_bonus"
+
+
+class MutationCrab(NamedTuple):
+    """Mutation: own crab `crab` is rolled (R4)."""
+
+    crab: int
+    kind: Literal["mutation_crab"] = "mutation_crab"
+
+
+class RumbleOpponent(NamedTuple):
+    """Rumble tie: roll against the unit of seat `partner`, its lowest seat (R15)."""
+
+    partner: int
+    kind: Literal["rumble_opponent"] = "rumble_opponent"
+
+
+class SignatureTarget(NamedTuple):
+    """A signature move's follow-up (R13): Frenzy hits `target`; Shell Up boosts own `crab`;
+    Riptide sends `target` to `arena`."""
+
+    crab: int = 0
+    arena: int = 0
+    target: CrabRef = NO_CRAB
+    kind: Literal["signature_target"] = "signature_target"
+
+
+class HardcoreFans(NamedTuple):
+    """Hardcore Fans: secretly commit `amount` to the current arena (R17)."""
+
+    amount: int
+    kind: Literal["hardcore_fans"] = "hardcore_fans"
+
+
+class DuelReroll(NamedTuple):
+    """Spotlight duel: unleash 1 rage to re-roll the current crab (R19)."""
+
+    kind: Literal["duel_reroll"] = "duel_reroll"
+
+
+class DuelKeep(NamedTuple):
+    """Spotlight duel: keep the current crab's roll (R19)."""
+
+    kind: Literal["duel_keep"] = "duel_keep"
+
+
+Move = (
+    Pass
+    | Act
+    | Signature
+    | Destination
+    | Alliance
+    | BillboardCrab
+    | StyleBonus
+    | MutationCrab
+    | RumbleOpponent
+    | SignatureTarget
+    | HardcoreFans
+    | DuelReroll
+    | DuelKeep
+)
+# Every kind, in CrabRageMoveKind's order.
+MOVE_CLASSES: tuple[type[Move], ...] = (
+    Pass,
+    Act,
+    Signature,
+    Destination,
+    Alliance,
+    BillboardCrab,
+    StyleBonus,
+    MutationCrab,
+    RumbleOpponent,
+    SignatureTarget,
+    HardcoreFans,
+    DuelReroll,
+    DuelKeep,
+)
+
+# Which Act fields each action uses besides `action` and `crab` (Rush, Scatter and Charm: none).
+ACT_FIELDS: dict[int, tuple[str, ...]] = {
     Action.MOVE: ("arena",),
     Action.GO_CLAM: ("arena",),
     Action.SPLIT: ("partner",),  # the alliance, named by its lowest seat
@@ -72,39 +166,7 @@ ACT_FIELDS = {
     Action.SWAP: ("target",),
     Action.RAGE: ("amount",),  # amount: X
 }
-KIND_FIELDS: dict[int, tuple[str, ...]] = {
-    MoveKind.PASS: (),
-    MoveKind.SIGNATURE: ("arena",),
-    MoveKind.DESTINATION: ("arena",),
-    MoveKind.ALLIANCE: ("alliance", "partner"),
-    MoveKind.BILLBOARD_CRAB: ("crab",),
-    MoveKind.STYLE_BONUS: ("arena",),
-    MoveKind.MUTATION_CRAB: ("crab",),
-    MoveKind.RUMBLE_OPPONENT: ("partner",),
-    MoveKind.SIGNATURE_TARGET: ("crab", "arena", "target"),
-    MoveKind.HARDCORE_FANS: ("amount",),
-    MoveKind.DUEL_REROLL: (),
-    MoveKind.DUEL_KEEP: (),
-}
 
-Uses = tuple[bool, bool, bool, bool, bool, bool, bool]
-
-
-def uses(*names: str) -> Uses:
-    """For each Move field after `kind`, in order, whether a move uses it."""
-    action, crab, arena, target, amount, partner, alliance = (
-        name in names for name in Move._fields[1:]
-    )
-    return action, crab, arena, target, amount, partner, alliance
-
-
-ACT_USES = {int(action): uses("action", "crab", *names) for action, names in ACT_FIELDS.items()}
-ACT_PLAIN_USES = uses("action", "crab")  # Rush, Scatter, Charm (and unknown actions)
-INDEPENDENT_USES = uses("alliance")  # R10: an independent names no partner
-KIND_USES = {kind: uses(*names) for kind, names in KIND_FIELDS.items()}
-# A signature move's follow-up: Shell Up names an own crab; Frenzy and Riptide a rival crab and
-# an arena (Riptide's destination; 0 and unused for Frenzy).
-SHELL_UP_USES = uses("crab")
-TARGET_USES = uses("arena", "target")
-
-PASS = Move(MoveKind.PASS)
+PASS = Pass()
+DUEL_KEEP = DuelKeep()
+DUEL_REROLL = DuelReroll()

@@ -12,16 +12,28 @@ from crabgames.games.crab_rage.data import (
     Billboard,
 )
 from crabgames.games.crab_rage.events import (
+    ActionRevealed,
+    BillboardDealt,
+    BillboardsRotated,
     Cause,
+    DieRolled,
     Event,
-    EventKind,
+    HardcoreFansGained,
+    Microphone,
+    Mutation,
+    OpponentPicked,
+    PhaseStarted,
+    Rage,
+    RollOffRolled,
+    RollOffStarted,
+    RoundStarted,
+    RumbleWon,
     billboard_at,
-    event,
     teams_of,
 )
 from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
 from crabgames.games.crab_rage.movement import place_fans
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import Move, MutationCrab, RumbleOpponent
 from crabgames.games.crab_rage.state import (
     Phase,
     RollOff,
@@ -41,22 +53,6 @@ from crabgames.games.crab_rage.state import (
     writable_crab,
     writable_player,
 )
-from crabgames.games.crab_rage.words import (
-    action_revealed_text,
-    dealt_text,
-    hardcore_text,
-    microphone_text,
-    mutation_text,
-    phase_text,
-    picked_text,
-    rage_text,
-    roll_off_die_text,
-    roll_off_rolled_text,
-    roll_off_started_text,
-    rotated_text,
-    round_text,
-    rumble_won_text,
-)
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_MUTATION_CRAB_BY_SEAT = seat_decisions("choose_mutation_crab")
@@ -73,7 +69,7 @@ DIE = [(face, 1) for face in range(1, 7)]
 
 def start_phase(state: State, phase: Phase) -> Event:
     state.phase = phase
-    return Event(EventKind.PHASE_STARTED, (phase_text, phase))
+    return PhaseStarted(phase)
 
 
 # ----- set-up -----
@@ -93,7 +89,7 @@ class DealBillboard(Handler):
         state.pending.pop()
         state.billboards_to_deal.remove(value)
         writable_arena(state, task.arena).billboard = value
-        return [event(EventKind.BILLBOARD_DEALT, dealt_text, task.arena, value)]
+        return [BillboardDealt(task.arena, value)]
 
 
 @handles(Step.MICROPHONE)
@@ -113,7 +109,7 @@ class FirstMicrophone(Handler):
 
 def give_microphone(state: State, seat: int, cause: int) -> Event:
     state.microphone = seat
-    return event(EventKind.MICROPHONE, microphone_text, state.players[seat].team, seat, cause)
+    return Microphone(seat, cause, state.players[seat].team)
 
 
 # ----- the round -----
@@ -129,7 +125,7 @@ class RoundStart(Handler):
             if player.passed:
                 writable_player(state, seat).passed = False
         events = [
-            event(EventKind.ROUND_STARTED, round_text, state.round),
+            RoundStarted(state.round),
             start_phase(state, Phase.REFEREE),
         ]
         push(
@@ -161,7 +157,7 @@ class FlipAction(Handler):
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         state.pending.pop()
         state.action_cards.append(value)
-        events = [event(EventKind.ACTION_REVEALED, action_revealed_text, value)]
+        events: list[Event] = [ActionRevealed(value)]
         if state.round > 1:  # B. Billboard Rotation follows A. New Rules, from round 2 (R5)
             events.append(rotate_billboards(state))
         events.append(start_phase(state, Phase.ACTION))
@@ -174,7 +170,7 @@ def rotate_billboards(state: State) -> Event:
     for index in range(len(state.arenas)):
         writable_arena(state, index).billboard = boards[index - 1]
     rotated = tuple([a.billboard for a in state.arenas])
-    return event(EventKind.BILLBOARDS_ROTATED, rotated_text, rotated)
+    return BillboardsRotated(rotated)
 
 
 # ----- rage and mutation (R4) -----
@@ -200,8 +196,8 @@ class BuildRage(Handler):
         if me.rage > MUTATION_ABOVE:  # R4: one build event, however many tokens
             push(state, Task(Step.MUTATION_CHOICE, task.player))
         why = RAGE_CAUSE.get(state.phase, (0, 0))
-        words = (rage_text, me.team, task.player, amount, me.rage, task.arena, why)
-        return [Event(EventKind.RAGE, words)]
+        arena = task.arena if task.arena >= 0 else None
+        return [Rage(task.player, amount, me.rage, arena, why, me.team)]
 
 
 @handles(Step.MUTATION_CHOICE)
@@ -211,9 +207,10 @@ class ChooseMutationCrab(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         crabs = state.players[task.player].crabs
-        return [Move(MoveKind.MUTATION_CRAB, crab=i) for i in range(len(crabs))]
+        return [MutationCrab(crab=i) for i in range(len(crabs))]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, MutationCrab)
         state.pending.pop()
         push(state, Task(Step.MUTATION_ROLL, task.player, crabs=[(task.player, move.crab)]))
         return []
@@ -234,8 +231,8 @@ class MutationRoll(Handler):
         ref = task.crabs[0]
         c = writable_crab(state, ref)
         before, c.muscle = c.muscle, value
-        words = (mutation_text, state.players[ref[0]].team, ref, value, value - before)
-        return [Event(EventKind.MUTATION, words)]
+        team = state.players[ref[0]].team
+        return [Mutation(ref[0], ref, value, value - before, value, team)]
 
 
 # ----- Rumble Phase (R15) -----
@@ -269,16 +266,15 @@ def start_roll_off(
     """A tie is rolled off (R15 in a rumble's `arena`, R16 for the microphone: arena -1)."""
     state.roll_off = RollOff(standing=standing, rolling=rolling)
     push(state, Task(Step.TIE_BREAK, arena=arena))
-    words = (
-        roll_off_started_text,
-        teams_of(state),
-        arena,
-        billboard_at(state, arena),
+    started = RollOffStarted(
+        arena if arena >= 0 else None,
         units_of(standing),
         units_of(rolling),
+        teams_of(state),
+        billboard_at(state, arena),
         -1 if rolling else picker(state),
     )
-    return [Event(EventKind.ROLL_OFF_STARTED, words)]
+    return [started]
 
 
 def units_of(units: list[int]) -> tuple[tuple[int, ...], ...]:
@@ -302,24 +298,24 @@ class TieBreak(Handler):
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = picker_unit(state)
         return [
-            Move(MoveKind.RUMBLE_OPPONENT, partner=seats_of(u)[0])
+            RumbleOpponent(partner=seats_of(u)[0])
             for u in the_roll_off(state).standing
             if u != mine
         ]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
+        assert isinstance(move, RumbleOpponent)
         ro = the_roll_off(state)
         opponent = next(u for u in ro.standing if u >> move.partner & 1)
         ro.rolling = [picker_unit(state), opponent]
-        words = (
-            picked_text,
-            teams_of(state),
+        picked = OpponentPicked(
             picker(state),
             task.arena,
-            billboard_at(state, task.arena),
             units_of(ro.rolling),
+            teams_of(state),
+            billboard_at(state, task.arena),
         )
-        return [Event(EventKind.OPPONENT_PICKED, words)]
+        return [picked]
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return DIE
@@ -328,15 +324,17 @@ class TieBreak(Handler):
         ro = the_roll_off(state)
         unit = ro.rolling[len(ro.dice)]
         ro.dice.append(value)
-        words = (
-            roll_off_die_text,
-            teams_of(state),
-            seats_of(unit),
-            task.arena,
-            billboard_at(state, task.arena),
+        rolled = DieRolled(
             value,
+            Cause.ROLL_OFF,
+            seats_of(unit),
+            task.arena if task.arena >= 0 else None,
+            None,
+            None,
+            teams_of(state),
+            billboard_at(state, task.arena),
         )
-        return [Event(EventKind.DIE_ROLLED, words)]
+        return [rolled]
 
     def step(self, state: State, task: Task) -> list[Event]:
         ro = the_roll_off(state)
@@ -352,17 +350,16 @@ class TieBreak(Handler):
             winner = top[0]
         else:
             ro.rolling = ro.standing if len(ro.standing) == 2 else []
-        words = (
-            roll_off_rolled_text,
-            teams_of(state),
-            task.arena,
-            billboard_at(state, task.arena),
+        rolled = RollOffRolled(
+            task.arena if task.arena >= 0 else None,
             high,
             units_of(ro.standing) if not winner else (),
             units_of(ro.rolling) if not winner else (),
-            seats_of(winner),
+            seats_of(winner) if winner else None,
+            teams_of(state),
+            billboard_at(state, task.arena),
         )
-        events = [Event(EventKind.ROLL_OFF_ROLLED, words)]
+        events: list[Event] = [rolled]
         if winner:
             return events + self.finish(state, task, winner)
         push(state, task)
@@ -408,15 +405,8 @@ class RumbleResult(Handler):
         total = muscle_of(state, winner, arena)
         crabs_there = [[c.arena for c in p.crabs].count(arena) for p in state.players]  # by seat
         fans = sum(crabs_there)
-        words = (
-            rumble_won_text,
-            seats,
-            teams_of(state),
-            arena,
-            billboard_at(state, arena),
-            total,
-        )
-        events = [Event(EventKind.RUMBLE_WON, words)]
+        won = RumbleWon(seats, arena, total, teams_of(state), billboard_at(state, arena))
+        events: list[Event] = [won]
         for seat, share in zip(
             seats, alliance_shares(state, list(seats), arena, fans), strict=True
         ):
@@ -447,8 +437,7 @@ class FanPhase(Handler):
                 me = writable_player(state, seat)
                 me.supply -= gained
                 me.hardcore += gained
-                words = (hardcore_text, me.team, seat, gained, me.hardcore)
-                events.append(Event(EventKind.HARDCORE_FANS, words))
+                events.append(HardcoreFansGained(seat, gained, me.hardcore, me.team))
             builds.append(Task(Step.BUILD_RAGE, seat, values=[rage]))
         push(state, *builds)
         return events

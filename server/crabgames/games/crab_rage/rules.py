@@ -27,10 +27,11 @@ from crabgames.games.crab_rage import (  # noqa: F401  (each chapter registers i
     phases,
 )
 from crabgames.games.crab_rage.data import FANS_PER_PLAYER
-from crabgames.games.crab_rage.events import Event, crab_name, team
+from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.flow import HANDLERS, advance, current_decision, top
 from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, Phase, State, Step
+from crabgames.games.crab_rage.words import crab_name, team
 
 
 def next_decision(state: State) -> Decision:

@@ -1,13 +1,18 @@
-"""CRAB RAGE! in the texts' words: the move labels and chance labels, then every event's teller
-(its sentence as a template with named arguments, for translation, and its CrabRageEvent fields),
+"""CRAB RAGE! in the texts' words: the names of seats, crabs and arenas, the move labels and
+chance labels, then every event's sentence: a template with named placeholders and the args
+that fill it, built from the event's fields alone (events.py) and only when the event is encoded
+(playouts never read them; the engine remembers each distinct event's bytes). The sentences are
 grouped by the rulebook's chapter whose rule makes the event, in the rulebook's order.
 
-A teller takes the values its event captured when it happened (events.py) and runs only when the
-event is read; the chapter modules hold the rules and name each event's teller.
+A template is a translation key: the same template always has the same placeholders, and every
+number and name is an arg. Names follow the one numbering of the proto: crabs by their index
+from 0 ("Blue crab 0"), arenas lettered A-D for indices 0-3, seats by team colour.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from crabgames.games.crab_rage.data import (
@@ -17,34 +22,130 @@ from crabgames.games.crab_rage.data import (
     FRENZY_HIT,
     MUSCLE_BILLBOARDS,
     SHELL_UP_BOOST,
-    SIGNATURE_RAGE_COST,
     SIGNATURES,
+    TEAM_NAMES,
     WITH_X,
     Action,
     Billboard,
-    Signature,
+    SignatureMove,
 )
 from crabgames.games.crab_rage.events import (
+    Acted,
+    ActionResolved,
+    ActionRevealed,
+    AllianceChosen,
+    AllianceEnded,
+    BillboardDealt,
+    BillboardsRotated,
     Cause,
-    Told,
+    CrabEntered,
+    CrabLeft,
+    DestinationChosen,
+    DieRolled,
+    DuelKept,
+    DuelRerolled,
+    DuelStarted,
+    DuelWon,
+    Event,
+    FanRiding,
+    Fans,
+    GameOver,
+    Glory,
+    HardcoreFansCommitted,
+    HardcoreFansGained,
+    HardcoreFansRevealed,
+    Microphone,
+    Muscle,
+    Mutation,
+    OpponentPicked,
+    Passed,
+    PhaseStarted,
+    Rage,
+    RollOffRolled,
+    RollOffStarted,
+    RoundStarted,
+    RumbleWon,
+    SignatureMovePerformed,
+    Units,
     Why,
-    Words,
-    arena_name,
-    arena_title,
+    acted_names,
     billboard_at,
-    billboard_name,
-    crab_name,
-    crab_title,
-    place_name,
-    signed,
-    team,
-    team_name,
-    unit_name,
-    unit_title,
 )
 from crabgames.games.crab_rage.flow import current_decision
-from crabgames.games.crab_rage.moves import AllianceChoice, Move, MoveKind
-from crabgames.games.crab_rage.state import CrabRef, Phase, State, next_leaving_crab
+from crabgames.games.crab_rage.moves import (
+    Act,
+    Alliance,
+    AllianceChoice,
+    BillboardCrab,
+    Destination,
+    DuelReroll,
+    HardcoreFans,
+    Move,
+    MutationCrab,
+    Pass,
+    RumbleOpponent,
+    Signature,
+    SignatureTarget,
+    StyleBonus,
+)
+from crabgames.games.crab_rage.state import Phase, State, next_leaving_crab, seats_of
+
+Words = tuple[str, dict[str, str]]  # a sentence: its template and args
+
+# ----- names, in the texts' words -----
+
+
+def team_name(team: int, seat: int) -> str:
+    """A seat by its team colour ("seat N" without one)."""
+    name = TEAM_NAMES.get(team)
+    return f"seat {seat}" if name is None else name
+
+
+def team(state: State, player: int) -> str:
+    return team_name(state.players[player].team, player)
+
+
+@functools.lru_cache(maxsize=64)
+def arena_title(arena: int, billboard: int) -> str:
+    """A pure function of two small values, in many events' text."""
+    return f"arena {ARENA_LETTERS[arena]} ({BILLBOARD_NAMES.get(billboard, 'no billboard')})"
+
+
+def arena_name(state: State, arena: int) -> str:
+    return place_name(arena, billboard_at(state, arena))
+
+
+def place_name(arena: int | None, billboard: int | None) -> str:
+    """An arena by its letter and the billboard captured with it (None: backstage)."""
+    return "backstage" if arena is None or billboard is None else arena_title(arena, billboard)
+
+
+def crab_title(team: int, seat: int, index: int) -> str:
+    """A crab by its manager's colour and its index from 0, as the `crab` fields count."""
+    return f"{team_name(team, seat)} crab {index}"
+
+
+def crab_name(state: State, player: int, index: int) -> str:
+    return crab_title(state.players[player].team, player, index)
+
+
+def unit_title(teams: Sequence[int], seats: Sequence[int]) -> str:
+    """A unit by its colours, "Blue/Green" for an alliance (`teams`: every seat's colour)."""
+    return "/".join(team_name(teams[s], s) for s in seats)
+
+
+def unit_name(state: State, unit: int) -> str:
+    return unit_title([p.team for p in state.players], seats_of(unit))
+
+
+def billboard_name(billboard: int) -> str:
+    """The billboard's printed name ("Attack of the Fans")."""
+    return BILLBOARD_NAMES.get(billboard, "no billboard")
+
+
+def signed(n: int) -> str:
+    return f"{n:+d}"
+
 
 # ----- move labels and chance labels -----
 
@@ -54,45 +155,44 @@ def label(state: State, move: Move) -> str:
     moves of one decision read the same (tests/crab_rage/test_labels.py)."""
     decision = current_decision(state)
     who = team(state, decision.player)
-    kind = move.kind
     task = state.pending[-1]
-    if kind in (MoveKind.PASS, MoveKind.ACT, MoveKind.SIGNATURE):
+    if isinstance(move, (Pass, Act, Signature)):
         return describe(state, decision.player, move)
-    if kind == MoveKind.DESTINATION:
+    if isinstance(move, Destination):
         leaving = crab_name(state, *next_leaving_crab(task))
         return f"{who}: send {leaving} to {arena_name(state, move.arena)}"
-    if kind == MoveKind.STYLE_BONUS:
+    if isinstance(move, StyleBonus):
         return f"{who}: place the style bonus fan in {arena_name(state, move.arena)}"
-    if kind == MoveKind.ALLIANCE:
+    if isinstance(move, Alliance):
         return alliance_label(state, who, move)
-    if kind == MoveKind.BILLBOARD_CRAB:
+    if isinstance(move, BillboardCrab):
         billboard = state.arenas[task.arena].billboard
         change = MUSCLE_BILLBOARDS[Billboard(billboard)]
         crab = crab_name(state, decision.player, move.crab)
         return f"{who}: {BILLBOARD_NAMES[Billboard(billboard)]} gives {change:+d} muscle to {crab}"
-    if kind == MoveKind.MUTATION_CRAB:
+    if isinstance(move, MutationCrab):
         c = state.players[decision.player].crabs[move.crab]
         crab = crab_name(state, decision.player, move.crab)
         return f"{who}: mutate {crab} ({c.muscle} muscle)"
-    if kind == MoveKind.RUMBLE_OPPONENT:
+    if isinstance(move, RumbleOpponent):
         ro = state.roll_off
         assert ro is not None
         opponent = next(u for u in ro.standing if u >> move.partner & 1)
         return f"{who}: roll against {unit_name(state, opponent)}"
-    if kind == MoveKind.SIGNATURE_TARGET:
+    if isinstance(move, SignatureTarget):
         return signature_target_label(state, who, decision.name, move)
-    if kind == MoveKind.HARDCORE_FANS:
+    if isinstance(move, HardcoreFans):
         return f"{who}: commit {move.amount} hardcore fan(s)"
     duel = state.duel
     assert duel is not None
     rolls = duel.rolls[duel.turn]
     index, rolled = len(rolls) - 1, rolls[-1]
-    if kind == MoveKind.DUEL_REROLL:
+    if isinstance(move, DuelReroll):
         return f"{who}: unleash 1 rage to re-roll crab {index} (rolled {rolled})"
     return f"{who}: keep {rolled} for crab {index}"
 
 
-def alliance_label(state: State, who: str, move: Move) -> str:
+def alliance_label(state: State, who: str, move: Alliance) -> str:
     """An ALLIANCE choice's label: go independent, form or boost an alliance."""
     if move.alliance == AllianceChoice.INDEPENDENT:
         return f"{who}: go independent"
@@ -102,7 +202,7 @@ def alliance_label(state: State, who: str, move: Move) -> str:
     return f"{who}: boost the alliance with {partner}"
 
 
-def signature_target_label(state: State, who: str, name: str, move: Move) -> str:
+def signature_target_label(state: State, who: str, name: str, move: SignatureTarget) -> str:
     """A Shell Up crab's, a Riptide target's or a Frenzy target's label."""
     if name == "choose_shell_up_crab":
         crab = crab_name(state, state.pending[-1].player, move.crab)
@@ -145,7 +245,7 @@ def why_name(why: Why) -> str:
     if cause == Cause.ACTION:
         return ACTION_NAMES[Action(what)]
     if cause == Cause.SIGNATURE_MOVE:
-        return SIGNATURES[Signature(what)].name
+        return SIGNATURES[SignatureMove(what)].name
     if cause == Cause.BILLBOARD:
         return BILLBOARD_NAMES[Billboard(what)]
     return CAUSE_WORDS[cause]
@@ -160,52 +260,27 @@ CAUSE_WORDS: dict[int, str] = {
 }
 
 
-WHY_FIELD: dict[int, str] = {
-    Cause.ACTION: "action",
-    Cause.SIGNATURE_MOVE: "signature_move",
-    Cause.BILLBOARD: "billboard",
-}
-
-
-def why_fields(why: Why) -> dict[str, Any]:
-    """A cause's CrabRageEvent fields: the cause and its action, signature move or billboard."""
-    cause, what = why
-    name = WHY_FIELD.get(cause)
-    return {"cause": cause} if name is None else {"cause": cause, name: what}
-
-
 # ----- Setup: the billboards dealt, the first microphone (R5, R6) -----
 
 
-def dealt_text(arena: int, billboard: int) -> Told:
-    """BILLBOARD_DEALT: R5, a billboard is dealt onto an arena."""
-    return Told(
-        "arena {letter} is dealt {billboard}",
-        {"letter": ARENA_LETTERS[arena], "billboard": billboard_name(billboard)},
-        {"arena": arena, "billboard": billboard},
-    )
+def billboard_dealt(e: BillboardDealt) -> Words:
+    """R5, a billboard is dealt onto an arena."""
+    return "arena {letter} is dealt {billboard}", {
+        "letter": ARENA_LETTERS[e.arena],
+        "billboard": billboard_name(e.billboard),
+    }
 
 
-def microphone_text(team: int, seat: int, cause: int) -> Told:
-    """MICROPHONE: who holds the microphone, and why (set-up R6, Rage Phase R16, a roll-off)."""
-    return Told(
-        "{team} holds the microphone",
-        {"team": team_name(team, seat)},
-        {"player": seat, "cause": cause},
-    )
+def microphone(e: Microphone) -> Words:
+    """Who holds the microphone, and why (set-up R6, Rage Phase R16, a roll-off)."""
+    return "{team} holds the microphone", {"team": team_name(e.team, e.player)}
 
 
 # ----- Round Overview and 1. Referee Phase: New Rules, Billboard Rotation (R5) -----
 
 
-def round_text(number: int) -> Told:
-    """ROUND_STARTED: a round begins."""
-    return Told("round {round} starts", {"round": str(number)}, {"amount": number})
-
-
-def phase_text(phase: Phase) -> Told:
-    """PHASE_STARTED: one of the round's phases, or the End of Game, begins."""
-    return Told("the {phase} starts", {"phase": PHASE_NAMES[phase]}, {"phase": phase})
+def round_started(e: RoundStarted) -> Words:
+    return "round {round} starts", {"round": str(e.amount)}
 
 
 PHASE_NAMES = {
@@ -218,81 +293,74 @@ PHASE_NAMES = {
 }
 
 
-def action_revealed_text(action: int) -> Told:
-    """ACTION_REVEALED: New Rules, the referee reveals an action card."""
-    return Told(
-        "the referee reveals {action}",
-        {"action": ACTION_NAMES[Action(action)]},
-        {"action": action},
-    )
+def phase_started(e: PhaseStarted) -> Words:
+    """One of the round's phases, or the End of Game, begins."""
+    return "the {phase} starts", {"phase": PHASE_NAMES[e.phase]}
 
 
-def rotated_text(billboards: tuple[int, ...]) -> Told:
-    """BILLBOARDS_ROTATED: R5, every arena's billboard after the rotation, arena by arena."""
+def action_revealed(e: ActionRevealed) -> Words:
+    """New Rules, the referee reveals an action card."""
+    return "the referee reveals {action}", {"action": ACTION_NAMES[Action(e.action)]}
+
+
+def billboards_rotated(e: BillboardsRotated) -> Words:
+    """R5, every arena's billboard after the rotation, arena by arena."""
     template = "billboards rotate clockwise: " + ", ".join(
-        f"{{arena_{ARENA_LETTERS[a].lower()}}}" for a in range(len(billboards))
+        f"{{arena_{ARENA_LETTERS[a].lower()}}}" for a in range(len(e.billboards))
     )
     args = {
-        f"arena_{ARENA_LETTERS[a].lower()}": arena_title(a, b) for a, b in enumerate(billboards)
+        f"arena_{ARENA_LETTERS[a].lower()}": arena_title(a, b) for a, b in enumerate(e.billboards)
     }
-    return Told(template, args, {"billboards": billboards})
+    return template, args
 
 
 # ----- 2. Action Phase: acting, passing, style bonus, signature moves (R7-R9, R12, R13) -----
 
 
-def describe(state: State, player: int, move: Move) -> str:
-    """A turn move's label (the same sentence as its event)."""
-    words = describe_words(state, player, move)
-    told: Told = words[0](*words[1:])
-    return told.text
-
-
-def describe_words(state: State, player: int, move: Move) -> Words:
-    """What `describe_text` reads, captured now (an event's deferred sentence)."""
-    players = state.players
-    me = players[player]
-    kind, action = move.kind, move.action
-    acted = kind == MoveKind.ACT
-    billboard = None
-    if kind == MoveKind.SIGNATURE or (acted and action in (Action.MOVE, Action.GO_CLAM)):
+def describe(state: State, player: int, move: Pass | Act | Signature) -> str:
+    """A turn move's label: the sentence of its PASSED, ACTED or SIGNATURE_MOVE event without
+    the rage paid."""
+    me = state.players[player]
+    if isinstance(move, Pass):
+        template, args = pass_words(player, me.team)
+    elif isinstance(move, Signature):
         billboard = billboard_at(state, move.arena)
-    target = move.target[0]
-    return (
-        describe_text,
-        player,
-        move,
-        me.team,
-        me.signature,
-        billboard,
-        players[target].team if acted and target >= 0 else 0,
-        players[move.partner].team if acted and action == Action.SPLIT else 0,
-    )
+        template, args = signature_words(player, move.arena, me.team, me.signature, billboard)
+    else:
+        template, args = act_words(player, move, me.team, *acted_names(state, move))
+    return template.format_map(args)
 
 
-def describe_text(
+def pass_words(player: int, team: int) -> Words:
+    return "{team} passes", {"team": team_name(team, player)}
+
+
+def signature_words(
+    player: int, arena: int, team: int, signature: int, billboard: int | None
+) -> Words:
+    return "{team} performs signature move {signature_move} in {arena}", {
+        "team": team_name(team, player),
+        "signature_move": SIGNATURES[SignatureMove(signature)].name,
+        "arena": place_name(arena, billboard),
+    }
+
+
+def act_words(
     player: int,
-    move: Move,
+    move: Act,
     team: int,
-    signature: int,
-    billboard: int | None,
+    destination_billboard: int | None,
     target_team: int,
     partner_team: int,
-) -> Told:
-    """A turn move's label and its PASSED, ACTED or SIGNATURE_MOVE sentence (without fields)."""
+) -> Words:
+    """The action, its crab and every choice it carries."""
     args = {"team": team_name(team, player)}
-    if move.kind == MoveKind.PASS:
-        return Told("{team} passes", args, {})
-    if move.kind == MoveKind.SIGNATURE:
-        args["signature_move"] = SIGNATURES[Signature(signature)].name
-        args["arena"] = place_name(move.arena, billboard)
-        return Told("{team} performs signature move {signature_move} in {arena}", args, {})
     template = "{team}: {action} with crab {crab}"
     args["action"] = ACTION_NAMES[move.action]
     args["crab"] = str(move.crab)
     if move.action in (Action.MOVE, Action.GO_CLAM):
         template += " to {arena}"
-        args["arena"] = place_name(move.arena, billboard)
+        args["arena"] = place_name(move.arena, destination_billboard)
     if move.target[0] >= 0:
         template += " on {target}"
         args["target"] = crab_title(target_team, *move.target)
@@ -302,487 +370,365 @@ def describe_text(
     if move.action == Action.SPLIT:
         template += " (the alliance of {partner})"  # named by its lowest seat
         args["partner"] = team_name(partner_team, move.partner)
-    return Told(template, args, {})
+    return template, args
 
 
-def passed_text(words: Words) -> Told:
-    """PASSED: R7, the player passes for the rest of the Action Phase."""
-    told = words[0](*words[1:])
-    return Told(told.template, told.args, {"player": words[1]})
+PAID = " (pays {cost} rage, {rage} left)"
 
 
-def acted_text(words: Words, where: int, rage: int, cost: int, first_use: bool) -> Told:
-    """ACTED: the move's sentence, with the rage paid and whether it is the action's first use."""
-    told = words[0](*words[1:])
-    player, move = words[1], words[2]
-    fields: dict[str, Any] = {
-        "player": player,
-        "move": move,
-        "action": move.action,
-        "crab": (player, move.crab),
-        "change": -cost,
-        "result": rage,
-        "first_use": first_use,
-    }
-    if where >= 0:
-        fields["arena"] = where
-    args = told.args | {"cost": str(cost), "rage": str(rage)}
-    return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
+def passed(e: Passed) -> Words:
+    """R7, the player passes for the rest of the Action Phase."""
+    return pass_words(e.player, e.team)
 
 
-def signature_text(words: Words, rage: int) -> Told:
-    """SIGNATURE_MOVE: R13, the move's sentence, with the rage paid."""
-    told = words[0](*words[1:])
-    player, move, signature = words[1], words[2], words[4]
-    fields = {
-        "player": player,
-        "arena": move.arena,
-        "move": move,
-        "signature_move": signature,
-        "change": -SIGNATURE_RAGE_COST,
-        "result": rage,
-    }
-    args = told.args | {"cost": str(SIGNATURE_RAGE_COST), "rage": str(rage)}
-    return Told(told.template + " (pays {cost} rage, {rage} left)", args, fields)
-
-
-def riding_text(team: int, ref: CrabRef, riding: int) -> Told:
-    """FAN_RIDING: R12, a backstage style bonus fan rides on the crab."""
-    return Told(
-        "style bonus: a fan rides on {crab} ({riding} riding)",
-        {"crab": crab_title(team, *ref), "riding": str(riding)},
-        {
-            "player": ref[0],
-            "crab": ref,
-            "amount": 1,
-            "result": riding,
-            "cause": Cause.STYLE_BONUS,
-        },
+def acted(e: Acted) -> Words:
+    """The move's sentence, with the rage paid."""
+    template, args = act_words(
+        e.player, e.move, e.team, e.destination_billboard, e.target_team, e.partner_team
     )
+    return template + PAID, args | {"cost": str(-e.change), "rage": str(e.result)}
 
 
-def resolved_text(team: int, player: int) -> Told:
-    """ACTION_RESOLVED: the action and all it set off are done."""
-    return Told(
-        "{team}'s action is resolved", {"team": team_name(team, player)}, {"player": player}
-    )
+def signature_move(e: SignatureMovePerformed) -> Words:
+    """R13, the move's sentence, with the rage paid."""
+    template, args = signature_words(e.player, e.arena, e.team, e.signature_move, e.arena_billboard)
+    return template + PAID, args | {"cost": str(-e.change), "rage": str(e.result)}
+
+
+def fan_riding(e: FanRiding) -> Words:
+    """R12, a backstage style bonus fan rides on the crab."""
+    return "style bonus: a fan rides on {crab} ({riding} riding)", {
+        "crab": crab_title(e.team, *e.crab),
+        "riding": str(e.result),
+    }
+
+
+def action_resolved(e: ActionResolved) -> Words:
+    """The action and all it set off are done."""
+    return "{team}'s action is resolved", {"team": team_name(e.team, e.player)}
 
 
 # ----- Movement Rules and Billboards: leaving, entering, alliances, muscle, fans (R3, R9-R12) -----
 
 
-def destination_text(
-    team: int, player: int, crab_team: int, ref: CrabRef, arena: int, billboard: int | None
-) -> Told:
-    """DESTINATION_CHOSEN: R9, the actor picks where a leaving crab goes."""
-    return Told(
-        "{team} sends {crab} to {arena}",
-        {
-            "team": team_name(team, player),
-            "crab": crab_title(crab_team, *ref),
-            "arena": place_name(arena, billboard),
-        },
-        {"player": player, "crab": ref, "arena": arena},
-    )
+def destination_chosen(e: DestinationChosen) -> Words:
+    """R9, the actor picks where a leaving crab goes."""
+    return "{team} sends {crab} to {arena}", {
+        "team": team_name(e.team, e.player),
+        "crab": crab_title(e.crab_team, *e.crab),
+        "arena": place_name(e.arena, e.arena_billboard),
+    }
 
 
-def left_text(
-    team: int,
-    ref: CrabRef,
-    origin: int,
-    origin_billboard: int | None,
-    destination: int,
-    billboard: int | None,
-) -> Told:
-    """CRAB_LEFT: a crab leaves its arena or backstage for its destination."""
-    fields: dict[str, Any] = {"player": ref[0], "crab": ref, "arena": destination}
-    if origin >= 0:
-        fields["from_arena"] = origin
-    return Told(
-        "{crab} leaves {origin} for {arena}",
-        {
-            "crab": crab_title(team, *ref),
-            "origin": place_name(origin, origin_billboard),
-            "arena": place_name(destination, billboard),
-        },
-        fields,
-    )
+def crab_left(e: CrabLeft) -> Words:
+    """A crab leaves its arena or backstage for its destination."""
+    return "{crab} leaves {origin} for {arena}", {
+        "crab": crab_title(e.team, *e.crab),
+        "origin": place_name(e.from_arena, e.from_billboard),
+        "arena": place_name(e.arena, e.arena_billboard),
+    }
 
 
-def entered_text(team: int, ref: CrabRef, muscle: int, arena: int, billboard: int) -> Told:
-    """CRAB_ENTERED: a crab enters an arena, with its muscle."""
-    return Told(
-        "{crab} enters {arena} with {muscle} muscle",
-        {
-            "crab": crab_title(team, *ref),
-            "arena": arena_title(arena, billboard),
-            "muscle": str(muscle),
-        },
-        {"player": ref[0], "crab": ref, "arena": arena, "amount": muscle},
-    )
+def crab_entered(e: CrabEntered) -> Words:
+    """A crab enters an arena, with its muscle."""
+    return "{crab} enters {arena} with {muscle} muscle", {
+        "crab": crab_title(e.team, *e.crab),
+        "arena": arena_title(e.arena, e.arena_billboard),
+        "muscle": str(e.amount),
+    }
 
 
-def alliance_text(
-    choice: int,
-    team: int,
-    player: int,
-    partner: int,
-    partner_team: int,
-    arena: int,
-    billboard: int | None,
-) -> Told:
-    """ALLIANCE: R10, the entering team forms or boosts an alliance, or goes independent."""
-    args = {"team": team_name(team, player), "arena": place_name(arena, billboard)}
-    fields: dict[str, Any] = {"player": player, "arena": arena, "alliance": choice}
-    if partner >= 0:
-        args["partner"] = team_name(partner_team, partner)
-        fields["partner"] = partner
-    if choice == AllianceChoice.FORM:
+def alliance(e: AllianceChosen) -> Words:
+    """R10, the entering team forms or boosts an alliance, or goes independent."""
+    args = {"team": team_name(e.team, e.player), "arena": place_name(e.arena, e.arena_billboard)}
+    if e.partner is not None:
+        args["partner"] = team_name(e.partner_team, e.partner)
+    if e.alliance == AllianceChoice.FORM:
         template = "{team} forms an alliance with {partner} in {arena}"
-    elif choice != AllianceChoice.INDEPENDENT:
+    elif e.alliance != AllianceChoice.INDEPENDENT:
         template = "{team} boosts its alliance with {partner} in {arena}"
-    elif partner >= 0:
+    elif e.partner is not None:
         template = "{team} goes independent in {arena}, ending its alliance with {partner}"
     else:
         template = "{team} goes independent in {arena}"
-    return Told(template, args, fields)
+    return template, args
 
 
-def alliance_ended_text(
-    seats: tuple[int, int], teams: tuple[int, int], arena: int, billboard: int | None, cause: int
-) -> Told:
-    """ALLIANCE_ENDED: R10, Split or a team's last crab leaving ends an alliance."""
-    why = "Split" if cause == Cause.ACTION else "a team left"
-    return Told(
-        "the alliance of {first} and {second} in {arena} ends ({why})",
-        {
-            "first": team_name(teams[0], seats[0]),
-            "second": team_name(teams[1], seats[1]),
-            "arena": place_name(arena, billboard),
-            "why": why,
-        },
-        {"seats": seats, "arena": arena, "cause": cause}
-        | ({"action": Action.SPLIT} if cause == Cause.ACTION else {}),
-    )
-
-
-def muscle_text(team: int, ref: CrabRef, arena: int, change: int, muscle: int, why: Why) -> Told:
-    """MUSCLE: R3, a crab's real muscle change (within 1-6), its cause and the result."""
-    fields: dict[str, Any] = {"player": ref[0], "crab": ref, "change": change, "result": muscle}
-    if arena >= 0:
-        fields["arena"] = arena
-    return Told(
-        "{crab}: {change} muscle ({why}), now {muscle}",
-        {
-            "crab": crab_title(team, *ref),
-            "change": signed(change),
-            "why": why_name(why),
-            "muscle": str(muscle),
-        },
-        fields | why_fields(why),
-    )
-
-
-def fans_text(
-    team: int,
-    player: int,
-    placed: int,
-    arena: int,
-    billboard: int | None,
-    cause: int,
-    what: int,
-    held: int,
-    rider: CrabRef | None,
-) -> Told:
-    """FANS: fans placed in an arena from the supply, or dropped by a crab they rode (R12)."""
-    fields: dict[str, Any] = {"player": player, "arena": arena, "amount": placed, "result": held}
-    args = {
-        "team": team_name(team, player),
-        "amount": str(placed),
-        "arena": place_name(arena, billboard),
-        "why": why_name((cause, what)),
+def alliance_ended(e: AllianceEnded) -> Words:
+    """R10, Split or a team's last crab leaving ends an alliance."""
+    return "the alliance of {first} and {second} in {arena} ends ({why})", {
+        "first": team_name(e.teams[0], e.seats[0]),
+        "second": team_name(e.teams[1], e.seats[1]),
+        "arena": place_name(e.arena, e.arena_billboard),
+        "why": "Split" if e.cause == Cause.ACTION else "a team left",
     }
-    if rider is None:
-        template = "{team} places {amount} fan(s) in {arena} ({why})"
-    else:
-        template = "{team} places {amount} fan(s) riding on {crab} in {arena} ({why})"
-        args["crab"] = crab_title(team, *rider)
-        fields["crab"] = rider
-    return Told(template, args, fields | why_fields((cause, what)))
+
+
+def muscle(e: Muscle) -> Words:
+    """R3, a crab's real muscle change (within 1-6), its cause and the result."""
+    return "{crab}: {change} muscle ({why}), now {muscle}", {
+        "crab": crab_title(e.team, *e.crab),
+        "change": signed(e.change),
+        "why": why_name(e.why),
+        "muscle": str(e.result),
+    }
+
+
+def fans(e: Fans) -> Words:
+    """Fans placed in an arena from the supply, or dropped by a crab they rode (R12)."""
+    args = {
+        "team": team_name(e.team, e.player),
+        "amount": str(e.amount),
+        "arena": place_name(e.arena, e.arena_billboard),
+        "why": why_name(e.why),
+    }
+    if e.crab is None:
+        return "{team} places {amount} fan(s) in {arena} ({why})", args
+    args["crab"] = crab_title(e.team, *e.crab)
+    return "{team} places {amount} fan(s) riding on {crab} in {arena} ({why})", args
 
 
 # ----- 3. Rumble Phase: the winner, and roll-offs (R15; R16's microphone roll-off too) -----
 
 
-def rumble_won_text(
-    seats: tuple[int, ...], teams: tuple[int, ...], arena: int, billboard: int | None, total: int
-) -> Told:
-    """RUMBLE_WON: R15, the unit with the most muscle wins the arena's rumble."""
-    return Told(
-        "{unit} wins the rumble in {arena} with {muscle} muscle",
-        {
-            "unit": unit_title(teams, seats),
-            "arena": place_name(arena, billboard),
-            "muscle": str(total),
-        },
-        {"seats": seats, "arena": arena, "amount": total, "cause": Cause.RUMBLE},
-    )
+def rumble_won(e: RumbleWon) -> Words:
+    """R15, the unit with the most muscle wins the arena's rumble."""
+    return "{unit} wins the rumble in {arena} with {muscle} muscle", {
+        "unit": unit_title(e.teams, e.seats),
+        "arena": place_name(e.arena, e.arena_billboard),
+        "muscle": str(e.amount),
+    }
 
 
-def contest_name(arena: int, billboard: int | None) -> str:
+def contest_name(arena: int | None, billboard: int | None) -> str:
     """What a roll-off is for: a rumble's arena, or the microphone (R16)."""
-    return "the microphone" if arena < 0 else f"the rumble in {place_name(arena, billboard)}"
+    if arena is None or arena < 0:
+        return "the microphone"
+    return f"the rumble in {place_name(arena, billboard)}"
 
 
-def units_title(teams: tuple[int, ...], units: tuple[tuple[int, ...], ...]) -> str:
+def units_title(teams: tuple[int, ...], units: Units) -> str:
     """Units by their colours, one after another."""
     return ", ".join(unit_title(teams, u) for u in units)
 
 
-def roll_off_fields(
-    arena: int, standing: tuple[Any, ...], rolling: tuple[Any, ...]
-) -> dict[str, Any]:
-    """The fields of every roll-off event: the units standing and rolling, and the arena."""
-    fields: dict[str, Any] = {"units": standing, "rolling": rolling, "cause": Cause.ROLL_OFF}
-    if arena >= 0:
-        fields["arena"] = arena
-    return fields
+def roll_off_started(e: RollOffStarted) -> Words:
+    """A tie; units roll off, or the earliest picks an opponent (R15, R16)."""
+    args = {
+        "contest": contest_name(e.arena, e.arena_billboard),
+        "units": units_title(e.teams, e.units),
+    }
+    if e.rolling:
+        args["rolling"] = units_title(e.teams, e.rolling)
+        return "{units} tie for {contest}: {rolling} roll off", args
+    args["picker"] = team_name(e.teams[e.picker], e.picker)
+    return "{units} tie for {contest}: {picker} picks an opponent", args
 
 
-def roll_off_started_text(
-    teams: tuple[int, ...],
-    arena: int,
-    billboard: int | None,
-    standing: tuple[Any, ...],
-    rolling: tuple[Any, ...],
-    picker_seat: int,
-) -> Told:
-    """ROLL_OFF_STARTED: a tie; units roll off, or the earliest picks an opponent (R15, R16)."""
-    args = {"contest": contest_name(arena, billboard), "units": units_title(teams, standing)}
-    if rolling:
-        template = "{units} tie for {contest}: {rolling} roll off"
-        args["rolling"] = units_title(teams, rolling)
-    else:
-        template = "{units} tie for {contest}: {picker} picks an opponent"
-        args["picker"] = team_name(teams[picker_seat], picker_seat)
-    return Told(template, args, roll_off_fields(arena, standing, rolling))
+def opponent_picked(e: OpponentPicked) -> Words:
+    """R15, the earliest tied manager picks whom to roll against."""
+    return "{picker} picks {opponent} to roll against in {arena}", {
+        "picker": team_name(e.teams[e.player], e.player),
+        "opponent": unit_title(e.teams, e.units[1]),
+        "arena": place_name(e.arena, e.arena_billboard),
+    }
 
 
-def picked_text(
-    teams: tuple[int, ...], seat: int, arena: int, billboard: int | None, units: tuple[Any, ...]
-) -> Told:
-    """OPPONENT_PICKED: R15, the earliest tied manager picks whom to roll against."""
-    return Told(
-        "{picker} picks {opponent} to roll against in {arena}",
-        {
-            "picker": team_name(teams[seat], seat),
-            "opponent": unit_title(teams, units[1]),
-            "arena": place_name(arena, billboard),
-        },
-        {"player": seat, "arena": arena, "units": units},
-    )
+def die_rolled(e: DieRolled) -> Words:
+    """A unit's die in a roll-off, or a duelist's die for one crab (R19)."""
+    if e.cause == Cause.SPOTLIGHT_DUEL:
+        assert e.crab is not None
+        return "{crab} rolls {value} in the spotlight duel", {
+            "crab": crab_title(e.teams[0], *e.crab),
+            "value": str(e.amount),
+        }
+    assert e.seats is not None
+    return "{unit} rolls {value} for {contest}", {
+        "unit": unit_title(e.teams, e.seats),
+        "value": str(e.amount),
+        "contest": contest_name(e.arena, e.arena_billboard),
+    }
 
 
-def roll_off_die_text(
-    teams: tuple[int, ...], seats: tuple[int, ...], arena: int, billboard: int | None, value: int
-) -> Told:
-    """DIE_ROLLED: a unit's die in a roll-off."""
-    fields: dict[str, Any] = {"seats": seats, "amount": value, "cause": Cause.ROLL_OFF}
-    if arena >= 0:
-        fields["arena"] = arena
-    return Told(
-        "{unit} rolls {value} for {contest}",
-        {
-            "unit": unit_title(teams, seats),
-            "value": str(value),
-            "contest": contest_name(arena, billboard),
-        },
-        fields,
-    )
-
-
-def roll_off_rolled_text(
-    teams: tuple[int, ...],
-    arena: int,
-    billboard: int | None,
-    high: int,
-    standing: tuple[Any, ...],
-    rolling: tuple[Any, ...],
-    winner: tuple[int, ...],
-) -> Told:
-    """ROLL_OFF_ROLLED: the highest roll; the winner, or who still stands and who rolls next."""
-    fields = roll_off_fields(arena, standing, rolling) | {"amount": high}
-    args = {"contest": contest_name(arena, billboard), "high": str(high)}
-    if winner:
-        fields["seats"] = winner
-        args["winner"] = unit_title(teams, winner)
-        return Told("{winner} wins the roll-off for {contest} with {high}", args, fields)
-    args["units"] = units_title(teams, standing)
-    if rolling:
-        args["rolling"] = units_title(teams, rolling)
-        return Told(
+def roll_off_rolled(e: RollOffRolled) -> Words:
+    """The highest roll; the winner, or who still stands and who rolls next."""
+    args = {"contest": contest_name(e.arena, e.arena_billboard), "high": str(e.amount)}
+    if e.seats is not None:
+        args["winner"] = unit_title(e.teams, e.seats)
+        return "{winner} wins the roll-off for {contest} with {high}", args
+    args["units"] = units_title(e.teams, e.units)
+    if e.rolling:
+        args["rolling"] = units_title(e.teams, e.rolling)
+        return (
             "the highest roll is {high}: {units} still stand for {contest}, {rolling} roll next",
             args,
-            fields,
         )
-    return Told(
+    return (
         "the highest roll is {high}: {units} still stand for {contest}, an opponent is picked",
         args,
-        fields,
     )
 
 
 # ----- 4. Fan Phase (R14) -----
 
 
-def hardcore_text(team: int, seat: int, gained: int, held: int) -> Told:
-    """HARDCORE_FANS: R14, fans from the supply onto the fanbase cards as hardcore fans."""
-    return Told(
-        "{team} gains {amount} hardcore fan(s) (Fan Phase), now {held}",
-        {"team": team_name(team, seat), "amount": str(gained), "held": str(held)},
-        {"player": seat, "amount": gained, "result": held, "cause": Cause.FAN_PHASE},
-    )
+def hardcore_fans(e: HardcoreFansGained) -> Words:
+    """R14, fans from the supply onto the fanbase cards as hardcore fans."""
+    return "{team} gains {amount} hardcore fan(s) (Fan Phase), now {held}", {
+        "team": team_name(e.team, e.player),
+        "amount": str(e.amount),
+        "held": str(e.result),
+    }
 
 
 # ----- 5. Rage Phase and Mutation (R4, R16) -----
 
 
-def rage_text(team: int, player: int, amount: int, rage: int, arena: int, why: Why) -> Told:
-    """RAGE: R4, the rage built, its cause and the total."""
-    fields = {"player": player, "change": amount, "result": rage} | why_fields(why)
-    if arena >= 0:
-        fields["arena"] = arena
-    return Told(
-        "{team} builds {amount} rage ({why}), now {rage}",
-        {
-            "team": team_name(team, player),
-            "amount": str(amount),
-            "why": why_name(why),
-            "rage": str(rage),
-        },
-        fields,
-    )
+def rage(e: Rage) -> Words:
+    """R4, the rage built, its cause and the total."""
+    return "{team} builds {amount} rage ({why}), now {rage}", {
+        "team": team_name(e.team, e.player),
+        "amount": str(e.change),
+        "why": why_name(e.why),
+        "rage": str(e.result),
+    }
 
 
-def mutation_text(team: int, ref: CrabRef, value: int, change: int) -> Told:
-    """MUTATION: R4, the die roll is the crab's new muscle."""
-    return Told(
-        "{crab} mutates: rolls {value} ({change} muscle)",
-        {"crab": crab_title(team, *ref), "value": str(value), "change": signed(change)},
-        {"player": ref[0], "crab": ref, "amount": value, "change": change, "result": value},
-    )
+def mutation(e: Mutation) -> Words:
+    """R4, the die roll is the crab's new muscle."""
+    return "{crab} mutates: rolls {value} ({change} muscle)", {
+        "crab": crab_title(e.team, *e.crab),
+        "value": str(e.amount),
+        "change": signed(e.change),
+    }
 
 
 # ----- End of Game: 1. Hardcore Fans (R17, G4) -----
 
 
-def committed_text(team: int, player: int, arena: int, amount: int | None) -> Told:
-    """HARDCORE_FANS_COMMITTED: R17; the amount is None as every other seat sees it (G4)."""
-    fields = {"player": player, "arena": arena}
-    args = {"team": team_name(team, player)}
-    if amount is None:
-        return Told("{team} has committed hardcore fans in a closed hand", args, fields)
-    args["amount"] = str(amount)
-    fields["amount"] = amount
-    return Told("{team} commits {amount} hardcore fan(s) in a closed hand", args, fields)
+def hardcore_fans_committed(e: HardcoreFansCommitted) -> Words:
+    """R17; the amount is None as every other seat sees it (G4)."""
+    args = {"team": team_name(e.team, e.player)}
+    if e.amount is None:
+        return "{team} has committed hardcore fans in a closed hand", args
+    args["amount"] = str(e.amount)
+    return "{team} commits {amount} hardcore fan(s) in a closed hand", args
 
 
-def hardcore_revealed_text(
-    team: int, player: int, arena: int, billboard: int, shout: int, held: int
-) -> Told:
-    """HARDCORE_FANS_REVEALED: R17, the fans shouted out in an arena, and its fans now."""
-    return Told(
-        "{team} shouts out {amount} hardcore fan(s) in {arena}, now {held} fans there",
-        {
-            "team": team_name(team, player),
-            "amount": str(shout),
-            "arena": arena_title(arena, billboard),
-            "held": str(held),
-        },
-        {"player": player, "arena": arena, "amount": shout, "result": held},
-    )
+def hardcore_fans_revealed(e: HardcoreFansRevealed) -> Words:
+    """R17, the fans shouted out in an arena, and its fans now."""
+    return "{team} shouts out {amount} hardcore fan(s) in {arena}, now {held} fans there", {
+        "team": team_name(e.team, e.player),
+        "amount": str(e.amount),
+        "arena": arena_title(e.arena, e.arena_billboard),
+        "held": str(e.result),
+    }
 
 
 # ----- 2. Scoring, 3. Winning the Game (R18, R19) -----
 
 
-def glory_text(team: int, player: int, arena: int, billboard: int, glory: int) -> Told:
-    """GLORY: R18, the glory a player gains in an arena."""
-    return Told(
-        "{team} gains {amount} glory in {arena}",
-        {
-            "team": team_name(team, player),
-            "amount": str(glory),
-            "arena": arena_title(arena, billboard),
-        },
-        {"player": player, "arena": arena, "amount": glory},
-    )
+def glory(e: Glory) -> Words:
+    """R18, the glory a player gains in an arena."""
+    return "{team} gains {amount} glory in {arena}", {
+        "team": team_name(e.team, e.player),
+        "amount": str(e.amount),
+        "arena": arena_title(e.arena, e.arena_billboard),
+    }
 
 
-def duel_started_text(teams: tuple[int, ...], duelists: tuple[int, ...], best: int) -> Told:
-    """DUEL_STARTED: R19, the players tied with the most glory duel."""
-    return Told(
-        "{duelists} tie with {glory} glory: a spotlight duel is triggered",
-        {"duelists": unit_title(teams, duelists).replace("/", ", "), "glory": str(best)},
-        {"seats": duelists, "amount": best, "cause": Cause.SPOTLIGHT_DUEL},
-    )
+def duel_started(e: DuelStarted) -> Words:
+    """R19, the players tied with the most glory duel."""
+    return "{duelists} tie with {glory} glory: a spotlight duel is triggered", {
+        "duelists": unit_title(e.teams, e.seats).replace("/", ", "),
+        "glory": str(e.amount),
+    }
 
 
-def game_over_text(teams: tuple[int, ...], winners: tuple[int, ...]) -> Told:
-    """GAME_OVER: the winners."""
-    return Told(
-        "the game is over: {winners} win(s)",
-        {"winners": unit_title(teams, winners).replace("/", " and ")},
-        {"seats": winners, "phase": Phase.GAME_OVER},
-    )
+def game_over(e: GameOver) -> Words:
+    return "the game is over: {winners} win(s)", {
+        "winners": unit_title(e.teams, e.seats).replace("/", " and ")
+    }
 
 
 # ----- Spotlight Duel (R19) -----
 
 
-def duel_die_text(team: int, ref: tuple[int, int], value: int) -> Told:
-    """DIE_ROLLED: R19, a duelist's die for one crab."""
-    return Told(
-        "{crab} rolls {value} in the spotlight duel",
-        {"crab": crab_title(team, *ref), "value": str(value)},
-        {"player": ref[0], "crab": ref, "amount": value, "cause": Cause.SPOTLIGHT_DUEL},
-    )
-
-
-def rerolled_text(team: int, ref: tuple[int, int], rolled: int, rage: int) -> Told:
-    """DUEL_REROLLED: R19, the duelist unleashes 1 rage to re-roll a crab's die."""
-    return Told(
+def duel_rerolled(e: DuelRerolled) -> Words:
+    """R19, the duelist unleashes 1 rage to re-roll a crab's die."""
+    return (
         "{team} unleashes {cost} rage to re-roll crab {crab} (it rolled {rolled}), now {rage} rage",
         {
-            "team": team_name(team, ref[0]),
-            "cost": "1",
-            "crab": str(ref[1]),
-            "rolled": str(rolled),
-            "rage": str(rage),
-        },
-        {
-            "player": ref[0],
-            "crab": ref,
-            "change": -1,
-            "result": rage,
-            "cause": Cause.SPOTLIGHT_DUEL,
+            "team": team_name(e.team, e.player),
+            "cost": str(-e.change),
+            "crab": str(e.crab[1]),
+            "rolled": str(e.rolled),
+            "rage": str(e.result),
         },
     )
 
 
-def kept_text(team: int, ref: tuple[int, int], value: int) -> Told:
-    """DUEL_KEPT: R19, the duelist keeps a crab's roll."""
-    return Told(
-        "{team} keeps {value} for crab {crab}",
-        {"team": team_name(team, ref[0]), "value": str(value), "crab": str(ref[1])},
-        {"player": ref[0], "crab": ref, "amount": value, "cause": Cause.SPOTLIGHT_DUEL},
-    )
+def duel_kept(e: DuelKept) -> Words:
+    """R19, the duelist keeps a crab's roll."""
+    return "{team} keeps {value} for crab {crab}", {
+        "team": team_name(e.team, e.player),
+        "value": str(e.amount),
+        "crab": str(e.crab[1]),
+    }
 
 
-def duel_won_text(teams: tuple[int, ...], winners: tuple[int, ...], total: int) -> Told:
-    """DUEL_WON: R19, the highest total wins the spotlight duel."""
-    return Told(
-        "{winners} win(s) the spotlight duel with {total}",
-        {"winners": unit_title(teams, winners).replace("/", " and "), "total": str(total)},
-        {"seats": winners, "amount": total, "cause": Cause.SPOTLIGHT_DUEL},
-    )
+def duel_won(e: DuelWon) -> Words:
+    """R19, the highest total wins the spotlight duel."""
+    return "{winners} win(s) the spotlight duel with {total}", {
+        "winners": unit_title(e.teams, e.seats).replace("/", " and "),
+        "total": str(e.amount),
+    }
+
+
+# Each kind's sentence, by the event's `kind`.
+WORDS: dict[str, Callable[[Any], Words]] = {
+    "billboard_dealt": billboard_dealt,
+    "microphone": microphone,
+    "round_started": round_started,
+    "action_revealed": action_revealed,
+    "billboards_rotated": billboards_rotated,
+    "passed": passed,
+    "acted": acted,
+    "muscle": muscle,
+    "crab_entered": crab_entered,
+    "alliance": alliance,
+    "fans": fans,
+    "rage": rage,
+    "mutation": mutation,
+    "rumble_won": rumble_won,
+    "die_rolled": die_rolled,
+    "hardcore_fans": hardcore_fans,
+    "glory": glory,
+    "duel_started": duel_started,
+    "game_over": game_over,
+    "hardcore_fans_committed": hardcore_fans_committed,
+    "crab_left": crab_left,
+    "alliance_ended": alliance_ended,
+    "phase_started": phase_started,
+    "signature_move": signature_move,
+    "action_resolved": action_resolved,
+    "opponent_picked": opponent_picked,
+    "roll_off_started": roll_off_started,
+    "roll_off_rolled": roll_off_rolled,
+    "hardcore_fans_revealed": hardcore_fans_revealed,
+    "duel_rerolled": duel_rerolled,
+    "duel_kept": duel_kept,
+    "duel_won": duel_won,
+    "fan_riding": fan_riding,
+    "destination_chosen": destination_chosen,
+}
+
+
+def words(event: Event) -> Words:
+    """The event's template and args."""
+    return WORDS[event.kind](event)
+
+
+def text(event: Event) -> str:
+    template, args = words(event)
+    return template.format_map(args)
