@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import ArenaGlory
-from crabgames.games.crab_rage.moves import Move, MoveKind
+from crabgames.games.crab_rage.moves import HardcoreFans
 from crabgames.games.crab_rage.state import Phase, State, Step, Task
 from crabgames.v1 import game_pb2
 from tests.crab_rage.helpers import (
@@ -43,7 +43,7 @@ def give(state: State, arena: int, seat: int, fans: int, hardcore: int = 0) -> N
 
 
 def commit(state: State, amount: int) -> None:
-    play(state, Move(MoveKind.HARDCORE_FANS, amount=amount))
+    play(state, HardcoreFans(amount=amount))
 
 
 def test_blue_at_seat_0_with_fans_in_the_arena_shouts_out_hardcore_fans_first_in_turn_order():
