@@ -695,6 +695,11 @@ class Engine:
         match = self.decode(msg, read_only=True)
         if player is not None and not 0 <= player < match.num_players:
             raise bad_request("player", f"must be a seat from 0 to {match.num_players - 1}")
+        return self.view_of(match, player)
+
+    def view_of(self, match: Match, player: int | None) -> game_pb2.View:
+        """What `player` (None: a spectator) may see of the match (G5), their legal moves
+        included when they must decide."""
         decision = match.decision()
         view = game_pb2.View(
             player=player,
@@ -714,6 +719,15 @@ class Engine:
         part.SetInParent()
         match.game.codec.encode_view(match.state, player, part)
         return view
+
+    def observation(self, view: game_pb2.View, path: str = "view") -> list[float]:
+        """A seat's observation tensor, computed from its view alone (docs/agents.md)."""
+        game = self.game(view.WhichOneof("game"), f"{path}.game", path, bad_request)
+        if view.spectator or not view.HasField("player"):
+            raise bad_request(f"{path}.player", "an observation is a player's, not a spectator's")
+        writer = game.observation_layout.writer()
+        game.observe(view, writer)
+        return writer.values
 
     def replay(
         self,

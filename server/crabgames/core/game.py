@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from google.protobuf.message import Message
 
+from crabgames.core.observation import Layout, Writer
 from crabgames.v1 import game_pb2
 
 S = TypeVar("S")  # the game's native state
@@ -234,6 +235,23 @@ class Game(ABC, Generic[S, M, E, O]):
     @abstractmethod
     def move_id(self, state: S, move: M) -> int:
         """The stable integer id of a move (0 <= id < move_id_count)."""
+
+    # The features of a seat's observation tensor, in order (core/observation.py).
+    observation_layout: ClassVar[Layout]
+
+    @abstractmethod
+    def observe(self, view: game_pb2.View, writer: Writer) -> None:
+        """Fill a seat's observation tensor from its view message alone (the header and the
+        game's part), so that it shows exactly what the view shows (docs/agents.md)."""
+
+    def returns(self, outcome: game_pb2.Outcome) -> list[float]:
+        """Each seat's return at the end of the game, from 0 to 1 (docs/agents.md): the
+        winners share 1 (a sole winner gets 1, two who share the victory 1/2 each), everyone
+        else gets 0. A cooperative game says otherwise."""
+        values = [0.0] * len(outcome.players)
+        for winner in outcome.winners:
+            values[winner] = 1.0 / len(outcome.winners)
+        return values
 
     # ----- hidden information (G5); the defaults suit a game where everything is public -----
 

@@ -9,9 +9,10 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
-from crabgames.games.crab_bucket import events, explain, rules, sampling
+from crabgames.core.observation import Writer
+from crabgames.games.crab_bucket import events, explain, observation, rules, sampling
 from crabgames.games.crab_bucket.codec import CODEC, MAX_MISSIONS
-from crabgames.games.crab_bucket.data import MAX_PLAYERS
+from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS, MAX_PLAYERS
 from crabgames.games.crab_bucket.events import Event
 from crabgames.games.crab_bucket.fast import FAST
 from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
@@ -19,6 +20,7 @@ from crabgames.games.crab_bucket.moves import Move
 from crabgames.games.crab_bucket.rules import Outcome
 from crabgames.games.crab_bucket.state import GAME_OVER, CrabBucketState, Options
 from crabgames.v1 import crab_bucket_pb2 as pb
+from crabgames.v1 import game_pb2
 
 RULES_VERSION = "crab_bucket/1"
 K = TypeVar("K", bound=int)  # a step or a pending kind
@@ -40,7 +42,12 @@ STEP_DECIDERS = deciders(rules.STEP_DECISIONS, rules.CHANCE_STEPS)
 PENDING_DECIDERS = deciders(rules.PENDING_DECISIONS, rules.CHANCE_PENDING)
 
 
+# The points of every mission of the default deck (B8): the most a team can reach.
+MAX_TEAM_POINTS = sum(mission.level for mission in DEFAULT_MISSIONS)
+
+
 class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
+    observation_layout = observation.LAYOUT
     facts = GameFacts(
         id="crab_bucket",
         title="Crab Bucket",
@@ -133,6 +140,15 @@ class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
 
     def move_id(self, state: CrabBucketState, move: Move) -> int:
         return move_id(state, move)
+
+    def observe(self, view: game_pb2.View, writer: Writer) -> None:
+        observation.observe(view, writer)
+
+    def returns(self, outcome: game_pb2.Outcome) -> list[float]:
+        """Cooperative: every seat gets the team's points (B8) over the most the default
+        deck's missions hold, won or lost (a quick game lost still reached its points)."""
+        share = min(1.0, outcome.crab_bucket.points / MAX_TEAM_POINTS)
+        return [share] * len(outcome.players)
 
     # ----- hidden information -----
 

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
-from crabgames.games.crab_rage import endgame, explain, rules, sampling
+from crabgames.core.observation import Writer
+from crabgames.games.crab_rage import endgame, explain, observation, rules, sampling
 from crabgames.games.crab_rage.codec import CODEC, MAX_REWARD
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event, seen_by
@@ -19,6 +20,7 @@ from crabgames.games.crab_rage.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.setup import Options, initial_state
 from crabgames.games.crab_rage.state import State
+from crabgames.v1 import game_pb2
 
 FACTS = GameFacts(
     id="crab_rage",
@@ -65,6 +67,7 @@ FACTS = GameFacts(
 
 
 class CrabRageGame(Game[State, Move, Event, endgame.Result]):
+    observation_layout = observation.LAYOUT
     facts = FACTS
     codec = CODEC
     fast = FAST
@@ -111,6 +114,9 @@ class CrabRageGame(Game[State, Move, Event, endgame.Result]):
 
     def move_id(self, state: State, move: Move) -> int:
         return move_id(move)
+
+    def observe(self, view: game_pb2.View, writer: Writer) -> None:
+        observation.observe(view, writer)
 
     # ----- hidden information (G4, G5) -----
 

@@ -8,7 +8,8 @@ import random
 from typing import cast
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
-from crabgames.games.kraby import events, explain, rules, sampling
+from crabgames.core.observation import Writer
+from crabgames.games.kraby import events, explain, observation, rules, sampling
 from crabgames.games.kraby.codec import CODEC, Options
 from crabgames.games.kraby.data import MAX_PLAYERS, Color
 from crabgames.games.kraby.events import Event
@@ -25,6 +26,7 @@ from crabgames.games.kraby.state import (
     KrabyState,
     Step,
 )
+from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
 RULES_VERSION = "kraby/1"
@@ -43,6 +45,7 @@ DECISIONS = {step: [decision_at(step, seat) for seat in range(MAX_PLAYERS)] for 
 
 
 class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
+    observation_layout = observation.LAYOUT
     facts = GameFacts(
         id="kraby",
         title="Kraby",
@@ -117,6 +120,9 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
 
     def move_id(self, state: KrabyState, move: Move) -> int:
         return move_id_of(move)
+
+    def observe(self, view: game_pb2.View, writer: Writer) -> None:
+        observation.observe(view, writer)
 
     # ----- hidden information (G5) -----
 
