@@ -136,6 +136,7 @@ class RulesServicer:
                 has_simultaneous_choices=f.has_simultaneous_choices,
                 rules_version=f.rules_version,
                 move_id_count=game.move_id_count(f.max_players),
+                observation_shape=game.observation_layout.shape,
             )
             options = api.NewGameRequest.DESCRIPTOR.fields_by_name[f.id].message_type
             assert options is not None  # the game's options field is a message
@@ -274,7 +275,12 @@ class RulesServicer:
         if player is not None and 0 <= player < opened.state.num_players:
             self.check_seat(opened, player, request.player_token, "a player's view")
         self.check_fresh(opened)
-        return api.GetViewResponse(view=self.engine.view(opened.state, player))
+        view = self.engine.view(opened.state, player)
+        if not request.with_observation:
+            return api.GetViewResponse(view=view)
+        if player is None:
+            raise bad_request("with_observation", "an observation is a seat's: ask for a player")
+        return api.GetViewResponse(view=view, observation=self.engine.observation(view))
 
     @translate_errors
     def Replay(self, request: api.ReplayRequest, context: ServicerContext) -> api.ReplayResponse:
