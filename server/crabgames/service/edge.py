@@ -66,7 +66,7 @@ MAX_CALLS = 1024
 LEDGER_THREADS = 16
 QUEUED_LONG_CALLS = 8
 # Calls whose work is a loop over many games or moves: they run on the pool, never the loop.
-LONG_CALLS = ("Playouts", "Replay")
+LONG_CALLS = ("Playouts", "Replay", "SuggestMove")
 # The calls a game makes most, whose requests lead with the state. A sealing server opens and
 # checks every state, so it parses them whole.
 STATE_AS_BYTES = ("LegalMoves", "ApplyMove")

@@ -352,6 +352,12 @@ class RulesServicer:
         return response
 
     @translate_errors
+    def SuggestMove(
+        self, request: api.SuggestMoveRequest, context: ServicerContext
+    ) -> api.SuggestMoveResponse:
+        raise NotImplementedError("being written (issue 18)")
+
+    @translate_errors
     def ScoreCrabRageSeason(
         self, request: api.ScoreCrabRageSeasonRequest, context: ServicerContext
     ) -> api.ScoreCrabRageSeasonResponse:
