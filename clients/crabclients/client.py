@@ -302,12 +302,16 @@ class RulesClient:
         validate_only: bool = False,
         expected_version: int | None = None,
         player_token: str = "",
+        events: api.EventSelection | None = None,
     ) -> api.ApplyMoveResponse:
+        """`events`: which event lists to return (None: all; an empty selection: none)."""
         request = api.ApplyMoveRequest(
             state=state, move=move, validate_only=validate_only, player_token=player_token
         )
         if expected_version is not None:
             request.expected_version = expected_version
+        if events is not None:
+            request.events.CopyFrom(events)
         return self._call(self.stub.ApplyMove, request)
 
     def view(
@@ -320,6 +324,15 @@ class RulesClient:
         else:
             request.player = player
         return self._call(self.stub.GetView, request).view
+
+    def observation(
+        self, state: game_pb2.GameState, player: int, player_token: str = ""
+    ) -> api.GetViewResponse:
+        """`player`'s view with its observation tensor (GameInfo.observation_shape, flat)."""
+        request = api.GetViewRequest(
+            state=state, player=player, player_token=player_token, with_observation=True
+        )
+        return self._call(self.stub.GetView, request)
 
     def replay(
         self, new_game: api.NewGameRequest, moves: Iterable[game_pb2.Move]
