@@ -140,6 +140,29 @@ class LookaheadBot:
         return 0.0
 
 
+class SearchBot:
+    """The server's search bot (SuggestMove): information-set Monte Carlo tree search over
+    states drawn consistently with this seat's view, inside the server. It sends only its
+    view, so it works on a sealing server too; `simulations` and `milliseconds` are its budget
+    per move (0: the server's default)."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, simulations: int = 0, milliseconds: int = 1000) -> None:
+        self.rng = random.Random(seed)
+        self.simulations = simulations
+        self.milliseconds = milliseconds
+        self.last: api.SuggestMoveResponse | None = None
+
+    def choose(self, client: RulesClient, view: game_pb2.View) -> game_pb2.Move:
+        if len(view.legal_moves) == 1:
+            return view.legal_moves[0]
+        self.last = client.suggest_move(
+            view, self.simulations, self.milliseconds, seed=self.rng.getrandbits(62) + 1
+        )
+        return self.last.move
+
+
 def playout_stats_value(stats: api.PlayoutsResponse, player: int) -> float:
     """outcome_value's measure, averaged over the server's playouts."""
     means = {p.player: p.mean_score for p in stats.players}
@@ -150,7 +173,11 @@ def playout_stats_value(stats: api.PlayoutsResponse, player: int) -> float:
     return 1000.0 * rates.get(player, 0.0) + margin
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "lookahead": LookaheadBot}
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot,
+    "lookahead": LookaheadBot,
+    "search": SearchBot,
+}
 
 
 @dataclass

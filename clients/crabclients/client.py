@@ -352,6 +352,29 @@ class RulesClient:
         """A full state consistent with a player's view (hidden information drawn at random)."""
         return self._call(self.stub.SampleState, api.SampleStateRequest(view=view, seed=seed)).state
 
+    def suggest_move(
+        self,
+        position: game_pb2.View | game_pb2.GameState,
+        max_simulations: int = 0,
+        max_milliseconds: int = 0,
+        seed: int = 0,
+        player_token: str = "",
+    ) -> api.SuggestMoveResponse:
+        """The server's search bot's move for the seat that decides: from that seat's view, or
+        from a state (with its token on a sealing server). 0: the server's default budget
+        (50000 simulations, 1000 ms); the call's timeout leaves the search time to answer."""
+        request = api.SuggestMoveRequest(
+            max_simulations=max_simulations,
+            max_milliseconds=max_milliseconds,
+            seed=seed,
+            player_token=player_token,
+        )
+        if isinstance(position, game_pb2.View):
+            request.view.CopyFrom(position)
+        else:
+            request.state.CopyFrom(position)
+        return self._call(self.stub.SuggestMove, request)
+
 
 def new_game_request(
     game: str,

@@ -621,6 +621,10 @@ class Engine:
     def sample_state(self, view: game_pb2.View, seed: int = 0) -> game_pb2.GameState:
         """A full state consistent with a player's view: hidden information drawn at random,
         and a fresh PRNG so the real one stays secret."""
+        return self.encode(self.sampled_match(view, seed))
+
+    def sampled_match(self, view: game_pb2.View, seed: int = 0) -> Match:
+        """SampleState's match, before it is encoded (the search bot starts from one)."""
         which = view.WhichOneof("game")
         game = self.game(which, "view.game", "view", bad_request)
         facts = game.facts
@@ -638,7 +642,7 @@ class Engine:
         match.sampled = True
         if next_decision_msg(match.decision()) != view.next:
             raise bad_request("view.next", "does not match the rest of the view")
-        return self.encode(match)
+        return match
 
     def apply_move(
         self,

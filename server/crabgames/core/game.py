@@ -244,6 +244,12 @@ class Game(ABC, Generic[S, M, E, O]):
         """Fill a seat's observation tensor from its view message alone (the header and the
         game's part), so that it shows exactly what the view shows (docs/agents.md)."""
 
+    def estimate(self, state: S) -> list[float] | None:
+        """For the search bot (core/search.py): each seat's expected return (0 to 1) from a
+        game that goes on, when the game has an estimate better than random play to the end
+        (strategy, not rules); None to play to the end."""
+        return None
+
     def returns(self, outcome: game_pb2.Outcome) -> list[float]:
         """Each seat's return at the end of the game, from 0 to 1 (docs/agents.md): the
         winners share 1 (a sole winner gets 1, two who share the victory 1/2 each), everyone

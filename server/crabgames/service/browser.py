@@ -294,6 +294,9 @@ class RulesOverHttp:
     async def playouts(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
         return await self.unary("Playouts", request, ctx)
 
+    async def suggest_move(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
+        return await self.unary("SuggestMove", request, ctx)
+
     async def apply_moves(
         self, requests: AsyncIterator[object], ctx: RequestContext[Any, Any]
     ) -> AsyncIterator[Answer]:

@@ -128,7 +128,9 @@ class Games:
         if method in ("NewGame", "Replay"):
             new_game = request.new_game if method == "Replay" else request
             return self.ids.get(new_game.WhichOneof("options") or "", NO_GAME)
-        if method == "SampleState":
+        if method == "SampleState" or (
+            method == "SuggestMove" and request.WhichOneof("position") == "view"
+        ):
             return self.by_version.get(request.view.rules_version, NO_GAME)
         if method == "ScoreCrabRageSeason":
             return self.ids.get("crab_rage", NO_GAME)
@@ -136,7 +138,7 @@ class Games:
             return NO_GAME
         if method == "ApplyMoves":
             request = request.request
-        return self.of_state(request.state)  # LegalMoves, ApplyMove(s), GetView, Playouts
+        return self.of_state(request.state)  # LegalMoves, ApplyMove(s), GetView, Playouts, ...
 
 
 def code_of(error: BaseException | None, context: AsyncCall) -> grpc.StatusCode:

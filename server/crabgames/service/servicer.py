@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 from collections.abc import Callable, Iterable
 from typing import Concatenate, NoReturn, ParamSpec, Protocol, TypeVar
 
@@ -21,6 +22,7 @@ from crabgames.core.engine import EXPLICIT, Engine, Happened, Selection
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.game import OptionInfo
 from crabgames.core.playouts import playouts
+from crabgames.core.search import MAX_SIMULATIONS, suggest_move
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
 from crabgames.service.limits import CallTime, check_replay, time_check, time_is_up
@@ -30,6 +32,13 @@ from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
 log = logging.getLogger(__name__)
+
+# SuggestMove's time budget when the request gives none, and the most it may ask for (the edge's
+# work bound, WORK_SECONDS, is the same 5 s).
+DEFAULT_SEARCH_MILLISECONDS = 1000
+MAX_SEARCH_MILLISECONDS = 5000
+# The time a suggestion takes to go out once the search stops (a few simulations' worth).
+ANSWER_SECONDS = 0.02
 
 P = ParamSpec("P")
 Q = TypeVar("Q", bound=Message)  # a method's request
@@ -355,7 +364,42 @@ class RulesServicer:
     def SuggestMove(
         self, request: api.SuggestMoveRequest, context: ServicerContext
     ) -> api.SuggestMoveResponse:
-        raise NotImplementedError("being written (issue 18)")
+        budget = search_budget(request)
+        suggestion = suggest_move(
+            self.engine,
+            self.deciding_view(request),
+            request.max_simulations or MAX_SIMULATIONS,
+            request.seed,
+            functools.partial(budget.time_up, context),
+        )
+        result = suggestion.result
+        response = api.SuggestMoveResponse(
+            move=suggestion.move,
+            simulations=result.simulations,
+            seed=suggestion.seed,
+            stopped_by_time=result.stopped_by_time,
+        )
+        for stats in result.moves:
+            response.moves.add(
+                move_id=stats.move_id,
+                label=suggestion.labels[stats.move_id],
+                visits=stats.visits,
+                mean_return=stats.mean_return,
+            )
+        return response
+
+    def deciding_view(self, request: api.SuggestMoveRequest) -> game_pb2.View:
+        """The view to search from: the one sent, or the deciding seat's view of the state sent
+        (its token checked on a sealing server). The search sees nothing else."""
+        if request.WhichOneof("position") != "state":
+            return request.view  # checked by the engine (a view of no game is refused there)
+        opened = self.opened(request.state)
+        decides = opened.state.next
+        if decides.kind != game_pb2.DECIDER_KIND_PLAYER:
+            raise bad_request("state.next", "no player decides now: there is no move to suggest")
+        self.check_seat(opened, decides.player, request.player_token, "a suggested move")
+        self.check_fresh(opened)
+        return self.engine.view(opened.state, decides.player)
 
     @translate_errors
     def ScoreCrabRageSeason(
@@ -373,6 +417,36 @@ class RulesServicer:
             if standing.winner:
                 response.winners.append(standing.manager)
         return response
+
+
+class SearchBudget:
+    """SuggestMove's own time budget, on top of the call's deadline and the work bound. The
+    search stops ANSWER_SECONDS before the deadline, so the answer still reaches the caller."""
+
+    def __init__(self, milliseconds: int) -> None:
+        self.ends = time.monotonic() + milliseconds / 1000
+
+    def time_up(self, context: ServicerContext) -> bool:
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= ANSWER_SECONDS:
+            return True
+        return time.monotonic() >= self.ends or not context.is_active()
+
+
+def search_budget(request: api.SuggestMoveRequest) -> SearchBudget:
+    milliseconds = request.max_milliseconds or DEFAULT_SEARCH_MILLISECONDS
+    if not 1 <= milliseconds <= MAX_SEARCH_MILLISECONDS:
+        raise bad_request(
+            "max_milliseconds",
+            f"must be from 1 to {MAX_SEARCH_MILLISECONDS}, not {request.max_milliseconds}",
+        )
+    if not 0 <= request.max_simulations <= MAX_SIMULATIONS:
+        raise bad_request(
+            "max_simulations",
+            f"must be from 1 to {MAX_SIMULATIONS} (0: {MAX_SIMULATIONS}),"
+            f" not {request.max_simulations}",
+        )
+    return SearchBudget(milliseconds)
 
 
 def seat_events(happened: Happened, selection: Selection) -> list[api.SeatEvents]:

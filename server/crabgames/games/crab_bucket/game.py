@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
-from crabgames.games.crab_bucket import events, explain, observation, rules, sampling
+from crabgames.games.crab_bucket import events, explain, observation, rules, sampling, strategy
 from crabgames.games.crab_bucket.codec import CODEC, MAX_MISSIONS
 from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS, MAX_PLAYERS
 from crabgames.games.crab_bucket.events import Event
@@ -149,6 +149,10 @@ class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
         deck's missions hold, won or lost (a quick game lost still reached its points)."""
         share = min(1.0, outcome.crab_bucket.points / MAX_TEAM_POINTS)
         return [share] * len(outcome.players)
+
+    def estimate(self, state: CrabBucketState) -> list[float]:
+        share = min(1.0, strategy.estimated_points(state) / MAX_TEAM_POINTS)
+        return [share] * state.num_players
 
     # ----- hidden information -----
 

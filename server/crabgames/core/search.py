@@ -1,0 +1,257 @@
+"""The server's search bot: information-set Monte Carlo tree search (docs/agents.md).
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree
+Search", 2012), written once for every game on the native hooks. The search never sees the real
+state: it starts from one full state drawn consistently with the deciding seat's view
+(`Game.state_from_view`, as SampleState draws), and each simulation
+
+1. redraws everything hidden from that seat (`Game.resample_hidden`): a determinization;
+2. walks down the tree: a node is what the searching seat would see there (its view, and who
+   decides), so the determinizations share one tree; the seat that decides picks among the moves
+   legal in this determinization by UCB1 on its own return, counting how often each move was
+   available (the subset-armed bandit of IS-MCTS); chance is drawn by its weights (G2) and a
+   decision with one legal move is played without a node, as the engine plays it;
+3. adds the first move not tried yet at its node, then plays random moves to the end, or takes
+   the game's estimate of the position where it has one (`Game.estimate`: Crab Bucket's);
+4. adds each seat's return (`Game.returns`, 0 to 1) to the moves on its path, each move
+   counting the return of the seat that chose it.
+
+The answer is the root's most visited move. Bounded: at most MAX_SIMULATIONS simulations (the
+tree grows by at most one node a simulation), each playout at most MAX_PLAYOUT_DECISIONS
+decisions, and every simulation asks `time_up` first (the service: the caller's budget, its
+deadline, its presence and the server's work bound). Reproducible: the same seed and a
+simulation budget that is reached give the same answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from crabgames.core.engine import Engine, legal_move_msgs
+from crabgames.core.errors import bad_request
+from crabgames.core.game import CHANCE, NOBODY, Game
+from crabgames.core.playouts import never, play_out
+from crabgames.core.prng import MASK64, Prng
+from crabgames.v1 import game_pb2
+
+MAX_SIMULATIONS = 50_000
+# A random game of any served title ends within a few hundred decisions (make bench).
+MAX_PLAYOUT_DECISIONS = 5_000
+# UCB1's exploration weight, on returns scaled to the range the search has seen so far (a
+# cooperative game's returns may all lie close together).
+EXPLORATION = 0.7
+
+S = TypeVar("S")  # the game's native state, move, event and outcome
+M = TypeVar("M")
+E = TypeVar("E")
+O = TypeVar("O")  # noqa: E741
+
+
+class Edge:
+    """A move from a node: how often it was played, the returns of the seat that played it,
+    and how often it was legal when its node was visited."""
+
+    __slots__ = ("visits", "total", "available")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+
+
+# A node: its moves by move id.
+Node = dict[int, Edge]
+
+
+@dataclass(frozen=True)
+class MoveStats:
+    move_id: int
+    visits: int
+    mean_return: float
+
+
+@dataclass(frozen=True)
+class SearchResult(Generic[M]):
+    move: M
+    move_id: int
+    simulations: int
+    stopped_by_time: bool
+    moves: list[MoveStats]  # every root move tried, most visited first
+
+
+class Search(Generic[S, M, E, O]):
+    """One search from one root state, for the seat that decides there."""
+
+    def __init__(
+        self,
+        game: Game[S, M, E, O],
+        root: S,
+        player: int,
+        seed: int,
+        ask_forced: bool = False,
+    ) -> None:
+        self.game = game
+        self.root = root
+        self.player = player
+        self.ask_forced = ask_forced
+        self.rng = random.Random(seed)  # the determinizations
+        self.prng = Prng(seed & MASK64)  # the tree's untried picks and the playouts
+        self.view_class: type[Any] = type(getattr(game_pb2.View(), game.facts.id))
+        self.nodes: dict[bytes, Node] = {}
+        self.low, self.high = math.inf, -math.inf  # the returns seen so far
+
+    def run(self, simulations: int, time_up: Callable[[], bool] = never) -> SearchResult[M]:
+        moves = self.game.legal_moves(self.root)
+        done, stopped = 0, False
+        if len(moves) > 1:
+            while done < simulations:
+                if time_up() or not self.simulate(time_up):
+                    stopped = True
+                    break
+                done += 1
+        return self.result(moves, done, stopped)
+
+    def simulate(self, time_up: Callable[[], bool]) -> bool:
+        """One simulation; False when the time ran out during its playout (nothing counted)."""
+        game = self.game
+        state = game.resample_hidden(self.root, self.player, self.rng)
+        path: list[tuple[Edge, int]] = []
+        while True:
+            decision = game.next_decision(state)
+            if decision.kind == NOBODY:
+                returns = self.returns_at_end(state)
+                break
+            if decision.kind == CHANCE:
+                self.draw_chance(state)
+                continue
+            moves = game.legal_moves(state)
+            if len(moves) == 1 and not self.ask_forced:
+                game.apply_move(state, moves[0])
+                continue
+            node = self.node_at(state, decision.player)
+            move, edge, new = self.select(node, state, moves)
+            game.apply_move(state, move)
+            path.append((edge, decision.player))
+            if new:
+                estimated = game.estimate(state)
+                if estimated is not None:
+                    returns = estimated
+                    break
+                outcome, _ = play_out(
+                    game, state, self.prng, MAX_PLAYOUT_DECISIONS, time_up, self.ask_forced
+                )
+                if outcome is None:
+                    return False
+                returns = game.returns(outcome)
+                break
+        self.backpropagate(path, returns)
+        return True
+
+    def node_at(self, state: S, decider: int) -> Node:
+        return self.nodes.setdefault(self.node_key(state, decider), {})
+
+    def node_key(self, state: S, decider: int) -> bytes:
+        """What the searching seat sees here (its view) and who decides, as a 16-byte digest."""
+        view = self.view_class()
+        self.game.codec.encode_view(state, self.player, view)
+        key = hashlib.blake2b(view.SerializeToString(deterministic=True), digest_size=16)
+        key.update(decider.to_bytes(2, "little"))
+        return key.digest()
+
+    def select(self, node: Node, state: S, moves: Sequence[M]) -> tuple[M, Edge, bool]:
+        """An untried move at random if there is one, else the best by UCB1 among the moves
+        legal here; every legal move's edge counts one more availability."""
+        move_id = self.game.move_id
+        ids = [move_id(state, move) for move in moves]
+        untried = [index for index, mid in enumerate(ids) if mid not in node]
+        for mid in ids:
+            if mid in node:
+                node[mid].available += 1
+        if untried:
+            index = untried[self.prng.below(len(untried))]
+            edge = node[ids[index]] = Edge()
+            edge.available = 1
+            return moves[index], edge, True
+        index = max(range(len(moves)), key=lambda i: self.ucb(node[ids[i]]))
+        return moves[index], node[ids[index]], False
+
+    def ucb(self, edge: Edge) -> float:
+        mean = edge.total / edge.visits
+        spread = self.high - self.low
+        scaled = (mean - self.low) / spread if spread > 0 else 0.5
+        return scaled + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)
+
+    def draw_chance(self, state: S) -> None:
+        outcomes = self.game.chance_outcomes(state)
+        index = self.prng.pick_weighted([weight for _, weight in outcomes])
+        self.game.apply_chance(state, outcomes[index][0])
+
+    def returns_at_end(self, state: S) -> list[float]:
+        ended = self.game.outcome(state)
+        assert ended is not None  # nobody decides: the game is over
+        outcome = game_pb2.Outcome()
+        self.game.codec.encode_outcome(ended, outcome)
+        return self.game.returns(outcome)
+
+    def backpropagate(self, path: list[tuple[Edge, int]], returns: list[float]) -> None:
+        self.low = min(self.low, *returns)
+        self.high = max(self.high, *returns)
+        for edge, decider in path:
+            edge.visits += 1
+            edge.total += returns[decider]
+
+    def result(self, moves: Sequence[M], simulations: int, stopped: bool) -> SearchResult[M]:
+        """The most visited root move (the better mean, then the first listed, on a tie)."""
+        game, root = self.game, self.root
+        ids = [game.move_id(root, move) for move in moves]
+        node = self.nodes.get(self.node_key(root, self.player), {})
+        stats = [
+            MoveStats(mid, node[mid].visits, node[mid].total / max(node[mid].visits, 1))
+            for mid in ids
+            if mid in node
+        ]
+        stats.sort(key=lambda s: (-s.visits, -s.mean_return))
+        best = stats[0].move_id if stats else ids[0]
+        return SearchResult(moves[ids.index(best)], best, simulations, stopped, stats)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    move: game_pb2.Move  # as LegalMoves lists it
+    result: SearchResult[Any]
+    seed: int
+    labels: dict[int, str]  # the root's legal moves' labels by move id
+
+
+def suggest_move(
+    engine: Engine,
+    view: game_pb2.View,
+    simulations: int,
+    seed: int = 0,
+    time_up: Callable[[], bool] = never,
+) -> Suggestion:
+    """SuggestMove on the engine: search from a state drawn consistently with the deciding
+    seat's view (never a real state), within `simulations` and `time_up`."""
+    if not 1 <= simulations <= MAX_SIMULATIONS:
+        raise bad_request(
+            "max_simulations", f"must be from 1 to {MAX_SIMULATIONS}, not {simulations}"
+        )
+    deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
+    if not view.HasField("player") or not deciding:
+        raise bad_request("view.next", "the view must be that of the seat that decides now")
+    seed = (seed or secrets.randbits(63) or 1) & MASK64
+    match = engine.sampled_match(view, seed)
+    result = Search(match.game, match.state, view.player, seed).run(simulations, time_up)
+    listed = legal_move_msgs(match, match.decision())
+    return Suggestion(
+        next(move for move in listed if move.move_id == result.move_id),
+        result,
+        seed,
+        {move.move_id: move.label for move in listed},
+    )

@@ -1,0 +1,23 @@
+"""The search bot's estimate of a Crab Bucket position (core/search.py): strategy, not rules.
+
+Random play almost never completes a mission (under 2 games in 100 reach a single point), so
+random playouts to the end tell the search nothing. It values a position instead by the team's
+points (B8) plus the current mission's level in proportion to how many of its requirements the
+tops meet now (B3), over the most points the default deck holds.
+"""
+
+from __future__ import annotations
+
+from crabgames.games.crab_bucket.rules import points, requirement_met, top_colors
+from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState
+
+
+def estimated_points(state: CrabBucketState) -> float:
+    """The points reached, and the share of the current mission already in place."""
+    reached = float(points(state))
+    if state.current == NO_MISSION:
+        return reached
+    mission = state.options.missions[state.current]
+    colors = top_colors(state)
+    met = sum(requirement_met(req, colors) for req in mission.requirements)
+    return reached + mission.level * met / len(mission.requirements)
