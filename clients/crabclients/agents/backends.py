@@ -9,6 +9,7 @@ with a single legal move for its player, so a backend only ever stops at a playe
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -16,6 +17,8 @@ import numpy.typing as npt
 from google.protobuf.message import Message
 
 from crabclients.client import PLAYER, RulesClient
+from crabgames.core.game import AnyGame
+from crabgames.games import all_games
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -24,11 +27,6 @@ if TYPE_CHECKING:
     from crabgames.core.engine import Engine
 
 Mask = npt.NDArray[np.int8]
-
-# Crab Bucket's return is the team's points over the most the default deck's missions hold
-# (CrabBucketGame.returns, MAX_TEAM_POINTS); the contract's Outcome carries no returns, so a
-# client over gRPC computes them from the outcome as the game does (the backends test pins it).
-CRAB_BUCKET_MAX_POINTS = 36
 
 
 class IllegalActionError(ValueError):
@@ -230,12 +228,11 @@ def deciding_token(started: api.NewGameResponse) -> str:
 
 
 def returns_of(game: str, outcome: game_pb2.Outcome) -> list[float]:
-    """Game.returns on the client: Crab Bucket (cooperative) gives every seat the team's
-    points over 36; the other games share 1 among the winners."""
-    if game == "crab_bucket":
-        share = min(1.0, outcome.crab_bucket.points / CRAB_BUCKET_MAX_POINTS)
-        return [share] * len(outcome.players)
-    values = [0.0] * len(outcome.players)
-    for winner in outcome.winners:
-        values[winner] = 1.0 / len(outcome.winners)
-    return values
+    """The returns of a finished game, from its outcome: the game's own `Game.returns`, so a
+    client over gRPC gets exactly what the engine in process gives (docs/agents.md)."""
+    return games_by_id()[game].returns(outcome)
+
+
+@functools.cache
+def games_by_id() -> dict[str, AnyGame]:
+    return {game.facts.id: game for game in all_games()}
