@@ -18,7 +18,7 @@ from crabgames.core.engine import Engine
 from crabgames.games import all_games
 
 ENGINE = Engine(all_games())
-GAMES = ("kraby", "crab_bucket")
+GAMES = ("kraby", "crab_bucket", "crab_rage")
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "agents.md"
 SEEDS = (1, 2)
 # The features documented in [-1, 1]; every other entry lies in [0, 1] (docs/agents.md).
