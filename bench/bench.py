@@ -33,8 +33,14 @@ from pathlib import Path
 import grpc
 
 from bench.noop import NOOP
+from crabclients.agents.backends import InProcess, OverGrpc
+from crabclients.agents.pettingzoo_env import steps_per_second
+from crabclients.client import RulesClient
+from crabgames.core.agents import Table
 from crabgames.core.engine import Engine
+from crabgames.core.game import PLAYER
 from crabgames.core.playouts import run_playouts
+from crabgames.core.search import MAX_SIMULATIONS, Search
 from crabgames.games import all_games
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -341,6 +347,85 @@ def game_rows(engine, channel, seconds: float) -> list[dict]:
             flush=True,
         )
     return rows
+
+
+# ----- learning agents and the search bot (docs/agents.md) -----
+
+
+def search_position(engine: Engine, game_id: str, players: int, seed: int) -> Table:
+    """A position a third of the way into a random game, with a real choice to make."""
+    table = Table.new(engine, game_id, players, seed=seed)
+    rng = random.Random(seed)
+    length = len(random_game(engine, game_id, players, seed))
+    while table.decision().kind == PLAYER and (
+        len(table.legal_move_ids()) < 2 or table.match.version < length // 3
+    ):
+        table.play(rng.choice(table.legal_move_ids()))
+    return table
+
+
+def simulations_per_second(engine: Engine, game_id: str, players: int, seconds: float) -> float:
+    """IS-MCTS simulations per second on one core (in process), over three positions."""
+    done, spent = 0, 0.0
+    for seed in (1, 2, 3):
+        table = search_position(engine, game_id, players, seed)
+        search = Search(table.game, table.match.state, table.decision().player, seed)
+        ends = time.perf_counter() + seconds / 3
+        start = time.perf_counter()
+        done += search.run(
+            MAX_SIMULATIONS, lambda ends=ends: time.perf_counter() >= ends
+        ).simulations
+        spent += time.perf_counter() - start
+    return done / spent
+
+
+def agent_rows(engine: Engine, address: str, seconds: float) -> list[dict]:
+    """For each title at its smallest table: PettingZoo steps per second in process and over
+    gRPC (random masked moves, observations every step), and the search's simulations per
+    second on one core, in process and as SuggestMove reports them for its 1 s default."""
+    rows = []
+    with RulesClient.connect(address) as client:
+        for game_id, game in engine.games.items():
+            players = game.facts.min_players
+            table = search_position(engine, game_id, players, 4)
+            suggested = client.suggest_move(table.view(table.decision().player), seed=1)
+            row = {
+                "game": game_id,
+                "players": players,
+                "env_steps_in_process": steps_per_second(game_id, players, InProcess(), seconds),
+                "env_steps_over_grpc": steps_per_second(
+                    game_id, players, OverGrpc(client), seconds
+                ),
+                "search_simulations_per_second": simulations_per_second(
+                    engine, game_id, players, seconds
+                ),
+                "suggest_move_simulations_in_1s": suggested.simulations,
+            }
+            rows.append(row)
+            print(
+                f"{game_id:<12} {players}p env steps/s {row['env_steps_in_process']:6.0f} in"
+                f" process, {row['env_steps_over_grpc']:5.0f} over gRPC; search"
+                f" {row['search_simulations_per_second']:5.0f} simulations/s/core,"
+                f" SuggestMove {row['suggest_move_simulations_in_1s']} in 1 s",
+                flush=True,
+            )
+    return rows
+
+
+def agent_markdown(rows: list[dict]) -> list[str]:
+    out = [
+        "",
+        "| game | players | PettingZoo steps/s in process | over gRPC |"
+        " IS-MCTS simulations/s/core | SuggestMove simulations in its 1 s |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in rows:
+        out.append(
+            f"| {r['game']} | {r['players']} | {r['env_steps_in_process']:.0f} |"
+            f" {r['env_steps_over_grpc']:.0f} | {r['search_simulations_per_second']:.0f} |"
+            f" {r['suggest_move_simulations_in_1s']} |"
+        )
+    return out
 
 
 # ----- a stream of moves against unary calls -----
@@ -718,6 +803,8 @@ def markdown(results: dict) -> str:
                 f"| {r['workload']} | {r['load']} | {r['workers_1']:.0f} |"
                 f" {r['workers_2']:.0f} | {r['speedup']:.2f}x |"
             )
+    if results.get("agents"):
+        out += agent_markdown(results["agents"])
     if results.get("browser"):
         out += browser_markdown(results["browser"])
     if results.get("web_page"):  # the web page (clients/web)
@@ -759,6 +846,8 @@ def main() -> None:
         print("== a stream of moves", flush=True)
         results["stream"] = stream_row(engine, channel, seconds, server.process.pid)
         channel.close()
+        print("== learning agents and the search bot", flush=True)
+        results["agents"] = agent_rows(engine, server.address, seconds)
     finally:
         server.stop()
     print("== browser protocols: Connect and gRPC-Web beside gRPC", flush=True)

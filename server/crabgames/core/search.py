@@ -12,7 +12,8 @@ state: it starts from one full state drawn consistently with the deciding seat's
    available (the subset-armed bandit of IS-MCTS); chance is drawn by its weights (G2) and a
    decision with one legal move is played without a node, as the engine plays it;
 3. adds the first move not tried yet at its node, then plays random moves to the end, or takes
-   the game's estimate of the position where it has one (`Game.estimate`: Crab Bucket's);
+   the game's estimate of the position where it has one (`Game.estimate`: Kraby's, Crab
+   Bucket's);
 4. adds each seat's return (`Game.returns`, 0 to 1) to the moves on its path, each move
    counting the return of the seat that chose it.
 

@@ -9,7 +9,7 @@ from typing import cast
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
-from crabgames.games.kraby import events, explain, observation, rules, sampling
+from crabgames.games.kraby import events, explain, observation, rules, sampling, strategy
 from crabgames.games.kraby.codec import CODEC, Options
 from crabgames.games.kraby.data import MAX_PLAYERS, Color
 from crabgames.games.kraby.events import Event
@@ -123,6 +123,9 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
 
     def observe(self, view: game_pb2.View, writer: Writer) -> None:
         observation.observe(view, writer)
+
+    def estimate(self, state: KrabyState) -> list[float]:
+        return strategy.estimated_shares(state)
 
     # ----- hidden information (G5) -----
 

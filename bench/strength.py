@@ -1,0 +1,171 @@
+"""How strong the server's search bot is (docs/agents.md): SuggestMove against LookaheadBot and
+RandomBot, through a real server, seeded, seats rotated, with 95% confidence intervals.
+
+    python -m bench.strength --games 30 --out bench/strength.json      (every title and count)
+    python -m bench.strength --game kraby --players 2 --opponent lookahead --games 10
+
+Competitive titles (Kraby, CRAB RAGE!): one search bot, the other seats all the opponent bot;
+game k seats the search bot at k mod players and uses seed `--seed + k`. It reports the search
+bot's mean return (its share of the victories: 1 for a win, 1/2 for a win shared by two, Game
+returns) with its interval, beside the share an equal bot would get (1/players).
+
+Crab Bucket is cooperative: the same seeds are played once by a team of search bots and once by
+a team of the opponent bots, and it reports both teams' mean mission points (B8) and the mean
+of the paired differences with its interval.
+
+The budget is a number of simulations per move (`--simulations`, one per title by default),
+so a run is reproducible and its cost known; docs/agents.md gives each title's simulations per
+second, which says what the default budget of SuggestMove (1 s) allows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from crabclients.bots import Bot, LookaheadBot, RandomBot, SearchBot, play_game
+from crabclients.client import RulesClient
+from crabclients.server_process import server_address
+from crabgames.games import all_games
+
+# Simulations per move: a fraction of what one second gives on one core of the bench machine
+# (docs/agents.md has the rates), so the measure is a lower bound for the 1 s budget.
+SIMULATIONS = {"kraby": 200, "crab_bucket": 1000, "crab_rage": 200}
+OPPONENTS = {"lookahead": LookaheadBot, "random": RandomBot}
+Z95 = 1.96
+
+
+@dataclass
+class Interval:
+    mean: float
+    low: float
+    high: float
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.mean:.2f} [{self.low:.2f}, {self.high:.2f}]"
+
+
+def interval(values: Sequence[float]) -> Interval:
+    """The mean with its 95% interval (normal approximation on the sample's deviation; for a
+    share of wins with few games this is rough, and says so by its width)."""
+    n = len(values)
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / math.sqrt(n) if n > 1 else math.inf
+    return Interval(mean, mean - half, mean + half, n)
+
+
+@dataclass
+class Result:
+    game: str
+    players: int
+    opponent: str
+    simulations: int
+    games: int
+    seconds: float
+    search: Interval  # competitive: the search bot's return; cooperative: its team's points
+    opponents: Interval  # competitive: each opponent's mean return; cooperative: their points
+    difference: Interval | None = None  # cooperative: search team minus opponent team, paired
+
+
+def search_bot(seed: int, simulations: int) -> SearchBot:
+    # A time budget far above the simulations' needs: the simulations decide, reproducibly.
+    return SearchBot(seed=seed, simulations=simulations, milliseconds=5000)
+
+
+def opponent_bot(name: str, seed: int) -> Bot:
+    return OPPONENTS[name](seed)
+
+
+def competitive(
+    client: RulesClient, game: str, players: int, opponent: str, games: int, seed: int, sims: int
+) -> tuple[Interval, Interval]:
+    mine: list[float] = []
+    theirs: list[float] = []
+    engine_game = {g.facts.id: g for g in all_games()}[game]
+    for k in range(games):
+        seat = k % players
+        bots = [opponent_bot(opponent, seed * 100 + k * 10 + s) for s in range(players)]
+        bots[seat] = search_bot(seed + k, sims)
+        record = play_game(client, game, bots, seed=seed + k)
+        returns = engine_game.returns(record.outcome)
+        mine.append(returns[seat])
+        theirs.append(statistics.fmean(r for s, r in enumerate(returns) if s != seat))
+    return interval(mine), interval(theirs)
+
+
+def cooperative(
+    client: RulesClient, game: str, players: int, opponent: str, games: int, seed: int, sims: int
+) -> tuple[Interval, Interval, Interval]:
+    ours: list[float] = []
+    theirs: list[float] = []
+    for k in range(games):
+        team = [search_bot(seed + k * 10 + s, sims) for s in range(players)]
+        rivals = [opponent_bot(opponent, seed * 100 + k * 10 + s) for s in range(players)]
+        ours.append(play_game(client, game, team, seed=seed + k).outcome.crab_bucket.points)
+        theirs.append(play_game(client, game, rivals, seed=seed + k).outcome.crab_bucket.points)
+    differences = [a - b for a, b in zip(ours, theirs, strict=True)]
+    return interval(ours), interval(theirs), interval(differences)
+
+
+def measure(
+    client: RulesClient, game: str, players: int, opponent: str, games: int, seed: int, sims: int
+) -> Result:
+    started = time.monotonic()
+    if game == "crab_bucket":
+        ours, theirs, difference = cooperative(client, game, players, opponent, games, seed, sims)
+        seconds = time.monotonic() - started
+        return Result(game, players, opponent, sims, games, seconds, ours, theirs, difference)
+    mine, others = competitive(client, game, players, opponent, games, seed, sims)
+    return Result(game, players, opponent, sims, games, time.monotonic() - started, mine, others)
+
+
+def line(result: Result) -> str:
+    if result.difference is not None:
+        return (
+            f"| {result.game} | {result.players} | {result.opponent} | {result.simulations} |"
+            f" {result.games} | points {result.search} | points {result.opponents} |"
+            f" difference {result.difference} |"
+        )
+    return (
+        f"| {result.game} | {result.players} | {result.opponent} | {result.simulations} |"
+        f" {result.games} | return {result.search} | return {result.opponents} |"
+        f" fair share {1 / result.players:.2f} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--address", help="a running server (default: start one)")
+    parser.add_argument("--game", action="append", help="a title (default: all)")
+    parser.add_argument("--players", type=int, action="append", help="default: every count")
+    parser.add_argument("--opponent", action="append", choices=sorted(OPPONENTS))
+    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--simulations", type=int, help="per move (default: by title)")
+    parser.add_argument("--out", help="append each result to this JSON lines file")
+    args = parser.parse_args(argv)
+    titles = {g.facts.id: g.facts for g in all_games()}
+    print("| title | players | opponent | simulations | games | search bot | opponents | |")
+    print("|---|---|---|---|---|---|---|---|")
+    with server_address(args.address) as where, RulesClient.connect(where, timeout=60) as client:
+        for game in args.game or sorted(titles):
+            facts = titles[game]
+            counts = args.players or range(facts.min_players, facts.max_players + 1)
+            for players in counts:
+                for opponent in args.opponent or ("lookahead", "random"):
+                    sims = args.simulations or SIMULATIONS[game]
+                    result = measure(client, game, players, opponent, args.games, args.seed, sims)
+                    print(line(result), f"{result.seconds:.0f} s", flush=True)
+                    if args.out:
+                        with open(args.out, "a") as out:
+                            out.write(json.dumps(asdict(result)) + "\n")
+
+
+if __name__ == "__main__":
+    main()
