@@ -3,6 +3,7 @@ docstring says, or the search would chase the wrong thing."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from crabgames.core.agents import Table
@@ -11,7 +12,9 @@ from crabgames.games.crab_bucket.game import MAX_TEAM_POINTS
 from crabgames.games.crab_bucket.rules import points, requirement_met, top_colors
 from crabgames.games.crab_bucket.state import NO_MISSION
 from crabgames.games.kraby import strategy as kraby
+from crabgames.games.kraby.data import NO_FIGURE, ORANGE
 from crabgames.games.kraby.rules import score_fishers, score_species
+from crabgames.v1 import kraby_pb2
 
 
 def positions(engine, game_id: str, players: int, seed: int, every: int = 5):
@@ -25,29 +28,58 @@ def positions(engine, game_id: str, players: int, seed: int, every: int = 5):
         step += 1
 
 
-def test_kraby_estimates_are_shares_that_follow_the_scores_now(engine):
+def kraby_values(state) -> list[float]:
+    """Each fisher's score now plus what their free holds may bring."""
+    species = score_species(state.cells)
+    points = {s.color: s.points for s in species}
+    return [
+        f.total + kraby.option_value(state, f.player, points)
+        for f in score_fishers(state.ships, species)
+    ]
+
+
+def test_kraby_estimates_are_shares_that_follow_the_values_now(engine):
     seen_a_lead = False
     for table in positions(engine, "kraby", 3, seed=12):
         state = table.match.state
         shares = engine.games["kraby"].estimate(state)
         assert abs(sum(shares) - 1) < 1e-9 and all(0 < s <= 1 for s in shares)
-        totals = [f.total for f in score_fishers(state.ships, score_species(state.cells))]
+        values = kraby_values(state)
         for a in range(3):
             for b in range(3):
-                assert (totals[a] > totals[b]) == (shares[a] > shares[b])
-        seen_a_lead |= len(set(totals)) > 1
+                assert (values[a] > values[b]) == (shares[a] > shares[b])
+        seen_a_lead |= len(set(values)) > 1
     assert seen_a_lead
 
 
-def test_kraby_a_lead_of_one_scale_is_e_times_the_odds(engine):
-    for table in positions(engine, "kraby", 2, seed=13):
-        state = table.match.state
-        totals = [f.total for f in score_fishers(state.ships, score_species(state.cells))]
-        if totals[0] - totals[1] == kraby.SCALE:
-            shares = kraby.estimated_shares(state)
-            assert abs(shares[0] / shares[1] - 2.718281828) < 1e-6
-            return
-    raise AssertionError("no position with a lead of exactly SCALE points: pick another seed")
+def a_group_of_four_orange(engine):
+    """A fresh two-fisher game with four orange crabs in a row on the board (3 points, the
+    rulebook's table) and no other crab: the estimate reads the board, not how it came."""
+    table = Table.new(engine, "kraby", 2, seed=14)
+    state = table.game.clone(table.match.state)
+    for row in range(11):
+        cells = range(row * 11, row * 11 + 11)
+        for first in cells[:-3]:
+            if all(state.cells[c] == kraby_pb2.KRABY_CELL_EMPTY for c in range(first, first + 4)):
+                for c in range(first, first + 4):
+                    state.cells[c] = kraby_pb2.KRABY_CELL_ORANGE
+                return state
+    raise AssertionError("no four empty cells in a row")
+
+
+def test_kraby_a_free_hold_is_worth_half_the_best_species_still_to_be_had(engine):
+    state = a_group_of_four_orange(engine)
+    points = {s.color: s.points for s in score_species(state.cells)}
+    assert points[ORANGE] == 3 and sum(points.values()) == 3
+    # The empty ship's best hold (x3) with orange: 0.5 * 3 * 3 for each fisher.
+    assert kraby.option_value(state, 0, points) == kraby.OPTION_DISCOUNT * 3 * 3
+    assert kraby.estimated_shares(state) == [0.5, 0.5]
+    # Orange at x2 on the first ship: 6 points, and nothing left worth a hold for that fisher.
+    state.ships[0] = (NO_FIGURE, ORANGE, NO_FIGURE)
+    assert kraby.option_value(state, 0, points) == 0
+    assert kraby_values(state) == [6, 4.5]
+    shares = kraby.estimated_shares(state)
+    assert abs(shares[0] / shares[1] - math.exp(1.5 / kraby.SCALE)) < 1e-9
 
 
 def test_crab_bucket_estimates_the_points_and_the_share_of_the_mission_in_place(engine):

@@ -2,25 +2,61 @@
 
 Random tile slides wreck the groups a fisher builds, so random playouts to the end say little
 about a position. The search values it instead by each fisher's score if the game ended now
-(the rulebook's scoring: every figure's species points times its hold, K9), turned into a share
-of the victory: a softmax over the scores, so a lead of SCALE points is worth e times the odds.
+(the rulebook's scoring: every figure's species points times its hold, K9) plus what their free
+holds may still bring, turned into a share of the victory: a softmax over those values, so a
+lead of SCALE points is worth e times the odds.
 """
 
 from __future__ import annotations
 
 import math
 
-from crabgames.games.kraby.rules import score_fishers, score_species
+from crabgames.games.kraby.data import COLORS, FIGURES_PER_SHIP, MULTIPLIERS, NO_FIGURE
+from crabgames.games.kraby.rules import (
+    color_on_ship,
+    figure_beside_the_board,
+    hold_is_free,
+    score_fishers,
+    score_species,
+)
 from crabgames.games.kraby.state import KrabyState
 
 # Points of lead for e times the odds of winning: about one group of four crabs in a x2 hold.
 SCALE = 4.0
+# A free hold is worth this share of what the best species still to be had would bring there.
+OPTION_DISCOUNT = 0.5
 
 
 def estimated_shares(state: KrabyState) -> list[float]:
-    """Each fisher's share of the victory if the scores now stood at the end."""
-    fishers = score_fishers(state.ships, score_species(state.cells))
-    best = max(f.total for f in fishers)
-    weights = [math.exp((f.total - best) / SCALE) for f in fishers]
+    """Each fisher's share of the victory if the values now stood at the end."""
+    species = score_species(state.cells)
+    points = {s.color: s.points for s in species}
+    values = [
+        fisher.total + option_value(state, fisher.player, points)
+        for fisher in score_fishers(state.ships, species)
+    ]
+    best = max(values)
+    weights = [math.exp((value - best) / SCALE) for value in values]
     total = sum(weights)
     return [w / total for w in weights]
+
+
+def option_value(state: KrabyState, player: int, points: dict[int, int]) -> float:
+    """What the fisher's free holds may still bring: the best species with a figure beside the
+    board and none on their ship yet, paired with their best free holds (K6), discounted."""
+    ship = state.ships[player]
+    room = FIGURES_PER_SHIP[state.num_players] - (len(ship) - ship.count(NO_FIGURE))
+    if room <= 0:
+        return 0.0
+    candidates = sorted(
+        (
+            points[color]
+            for color in COLORS
+            if figure_beside_the_board(state, color)
+            and not color_on_ship(ship, color)
+            and points[color] > 0
+        ),
+        reverse=True,
+    )
+    free = sorted((m for m in MULTIPLIERS if hold_is_free(ship, m)), reverse=True)[:room]
+    return OPTION_DISCOUNT * sum(m * p for m, p in zip(free, candidates, strict=False))
