@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from crabgames.games.kraby.data import COLORS, FIGURES_PER_SHIP, MULTIPLIERS, NO_FIGURE
+from crabgames.games.kraby.data import COLORS, FIGURES_PER_SHIP, MULTIPLIERS, NO_FIGURE, Color
 from crabgames.games.kraby.rules import (
     color_on_ship,
     figure_beside_the_board,
@@ -41,7 +41,7 @@ def estimated_shares(state: KrabyState) -> list[float]:
     return [w / total for w in weights]
 
 
-def option_value(state: KrabyState, player: int, points: dict[int, int]) -> float:
+def option_value(state: KrabyState, player: int, points: dict[Color, int]) -> float:
     """What the fisher's free holds may still bring: the best species with a figure beside the
     board and none on their ship yet, paired with their best free holds (K6), discounted."""
     ship = state.ships[player]
