@@ -18,8 +18,8 @@ One class, `CrabGamesEnv`, whatever the backend (backends.py: `InProcess`, `Over
 - Actions are move ids: `Discrete(move_id_count)`. Observations follow PettingZoo's masked
   convention (the classic chess and connect four): `{"observation": float32 tensor of the
   game's own shape, from the agent's own view, "action_mask": int8 of move_id_count}`; the mask
-  is all 0 for an agent whose turn it is not. The tensor's bounds are not declared by the
-  games, so the Box is unbounded.
+  is all 0 for an agent whose turn it is not. Every entry of the tensor lies in [-1, 1]
+  (core/observation.py LOW and HIGH), the Box's bounds.
 - Rewards come only at the end and are the game's returns, uncentred: in Kraby and CRAB RAGE!
   the winners share 1 (a sole winner 1, two sharing the victory 1/2 each), everyone else 0;
   in Crab Bucket (cooperative) every seat gets the team's points / 36. They are the same numbers
@@ -61,6 +61,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from crabclients.agents.backends import Backend, IllegalActionError, InProcess, Mask
+from crabgames.core.observation import HIGH, LOW
 from crabgames.v1 import game_pb2
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -110,7 +111,7 @@ class CrabGamesEnv(AECEnv[str, Observation, int]):
     def _observation_space(count: int, shape: tuple[int, ...]) -> spaces.Dict:
         return spaces.Dict(
             {
-                "observation": spaces.Box(-np.inf, np.inf, shape, np.float32),
+                "observation": spaces.Box(LOW, HIGH, shape, np.float32),
                 "action_mask": spaces.Box(0, 1, (count,), np.int8),
             }
         )

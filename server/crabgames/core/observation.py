@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+# Every entry of every game's tensor lies in this range (docs/agents.md gives each feature's).
+LOW, HIGH = -1.0, 1.0
+
 
 @dataclass(frozen=True)
 class Feature:
