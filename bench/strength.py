@@ -33,9 +33,9 @@ from crabclients.client import RulesClient
 from crabclients.server_process import server_address
 from crabgames.games import all_games
 
-# Simulations per move: a fraction of what one second gives on one core of the bench machine
-# (docs/agents.md has the rates), so the measure is a lower bound for the 1 s budget.
-SIMULATIONS = {"kraby": 200, "crab_bucket": 1000, "crab_rage": 200}
+# Simulations per move: about half of what one second gives on one quiet core of the bench
+# machine (docs/agents.md has the rates), so the measure is a lower bound for the 1 s budget.
+SIMULATIONS = {"kraby": 2000, "crab_bucket": 3000, "crab_rage": 250}
 OPPONENTS = {"lookahead": LookaheadBot, "random": RandomBot}
 Z95 = 1.96
 

@@ -13,7 +13,7 @@ from crabgames.games.crab_bucket.rules import points, requirement_met, top_color
 from crabgames.games.crab_bucket.state import NO_MISSION
 from crabgames.games.kraby import strategy as kraby
 from crabgames.games.kraby.data import NO_FIGURE, ORANGE
-from crabgames.games.kraby.rules import score_fishers, score_species
+from crabgames.games.kraby.rules import score_species
 from crabgames.v1 import kraby_pb2
 
 
@@ -28,34 +28,25 @@ def positions(engine, game_id: str, players: int, seed: int, every: int = 5):
         step += 1
 
 
-def kraby_values(state) -> list[float]:
-    """Each fisher's score now plus what their free holds may bring."""
-    species = score_species(state.cells)
-    points = {s.color: s.points for s in species}
-    return [
-        f.total + kraby.option_value(state, f.player, points)
-        for f in score_fishers(state.ships, species)
-    ]
-
-
-def test_kraby_estimates_are_shares_that_follow_the_values_now(engine):
+def test_kraby_estimates_follow_the_lead_over_the_best_rival(engine):
     seen_a_lead = False
     for table in positions(engine, "kraby", 3, seed=12):
         state = table.match.state
-        shares = engine.games["kraby"].estimate(state)
-        assert abs(sum(shares) - 1) < 1e-9 and all(0 < s <= 1 for s in shares)
-        values = kraby_values(state)
+        chances = engine.games["kraby"].estimate(state)
+        assert all(0 < c < 1 for c in chances)
+        values = kraby.fisher_values(state)
+        leads = [v - max(w for j, w in enumerate(values) if j != i) for i, v in enumerate(values)]
         for a in range(3):
             for b in range(3):
-                assert (values[a] > values[b]) == (shares[a] > shares[b])
-        seen_a_lead |= len(set(values)) > 1
+                assert (leads[a] > leads[b]) == (chances[a] > chances[b])
+        seen_a_lead |= max(leads) > 0
     assert seen_a_lead
 
 
-def a_group_of_four_orange(engine):
-    """A fresh two-fisher game with four orange crabs in a row on the board (3 points, the
-    rulebook's table) and no other crab: the estimate reads the board, not how it came."""
-    table = Table.new(engine, "kraby", 2, seed=14)
+def a_group_of_four_orange(engine, players: int):
+    """A fresh game with four orange crabs in a row on the board (3 points, the rulebook's
+    table) and no other crab: the estimate reads the board, not how it came."""
+    table = Table.new(engine, "kraby", players, seed=14)
     state = table.game.clone(table.match.state)
     for row in range(11):
         cells = range(row * 11, row * 11 + 11)
@@ -68,18 +59,30 @@ def a_group_of_four_orange(engine):
 
 
 def test_kraby_a_free_hold_is_worth_half_the_best_species_still_to_be_had(engine):
-    state = a_group_of_four_orange(engine)
+    state = a_group_of_four_orange(engine, 2)
     points = {s.color: s.points for s in score_species(state.cells)}
     assert points[ORANGE] == 3 and sum(points.values()) == 3
     # The empty ship's best hold (x3) with orange: 0.5 * 3 * 3 for each fisher.
     assert kraby.option_value(state, 0, points) == kraby.OPTION_DISCOUNT * 3 * 3
-    assert kraby.estimated_shares(state) == [0.5, 0.5]
+    assert kraby.estimated_chances(state) == [0.5, 0.5]
     # Orange at x2 on the first ship: 6 points, and nothing left worth a hold for that fisher.
     state.ships[0] = (NO_FIGURE, ORANGE, NO_FIGURE)
     assert kraby.option_value(state, 0, points) == 0
-    assert kraby_values(state) == [6, 4.5]
-    shares = kraby.estimated_shares(state)
-    assert abs(shares[0] / shares[1] - math.exp(1.5 / kraby.SCALE)) < 1e-9
+    assert kraby.fisher_values(state) == [6, 4.5]
+    chances = kraby.estimated_chances(state)
+    assert abs(chances[0] / (1 - chances[0]) - math.exp(1.5 / kraby.SCALE)) < 1e-9
+    assert abs(sum(chances) - 1) < 1e-12  # two fishers: one or the other wins
+
+
+def test_kraby_only_the_best_rival_counts(engine):
+    """Three fishers at 6, 4.5 and 4.5: the leader's chance is its lead of 1.5 over either; a
+    trailing fisher's is its gap of 1.5 to the leader, whatever the third has."""
+    state = a_group_of_four_orange(engine, 3)
+    state.ships[0] = (NO_FIGURE, ORANGE, NO_FIGURE)
+    assert kraby.fisher_values(state) == [6, 4.5, 4.5]
+    chances = kraby.estimated_chances(state)
+    assert chances[0] == kraby.winning_chance(1.5, 0) and chances[1] == chances[2]
+    assert chances[1] == kraby.winning_chance(0, 1.5) and chances[0] + chances[1] == 1
 
 
 def test_crab_bucket_estimates_the_points_and_the_share_of_the_mission_in_place(engine):

@@ -125,7 +125,7 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
         observation.observe(view, writer)
 
     def estimate(self, state: KrabyState) -> list[float]:
-        return strategy.estimated_shares(state)
+        return strategy.estimated_chances(state)
 
     # ----- hidden information (G5) -----
 

@@ -3,8 +3,9 @@
 Random tile slides wreck the groups a fisher builds, so random playouts to the end say little
 about a position. The search values it instead by each fisher's score if the game ended now
 (the rulebook's scoring: every figure's species points times its hold, K9) plus what their free
-holds may still bring, turned into a share of the victory: a softmax over those values, so a
-lead of SCALE points is worth e times the odds.
+holds may still bring, turned into a chance of winning by the lead over the best rival: a
+logistic curve, so a lead of SCALE points is worth e times the odds. Only the best rival counts,
+as only beating every rival wins; with two fishers the chances add up to 1.
 """
 
 from __future__ import annotations
@@ -27,18 +28,28 @@ SCALE = 4.0
 OPTION_DISCOUNT = 0.5
 
 
-def estimated_shares(state: KrabyState) -> list[float]:
-    """Each fisher's share of the victory if the values now stood at the end."""
+def estimated_chances(state: KrabyState) -> list[float]:
+    """Each fisher's chance of winning if the values now stood at the end."""
+    values = fisher_values(state)
+    return [winning_chance(value, best_rival(values, seat)) for seat, value in enumerate(values)]
+
+
+def fisher_values(state: KrabyState) -> list[float]:
+    """Each fisher's score now plus what their free holds may still bring."""
     species = score_species(state.cells)
     points = {s.color: s.points for s in species}
-    values = [
+    return [
         fisher.total + option_value(state, fisher.player, points)
         for fisher in score_fishers(state.ships, species)
     ]
-    best = max(values)
-    weights = [math.exp((value - best) / SCALE) for value in values]
-    total = sum(weights)
-    return [w / total for w in weights]
+
+
+def best_rival(values: list[float], seat: int) -> float:
+    return max(value for other, value in enumerate(values) if other != seat)
+
+
+def winning_chance(value: float, rival: float) -> float:
+    return 1.0 / (1.0 + math.exp((rival - value) / SCALE))
 
 
 def option_value(state: KrabyState, player: int, points: dict[Color, int]) -> float:
