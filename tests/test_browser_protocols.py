@@ -631,3 +631,19 @@ def test_an_answer_over_the_message_limit_is_refused_as_on_grpc():
             with pytest.raises(Refusal) as over_http:
                 HttpCaller(f"http://127.0.0.1:{port}", protocol)("NewGame", request)
             assert over_http.value.as_tuple() == over_grpc.value.as_tuple()
+
+
+def test_a_browser_asks_the_search_bot_for_a_move(grpc_caller, caller):
+    """SuggestMove over Connect and gRPC-Web: the answer is the same as over gRPC."""
+    state = api.NewGameResponse.FromString(
+        grpc_caller("NewGame", api.NewGameRequest(num_players=2, seed=4, kraby={}))
+    ).state
+    request = api.SuggestMoveRequest(state=state, max_simulations=20, seed=6)
+    over_grpc = api.SuggestMoveResponse.FromString(grpc_caller("SuggestMove", request))
+    answer = caller("SuggestMove", request)
+    if caller.json:
+        parsed = api.SuggestMoveResponse()
+        json_format.Parse(answer, parsed)
+    else:
+        parsed = api.SuggestMoveResponse.FromString(answer)
+    assert parsed == over_grpc and parsed.simulations == 20
