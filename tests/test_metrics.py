@@ -248,6 +248,21 @@ def test_a_long_call_in_flight_is_seen_while_it_runs(observed_server):
     assert calls(scrape(observed_server.metrics_port), "Playouts", "crab_rage") == 1
 
 
+def test_a_suggested_move_is_counted_under_its_game_from_a_view_or_a_state(observed_server):
+    channel = grpc.insecure_channel(f"127.0.0.1:{observed_server.port}")
+    stub = api_grpc.RulesServiceStub(channel)
+    state = stub.NewGame(api.NewGameRequest(num_players=2, seed=3, kraby={}), timeout=5).state
+    before = calls(scrape(observed_server.metrics_port), "SuggestMove", "kraby")
+    view = stub.GetView(api.GetViewRequest(state=state, player=state.next.player), timeout=5).view
+    for request in (
+        api.SuggestMoveRequest(view=view, max_simulations=5),
+        api.SuggestMoveRequest(state=state, max_simulations=5),
+    ):
+        stub.SuggestMove(request, timeout=10)
+    channel.close()
+    assert calls(scrape(observed_server.metrics_port), "SuggestMove", "kraby") == before + 2
+
+
 def test_metrics_and_access_log_are_off_by_default(access_lines):
     running = serve("127.0.0.1:0")
     try:
