@@ -203,6 +203,14 @@ def server_requests(record, index: int, data) -> tuple[dict[str, tuple[str, byte
         "ApplyMove": ("ApplyMove", api.ApplyMoveRequest(state=state, move=move)),
         "Replay": ("Replay", replay),
         "SampleState": ("SampleState", api.SampleStateRequest(view=view, seed=seat)),
+        "SuggestMove (view)": (
+            "SuggestMove",
+            api.SuggestMoveRequest(view=view, max_simulations=3, seed=seat + 1),
+        ),
+        "SuggestMove (state)": (
+            "SuggestMove",
+            api.SuggestMoveRequest(state=state, max_simulations=3, seed=seat + 1),
+        ),
     }
     described = f"state {changes} move {move_changes} view of seat {seat} {view_changes}"
     return {t: (m, r.SerializeToString()) for t, (m, r) in requests.items()}, described

@@ -143,6 +143,21 @@ def test_long_work_stops_at_its_time_budget():
         assert answer.truncated and answer.games < 10_000
 
 
+def test_a_search_stops_at_the_work_bound_whatever_its_budget_asks():
+    """SuggestMove with 5 s of budget on a server whose long calls may work 0.5 s, from a state
+    where every manager holds a rage no real game reaches: the answer still comes in time."""
+    with server(WORK_SECONDS=0.5) as (channel, _):
+        stub = api_grpc.RulesServiceStub(channel)
+        state = raging_state(stub, 100_000)
+        started = time.monotonic()
+        request = api.SuggestMoveRequest(state=state, max_milliseconds=5000, seed=1)
+        answer = stub.SuggestMove(request, timeout=30)
+        assert time.monotonic() - started < 3
+        assert answer.stopped_by_time and len(answer.moves) <= 256
+        moved = stub.ApplyMove(api.ApplyMoveRequest(state=state, move=answer.move), timeout=30)
+        assert moved.state.version > state.version
+
+
 def test_work_whose_caller_gave_up_stops_and_frees_the_server():
     with server(WORK_SECONDS=60) as (channel, running):
         stub = api_grpc.RulesServiceStub(channel)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from crabgames.core.engine import Engine, legal_move_msgs
+from crabgames.core.engine import Engine
 from crabgames.core.errors import bad_request
 from crabgames.core.game import CHANCE, NOBODY, Game
 from crabgames.core.playouts import never, play_out
@@ -42,6 +42,8 @@ from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
 
 MAX_SIMULATIONS = 50_000
+# The root moves an answer reports, most visited first: a few kilobytes at most.
+MAX_REPORTED_MOVES = 256
 # A random game of any served title ends within a few hundred decisions (make bench).
 MAX_PLAYOUT_DECISIONS = 5_000
 # UCB1's exploration weight, on returns scaled to the range the search has seen so far (a
@@ -71,7 +73,8 @@ Node = dict[int, Edge]
 
 
 @dataclass(frozen=True)
-class MoveStats:
+class MoveStats(Generic[M]):
+    move: M
     move_id: int
     visits: int
     mean_return: float
@@ -83,7 +86,7 @@ class SearchResult(Generic[M]):
     move_id: int
     simulations: int
     stopped_by_time: bool
-    moves: list[MoveStats]  # every root move tried, most visited first
+    moves: list[MoveStats[M]]  # the root moves tried, most visited first
 
 
 class Search(Generic[S, M, E, O]):
@@ -213,13 +216,13 @@ class Search(Generic[S, M, E, O]):
         ids = [game.move_id(root, move) for move in moves]
         node = self.nodes.get(self.node_key(root, self.player), {})
         stats = [
-            MoveStats(mid, node[mid].visits, node[mid].total / max(node[mid].visits, 1))
-            for mid in ids
+            MoveStats(move, mid, node[mid].visits, node[mid].total / max(node[mid].visits, 1))
+            for move, mid in zip(moves, ids, strict=True)
             if mid in node
         ]
         stats.sort(key=lambda s: (-s.visits, -s.mean_return))
-        best = stats[0].move_id if stats else ids[0]
-        return SearchResult(moves[ids.index(best)], best, simulations, stopped, stats)
+        best = stats[0] if stats else MoveStats(moves[0], ids[0], 0, 0.0)
+        return SearchResult(best.move, best.move_id, simulations, stopped, stats)
 
 
 @dataclass(frozen=True)
@@ -227,7 +230,7 @@ class Suggestion:
     move: game_pb2.Move  # as LegalMoves lists it
     result: SearchResult[Any]
     seed: int
-    labels: dict[int, str]  # the root's legal moves' labels by move id
+    labels: list[str]  # of result.moves[:MAX_REPORTED_MOVES], in order
 
 
 def suggest_move(
@@ -249,10 +252,9 @@ def suggest_move(
     seed = (seed or secrets.randbits(63) or 1) & MASK64
     match = engine.sampled_match(view, seed)
     result = Search(match.game, match.state, view.player, seed).run(simulations, time_up)
-    listed = legal_move_msgs(match, match.decision())
-    return Suggestion(
-        next(move for move in listed if move.move_id == result.move_id),
-        result,
-        seed,
-        {move.move_id: move.label for move in listed},
-    )
+    # Only the moves answered are encoded: a CRAB RAGE! Smash at a huge rage has more legal
+    # moves than an answer may list (MAX_LISTED_MOVES).
+    move = game_pb2.Move.FromString(match.forced_move_bytes(match.decision(), result.move))
+    label = match.game.codec.move_label
+    reported = result.moves[:MAX_REPORTED_MOVES]
+    return Suggestion(move, result, seed, [label(match.state, stats.move) for stats in reported])

@@ -379,10 +379,10 @@ class RulesServicer:
             seed=suggestion.seed,
             stopped_by_time=result.stopped_by_time,
         )
-        for stats in result.moves:
+        for stats, label in zip(result.moves, suggestion.labels, strict=False):
             response.moves.add(
                 move_id=stats.move_id,
-                label=suggestion.labels[stats.move_id],
+                label=label,
                 visits=stats.visits,
                 mean_return=stats.mean_return,
             )
