@@ -139,6 +139,29 @@ def line(result: Result) -> str:
     )
 
 
+def table(rows: list[dict]) -> str:
+    """The results of a run (its JSON lines) as the table docs/agents.md shows."""
+    out = [
+        "| title | players | opponents | games | search bot | each opponent | an equal bot |",
+        "|---|---:|---|---:|---|---|---|",
+    ]
+    for row in rows:
+        mine, theirs = Interval(**row["search"]), Interval(**row["opponents"])
+        if row["difference"] is not None:
+            difference = Interval(**row["difference"])
+            out.append(
+                f"| {row['game']} | {row['players']} | a team of {row['opponent']} |"
+                f" {row['games']} | {mine} points | {theirs} points |"
+                f" difference {difference} |"
+            )
+        else:
+            out.append(
+                f"| {row['game']} | {row['players']} | {row['opponent']} | {row['games']} |"
+                f" {mine} | {theirs} | {1 / row['players']:.2f} |"
+            )
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--address", help="a running server (default: start one)")
@@ -149,7 +172,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--simulations", type=int, help="per move (default: by title)")
     parser.add_argument("--out", help="append each result to this JSON lines file")
+    parser.add_argument("--table", help="print the results in this JSON lines file as a table")
     args = parser.parse_args(argv)
+    if args.table:
+        with open(args.table) as lines:
+            print(table([json.loads(line) for line in lines if line.strip()]))
+        return
     titles = {g.facts.id: g.facts for g in all_games()}
     print("| title | players | opponent | simulations | games | search bot | opponents | |")
     print("|---|---|---|---|---|---|---|---|")
