@@ -252,36 +252,3 @@ def test_the_search_beats_random_play(engine):
                 table.play(rng.choice(table.legal_move_ids()))
         wins += table.returns()[seat] == 1.0
     assert wins == 4
-
-
-class RecordingSearch(Search):
-    """A search that notes who decides at every node it visits."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.deciders: set[int] = set()
-
-    def node_at(self, state, decider):
-        self.deciders.add(decider)
-        return super().node_at(state, decider)
-
-
-@pytest.mark.parametrize(
-    ("game_id", "players", "only_the_searcher"),
-    [("kraby", 3, True), ("crab_rage", 3, False), ("crab_bucket", 3, False)],
-)
-def test_a_rivals_decision_ends_a_simulation_in_a_game_with_an_estimate(
-    engine, game_id, players, only_the_searcher
-):
-    """Kraby has an estimate: its tree holds only the searching seat's decisions. CRAB RAGE! (no
-    estimate) and Crab Bucket (cooperative: no rivals) grow nodes for the other seats too."""
-    table = Table.new(engine, game_id, players, seed=41)
-    rng = random.Random(41)
-    for _ in range(8):
-        table.play(rng.choice(table.legal_move_ids()))
-    while len(table.legal_move_ids()) < 2:
-        table.play(rng.choice(table.legal_move_ids()))
-    seat = table.decision().player
-    search = RecordingSearch(table.game, table.match.state, seat, seed=5)
-    search.run(150)
-    assert (search.deciders == {seat}) == only_the_searcher, search.deciders
