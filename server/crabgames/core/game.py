@@ -88,8 +88,6 @@ class GameFacts:
     has_hidden_information: bool
     has_simultaneous_choices: bool
     modes: tuple[str, ...] = ()
-    # Every seat plays for the same result (Crab Bucket): no seat is another's rival.
-    cooperative: bool = False
     options: tuple[OptionInfo, ...] = field(default_factory=tuple)
     # The same rules under an earlier spelling of the version ("kraby-1" before every game used
     # "<id>/<n>"): states and views carrying it are still read; new ones carry `rules_version`.

@@ -10,8 +10,7 @@ state: it starts from one full state drawn consistently with the deciding seat's
    decides), so the determinizations share one tree; the seat that decides picks among the moves
    legal in this determinization by UCB1 on its own return, counting how often each move was
    available (the subset-armed bandit of IS-MCTS); chance is drawn by its weights (G2) and a
-   decision with one legal move is played without a node, as the engine plays it; in a game
-   with an estimate (`Game.estimate`), a rival's decision ends the walk with the estimate there;
+   decision with one legal move is played without a node, as the engine plays it;
 3. adds the first move not tried yet at its node, then plays random moves to the end, or takes
    the game's estimate of the position where it has one (`Game.estimate`: Kraby's, Crab
    Bucket's);
@@ -110,11 +109,6 @@ class Search(Generic[S, M, E, O]):
         self.view_class: type[Any] = type(getattr(game_pb2.View(), game.facts.id))
         self.nodes: dict[bytes, Node] = {}
         self.low, self.high = math.inf, -math.inf  # the returns seen so far
-        # Where the game has an estimate, a rival's decision ends the simulation with it: a
-        # rival's node would try each of its moves once at random before choosing by value,
-        # and values after random replies are worse than none (Kraby with four fishers against
-        # look-ahead bots: 0.50 of the victories at 400 simulations, 0.21 at 2,000).
-        self.estimates_rivals = not game.facts.cooperative
 
     def run(self, simulations: int, time_up: Callable[[], bool] = never) -> SearchResult[M]:
         moves = self.game.legal_moves(self.root)
@@ -144,11 +138,6 @@ class Search(Generic[S, M, E, O]):
             if len(moves) == 1 and not self.ask_forced:
                 game.apply_move(state, moves[0])
                 continue
-            if self.estimates_rivals and decision.player != self.player:
-                estimated = game.estimate(state)
-                if estimated is not None:
-                    returns = estimated
-                    break
             node = self.node_at(state, decision.player)
             move, edge, new = self.select(node, state, moves)
             game.apply_move(state, move)

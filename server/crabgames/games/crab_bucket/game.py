@@ -58,7 +58,6 @@ class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
         has_chance=True,
         has_hidden_information=True,
         has_simultaneous_choices=False,
-        cooperative=True,
         modes=("quick", "wild_crab"),
         options=(
             OptionInfo(
