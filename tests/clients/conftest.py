@@ -3,10 +3,15 @@ engine hooks the clients use (move ids, state sampling)."""
 
 from __future__ import annotations
 
+import base64
+import os
+
 import pytest
 
 from crabclients.bots import RandomBot, play_game
 from crabclients.client import RulesClient, RulesServiceError
+from crabgames.service.sealing import ENV_VAR
+from crabgames.service.server import serve
 from crabgames.v1 import rules_service_pb2 as api
 
 GAMES = ("kraby", "crab_bucket", "crab_rage")
@@ -17,6 +22,22 @@ PLAYERS = {"kraby": 3, "crab_bucket": 3, "crab_rage": 3}
 def client(server_address):
     with RulesClient.connect(server_address, timeout=10) as connected:
         yield connected
+
+
+@pytest.fixture(scope="module")
+def sealed_address():
+    """A server of the module's own with sealing on (one key), on loopback."""
+    saved = os.environ.get(ENV_VAR)
+    os.environ[ENV_VAR] = "clients:" + base64.b64encode(bytes(range(32))).decode()
+    try:
+        running = serve("127.0.0.1:0", threads=4)
+    finally:
+        if saved is None:
+            os.environ.pop(ENV_VAR, None)
+        else:
+            os.environ[ENV_VAR] = saved
+    yield f"127.0.0.1:{running.port}"
+    running.stop(0)
 
 
 @pytest.fixture(scope="session")

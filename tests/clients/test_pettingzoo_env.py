@@ -4,8 +4,6 @@ same game for the same seed and actions."""
 
 from __future__ import annotations
 
-import base64
-import os
 import warnings
 
 import numpy as np
@@ -18,8 +16,6 @@ from crabclients.agents.pettingzoo_env import CrabGamesEnv, env, steps_per_secon
 from crabclients.agents.play_random_env import main
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
-from crabgames.service.sealing import ENV_VAR
-from crabgames.service.server import serve
 
 from .conftest import GAMES
 
@@ -54,21 +50,6 @@ def random_actions(made: CrabGamesEnv, seed: int):
             made.step(None)
         else:
             made.step(int(rng.choice(np.flatnonzero(made.observe(agent)["action_mask"]))))
-
-
-@pytest.fixture(scope="module")
-def sealed_address():
-    saved = os.environ.get(ENV_VAR)
-    os.environ[ENV_VAR] = "agents:" + base64.b64encode(bytes(range(32))).decode()
-    try:
-        running = serve("127.0.0.1:0", threads=2)
-    finally:
-        if saved is None:
-            os.environ.pop(ENV_VAR, None)
-        else:
-            os.environ[ENV_VAR] = saved
-    yield f"127.0.0.1:{running.port}"
-    running.stop(0)
 
 
 @pytest.mark.parametrize(("game", "players"), MIN_AND_MAX)

@@ -3,34 +3,14 @@ and without the server's Playouts RPC."""
 
 from __future__ import annotations
 
-import base64
-import os
-
 import grpc
 import pytest
 
 from crabclients.bots import LookaheadBot, RandomBot, play_game
 from crabclients.client import RulesClient, RulesServiceError
-from crabgames.service.sealing import ENV_VAR
-from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 
 from .conftest import PLAYERS, require_served
-
-
-@pytest.fixture(scope="module")
-def sealed_address():
-    saved = os.environ.get(ENV_VAR)
-    os.environ[ENV_VAR] = "clients:" + base64.b64encode(bytes(range(32))).decode()
-    try:
-        running = serve("127.0.0.1:0", threads=4)
-    finally:
-        if saved is None:
-            os.environ.pop(ENV_VAR, None)
-        else:
-            os.environ[ENV_VAR] = saved
-    yield f"127.0.0.1:{running.port}"
-    running.stop(0)
 
 
 @pytest.fixture(scope="module")
