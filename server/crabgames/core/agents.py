@@ -86,11 +86,7 @@ class Table:
         move = self.legal_moves_by_id().get(move_id)
         if move is None:
             raise IllegalMove("G3", f"no legal move has the id {move_id} now")
-        match = self.match
-        events = match.game.apply_move(match.state, move)
-        match.version += 1
-        events.extend(match.advance())
-        return events
+        return self.match.apply(False, move)
 
     def chance_outcomes(self) -> Sequence[tuple[int, int]]:
         """At a chance node (explicit chance only): (value, weight) pairs (G2)."""
@@ -98,13 +94,9 @@ class Table:
         return self.game.chance_outcomes(self.match.state)
 
     def resolve_chance(self, value: int) -> list[Any]:
-        match = self.match
         if value not in {v for v, _ in self.chance_outcomes()}:
             raise IllegalMove("G2", f"{value} is not a possible outcome now")
-        events = match.game.apply_chance(match.state, value)
-        match.version += 1
-        events.extend(match.advance())
-        return events
+        return self.match.apply(True, value)
 
     def view(self, seat: int | None) -> game_pb2.View:
         return self.engine.view_of(self.match, seat)

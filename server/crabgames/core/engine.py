@@ -150,7 +150,11 @@ class Match:
 
     def play(self, move: game_pb2.Move, path: str = "move") -> list[Any]:
         """Check and apply one move, then resolve chance if the mode is AUTO."""
-        is_chance, native = self.check_move(move, path)
+        return self.apply(*self.check_move(move, path))
+
+    def apply(self, is_chance: bool, native: Any) -> list[Any]:
+        """Apply a checked move (a chance outcome's value when `is_chance`), then everything
+        that follows without a choice (`advance`); the native events."""
         if is_chance:
             events = self.game.apply_chance(self.state, native)
         else:
