@@ -440,13 +440,7 @@ def search_budget(request: api.SuggestMoveRequest) -> SearchBudget:
             "max_milliseconds",
             f"must be from 1 to {MAX_SEARCH_MILLISECONDS}, not {request.max_milliseconds}",
         )
-    if not 0 <= request.max_simulations <= MAX_SIMULATIONS:
-        raise bad_request(
-            "max_simulations",
-            f"must be from 1 to {MAX_SIMULATIONS} (0: {MAX_SIMULATIONS}),"
-            f" not {request.max_simulations}",
-        )
-    return SearchBudget(milliseconds)
+    return SearchBudget(milliseconds)  # the simulations are checked by suggest_move
 
 
 def seat_events(happened: Happened, selection: Selection) -> list[api.SeatEvents]:
