@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import time
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from crabclients.bots import Bot, LookaheadBot, RandomBot, SearchBot, play_game
 from crabclients.client import RulesClient
+from crabclients.intervals import Interval, mean_interval
 from crabclients.server_process import server_address
 from crabgames.games import all_games
 
@@ -37,27 +36,6 @@ from crabgames.games import all_games
 # machine (docs/agents.md has the rates), so the measure is a lower bound for the 1 s budget.
 SIMULATIONS = {"kraby": 2000, "crab_bucket": 3000, "crab_rage": 250}
 OPPONENTS = {"lookahead": LookaheadBot, "random": RandomBot}
-Z95 = 1.96
-
-
-@dataclass
-class Interval:
-    mean: float
-    low: float
-    high: float
-    n: int
-
-    def __str__(self) -> str:
-        return f"{self.mean:.2f} [{self.low:.2f}, {self.high:.2f}]"
-
-
-def interval(values: Sequence[float]) -> Interval:
-    """The mean with its 95% interval (normal approximation on the sample's deviation; for a
-    share of wins with few games this is rough, and says so by its width)."""
-    n = len(values)
-    mean = statistics.fmean(values)
-    half = Z95 * statistics.stdev(values) / math.sqrt(n) if n > 1 else math.inf
-    return Interval(mean, mean - half, mean + half, n)
 
 
 @dataclass
@@ -96,7 +74,7 @@ def competitive(
         returns = engine_game.returns(record.outcome)
         mine.append(returns[seat])
         theirs.append(statistics.fmean(r for s, r in enumerate(returns) if s != seat))
-    return interval(mine), interval(theirs)
+    return mean_interval(mine), mean_interval(theirs)
 
 
 def cooperative(
@@ -110,7 +88,7 @@ def cooperative(
         ours.append(play_game(client, game, team, seed=seed + k).outcome.crab_bucket.points)
         theirs.append(play_game(client, game, rivals, seed=seed + k).outcome.crab_bucket.points)
     differences = [a - b for a, b in zip(ours, theirs, strict=True)]
-    return interval(ours), interval(theirs), interval(differences)
+    return mean_interval(ours), mean_interval(theirs), mean_interval(differences)
 
 
 def measure(

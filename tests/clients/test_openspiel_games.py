@@ -14,6 +14,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import sample_some_states  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
+from crabclients import intervals  # noqa: E402
 from crabclients.agents import ismcts_vs_random, openspiel_games  # noqa: E402
 
 GAMES = tuple(openspiel_games.TITLES)
@@ -145,5 +146,5 @@ def test_ismcts_finishes_a_game_against_random_bots(game_id):
 
 
 def test_the_wilson_interval_of_half_of_twenty():
-    interval = ismcts_vs_random.wilson(10, 20)
+    interval = intervals.wilson(10, 20)
     assert (round(interval.low, 3), round(interval.high, 3)) == (0.299, 0.701)

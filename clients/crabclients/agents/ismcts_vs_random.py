@@ -15,11 +15,8 @@ releases the GIL while it searches, so it cannot call back into a Python game.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,34 +24,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from crabclients.agents import openspiel_games
-
-Z95 = 1.959964
-
-
-@dataclass(frozen=True)
-class Interval:
-    value: float
-    low: float
-    high: float
-
-    def __str__(self) -> str:
-        return f"{self.value:.3f} [{self.low:.3f}, {self.high:.3f}]"
-
-
-def wilson(successes: float, trials: int, z: float = Z95) -> Interval:
-    """The Wilson score interval of a proportion."""
-    p = successes / trials
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    half /= 1 + z * z / trials
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
-    """The mean with its normal-approximation interval, cut to the returns' range (0 to 1)."""
-    mean = statistics.fmean(values)
-    half = z * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.inf
-    return Interval(mean, max(0.0, mean - half), min(1.0, mean + half))
+from crabclients.intervals import mean_interval, wilson
 
 
 def ismcts_bot(game: Any, simulations: int, seed: int, uct_c: float) -> ismcts.ISMCTSBot:
@@ -95,8 +65,10 @@ def seat_returns(game: Any, games: int, simulations: int, seed: int, uct_c: floa
 
 def report(label: str, values: Sequence[float], constant_sum: bool) -> str:
     wins = sum(1 for value in values if value > 0)
-    won = f"wins {wins}/{len(values)} = {wilson(wins, len(values))}, " if constant_sum else ""
-    return f"{label}: {won}mean return {mean_interval(values)}"
+    won = (
+        f"wins {wins}/{len(values)} = {wilson(wins, len(values)).text(3)}, " if constant_sum else ""
+    )
+    return f"{label}: {won}mean return {mean_interval(values, 0.0, 1.0).text(3)}"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
