@@ -63,11 +63,11 @@ def test_kraby_a_free_hold_is_worth_half_the_best_species_still_to_be_had(engine
     points = {s.color: s.points for s in score_species(state.cells)}
     assert points[ORANGE] == 3 and sum(points.values()) == 3
     # The empty ship's best hold (x3) with orange: 0.5 * 3 * 3 for each fisher.
-    assert kraby.option_value(state, 0, points) == kraby.OPTION_DISCOUNT * 3 * 3
+    assert kraby.option_value(kraby.standing_of(state), 0) == kraby.OPTION_DISCOUNT * 3 * 3
     assert kraby.estimated_chances(state) == [0.5, 0.5]
     # Orange at x2 on the first ship: 6 points, and nothing left worth a hold for that fisher.
     state.ships[0] = (NO_FIGURE, ORANGE, NO_FIGURE)
-    assert kraby.option_value(state, 0, points) == 0
+    assert kraby.option_value(kraby.standing_of(state), 0) == 0
     assert kraby.fisher_values(state) == [6, 4.5]
     chances = kraby.estimated_chances(state)
     assert abs(chances[0] / (1 - chances[0]) - math.exp(1.5 / kraby.SCALE)) < 1e-9

@@ -223,6 +223,36 @@ def test_every_simulation_counts_once_at_the_root(engine, game_id, players):
     assert result.move_id in table.legal_move_ids()
 
 
+def test_with_a_seat_model_the_search_keeps_nodes_for_its_own_decisions_only(engine):
+    """Kraby models its fishers (Game.seat_model): the search plays the other seats by the
+    model, and values each move of its own once they have replied."""
+    table = Table.new(engine, "kraby", 4, seed=41)
+    rng = random.Random(41)
+    for _ in range(30):
+        table.play(rng.choice(table.legal_move_ids()))
+    seat = table.decision().player
+    deciders: list[int] = []
+    modelled: list[int] = []
+
+    class Recorded(Search):
+        def node_at(self, state, decider):
+            deciders.append(decider)
+            return super().node_at(state, decider)
+
+    search = Recorded(table.game, table.match.state, seat, seed=3)
+    model = search.model
+    assert model is not None
+
+    def recorded_model(state, moves, prng):
+        modelled.append(state.turn_player)
+        return model(state, moves, prng)
+
+    search.model = recorded_model
+    result = search.run(60)
+    assert result.simulations == 60 and set(deciders) == {seat}
+    assert set(modelled) - {seat} == set(range(4)) - {seat}
+
+
 def test_a_forced_decision_needs_no_search(engine):
     table = Table.new(engine, "kraby", 2, seed=3, ask_forced=True)
     rng = random.Random(3)

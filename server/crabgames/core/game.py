@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 from google.protobuf.message import Message
 
 from crabgames.core.observation import Layout, Writer
+from crabgames.core.prng import Prng
 from crabgames.v1 import game_pb2
 
 S = TypeVar("S")  # the game's native state
@@ -248,6 +249,14 @@ class Game(ABC, Generic[S, M, E, O]):
         """For the search bot (core/search.py): each seat's expected return (0 to 1) from a
         game that goes on, when the game has an estimate better than random play to the end
         (strategy, not rules); None to play to the end."""
+        return None
+
+    def seat_model(self) -> Callable[[S, Sequence[M], Prng], M] | None:
+        """For the search bot: how a seat is expected to play, when the game has a model of it
+        (strategy, not rules): given the position, the legal moves of the seat to play and a
+        PRNG for ties, the move it would make. The search then plays the other seats by it
+        instead of searching their moves, and values a move of its own once they have
+        replied. None: the search searches every seat's decisions."""
         return None
 
     def returns(self, outcome: game_pb2.Outcome) -> list[float]:

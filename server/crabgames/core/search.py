@@ -109,6 +109,7 @@ class Search(Generic[S, M, E, O]):
         self.view_class: type[Any] = type(getattr(game_pb2.View(), game.facts.id))
         self.nodes: dict[bytes, Node] = {}
         self.low, self.high = math.inf, -math.inf  # the returns seen so far
+        self.model = game.seat_model()
 
     def run(self, simulations: int, time_up: Callable[[], bool] = never) -> SearchResult[M]:
         moves = self.game.legal_moves(self.root)
@@ -123,9 +124,10 @@ class Search(Generic[S, M, E, O]):
 
     def simulate(self, time_up: Callable[[], bool]) -> bool:
         """One simulation; False when the time ran out during its playout (nothing counted)."""
-        game = self.game
+        game, model = self.game, self.model
         state = game.resample_hidden(self.root, self.player, self.rng)
         path: list[tuple[Edge, int]] = []
+        added = replied = False  # this simulation's new edge; the other seats' moves since
         while True:
             decision = game.next_decision(state)
             if decision.kind == NOBODY:
@@ -138,24 +140,42 @@ class Search(Generic[S, M, E, O]):
             if len(moves) == 1 and not self.ask_forced:
                 game.apply_move(state, moves[0])
                 continue
+            mine = decision.player == self.player
+            if added and mine and replied:  # with a model: the others have replied
+                valued = self.leaf_value(state, time_up)
+                if valued is None:
+                    return False
+                returns = valued
+                break
+            if model is not None and (added or not mine):
+                game.apply_move(state, model(state, moves, self.prng))
+                replied = replied or not mine
+                continue
             node = self.node_at(state, decision.player)
             move, edge, new = self.select(node, state, moves)
             game.apply_move(state, move)
             path.append((edge, decision.player))
             if new:
-                estimated = game.estimate(state)
-                if estimated is not None:
-                    returns = estimated
+                added = True
+                if model is None:
+                    valued = self.leaf_value(state, time_up)
+                    if valued is None:
+                        return False
+                    returns = valued
                     break
-                outcome, _ = play_out(
-                    game, state, self.prng, MAX_PLAYOUT_DECISIONS, time_up, self.ask_forced
-                )
-                if outcome is None:
-                    return False
-                returns = game.returns(outcome)
-                break
         self.backpropagate(path, returns)
         return True
+
+    def leaf_value(self, state: S, time_up: Callable[[], bool]) -> list[float] | None:
+        """The game's estimate of a position, or the returns of random play to its end (None
+        when the time ran out during it)."""
+        estimated = self.game.estimate(state)
+        if estimated is not None:
+            return estimated
+        outcome, _ = play_out(
+            self.game, state, self.prng, MAX_PLAYOUT_DECISIONS, time_up, self.ask_forced
+        )
+        return None if outcome is None else self.game.returns(outcome)
 
     def node_at(self, state: S, decider: int) -> Node:
         return self.nodes.setdefault(self.node_key(state, decider), {})

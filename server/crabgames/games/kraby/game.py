@@ -5,10 +5,12 @@ accelerators (fast.py), then each rules hook as a short method calling the modul
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import cast
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
+from crabgames.core.prng import Prng
 from crabgames.games.kraby import events, explain, observation, rules, sampling, strategy
 from crabgames.games.kraby.codec import CODEC, Options
 from crabgames.games.kraby.data import MAX_PLAYERS, Color
@@ -126,6 +128,9 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
 
     def estimate(self, state: KrabyState) -> list[float]:
         return strategy.estimated_chances(state)
+
+    def seat_model(self) -> Callable[[KrabyState, Sequence[Move], Prng], Move]:
+        return strategy.greedy_move
 
     # ----- hidden information (G5) -----
 

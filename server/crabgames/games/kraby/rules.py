@@ -592,6 +592,7 @@ class KrabyOutcome:
 # group from one row's end onto the next row's start.
 NOT_FIRST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE)
 NOT_LAST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE != SIZE - 1)
+ALL_CELLS = (1 << CELLS) - 1
 
 # For each colour, bytes.translate's table mapping its tile's cell value to b"1", others to b"0".
 SPECIES_DIGITS = {
@@ -609,25 +610,35 @@ def species_cells(cells: bytearray, color: Color) -> int:
 
 def group_sizes(cells: bytearray, color: Color) -> list[int]:
     """Sizes of the groups of one species, tiles that touch with their sides, not corners, in
-    reading order: each group grown from its first cell until it takes in no more tiles."""
+    reading order."""
+    return [group.bit_count() for group in groups(cells, color)]
+
+
+def groups(cells: bytearray, color: Color) -> list[int]:
+    """The groups of one species as bit sets, in reading order: each group grown from its first
+    cell until it takes in no more tiles."""
     left = species_cells(cells, color)
-    sizes = []
+    found = []
     while left:
         group = left & -left
         while True:
-            grown = left & (
-                group
-                | (group << 1 & NOT_FIRST_COLUMN)
-                | (group >> 1 & NOT_LAST_COLUMN)
-                | group << SIZE
-                | group >> SIZE
-            )
+            grown = left & (group | beside(group))
             if grown == group:
                 break
             group = grown
-        sizes.append(group.bit_count())
+        found.append(group)
         left &= ~group
-    return sizes
+    return found
+
+
+def beside(cells: int) -> int:
+    """Every cell sharing a side with one of `cells` (bit sets)."""
+    return (
+        (cells << 1 & NOT_FIRST_COLUMN)
+        | (cells >> 1 & NOT_LAST_COLUMN)
+        | (cells << SIZE & ALL_CELLS)
+        | cells >> SIZE
+    )
 
 
 def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
@@ -652,10 +663,16 @@ def score_fishers(
             for m, color in zip(MULTIPLIERS, ship, strict=True)
             if color != NO_FIGURE
         )
-        values = [m * p for _, m, p in contributions]
+        values = figure_points(ship, points)
         # K9: with no figure at all the best single contribution counts as 0.
         fishers.append(FisherScore(player, contributions, sum(values), max(values, default=0)))
     return tuple(fishers)
+
+
+def figure_points(ship: Sequence[Color], points: dict[Color, int]) -> list[int]:
+    """What each figure on a ship scores: its species' points times its hold."""
+    holds = zip(MULTIPLIERS, ship, strict=True)
+    return [m * points[color] for m, color in holds if color != NO_FIGURE]
 
 
 def rank(fishers: tuple[FisherScore, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
