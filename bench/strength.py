@@ -15,7 +15,9 @@ of the paired differences with its interval.
 
 The budget is a number of simulations per move (`--simulations`, one per title by default),
 so a run is reproducible and its cost known; docs/agents.md gives each title's simulations per
-second, which says what the default budget of SuggestMove (1 s) allows.
+second, which says what the default budget of SuggestMove (1 s) allows. `--milliseconds`
+budgets by time instead (the issue's goal is stated at 1 s a move); such a run depends on the
+machine's speed, and is not reproducible.
 """
 
 from __future__ import annotations
@@ -43,17 +45,28 @@ class Result:
     game: str
     players: int
     opponent: str
-    simulations: int
+    simulations: int  # per move; 0 when the time decides
     games: int
     seconds: float
     search: Interval  # competitive: the search bot's return; cooperative: its team's points
     opponents: Interval  # competitive: each opponent's mean return; cooperative: their points
     difference: Interval | None = None  # cooperative: search team minus opponent team, paired
+    milliseconds: int = 0  # per move, when the time decides
 
 
-def search_bot(seed: int, simulations: int) -> SearchBot:
+@dataclass(frozen=True)
+class Budget:
+    """Per move: simulations, or milliseconds (then the server's most simulations)."""
+
+    simulations: int
+    milliseconds: int = 0
+
+
+def search_bot(seed: int, budget: Budget) -> SearchBot:
+    if budget.milliseconds:
+        return SearchBot(seed=seed, simulations=0, milliseconds=budget.milliseconds)
     # A time budget far above the simulations' needs: the simulations decide, reproducibly.
-    return SearchBot(seed=seed, simulations=simulations, milliseconds=5000)
+    return SearchBot(seed=seed, simulations=budget.simulations, milliseconds=5000)
 
 
 def opponent_bot(name: str, seed: int) -> Bot:
@@ -61,7 +74,13 @@ def opponent_bot(name: str, seed: int) -> Bot:
 
 
 def competitive(
-    client: RulesClient, game: str, players: int, opponent: str, games: int, seed: int, sims: int
+    client: RulesClient,
+    game: str,
+    players: int,
+    opponent: str,
+    games: int,
+    seed: int,
+    budget: Budget,
 ) -> tuple[Interval, Interval]:
     mine: list[float] = []
     theirs: list[float] = []
@@ -69,7 +88,7 @@ def competitive(
     for k in range(games):
         seat = k % players
         bots = [opponent_bot(opponent, seed * 100 + k * 10 + s) for s in range(players)]
-        bots[seat] = search_bot(seed + k, sims)
+        bots[seat] = search_bot(seed + k, budget)
         record = play_game(client, game, bots, seed=seed + k)
         returns = engine_game.returns(record.outcome)
         mine.append(returns[seat])
@@ -78,12 +97,18 @@ def competitive(
 
 
 def cooperative(
-    client: RulesClient, game: str, players: int, opponent: str, games: int, seed: int, sims: int
+    client: RulesClient,
+    game: str,
+    players: int,
+    opponent: str,
+    games: int,
+    seed: int,
+    budget: Budget,
 ) -> tuple[Interval, Interval, Interval]:
     ours: list[float] = []
     theirs: list[float] = []
     for k in range(games):
-        team = [search_bot(seed + k * 10 + s, sims) for s in range(players)]
+        team = [search_bot(seed + k * 10 + s, budget) for s in range(players)]
         rivals = [opponent_bot(opponent, seed * 100 + k * 10 + s) for s in range(players)]
         ours.append(play_game(client, game, team, seed=seed + k).outcome.crab_bucket.points)
         theirs.append(play_game(client, game, rivals, seed=seed + k).outcome.crab_bucket.points)
@@ -92,26 +117,59 @@ def cooperative(
 
 
 def measure(
-    client: RulesClient, game: str, players: int, opponent: str, games: int, seed: int, sims: int
+    client: RulesClient,
+    game: str,
+    players: int,
+    opponent: str,
+    games: int,
+    seed: int,
+    budget: Budget,
 ) -> Result:
     started = time.monotonic()
+    spent = {"simulations": budget.simulations, "milliseconds": budget.milliseconds}
     if game == "crab_bucket":
-        ours, theirs, difference = cooperative(client, game, players, opponent, games, seed, sims)
+        ours, theirs, difference = cooperative(client, game, players, opponent, games, seed, budget)
         seconds = time.monotonic() - started
-        return Result(game, players, opponent, sims, games, seconds, ours, theirs, difference)
-    mine, others = competitive(client, game, players, opponent, games, seed, sims)
-    return Result(game, players, opponent, sims, games, time.monotonic() - started, mine, others)
+        return Result(
+            game,
+            players,
+            opponent,
+            games=games,
+            seconds=seconds,
+            search=ours,
+            opponents=theirs,
+            difference=difference,
+            **spent,
+        )
+    mine, others = competitive(client, game, players, opponent, games, seed, budget)
+    seconds = time.monotonic() - started
+    return Result(
+        game,
+        players,
+        opponent,
+        games=games,
+        seconds=seconds,
+        search=mine,
+        opponents=others,
+        **spent,
+    )
+
+
+def budget_text(simulations: int, milliseconds: int) -> str:
+    return f"{milliseconds} ms" if milliseconds else f"{simulations} simulations"
 
 
 def line(result: Result) -> str:
     if result.difference is not None:
         return (
-            f"| {result.game} | {result.players} | {result.opponent} | {result.simulations} |"
+            f"| {result.game} | {result.players} | {result.opponent} |"
+            f" {budget_text(result.simulations, result.milliseconds)} |"
             f" {result.games} | points {result.search} | points {result.opponents} |"
             f" difference {result.difference} |"
         )
     return (
-        f"| {result.game} | {result.players} | {result.opponent} | {result.simulations} |"
+        f"| {result.game} | {result.players} | {result.opponent} |"
+        f" {budget_text(result.simulations, result.milliseconds)} |"
         f" {result.games} | return {result.search} | return {result.opponents} |"
         f" fair share {1 / result.players:.2f} |"
     )
@@ -120,22 +178,24 @@ def line(result: Result) -> str:
 def table(rows: list[dict]) -> str:
     """The results of a run (its JSON lines) as the table docs/agents.md shows."""
     out = [
-        "| title | players | opponents | games | search bot | each opponent | an equal bot |",
-        "|---|---:|---|---:|---|---|---|",
+        "| title | players | opponents | a move | games | search bot | each opponent |"
+        " an equal bot |",
+        "|---|---:|---|---|---:|---|---|---|",
     ]
     for row in rows:
         mine, theirs = Interval(**row["search"]), Interval(**row["opponents"])
+        budget = budget_text(row["simulations"], row.get("milliseconds", 0))
         if row["difference"] is not None:
             difference = Interval(**row["difference"])
             out.append(
                 f"| {row['game']} | {row['players']} | a team of {row['opponent']} |"
-                f" {row['games']} | {mine} points | {theirs} points |"
+                f" {budget} | {row['games']} | {mine} points | {theirs} points |"
                 f" difference {difference} |"
             )
         else:
             out.append(
-                f"| {row['game']} | {row['players']} | {row['opponent']} | {row['games']} |"
-                f" {mine} | {theirs} | {1 / row['players']:.2f} |"
+                f"| {row['game']} | {row['players']} | {row['opponent']} | {budget} |"
+                f" {row['games']} | {mine} | {theirs} | {1 / row['players']:.2f} |"
             )
     return "\n".join(out)
 
@@ -149,6 +209,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--simulations", type=int, help="per move (default: by title)")
+    parser.add_argument("--milliseconds", type=int, help="per move, instead of simulations")
     parser.add_argument("--out", help="append each result to this JSON lines file")
     parser.add_argument("--table", help="print the results in this JSON lines file as a table")
     args = parser.parse_args(argv)
@@ -157,7 +218,7 @@ def main(argv: list[str] | None = None) -> None:
             print(table([json.loads(line) for line in lines if line.strip()]))
         return
     titles = {g.facts.id: g.facts for g in all_games()}
-    print("| title | players | opponent | simulations | games | search bot | opponents | |")
+    print("| title | players | opponent | a move | games | search bot | opponents | |")
     print("|---|---|---|---|---|---|---|---|")
     with server_address(args.address) as where, RulesClient.connect(where, timeout=60) as client:
         for game in args.game or sorted(titles):
@@ -165,8 +226,11 @@ def main(argv: list[str] | None = None) -> None:
             counts = args.players or range(facts.min_players, facts.max_players + 1)
             for players in counts:
                 for opponent in args.opponent or ("lookahead", "random"):
-                    sims = args.simulations or SIMULATIONS[game]
-                    result = measure(client, game, players, opponent, args.games, args.seed, sims)
+                    if args.milliseconds:
+                        budget = Budget(0, args.milliseconds)
+                    else:
+                        budget = Budget(args.simulations or SIMULATIONS[game])
+                    result = measure(client, game, players, opponent, args.games, args.seed, budget)
                     print(line(result), f"{result.seconds:.0f} s", flush=True)
                     if args.out:
                         with open(args.out, "a") as out:
