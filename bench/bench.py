@@ -29,6 +29,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -42,6 +43,8 @@ from crabgames.core.game import PLAYER
 from crabgames.core.playouts import run_playouts
 from crabgames.core.search import MAX_SIMULATIONS, Search
 from crabgames.games import all_games
+from crabgames.games.kraby import strategy as kraby_strategy
+from crabgames.games.kraby.state import PLACE_TILE as KRABY_PLACE_TILE
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
@@ -380,13 +383,17 @@ def simulations_per_second(engine: Engine, game_id: str, players: int, seconds: 
 
 
 def agent_rows(engine: Engine, address: str, seconds: float) -> list[dict]:
-    """For each title at its smallest table: PettingZoo steps per second in process and over
-    gRPC (random masked moves, observations every step), and the search's simulations per
-    second on one core, in process and as SuggestMove reports them for its 1 s default."""
+    """For each title at its smallest and largest table: PettingZoo steps per second in process
+    and over gRPC (random masked moves, observations every step), and the search's simulations
+    per second on one core, in process and as SuggestMove reports them for its 1 s default."""
     rows = []
     with RulesClient.connect(address) as client:
-        for game_id, game in engine.games.items():
-            players = game.facts.min_players
+        tables = [
+            (game_id, players)
+            for game_id, game in engine.games.items()
+            for players in sorted({game.facts.min_players, game.facts.max_players})
+        ]
+        for game_id, players in tables:
             table = search_position(engine, game_id, players, 4)
             suggested = client.suggest_move(table.view(table.decision().player), seed=1)
             row = {
@@ -410,6 +417,55 @@ def agent_rows(engine: Engine, address: str, seconds: float) -> list[dict]:
                 flush=True,
             )
     return rows
+
+
+def tile_decision(table: Table) -> Any:
+    """The table's Kraby state at the next decision on a tile (its widest kind)."""
+    rng = random.Random(0)
+    while table.match.state.step != KRABY_PLACE_TILE:
+        table.play(rng.choice(table.legal_move_ids()))
+    return table.match.state
+
+
+def fisher_model_row(engine: Engine, seconds: float) -> dict:
+    """Kraby's model of a fisher (games/kraby/strategy.py), the search's opponent model: the
+    lead after every legal move, found from the board's groups (`leads_after`), beside playing
+    each move on a copy and scoring the board anew, over the same three positions a third of
+    the way into random four-fisher games; the same answers (tests/kraby/test_strategy.py)."""
+    game = engine.games["kraby"]
+    positions = [tile_decision(search_position(engine, "kraby", 4, seed)) for seed in (1, 2, 3)]
+
+    def played() -> list[float]:
+        leads = []
+        for state in positions:
+            for move in game.legal_moves(state):
+                after = game.clone(state)
+                game.apply_move(after, move)
+                values = kraby_strategy.fisher_values(after)
+                leads.append(kraby_strategy.lead(values, state.turn_player))
+        return leads
+
+    def from_groups() -> list[float]:
+        return [
+            lead
+            for state in positions
+            for lead in kraby_strategy.leads_after(state, game.legal_moves(state))
+        ]
+
+    slow, fast = interleaved([played, from_groups], seconds)
+    moves = sum(len(game.legal_moves(state)) for state in positions) / len(positions)
+    row = {
+        "moves_per_decision": moves,
+        "played_us_per_decision": 1e6 / slow.calls_per_second / len(positions),
+        "from_groups_us_per_decision": 1e6 / fast.calls_per_second / len(positions),
+    }
+    print(
+        f"kraby 4p fisher model: {moves:.0f} moves a decision, playing each"
+        f" {row['played_us_per_decision']:.0f} us, from the groups"
+        f" {row['from_groups_us_per_decision']:.0f} us",
+        flush=True,
+    )
+    return row
 
 
 def agent_markdown(rows: list[dict]) -> list[str]:
@@ -805,6 +861,17 @@ def markdown(results: dict) -> str:
             )
     if results.get("agents"):
         out += agent_markdown(results["agents"])
+    if results.get("fisher_model"):
+        model = results["fisher_model"]
+        out += [
+            "",
+            "| Kraby's fisher model, 4 fishers | moves a decision | playing each move |"
+            " from the board's groups |",
+            "|---|---:|---:|---:|",
+            f"| the lead after every legal move | {model['moves_per_decision']:.0f} |"
+            f" {model['played_us_per_decision']:.0f} us |"
+            f" {model['from_groups_us_per_decision']:.0f} us |",
+        ]
     if results.get("browser"):
         out += browser_markdown(results["browser"])
     if results.get("web_page"):  # the web page (clients/web)
@@ -848,6 +915,7 @@ def main() -> None:
         channel.close()
         print("== learning agents and the search bot", flush=True)
         results["agents"] = agent_rows(engine, server.address, seconds)
+        results["fisher_model"] = fisher_model_row(engine, seconds)
     finally:
         server.stop()
     print("== browser protocols: Connect and gRPC-Web beside gRPC", flush=True)

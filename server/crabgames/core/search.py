@@ -14,6 +14,10 @@ state: it starts from one full state drawn consistently with the deciding seat's
 3. adds the first move not tried yet at its node, then plays random moves to the end, or takes
    the game's estimate of the position where it has one (`Game.estimate`: Kraby's, Crab
    Bucket's);
+   with a model of how the game's players play (`Game.seat_model`: Kraby's greedy fisher), the
+   other seats are not searched but play by the model, in the tree and after the new move,
+   which is valued at the searching seat's next turn, once they have replied: random replies
+   mislead a search among many rivals, whose wide nodes are mostly moves tried once;
 4. adds each seat's return (`Game.returns`, 0 to 1) to the moves on its path, each move
    counting the return of the seat that chose it.
 
