@@ -34,9 +34,12 @@ from crabclients.intervals import Interval, mean_interval
 from crabclients.server_process import server_address
 from crabgames.games import all_games
 
-# Simulations per move: about half of what one second gives on one quiet core of the bench
-# machine (docs/agents.md has the rates), so the measure is a lower bound for the 1 s budget.
-SIMULATIONS = {"kraby": 2000, "crab_bucket": 3000, "crab_rage": 250}
+# Simulations per move: at most what one second gives on one quiet core of the bench machine
+# (docs/agents.md has the rates), so the measure is a lower bound for the 1 s budget. Kraby's
+# search plays its rivals by its fisher model, so its simulations cost more as fishers are added:
+# 500 is about a third of a second with two fishers and about one with four.
+SIMULATIONS = {"kraby": 500, "crab_bucket": 3000, "crab_rage": 250}
+DEFAULT_SEED = 5000
 OPPONENTS = {"lookahead": LookaheadBot, "random": RandomBot}
 
 
@@ -52,6 +55,7 @@ class Result:
     opponents: Interval  # competitive: each opponent's mean return; cooperative: their points
     difference: Interval | None = None  # cooperative: search team minus opponent team, paired
     milliseconds: int = 0  # per move, when the time decides
+    seed: int = DEFAULT_SEED  # game k's seed is seed + k
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ def measure(
     budget: Budget,
 ) -> Result:
     started = time.monotonic()
-    spent = {"simulations": budget.simulations, "milliseconds": budget.milliseconds}
+    spent = {"simulations": budget.simulations, "milliseconds": budget.milliseconds, "seed": seed}
     if game == "crab_bucket":
         ours, theirs, difference = cooperative(client, game, players, opponent, games, seed, budget)
         seconds = time.monotonic() - started
@@ -178,24 +182,26 @@ def line(result: Result) -> str:
 def table(rows: list[dict]) -> str:
     """The results of a run (its JSON lines) as the table docs/agents.md shows."""
     out = [
-        "| title | players | opponents | a move | games | search bot | each opponent |"
+        "| title | players | opponents | a move | seeds | search bot | each opponent |"
         " an equal bot |",
-        "|---|---:|---|---|---:|---|---|---|",
+        "|---|---:|---|---|---|---|---|---|",
     ]
     for row in rows:
         mine, theirs = Interval(**row["search"]), Interval(**row["opponents"])
         budget = budget_text(row["simulations"], row.get("milliseconds", 0))
+        first = row.get("seed", DEFAULT_SEED)
+        seeds = f"{first} to {first + row['games'] - 1}"
         if row["difference"] is not None:
             difference = Interval(**row["difference"])
             out.append(
                 f"| {row['game']} | {row['players']} | a team of {row['opponent']} |"
-                f" {budget} | {row['games']} | {mine} points | {theirs} points |"
+                f" {budget} | {seeds} | {mine} points | {theirs} points |"
                 f" difference {difference} |"
             )
         else:
             out.append(
                 f"| {row['game']} | {row['players']} | {row['opponent']} | {budget} |"
-                f" {row['games']} | {mine} | {theirs} | {1 / row['players']:.2f} |"
+                f" {seeds} | {mine} | {theirs} | {1 / row['players']:.2f} |"
             )
     return "\n".join(out)
 
@@ -207,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, action="append", help="default: every count")
     parser.add_argument("--opponent", action="append", choices=sorted(OPPONENTS))
     parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--simulations", type=int, help="per move (default: by title)")
     parser.add_argument("--milliseconds", type=int, help="per move, instead of simulations")
     parser.add_argument("--out", help="append each result to this JSON lines file")
