@@ -77,85 +77,64 @@ def opponent_bot(name: str, seed: int) -> Bot:
     return OPPONENTS[name](seed)
 
 
-def competitive(
-    client: RulesClient,
-    game: str,
-    players: int,
-    opponent: str,
-    games: int,
-    seed: int,
-    budget: Budget,
-) -> tuple[Interval, Interval]:
+@dataclass(frozen=True)
+class Run:
+    """One row: `games` games of a title at a table, against one kind of bot."""
+
+    game: str
+    players: int
+    opponent: str
+    games: int
+    seed: int  # game k's seed is seed + k
+    budget: Budget
+
+
+def competitive(client: RulesClient, run: Run) -> tuple[Interval, Interval]:
     mine: list[float] = []
     theirs: list[float] = []
-    engine_game = {g.facts.id: g for g in all_games()}[game]
-    for k in range(games):
-        seat = k % players
-        bots = [opponent_bot(opponent, seed * 100 + k * 10 + s) for s in range(players)]
-        bots[seat] = search_bot(seed + k, budget)
-        record = play_game(client, game, bots, seed=seed + k)
-        returns = engine_game.returns(record.outcome)
+    engine_game = {g.facts.id: g for g in all_games()}[run.game]
+    for k in range(run.games):
+        seed, seat = run.seed + k, k % run.players
+        bots = [opponent_bot(run.opponent, run.seed * 100 + k * 10 + s) for s in range(run.players)]
+        bots[seat] = search_bot(seed, run.budget)
+        returns = engine_game.returns(play_game(client, run.game, bots, seed=seed).outcome)
         mine.append(returns[seat])
         theirs.append(statistics.fmean(r for s, r in enumerate(returns) if s != seat))
     return mean_interval(mine), mean_interval(theirs)
 
 
-def cooperative(
-    client: RulesClient,
-    game: str,
-    players: int,
-    opponent: str,
-    games: int,
-    seed: int,
-    budget: Budget,
-) -> tuple[Interval, Interval, Interval]:
+def cooperative(client: RulesClient, run: Run) -> tuple[Interval, Interval, Interval]:
     ours: list[float] = []
     theirs: list[float] = []
-    for k in range(games):
-        team = [search_bot(seed + k * 10 + s, budget) for s in range(players)]
-        rivals = [opponent_bot(opponent, seed * 100 + k * 10 + s) for s in range(players)]
-        ours.append(play_game(client, game, team, seed=seed + k).outcome.crab_bucket.points)
-        theirs.append(play_game(client, game, rivals, seed=seed + k).outcome.crab_bucket.points)
+    for k in range(run.games):
+        seed, seats = run.seed + k, range(run.players)
+        team = [search_bot(run.seed + k * 10 + s, run.budget) for s in seats]
+        rivals = [opponent_bot(run.opponent, run.seed * 100 + k * 10 + s) for s in seats]
+        ours.append(play_game(client, run.game, team, seed=seed).outcome.crab_bucket.points)
+        theirs.append(play_game(client, run.game, rivals, seed=seed).outcome.crab_bucket.points)
     differences = [a - b for a, b in zip(ours, theirs, strict=True)]
     return mean_interval(ours), mean_interval(theirs), mean_interval(differences)
 
 
-def measure(
-    client: RulesClient,
-    game: str,
-    players: int,
-    opponent: str,
-    games: int,
-    seed: int,
-    budget: Budget,
-) -> Result:
+def measure(client: RulesClient, run: Run) -> Result:
     started = time.monotonic()
-    spent = {"simulations": budget.simulations, "milliseconds": budget.milliseconds, "seed": seed}
-    if game == "crab_bucket":
-        ours, theirs, difference = cooperative(client, game, players, opponent, games, seed, budget)
-        seconds = time.monotonic() - started
-        return Result(
-            game,
-            players,
-            opponent,
-            games=games,
-            seconds=seconds,
-            search=ours,
-            opponents=theirs,
-            difference=difference,
-            **spent,
-        )
-    mine, others = competitive(client, game, players, opponent, games, seed, budget)
-    seconds = time.monotonic() - started
+    difference = None
+    if run.game == "crab_bucket":
+        mine, theirs, difference = cooperative(client, run)
+    else:
+        mine, theirs = competitive(client, run)
     return Result(
-        game,
-        players,
-        opponent,
-        games=games,
-        seconds=seconds,
-        search=mine,
-        opponents=others,
-        **spent,
+        run.game,
+        run.players,
+        run.opponent,
+        run.budget.simulations,
+        run.games,
+        time.monotonic() - started,
+        mine,
+        theirs,
+        difference,
+        run.budget.milliseconds,
+        run.seed,
     )
 
 
@@ -236,7 +215,9 @@ def main(argv: list[str] | None = None) -> None:
                         budget = Budget(0, args.milliseconds)
                     else:
                         budget = Budget(args.simulations or SIMULATIONS[game])
-                    result = measure(client, game, players, opponent, args.games, args.seed, budget)
+                    result = measure(
+                        client, Run(game, players, opponent, args.games, args.seed, budget)
+                    )
                     print(line(result), f"{result.seconds:.0f} s", flush=True)
                     if args.out:
                         with open(args.out, "a") as out:
