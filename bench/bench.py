@@ -29,7 +29,6 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 import grpc
 
@@ -45,6 +44,7 @@ from crabgames.core.search import MAX_SIMULATIONS, Search
 from crabgames.games import all_games
 from crabgames.games.kraby import strategy as kraby_strategy
 from crabgames.games.kraby.state import PLACE_TILE as KRABY_PLACE_TILE
+from crabgames.games.kraby.state import KrabyState
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
@@ -419,7 +419,7 @@ def agent_rows(engine: Engine, address: str, seconds: float) -> list[dict]:
     return rows
 
 
-def tile_decision(table: Table) -> Any:
+def tile_decision(table: Table) -> KrabyState:
     """The table's Kraby state at the next decision on a tile (its widest kind)."""
     rng = random.Random(0)
     while table.match.state.step != KRABY_PLACE_TILE:

@@ -131,11 +131,11 @@ class Search(Generic[S, M, E, O]):
         game, model = self.game, self.model
         state = game.resample_hidden(self.root, self.player, self.rng)
         path: list[tuple[Edge, int]] = []
-        added = replied = False  # this simulation's new edge; the other seats' moves since
+        added = replied = over = False  # a new edge; the other seats' moves since; the end
         while True:
             decision = game.next_decision(state)
             if decision.kind == NOBODY:
-                returns = self.returns_at_end(state)
+                over = True
                 break
             if decision.kind == CHANCE:
                 self.draw_chance(state)
@@ -146,10 +146,6 @@ class Search(Generic[S, M, E, O]):
                 continue
             mine = decision.player == self.player
             if added and mine and replied:  # with a model: the others have replied
-                valued = self.leaf_value(state, time_up)
-                if valued is None:
-                    return False
-                returns = valued
                 break
             if model is not None and (added or not mine):
                 game.apply_move(state, model(state, moves, self.prng))
@@ -161,12 +157,11 @@ class Search(Generic[S, M, E, O]):
             path.append((edge, decision.player))
             if new:
                 added = True
-                if model is None:
-                    valued = self.leaf_value(state, time_up)
-                    if valued is None:
-                        return False
-                    returns = valued
+                if model is None:  # valued right after the new move
                     break
+        returns = self.returns_at_end(state) if over else self.leaf_value(state, time_up)
+        if returns is None:
+            return False
         self.backpropagate(path, returns)
         return True
 

@@ -51,7 +51,7 @@ def explain_figure(state: KrabyState, move: PlaceFigure) -> Violation:
     ship = state.ships[player]
     if not rules.ship_has_room(state, player):
         return Violation("K6", "your ship already holds as many figures as allowed")
-    if not rules.figure_beside_the_board(state, move.color):
+    if not rules.figure_beside_the_board(state.figure_supply, move.color):
         return Violation("K6", f"no {name} figure is left next to the board")
     if rules.color_on_ship(ship, move.color):
         return Violation("K6", f"your ship already has a {name} figure")

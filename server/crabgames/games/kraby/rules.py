@@ -475,9 +475,10 @@ def ship_has_room(state: KrabyState, player: int) -> bool:
     return len(ship) - ship.count(NO_FIGURE) < FIGURES_PER_SHIP[state.num_players]
 
 
-def figure_beside_the_board(state: KrabyState, color: Color) -> bool:
-    """The figure is one of those lying next to the board."""
-    return state.figure_supply[color - 1] > 0
+def figure_beside_the_board(figure_supply: tuple[int, ...], color: Color) -> bool:
+    """The figure is one of those lying next to the board (`figure_supply`: how many of each
+    colour lie there, indexed by colour - 1)."""
+    return figure_supply[color - 1] > 0
 
 
 def color_on_ship(ship: Ship, color: Color) -> bool:
@@ -513,7 +514,7 @@ def figure_placements(state: KrabyState) -> list[PlaceFigure]:
     return [
         PlaceFigure(color, multiplier)
         for color in COLORS
-        if figure_beside_the_board(state, color) and not color_on_ship(ship, color)
+        if figure_beside_the_board(state.figure_supply, color) and not color_on_ship(ship, color)
         for multiplier in MULTIPLIERS
         if hold_is_free(ship, multiplier) and (color, multiplier) not in taken
     ]

@@ -25,6 +25,7 @@ from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.rules import (
     beside,
     color_on_ship,
+    figure_beside_the_board,
     figure_placements,
     figure_points,
     group_points,
@@ -34,7 +35,14 @@ from crabgames.games.kraby.rules import (
     where_the_tile_stops,
     with_figure,
 )
-from crabgames.games.kraby.state import DRAW, GAME_OVER, PLACE_FIGURE, KrabyState, Ship
+from crabgames.games.kraby.state import (
+    DRAW,
+    GAME_OVER,
+    PLACE_FIGURE,
+    KrabyState,
+    Ship,
+    counted,
+)
 
 # Points of lead for e times the odds of winning: about one group of four crabs in a x2 hold.
 SCALE = 4.0
@@ -101,7 +109,7 @@ def option_value(standing: Standing, seat: int) -> float:
         (
             points[color]
             for color in COLORS
-            if standing.figure_supply[color - 1] > 0
+            if figure_beside_the_board(standing.figure_supply, color)
             and not color_on_ship(ship, color)
             and points[color] > 0
         ),
@@ -205,6 +213,6 @@ def after_figure(state: KrabyState, points: dict[Color, int], move: Move) -> Sta
     supply = state.figure_supply
     if isinstance(move, PlaceFigure):
         ships[state.turn_player] = with_figure(ships[state.turn_player], move)
-        supply = tuple(n - (color == move.color) for color, n in zip(COLORS, supply, strict=True))
+        supply = counted(supply, move.color, -1)
     chances = [tiles_still_to_place(state, seat) for seat in range(state.num_players)]
     return Standing(points, ships, supply, chances)
