@@ -321,7 +321,7 @@ class Edge:
                 request = await one_request(context)
                 if seen is not None:
                     seen.add(request)
-                call = CallContext(deadline_of(context, WORK_SECONDS if long else None))
+                call = CallContext(deadline_of(context, WORK_SECONDS if long else None), context.peer())
                 if long:
                     return await self.run_on(self.pool, behavior, request, call)
                 return await self.run_bounded(behavior, request, call)
@@ -399,7 +399,7 @@ class Edge:
                     if seen is not None:
                         seen.add(request)
                     await refuse_undecodable(context, request)
-                    call = CallContext(deadline_of(context, None))
+                    call = CallContext(deadline_of(context, None), context.peer())
                     body = await self.run_bounded(apply_move, request.request, call)
                     await context.write(wire.message_field(APPLY_MOVES_RESPONSE, body))
 
