@@ -25,7 +25,7 @@ from crabgames.core.playouts import playouts
 from crabgames.core.search import MAX_SIMULATIONS, suggest_move
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
-from crabgames.service.limits import CallTime, check_replay, time_check, time_is_up
+from crabgames.service.limits import CallTime, check_replay, short_of, time_check, time_is_up
 from crabgames.service.sealing import Opened, PermissionDenied, Sealer, new_instance
 from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import game_pb2
@@ -70,7 +70,10 @@ def translate_errors(
             return method(self, request, context, *state, **kwargs)
         except RulesError as error:
             context.abort_with_status(status_for(error))
-        except Exception:
+        except Exception as error:
+            short = short_of(error)  # the server short of memory or threads: not a bug
+            if short is not None:
+                context.abort_with_status(status_for(short))
             log.exception("%s failed", method.__name__)
             context.abort_with_status(internal_status("internal error in the rules engine"))
 
