@@ -9,15 +9,27 @@ import contextlib
 import os
 import random
 import signal
+from collections.abc import Callable
+from typing import Any
 
 import grpc
 import pytest
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
 from hypothesis import given
 from hypothesis import strategies as st
 
 from crabgames.core import wire
 from crabgames.core.errors import InvalidArgument
-from crabgames.service.sealing import ENV_VAR, Opened, PermissionDenied, Sealer, header
+from crabgames.service.sealing import (
+    ENV_VAR,
+    MAGIC,
+    SECRET_FIELDS,
+    Opened,
+    PermissionDenied,
+    Sealer,
+    header,
+)
 from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -170,7 +182,7 @@ def test_keys_rotate_by_key_id():
     sealed_with_old = old.seal(state, GAME)
     rotated = sealer_for_tests("b", "a")  # b seals now, a still opens
     assert encode(rotated.open(sealed_with_old).state) == encode(state)
-    assert rotated.seal(state, GAME).sealed.startswith(b"CGS2\x05key-b")
+    assert rotated.seal(state, GAME).sealed.startswith(MAGIC + b"\x05key-b")
     assert rotated.token(state, GAME, 1, rotated.keys["key-a"]) == old.token(state, GAME, 1)
     opened = Opened(state, GAME)
     rotated.check_token(opened, 1, old.token(state, GAME, 1), "a view")  # old tokens still work
@@ -473,7 +485,7 @@ def test_a_seal_holding_anything_the_server_never_writes_is_refused():
         nonce = os.urandom(12)
         plain = GAME + secret.SerializeToString() + extra
         body = key.aead.encrypt(nonce, plain, header(sealed, key.key_id))
-        sealed.sealed = b"CGS2\x05key-a" + nonce + body
+        sealed.sealed = MAGIC + b"\x05key-a" + nonce + body
         with pytest.raises(InvalidArgument, match="never writes") as caught:
             sealer.open(sealed)
         assert caught.value.reason == "BAD_SEAL"
@@ -555,9 +567,190 @@ def test_the_command_line_server_seals_when_keys_are_in_the_environment():
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=10)
             response = new_game(api_grpc.RulesServiceStub(channel))
-        assert response.state.sealed.startswith(b"CGS2\x04live") and response.player_tokens
+        assert response.state.sealed.startswith(MAGIC + b"\x04live") and response.player_tokens
         process.send_signal(signal.SIGTERM)
         assert process.wait(timeout=15) == 0
     finally:
         if process.poll() is None:
             process.kill()
+
+
+# ----- every field of GameState is inside the seal or bound to it (issue 27) -----
+# Walked from the descriptor, so a field added to GameState (or NextDecision) later is changed
+# here too: it must break the seal like every other, or this test fails.
+
+F = FieldDescriptor
+Change = Callable[[game_pb2.GameState], None]
+NOT_BESIDE_A_SEAL = SECRET_FIELDS | {"sample_tag"}  # refused beside a seal, not merely bound
+READABLE = [  # what a sealed state shows: any other field, today's or one added later
+    f for f in game_pb2.GameState.DESCRIPTOR.fields if f.name not in NOT_BESIDE_A_SEAL | {"sealed"}
+]
+NUMBERS = {F.CPPTYPE_INT32, F.CPPTYPE_INT64, F.CPPTYPE_UINT32, F.CPPTYPE_UINT64, F.CPPTYPE_ENUM}
+
+
+def at(state: Message, path: tuple[str, ...]) -> Message:
+    for name in path:
+        state = getattr(state, name)
+    return state
+
+
+def other_value(field: FieldDescriptor, old: Any) -> Any:
+    if field.type == F.TYPE_BOOL:
+        return not old
+    if field.type == F.TYPE_STRING:
+        return f"{old}x"
+    if field.type == F.TYPE_BYTES:
+        return bytes(old) + b"x"
+    if field.cpp_type in NUMBERS:
+        return old + 1
+    raise AssertionError(f"{field.full_name}: say here how to change a field of its type")
+
+
+def changed(path: tuple[str, ...], field: FieldDescriptor) -> Change:
+    def change(state: game_pb2.GameState) -> None:
+        parent = at(state, path)
+        setattr(parent, field.name, other_value(field, getattr(parent, field.name)))
+
+    return change
+
+
+def set_or_cleared(path: tuple[str, ...], field: FieldDescriptor) -> Change:
+    def change(state: game_pb2.GameState) -> None:
+        parent = at(state, path)
+        if parent.HasField(field.name):
+            parent.ClearField(field.name)
+        elif field.type == F.TYPE_MESSAGE:
+            getattr(parent, field.name).SetInParent()
+        else:
+            setattr(parent, field.name, getattr(parent, field.name))  # its default, now set
+
+    return change
+
+
+def field_changes(field: FieldDescriptor, path: tuple[str, ...] = ()) -> list[tuple[str, Change]]:
+    """Every way to change a readable field: its value (each of a message's fields, at any
+    depth) and whether it is set."""
+    name = ".".join((*path, field.name))
+    if field.is_repeated:
+        raise AssertionError(f"state.{name}: say here how to change a repeated field")
+    found = [(f"{name} set or cleared", set_or_cleared(path, field))] if field.has_presence else []
+    if field.type != F.TYPE_MESSAGE:
+        return [(f"{name} changed", changed(path, field)), *found]
+    for inner in field.message_type.fields:
+        found += field_changes(inner, (*path, field.name))
+    return found
+
+
+def state_holding(field: FieldDescriptor) -> game_pb2.GameState:
+    """A full state in which `field` is set (its game's state, for a game's own field)."""
+    for case in FIRST_CASE_OF_EACH_GAME:
+        state = full_state(case)
+        if state.HasField(field.name) if field.has_presence else getattr(state, field.name):
+            return state
+    raise AssertionError(f"no recorded state sets {field.name}")
+
+
+def beside_the_seal(field: FieldDescriptor) -> Change:
+    def change(state: game_pb2.GameState) -> None:
+        value = getattr(state_holding(field), field.name)
+        if field.type == F.TYPE_MESSAGE:
+            getattr(state, field.name).CopyFrom(value)
+        else:
+            setattr(state, field.name, value)
+
+    return change
+
+
+def flip_a_bit_of_the_seal(state: game_pb2.GameState) -> None:
+    state.sealed = state.sealed[:-1] + bytes([state.sealed[-1] ^ 1])
+
+
+def changes_of_a_sealed_state() -> list[tuple[str, Change]]:
+    found: list[tuple[str, Change]] = []
+    for field in game_pb2.GameState.DESCRIPTOR.fields:
+        if field.name == "sealed":
+            found.append(("sealed: a bit flipped", flip_a_bit_of_the_seal))
+        elif field.name in SECRET_FIELDS:
+            found.append((f"{field.name} beside the seal", beside_the_seal(field)))
+            if field.has_presence:  # a game's empty message says which game: set another one
+                found.append((f"{field.name} set or cleared", set_or_cleared((), field)))
+        else:
+            found += field_changes(field)
+    return found
+
+
+CHANGES = changes_of_a_sealed_state()
+
+
+def every_readable_field_changed(state: game_pb2.GameState) -> game_pb2.GameState:
+    """The state with a value other than its own in every readable field, at any depth: so that
+    each change below is tried from both sides (a flag set and unset, a seat set and not)."""
+    out = game_pb2.GameState()
+    out.CopyFrom(state)
+    for field in READABLE:
+        for name, change in field_changes(field):
+            if name.endswith(" changed"):
+                change(out)
+    return out
+
+
+BASES = {
+    "as played": full_state,
+    "every readable field changed": lambda: every_readable_field_changed(full_state()),
+}
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_a_sealed_state_shows_every_readable_field_and_holds_every_other_in_the_seal(base):
+    sealer, state = sealer_for_tests("a"), BASES[base]()
+    sealed = sealer.seal(state, GAME)
+    for field in READABLE:
+        assert getattr(sealed, field.name) == getattr(state, field.name), field.name
+        if field.has_presence:
+            assert sealed.HasField(field.name) == state.HasField(field.name), field.name
+    for name in NOT_BESIDE_A_SEAL:
+        value = getattr(sealed, name)
+        assert not (value.ByteSize() if isinstance(value, Message) else value), name
+    assert encode(sealer.open(sealed).state) == encode(state)
+
+
+@pytest.mark.parametrize("base", BASES)
+@pytest.mark.parametrize("change", [c for _, c in CHANGES], ids=[n for n, _ in CHANGES])
+def test_no_field_of_a_sealed_state_changes_without_breaking_the_seal(base, change):
+    sealer = sealer_for_tests("a")
+    sealed = sealer.seal(BASES[base](), GAME)
+    altered = game_pb2.GameState()
+    altered.CopyFrom(sealed)
+    change(altered)
+    assert encode(altered) != encode(sealed)  # a change indeed
+    with pytest.raises(InvalidArgument) as caught:
+        sealer.open(altered)
+    assert caught.value.reason == "BAD_SEAL"
+
+
+@pytest.mark.parametrize("ask", [False, True], ids=["not asking", "asking"])
+def test_apply_move_refuses_a_sealed_state_with_any_field_changed(sealed, ask):
+    """The finding of issue 27: ask_forced_decisions flipped on a sealed state was taken, and
+    sealed into the next state. Now that, and any other change, is BAD_SEAL."""
+    stub = sealed[0]
+    game_id, players, options = CASES[0]
+    request = api.NewGameRequest(num_players=players, ask_forced_decisions=ask)
+    getattr(request, game_id).CopyFrom(options)
+    response = stub.NewGame(request, timeout=CALL_TIMEOUT)
+    state, tokens = response.state, response.player_tokens
+    seat = state.next.player
+    move = stub.LegalMoves(
+        api.LegalMovesRequest(state=state, player_token=tokens[seat]), timeout=CALL_TIMEOUT
+    ).moves[0]
+    for name, change in CHANGES:
+        altered = game_pb2.GameState()
+        altered.CopyFrom(state)
+        change(altered)
+        request = api.ApplyMoveRequest(state=altered, move=move, player_token=tokens[seat])
+        assert refused(stub.ApplyMove, request) == (
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "BAD_SEAL",
+        ), name
+    request = api.ApplyMoveRequest(state=state, move=move, player_token=tokens[seat])
+    moved = stub.ApplyMove(request, timeout=CALL_TIMEOUT).state
+    assert moved.ask_forced_decisions == ask and moved.version > state.version

@@ -2,17 +2,21 @@
 the engine never sees a sealed state.
 
 A sealed `GameState` keeps its public header readable (rules_version, num_players, version,
-next, chance_mode, and which game it is, as an empty game message) and carries everything secret
-(the game's state, the seed and the PRNG) in `sealed`, with the game's instance id:
+next, chance_mode, ask_forced_decisions, and which game it is, as an empty game message) and
+carries everything secret (the game's state, the seed and the PRNG) in `sealed`, with the game's
+instance id:
 
-    sealed = b"CGS2" | len(key_id) (1 byte) | key_id | nonce (12 bytes)
+    sealed = b"CGS3" | len(key_id) (1 byte) | key_id | nonce (12 bytes)
              | AES-GCM(instance id (16 bytes) | secret part)
 
-The secret part is a serialized GameState holding only seed, prng and the game's state. The
-magic, the header and the key id are the AES-GCM associated data, so a seal cannot be moved to
-another header (another version, another decision) without failing to open. The instance id is
-drawn at random for each game (NewGame, Replay): two games whose headers (and even seeds) are
-the same still differ in it, and tokens and the freshness ledger (ledger.py) are bound to it.
+The secret part is a serialized GameState holding only seed, prng and the game's state
+(SECRET_FIELDS). The associated data is the magic, the key id and the whole public part: the
+state as sealed, without `sealed`, serialized. Every field outside the seal is bound so, those of
+today and any added to GameState later, by construction rather than by a list to keep up to
+date; a seal cannot be moved to another header (another version, decision, option) without
+failing to open. The instance id is drawn at random for each game (NewGame, Replay): two games
+whose headers (and even seeds) are the same still differ in it, and tokens and the freshness
+ledger (ledger.py) are bound to it.
 
 Keys come from the environment: CRABGAMES_SEAL_KEYS="id1:base64key,id2:base64key" (16, 24 or 32
 bytes each). The first key seals; every listed key opens, so keys rotate by putting a new key
@@ -53,8 +57,12 @@ from crabgames.core.errors import InvalidArgument, RulesError, malformed
 from crabgames.v1 import game_pb2
 
 ENV_VAR = "CRABGAMES_SEAL_KEYS"
-MAGIC = b"CGS2"  # CGS1 seals (before instance ids) no longer open: they had no instance
+# CGS1 seals (before instance ids) no longer open: they had no instance. Nor do CGS2 seals:
+# they bound a list of header fields that left out ask_forced_decisions (and `sampled`, and
+# whether next.player is set), so a caller could flip those on a state that still opened.
+MAGIC = b"CGS3"
 TAG_MAGIC = b"CGT1"
+AD_LABEL = b"crabgames.v1.GameState\0"  # what the associated data is the header of
 NONCE_BYTES = 12
 INSTANCE_BYTES = 16  # 128 random bits: two games never share one
 MAC_BYTES = 32
@@ -309,21 +317,20 @@ def secret_part(plain: bytes, which: str | None) -> game_pb2.GameState:
 
 
 def header(state: game_pb2.GameState, key_id: str) -> bytes:
-    """The public header a seal is bound to (AES-GCM associated data)."""
-    fields = [
-        "crabgames.v1.GameState",
-        MAGIC.decode(),
-        key_id,
-        state.WhichOneof("game") or "",
-        state.rules_version,
-        state.num_players,
-        state.chance_mode,
-        state.version,
-        state.next.kind,
-        state.next.player,
-        state.next.decision,
-    ]
-    return json.dumps(fields, separators=(",", ":")).encode()
+    """The associated data a seal is bound to: the magic, the key id and every field of the
+    state outside the seal (its secret fields are empty there), serialized. Proto3 leaves unset
+    fields out, so a field added to GameState later is bound as soon as it is set, and seals
+    made before it still open while it is not."""
+    public = game_pb2.GameState()
+    public.CopyFrom(state)
+    public.ClearField("sealed")
+    return (
+        AD_LABEL
+        + MAGIC
+        + bytes([len(key_id)])
+        + key_id.encode()
+        + public.SerializeToString(deterministic=True)
+    )
 
 
 def token_message(state: game_pb2.GameState, instance: bytes, seat: int) -> bytes:
