@@ -246,7 +246,8 @@ def _varint(n: int) -> bytes:
 def test_a_padded_state_is_refused_and_not_kept(channel, stub):
     state = new_state(stub)
     for method, field in (("GetView", 2), ("LegalMoves", None), ("ApplyMove", None)):
-        request = b"\x0a" + _varint(len(padded(state, 1 << 20))) + padded(state, 1 << 20)
+        pad = padded(state, 100 * 1024)  # within the method's bound: parsed, then refused
+        request = b"\x0a" + _varint(len(pad)) + pad
         if field:
             request += b"\x18\x01"  # spectator = true
         with pytest.raises(grpc.RpcError) as caught:
@@ -260,7 +261,7 @@ def test_a_caller_string_is_never_echoed_whole(any_server):
     stub, sealed = any_server
     options = crab_rage_pb2.CrabRageOptions()
     state = stub.NewGame(api.NewGameRequest(num_players=3, crab_rage=options), timeout=10).state
-    state.rules_version = "v" * 3_500_000
+    state.rules_version = "v" * 150_000  # within GetView's bound (160 KiB): parsed
     error = refused(stub.GetView, api.GetViewRequest(state=state, spectator=True))
     assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert len(error.details()) < 2000

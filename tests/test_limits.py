@@ -8,14 +8,16 @@ import time
 import grpc
 import pytest
 
+from crabgames.service.edge import SERVICE
 from crabgames.service.limits import (
     MAX_REPLAY_MOVES,
+    MAX_REQUEST_BYTES,
+    REQUEST_BYTES,
     Interrupted,
     Undecodable,
     check_time,
     safe_deserializer,
 )
-from crabgames.service.server import MAX_MESSAGE_BYTES
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from tests.fuzzing import CASES, ENGINE, raw_call, recorded
@@ -79,16 +81,41 @@ def test_a_cancelled_call_stops_too():
     check_time(FakeContext(remaining=None))  # no deadline: no error
 
 
-def test_a_request_larger_than_the_limit_is_refused_by_grpc(channel):
-    data = api.GetViewRequest(state=game_pb2.GameState(sealed=b"x" * (MAX_MESSAGE_BYTES + 10)))
+def test_a_request_larger_than_any_method_needs_is_refused_by_grpc(channel):
+    data = api.GetViewRequest(state=game_pb2.GameState(sealed=b"x" * (MAX_REQUEST_BYTES + 10)))
     code = raw_call(channel, "GetView", data.SerializeToString())
     assert code == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
-def test_a_request_just_under_the_limit_is_parsed_and_refused_quickly(channel):
+def test_every_method_has_a_request_bound_and_the_largest_is_grpcs_limit():
+    assert set(REQUEST_BYTES) == {method.name for method in SERVICE.methods}
+    assert MAX_REQUEST_BYTES == max(REQUEST_BYTES.values())
+
+
+@pytest.mark.parametrize(
+    "method", sorted(m for m, bound in REQUEST_BYTES.items() if bound < MAX_REQUEST_BYTES)
+)
+def test_a_request_over_its_methods_bound_is_refused_before_it_is_parsed(channel, method):
+    """Bytes that would not even parse, one byte over the method's bound: refused for their
+    size (had they been parsed, they would be INVALID_ARGUMENT)."""
+    data = b"\xff" * (REQUEST_BYTES[method] + 1)
+    if method == "ApplyMoves":
+        call = channel.stream_stream(f"/crabgames.v1.RulesService/{method}")
+        with pytest.raises(grpc.RpcError) as caught:
+            list(call(iter([data]), timeout=10))
+    else:
+        call = channel.unary_unary(f"/crabgames.v1.RulesService/{method}")
+        with pytest.raises(grpc.RpcError) as caught:
+            call(data, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert details(caught.value)["ErrorInfo"].reason == "REQUEST_TOO_LARGE"
+    assert str(REQUEST_BYTES[method]) in caught.value.details()
+
+
+def test_a_request_just_under_its_bound_is_parsed_and_refused_quickly(channel):
     state = recorded(0, 1).states[5]
     request = api.LegalMovesRequest(state=state)
-    request.state.next.decision = "x" * (MAX_MESSAGE_BYTES - 2000)
+    request.state.next.decision = "x" * (REQUEST_BYTES["LegalMoves"] - 2000)
     start = time.monotonic()
     assert raw_call(channel, "LegalMoves", request.SerializeToString()) == (
         grpc.StatusCode.INVALID_ARGUMENT

@@ -32,11 +32,13 @@ import logging
 import os  # the web page (WithPage)
 import socket
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path  # the web page (WithPage)
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
+from weakref import WeakKeyDictionary
 
 import grpc
 import uvicorn
@@ -53,17 +55,24 @@ from starlette.responses import PlainTextResponse  # the web page (WithPage)
 from starlette.staticfiles import StaticFiles  # the web page (WithPage)
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.server import ServerState
 
 from crabgames.service import edge as edge_limits
 from crabgames.service.edge import (
     SERVICE,
-    STATE_AS_BYTES,
     Edge,
     Handler,
     Refused,
     answer,
+    request_deserializer,
 )
-from crabgames.service.limits import Undecodable, safe_deserializer, state_left_as_bytes
+from crabgames.service.limits import (
+    JSON_BYTES_PER_WIRE_BYTE,
+    MAX_REQUEST_BYTES,
+    REQUEST_BYTES,
+    json_deserializer,
+)
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
@@ -131,11 +140,15 @@ class BinaryCodec:
 
 
 class JsonCodec:
-    """`application/json`: protobuf's canonical JSON (google.protobuf.json_format). A field the
-    schema does not know is refused, as a misspelled one would otherwise be silently dropped."""
+    """`application/json`: protobuf's canonical JSON (google.protobuf.json_format), bounded
+    before it is parsed (limits.json_deserializer) and parsed by the edge once the call is
+    admitted, off the event loop."""
 
-    def __init__(self, message_limit: int) -> None:
+    def __init__(
+        self, message_limit: int, deserializers: dict[type[Message], Callable[[bytes], object]]
+    ) -> None:
         self.message_limit = message_limit
+        self.deserializers = deserializers
 
     def name(self) -> str:
         return "json"
@@ -149,27 +162,20 @@ class JsonCodec:
         except Refused as error:
             raise connect_error(status_for(error)) from None
 
-    def decode(
-        self, data: bytes | bytearray, message_class: type[Message]
-    ) -> Message | Undecodable:
-        message = message_class()
-        try:
-            json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
-        except Exception as error:  # ParseError, bad UTF-8, nesting too deep, ...
-            return Undecodable(message_class.DESCRIPTOR.full_name, str(error) or repr(error))
-        return message
+    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> object:
+        return self.deserializers[message_class](bytes(data))
 
 
 def codecs(edge: Edge) -> list[BinaryCodec | JsonCodec]:
     """The two codecs, the binary one reading each request as add_rules_service's
-    deserializers do."""
-    deserializers: dict[type[Message], Callable[[bytes], object]] = {}
+    deserializers do, the JSON one bounding each by the same method's bound."""
+    binary: dict[type[Message], Callable[[bytes], object]] = {}
+    json: dict[type[Message], Callable[[bytes], object]] = {}
     for method in SERVICE.methods:
         request_class = getattr(api, method.input_type.name)
-        deserializers[request_class] = safe_deserializer(request_class)
-        if method.name in STATE_AS_BYTES and edge.servicer.sealer is None:
-            deserializers[request_class] = state_left_as_bytes(request_class)
-    return [BinaryCodec(deserializers), JsonCodec(edge.message_limit)]
+        binary[request_class] = request_deserializer(edge, method.name)
+        json[request_class] = json_deserializer(request_class, REQUEST_BYTES[method.name])
+    return [BinaryCodec(binary), JsonCodec(edge.message_limit, json)]
 
 
 # ----- statuses -----
@@ -357,6 +363,97 @@ class RequestTime:
         await self.app(scope, timed_receive, send)
 
 
+# ----- the connection: bounds httptools lacks -----
+
+# A request's head (request line and headers) at most this many bytes (431 beyond, as nginx's
+# large_client_header_buffers answers): what a browser sends is well under 8 KiB.
+MAX_HEAD_BYTES = 16 * 1024
+# ... and whole within this long of the connection's start or of the request's first byte (a
+# slow-headers caller is cut off, as by nginx's client_header_timeout).
+HEAD_SECONDS = 10.0
+# Connections one address may hold open: the rest of MAX_CONNECTIONS stays for everyone else.
+CONNECTIONS_PER_PEER = 256
+
+
+class HeadTooLarge(Exception):
+    """Raised from the parser's callbacks to stop reading a head over MAX_HEAD_BYTES."""
+
+
+class BoundedHttp(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a request head bounded in size and in time, and the
+    connections per peer address bounded: httptools grows a URL or a header without limit and
+    uvicorn sets no deadline on a head that never ends."""
+
+    peers: ClassVar[WeakKeyDictionary[ServerState, Counter[str]]] = WeakKeyDictionary()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.head_bytes = 0
+        self.head_too_large = False
+        self.head_timer: asyncio.TimerHandle | None = None
+        self.address = self.client[0] if self.client else ""
+        counts = self.peers.setdefault(self.server_state, Counter())
+        self.counted = counts[self.address] < CONNECTIONS_PER_PEER
+        if not self.counted:
+            transport.close()
+            return
+        counts[self.address] += 1
+        self.start_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.stop_head_timer()
+        if self.counted:
+            counts = self.peers[self.server_state]
+            counts[self.address] -= 1
+            if not counts[self.address]:
+                del counts[self.address]
+            self.counted = False
+        super().connection_lost(exc)
+
+    def start_head_timer(self) -> None:
+        if self.head_timer is None:
+            self.head_timer = self.loop.call_later(HEAD_SECONDS, self.transport.close)
+
+    def stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def count_head(self, size: int) -> None:
+        self.head_bytes += size
+        if self.head_bytes > MAX_HEAD_BYTES:
+            self.head_too_large = True
+            raise HeadTooLarge  # the parser stops; uvicorn answers send_400_response
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.head_bytes = 0
+        self.start_head_timer()
+
+    def on_url(self, url: bytes) -> None:
+        self.count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.count_head(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self.stop_head_timer()
+        super().on_headers_complete()
+
+    def send_400_response(self, msg: str) -> None:
+        if not self.head_too_large:
+            super().send_400_response(msg)
+            return
+        why = f"the request line and headers are over {MAX_HEAD_BYTES} bytes"
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(why), why.encode())
+        )
+        self.transport.close()
+
+
 # ----- the web page (clients/web, issue 17): its built bundle at /, same origin, no CORS -----
 
 # `make web` builds it here; CRABGAMES_WEB_ROOT serves another folder.
@@ -401,7 +498,8 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> ASGIApp:
     (exact origins such as https://play.example.com; none: same-origin pages only)."""
     rules = RulesServiceASGIApplication(
         RulesOverHttp(edge),  # type: ignore[arg-type]
-        read_max_bytes=edge.message_limit,
+        # The largest JSON request of any method; each method's own bound is the codecs'.
+        read_max_bytes=MAX_REQUEST_BYTES * JSON_BYTES_PER_WIRE_BYTE,
         codecs=codecs(edge),
     )
     app: ASGIApp = WithPage(RequestTime(rules), WEB_ROOT)
@@ -474,7 +572,7 @@ def serve_http(
     config = uvicorn.Config(
         application(running.edge, origins),
         loop="none",
-        http="httptools",
+        http=BoundedHttp,
         lifespan="off",
         log_config=None,
         access_log=False,  # the edge's access log covers the rules calls (--access-log)

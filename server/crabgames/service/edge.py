@@ -40,11 +40,15 @@ from google.protobuf.message import Message
 from crabgames.core import wire
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.service.limits import (
+    REQUEST_BYTES,
+    Deferred,
     Interrupted,
     Received,
+    TooLarge,
     Undecodable,
     check_time,
     safe_deserializer,
+    short_of,
     state_left_as_bytes,
 )
 from crabgames.service.status import status_for
@@ -55,16 +59,26 @@ if TYPE_CHECKING:
 
 SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 
-REQUEST_SECONDS = 10.0
+# A call's first request message (a unary call's only one) must arrive this soon after the call
+# opens; until it has, the call holds no slot of MAX_CALLS, only one of its peer's OPEN_CALLS.
+REQUEST_SECONDS = 5.0
 STREAM_IDLE_SECONDS = 30.0
 # The longest a long call may work, whatever the caller's deadline (Playouts' count and Replay's
 # record length bound them too; this bounds them on any state).
 WORK_SECONDS = 5.0
+# Rules calls at work (their request arrived) per process.
 MAX_CALLS = 1024
+# Rules calls open per process, at work or waiting for their request, and per peer address (any
+# port): a caller opening calls that never send anything fills its own share, never the
+# server's. Behind a proxy every caller is the proxy's address: let the proxy bound its callers.
+OPEN_CALLS = 4096
+OPEN_CALLS_PER_PEER = 256
 # Threads for the bounded calls of a server with a ledger: each waits at most twice the ledger's
 # timeout, and a thread waiting on the network holds no CPU.
 LEDGER_THREADS = 16
 QUEUED_LONG_CALLS = 8
+# Of those running or waiting, one peer address may hold at most half.
+LONG_CALL_SHARE_PER_PEER = 0.5
 # Calls whose work is a loop over many games or moves: they run on the pool, never the loop.
 LONG_CALLS = ("Playouts", "Replay", "SuggestMove")
 # The calls a game makes most, whose requests lead with the state. A sealing server opens and
@@ -209,22 +223,43 @@ async def next_message(context: AsyncCall, seconds: float, what: str) -> Any:
     )
 
 
-async def one_request(context: AsyncCall) -> Any:
-    """The call's one request message, checked to parse."""
+async def first_request(context: AsyncCall) -> Any:
+    """The call's first request message, refused unless it parsed (or will, for JSON)."""
     request = await next_message(context, REQUEST_SECONDS, "the request")
     if request is grpc.aio.EOF:
         await refuse(context, bad_request("request", "no request message: a call sends one"))
-    extra = await next_message(context, REQUEST_SECONDS, "the end of the request")
-    if extra is not grpc.aio.EOF:
-        await refuse(context, bad_request("request", "more than one request message"))
-    await refuse_undecodable(context, request)
+    await refuse_unreadable(context, request)
     return request
 
 
-async def refuse_undecodable(context: AsyncCall, request: object) -> None:
+async def end_of_request(context: AsyncCall) -> None:
+    """A unary call's end: its caller sends nothing after its one request (the work is already
+    done, so waiting for the end holds no request, only the answer)."""
+    extra = await next_message(context, REQUEST_SECONDS, "the end of the request")
+    if extra is not grpc.aio.EOF:
+        await refuse(context, bad_request("request", "more than one request message"))
+
+
+async def refuse_unreadable(context: AsyncCall, request: object) -> None:
+    """Refuse a request that does not parse, or that is larger than its method needs."""
     if isinstance(request, Undecodable):
         why = f"does not parse as {request.type_name}: {request.error}"
         await refuse(context, bad_request("request", why))
+    if isinstance(request, TooLarge):
+        await refuse(context, too_large(request.why))
+
+
+def too_large(why: str) -> Refused:
+    return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE", why)
+
+
+def peer_address(peer: str) -> str:
+    """A peer without its port ("ipv4:10.0.0.7:41234" is "ipv4:10.0.0.7"), so that one host's
+    connections share one budget; a peer with no port (unix sockets) is itself."""
+    kind, _, rest = peer.partition(":")
+    if kind not in ("ipv4", "ipv6"):
+        return peer
+    return f"{kind}:{rest.rpartition(':')[0] or rest}"
 
 
 def call_servicer(
@@ -265,6 +300,17 @@ class Seen:
         self.count += 1
 
 
+def started_pool(threads: int, name: str) -> ThreadPoolExecutor:
+    """A pool whose threads exist from the start: a process short of threads later (thousands
+    of idle connections elsewhere) still has its pools."""
+    pool = ThreadPoolExecutor(threads, thread_name_prefix=name)
+    ready = threading.Barrier(threads + 1)
+    for _ in range(threads):
+        pool.submit(ready.wait)
+    ready.wait()
+    return pool
+
+
 class Edge:
     """Runs the servicer's methods as asyncio calls, with the limits above."""
 
@@ -280,51 +326,107 @@ class Edge:
         self.observer = observer
         self.message_limit = message_limit
         self.long_threads = long_threads
-        self.pool = ThreadPoolExecutor(long_threads, thread_name_prefix="long-call")
+        self.pool = started_pool(long_threads, "long-call")
+        # Connect's JSON requests are parsed here, after their call is admitted, so that a large
+        # one never holds the event loop.
+        self.parse_pool = started_pool(1, "json")
         # Bounded calls wait on the ledger's store, when there is one: on threads, so that
         # the event loop (and every other caller) never waits on the network.
         self.waiting_pool: ThreadPoolExecutor | None = None
         if getattr(servicer, "ledger", None) is not None:
-            self.waiting_pool = ThreadPoolExecutor(LEDGER_THREADS, thread_name_prefix="ledger")
-        self.calls = 0
+            self.waiting_pool = started_pool(LEDGER_THREADS, "ledger")
+        self.calls = 0  # at work
         self.long_calls = 0
+        self.open_calls = 0  # at work or waiting for a request
+        self.open_by_peer: dict[str, int] = {}
+        self.long_by_peer: dict[str, int] = {}
         self.stopping = False  # set by a graceful stop: new calls are refused
 
     def close(self) -> None:
-        for pool in (self.pool, self.waiting_pool):
+        for pool in (self.pool, self.parse_pool, self.waiting_pool):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
         ledger = getattr(self.servicer, "ledger", None)
         if ledger is not None:
             ledger.close()  # its connections to the store
 
-    def admitted(self, long: bool) -> RulesError | None:
-        """Why a new call cannot start now, or None (and the call is counted)."""
+    def opened(self, peer: str) -> RulesError | None:
+        """Why a new call cannot even wait for its request now, or None (and it is counted)."""
         if self.stopping:
             return Refused(
                 grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", "the server is shutting down"
             )
+        if self.open_calls >= OPEN_CALLS:
+            return busy(f"{OPEN_CALLS} calls are open on this server process")
+        if self.open_by_peer.get(peer, 0) >= OPEN_CALLS_PER_PEER:
+            return busy(f"{OPEN_CALLS_PER_PEER} calls from {peer} are open on this process")
+        self.open_calls += 1
+        self.open_by_peer[peer] = self.open_by_peer.get(peer, 0) + 1
+        return None
+
+    def closed(self, peer: str) -> None:
+        self.open_calls -= 1
+        left = self.open_by_peer[peer] - 1
+        if left:
+            self.open_by_peer[peer] = left
+        else:
+            del self.open_by_peer[peer]
+
+    def admitted(self, long: bool, peer: str) -> RulesError | None:
+        """Why a call whose request arrived cannot start its work now, or None (and the call
+        is counted)."""
         if self.calls >= MAX_CALLS:
             return busy(f"{MAX_CALLS} calls are in flight on this server process")
-        if long and self.long_calls >= self.long_threads + QUEUED_LONG_CALLS:
-            return busy("too many long calls (Playouts, Replay) are running or waiting")
+        if long:
+            room = self.long_threads + QUEUED_LONG_CALLS
+            if self.long_calls >= room:
+                return busy("too many long calls (Playouts, Replay) are running or waiting")
+            share = max(1, int(room * LONG_CALL_SHARE_PER_PEER))
+            if self.long_by_peer.get(peer, 0) >= share:
+                return busy(f"{peer} has {share} long calls running or waiting")
+            self.long_by_peer[peer] = self.long_by_peer.get(peer, 0) + 1
         self.calls += 1
         self.long_calls += long
         return None
+
+    def finished(self, long: bool, peer: str) -> None:
+        self.calls -= 1
+        if long:
+            self.long_calls -= 1
+            left = self.long_by_peer[peer] - 1
+            if left:
+                self.long_by_peer[peer] = left
+            else:
+                del self.long_by_peer[peer]
+
+    async def readable(self, context: AsyncCall, request: Any) -> Any:
+        """The request, a Connect JSON one parsed now, on the parse pool (refused when it does
+        not parse)."""
+        if type(request) is not Deferred:
+            return request
+        loop = asyncio.get_running_loop()
+        request = await loop.run_in_executor(self.parse_pool, request.parse)
+        await refuse_unreadable(context, request)
+        return request
 
     def unary(self, name: str) -> Handler:
         behavior = getattr(self.servicer, name)
         long = name in LONG_CALLS
 
         async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> bytes:
-            async with Admitted(self, context, long):
-                request = await one_request(context)
+            async with Open(self, context) as peer:
+                request = await first_request(context)
                 if seen is not None:
                     seen.add(request)
-                call = CallContext(deadline_of(context, WORK_SECONDS if long else None), context.peer())
-                if long:
-                    return await self.run_on(self.pool, behavior, request, call)
-                return await self.run_bounded(behavior, request, call)
+                async with Admitted(self, context, long, peer):
+                    request = await self.readable(context, request)
+                    call = CallContext(deadline_of(context, WORK_SECONDS if long else None), peer)
+                    if long:
+                        response = await self.run_on(self.pool, behavior, request, call)
+                    else:
+                        response = await self.run_bounded(behavior, request, call)
+                await end_of_request(context)
+                return response
 
         handle.__name__ = name
         return handle if self.observer is None else self.observed(name, handle)
@@ -386,38 +488,68 @@ class Edge:
 
     def apply_moves(self) -> Handler:
         """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
-        the stream with its status."""
+        the stream with its status. Each request is a call's work of its own: admitted when it
+        arrives, counted until it is answered."""
         apply_move = self.servicer.ApplyMove
 
         async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> None:
-            async with Admitted(self, context, False):
+            async with Open(self, context) as peer:
+                seconds, what = REQUEST_SECONDS, "the first request on the stream"
                 while True:
-                    what = "the next request on the stream"
-                    request = await next_message(context, STREAM_IDLE_SECONDS, what)
+                    request = await next_message(context, seconds, what)
+                    seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
                     if request is grpc.aio.EOF:
                         return
                     if seen is not None:
                         seen.add(request)
-                    await refuse_undecodable(context, request)
-                    call = CallContext(deadline_of(context, None), context.peer())
-                    body = await self.run_bounded(apply_move, request.request, call)
+                    await refuse_unreadable(context, request)
+                    async with Admitted(self, context, False, peer):
+                        request = await self.readable(context, request)
+                        call = CallContext(deadline_of(context, None), peer)
+                        body = await self.run_bounded(apply_move, request.request, call)
                     await context.write(wire.message_field(APPLY_MOVES_RESPONSE, body))
 
         return handle if self.observer is None else self.observed("ApplyMoves", handle)
 
 
+class Open:
+    """One rules call open (`async with`, giving its peer's address): refused at once when its
+    peer or the process has too many open; counted until it ends."""
+
+    __slots__ = ("edge", "context", "peer")
+
+    def __init__(self, edge: Edge, context: AsyncCall) -> None:
+        self.edge, self.context = edge, context
+        self.peer = ""
+
+    async def __aenter__(self) -> str:
+        self.peer = peer_address(self.context.peer())
+        refused = self.edge.opened(self.peer)
+        if refused is not None:
+            await refuse(self.context, refused)
+        return self.peer
+
+    async def __aexit__(
+        self,
+        _kind: type[BaseException] | None,
+        _error: BaseException | None,
+        _trace: TracebackType | None,
+    ) -> None:
+        self.edge.closed(self.peer)
+
+
 class Admitted:
-    """One rules call admitted by the edge (`async with`): refused at once when it cannot
-    start; once in, counted until it ends, and a refusal raised inside ends the call with its
-    status."""
+    """One rules call's work admitted by the edge (`async with`): refused at once when it
+    cannot start; once in, counted until it ends, and a refusal raised inside ends the call with
+    its status."""
 
-    __slots__ = ("edge", "context", "long")
+    __slots__ = ("edge", "context", "long", "peer")
 
-    def __init__(self, edge: Edge, context: AsyncCall, long: bool) -> None:
-        self.edge, self.context, self.long = edge, context, long
+    def __init__(self, edge: Edge, context: AsyncCall, long: bool, peer: str) -> None:
+        self.edge, self.context, self.long, self.peer = edge, context, long, peer
 
     async def __aenter__(self) -> None:
-        refused = self.edge.admitted(self.long)
+        refused = self.edge.admitted(self.long, self.peer)
         if refused is not None:
             await refuse(self.context, refused)
 
@@ -427,12 +559,14 @@ class Admitted:
         error: BaseException | None,
         _trace: TracebackType | None,
     ) -> None:
-        self.edge.calls -= 1
-        self.edge.long_calls -= self.long
+        self.edge.finished(self.long, self.peer)
         if isinstance(error, Aborted):
             await abort(self.context, error.status)
         if isinstance(error, Refused):
             await refuse(self.context, error)
+        short = None if error is None else short_of(error)
+        if short is not None:
+            await refuse(self.context, short)
 
 
 def busy(message: str) -> Refused:
@@ -443,15 +577,21 @@ def as_is(data: bytes) -> bytes:
     return data
 
 
+def request_deserializer(edge: Edge, method: str) -> Callable[[bytes], object]:
+    """How a method's request bytes are read: bounded by what the method needs (REQUEST_BYTES),
+    then parsed; LegalMoves' and ApplyMove's leading state left as bytes without sealing."""
+    request_class = getattr(api, SERVICE.methods_by_name[method].input_type.name)
+    if method in STATE_AS_BYTES and edge.servicer.sealer is None:
+        return state_left_as_bytes(request_class, REQUEST_BYTES[method])
+    return safe_deserializer(request_class, REQUEST_BYTES[method])
+
+
 def add_rules_service(edge: Edge, server: grpc.aio.Server) -> None:
     """Register the rules service through the edge (instead of the generated
     add_RulesServiceServicer_to_server): every method reads its own requests."""
     handlers: dict[str, grpc.RpcMethodHandler[Any, bytes]] = {}
     for method in SERVICE.methods:
-        request_class = getattr(api, method.input_type.name)
-        deserializer: Callable[[bytes], object] = safe_deserializer(request_class)
-        if method.name in STATE_AS_BYTES and edge.servicer.sealer is None:
-            deserializer = state_left_as_bytes(request_class)
+        deserializer = request_deserializer(edge, method.name)
         if method.client_streaming and method.server_streaming:
             handlers[method.name] = grpc.stream_stream_rpc_method_handler(
                 edge.apply_moves(), request_deserializer=deserializer, response_serializer=as_is

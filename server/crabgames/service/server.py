@@ -23,6 +23,7 @@ from crabgames.games import all_games
 from crabgames.service import reflection
 from crabgames.service.edge import Edge, add_rules_service
 from crabgames.service.ledger import Ledger
+from crabgames.service.limits import MAX_REQUEST_BYTES
 from crabgames.service.metrics import (
     MetricsServer,
     Observer,
@@ -38,7 +39,8 @@ from crabgames.v1 import rules_service_pb2
 log = logging.getLogger(__name__)
 
 SERVICE_NAME = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
-MAX_MESSAGE_BYTES = 4 * 1024 * 1024  # a full state is a few KB; anything near this is abuse
+# Answers (the largest valid one is under 256 KiB); requests are bounded per method, far below.
+MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # HTTP/2 streams (calls) one connection may have open at once: one connection cannot take all
 # of a process's MAX_CALLS (edge.py).
 MAX_STREAMS_PER_CONNECTION = 100
@@ -150,7 +152,8 @@ async def start(
 ) -> Running:
     observing = observing or Observing()
     options = [
-        ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+        # Each method's own bound is the edge's (limits.REQUEST_BYTES), before parsing.
+        ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
