@@ -89,7 +89,7 @@ def test_a_request_larger_than_any_method_needs_is_refused_by_grpc(channel):
 
 def test_every_method_has_a_request_bound_and_the_largest_is_grpcs_limit():
     assert set(REQUEST_BYTES) == {method.name for method in SERVICE.methods}
-    assert MAX_REQUEST_BYTES == max(REQUEST_BYTES.values())
+    assert max(REQUEST_BYTES.values()) == MAX_REQUEST_BYTES
 
 
 @pytest.mark.parametrize(
