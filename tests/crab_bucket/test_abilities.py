@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_bucket import GAME, rules, words
 from crabgames.games.crab_bucket.data import OXI
+from crabgames.games.crab_bucket.events import OxiRescued
 from crabgames.games.crab_bucket.moves import ChooseMissionPile, KeepMission, PlayCard, UseAbility
 from crabgames.games.crab_bucket.state import KEEP_MISSION, OFFER_CHOOSE_PILE
 from tests.crab_bucket.helpers import WILD_CRAB, card, cards, mission_index, position
@@ -89,6 +90,21 @@ def test_rescue_an_oxi_in_quick_mode_takes_it_from_a_pile_and_plays_it_at_once()
     assert state.piles[1] == cards("red 7")
     assert state.piles[5] == (card("red 5"), OXI)
     assert state.played == 0  # in addition to the main action (B6)
+
+
+def test_rescue_an_oxi_takes_the_uppermost_oxi_of_a_pile_holding_two():
+    # Quick mode, rules notes: "the uppermost Oxi! of the chosen pile". Pile 1 holds both Oxi!
+    # cards of a 2-player game, one at the bottom and one above red 7: the upper one goes.
+    piles = [list(p) for p in PILES]
+    piles[1] = ["oxi", "red 7", "oxi", "yellow 7"]
+    state = position(piles, {0: HAND}, current="Mission 1-D", completed=("Mission 1-C",))
+    rescue = UseAbility(mission_index("Mission 1-C"), (5,), source=1)
+    assert GAME.is_legal(state, rescue)
+    events = GAME.apply_move(state, rescue)
+    assert state.piles[1] == cards("oxi", "red 7", "yellow 7")
+    assert state.piles[5] == (card("red 5"), OXI)
+    # Told as taken from pile 1 at place 2 (bottom first), onto pile 5.
+    assert [e for e in events if e.kind == "oxi_rescued"] == [OxiRescued(0, 5, 1, 2)]
 
 
 def test_rescue_an_oxi_in_wild_crab_mode_takes_it_from_the_discard_and_cuts_a_pile():

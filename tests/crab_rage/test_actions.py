@@ -89,6 +89,18 @@ def test_go_clam_sets_muscle_5_then_moves_and_the_style_bonus_arena_is_chosen():
     assert state.arenas[2].fans[BLUE] == 1
 
 
+def test_go_clam_sets_muscle_6_down_to_5():
+    """Go Clam: "Set the muscle of your chosen crab to 5" (R3 keeps muscle on a die face, 1..6):
+    set, not raised to at least 5, so a crab at 6 goes down to 5, a change of -1. Arena A's
+    Attack of the Fans leaves muscle alone."""
+    state = action_phase(4, (AOTF, PC, BB))
+    put(state, BLUE, 0, 1, 6)
+    events = act(state, Action.GO_CLAM, 0, arena=0)
+    assert muscles(state, BLUE)[0] == 5
+    set_to = [e for e in events if e.kind == "muscle"]
+    assert [(e.crab, e.change, e.result) for e in set_to] == [((BLUE, 0), -1, 5)]
+
+
 def test_split_makes_both_teams_of_an_alliance_independent():
     state = action_phase(4, (AOTF, PC, BB))
     put(state, BLUE, 0, 0)

@@ -5,15 +5,19 @@ rule alone is broken."""
 
 from __future__ import annotations
 
+from crabgames.core.game import CHANCE
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.events import Cause
 from crabgames.games.crab_rage.moves import Destination, Pass, StyleBonus
+from crabgames.games.crab_rage.state import BACKSTAGE
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
     BLACK,
     BLUE,
     GREEN,
+    MM,
     PC,
     YELLOW,
     act,
@@ -105,6 +109,53 @@ def test_a_rush_earns_the_style_bonus_only_as_the_first_rush_of_the_round():
     assert state.players[BLUE].supply == 32
     assert "fans" in kinds(events)
     assert decision(state) == (YELLOW, "choose_action")
+
+
+def style_fans(events, player: int) -> list[tuple[int, int]]:
+    """(arena, amount) of each style bonus fan event of `player`."""
+    return [
+        (e.arena, e.amount)
+        for e in events
+        if e.kind == "fans" and e.player == player and e.why[0] == Cause.STYLE_BONUS
+    ]
+
+
+def play_on_to_round_two(state) -> None:
+    """Everyone passes; the Rumble, Fan and Rage Phases and round 2's Referee Phase run with
+    the first choice of every decision and the first outcome of every chance, until round 2's
+    first action is asked."""
+    while decision(state)[1] == "choose_action" and state.round == 1:
+        play(state, PASS)
+    for _ in range(100):
+        if state.round == 2 and decision(state)[1] == "choose_action":
+            return
+        if GAME.next_decision(state).kind == CHANCE:
+            GAME.apply_chance(state, GAME.chance_outcomes(state)[0][0])
+        else:
+            GAME.apply_move(state, GAME.legal_moves(state)[0])
+    raise AssertionError("round 2 did not start")
+
+
+def test_the_style_bonus_is_earned_again_by_the_first_move_of_each_round():
+    """R12: "the first player to use a given action in a round": the first Move of round 1
+    earns a fan, the second does not, and the first Move of round 2 earns one again. No Attack
+    of the Fans is in play, so every fan of the Action Phase is a style bonus."""
+    state = action_phase(4, (PC, MM, BB), card=Action.RUSH)
+    assert style_fans(act(state, Action.MOVE, 0, arena=0), BLUE) == [(0, 1)]
+    assert decision(state) == (YELLOW, "choose_action")
+    assert style_fans(act(state, Action.MOVE, 0, arena=1), YELLOW) == []  # the second Move
+    play_on_to_round_two(state)
+    mover = decision(state)[0]
+    crab = [c.arena for c in state.players[mover].crabs].index(BACKSTAGE)
+    occupied = {c.arena for p in state.players for c in p.crabs}
+    # An empty arena without Pressure Cooker: entering asks nothing (no alliance, no mutation).
+    arena = next(
+        a for a in range(len(state.arenas)) if a not in occupied and state.arenas[a].billboard != PC
+    )
+    events = act(state, Action.MOVE, crab, arena=arena)
+    assert [e.first_use for e in events if e.kind == "acted"] == [True]
+    assert style_fans(events, mover) == [(arena, 1)]
+    assert state.arenas[arena].fans[mover] == 1
 
 
 def test_charm_with_an_empty_supply_places_nothing_and_tells_no_fans():

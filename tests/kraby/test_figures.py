@@ -57,6 +57,25 @@ def test_a_colour_and_multiplier_pair_is_on_at_most_one_ship():
     assert "x3" in GAME.explain_illegal(state, PlaceFigure(PINK, 3)).reason
 
 
+def test_a_colour_and_multiplier_pair_is_on_at_most_one_ship_for_every_pair_of_seats():
+    # K6: "a colour/multiplier pair (e.g. pink at x3) on at most one ship": whichever ship holds
+    # green at x3, seated before or after the fisher placing, green at x3 is taken for them,
+    # with 2, 3 and 4 fishers; green at x2 stays free.
+    for num_players in (2, 3, 4):
+        for owner in range(num_players):
+            for player in (p for p in range(num_players) if p != owner):
+                state = after_tile(num_players)
+                state.ships[owner] = (0, 0, GREEN)
+                state.figure_supply = counted(state.figure_supply, GREEN, -1)
+                state.turn_player = player  # this fisher's figure decision
+                seats = (num_players, owner, player)
+                moves = GAME.legal_moves(state)
+                assert PlaceFigure(GREEN, 3) not in moves, seats
+                assert not GAME.is_legal(state, PlaceFigure(GREEN, 3)), seats
+                assert GAME.explain_illegal(state, PlaceFigure(GREEN, 3)).rule == "K6", seats
+                assert PlaceFigure(GREEN, 2) in moves, seats
+
+
 def test_figures_come_only_from_the_supply():
     state = after_tile()
     state.ships[1] = (GREEN, 0, 0)

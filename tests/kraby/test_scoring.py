@@ -207,3 +207,17 @@ def test_a_fisher_with_no_figure_scores_0_and_counts_0_as_best_species_in_a_tie(
     fishers = rules.score_fishers([(0, 0, 0), (PINK, 0, 0)], species)
     assert [(f.player, f.total, f.best_contribution) for f in fishers] == [(0, 0, 0), (1, 0, 0)]
     assert rules.rank(fishers) == ((1, 1), (0, 1))
+
+
+def test_a_tie_on_negative_totals_goes_to_the_best_single_contribution_below_zero():
+    # K9 compares the highest single contribution as it is, negative included: pink, orange
+    # and green are single crabs (-1 each). Fisher 0's pink at x3 makes -3; fisher 1's orange
+    # at x1 and green at x2 make -1 and -2, also -3. Fisher 1's best, -1, beats -3: no tie.
+    cells = board_with([[(0, 0)]], PINK)
+    cells[cell(0, 2)] = ORANGE + TILE_OFFSET
+    cells[cell(0, 4)] = GREEN + TILE_OFFSET
+    species = rules.score_species(cells)
+    assert [s.points for s in species] == [-1, -1, 0, 0, -1]  # orange, green, blue, yellow, pink
+    fishers = rules.score_fishers([(0, 0, PINK), (ORANGE, GREEN, 0)], species)
+    assert rules.rank(fishers) == ((2, 1), (1,))  # fisher 1 wins alone
+    assert [(f.total, f.best_contribution) for f in fishers] == [(-3, -3), (-3, -1)]
