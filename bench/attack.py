@@ -1,18 +1,37 @@
-"""`make attack`: an adversarial campaign against a real server process on loopback (issue 13).
+"""`make attack`: an adversarial campaign against a real server process on loopback (issues 13
+and 27), each attack beside a well-behaved gRPC client and a well-behaved Connect client.
 
-For CRABGAMES_ATTACK_SECONDS (default 60) it runs, all at once: idle `ApplyMoves` streams that
-never send a message, unary calls whose body never comes (raw HTTP/2: headers, then nothing),
-maximum-cost `Playouts`, padded states (a valid state with a 1 MB unknown field), oversized
-states, options and strings, and fuzzed views for `SampleState`, while a well-behaved client
-plays full games of every title with a 2 s deadline on each call. It does so twice: without
-sealing, then with CRABGAMES_SEAL_KEYS set.
+Every attack is a named run (`--only NAME`; `make attack` runs them all, one server each):
 
-It reports the server's peak RSS, the well-behaved client's calls, failures and latency, and
-every status code each attack kind got; prints a markdown table, writes JSON (--out) and exits
-non-zero when a goal is missed: peak RSS under 256 MiB, no failed well-behaved call, no UNKNOWN
-or INTERNAL anywhere. Every loop is bounded in count and time; all traffic is to 127.0.0.1.
+- issue-13, issue-13-sealed: the campaign of issue 13, all at once: idle `ApplyMoves` streams,
+  unary calls whose body never comes, maximum-cost `Playouts`, padded states, oversized
+  requests and fuzzed views for `SampleState`; without sealing, then with it.
+- endless-url, endless-header, endless-256: one connection to the HTTP port sending a request
+  line (or a header value) 64 KiB at a time without end; 256 connections doing either.
+- json-replay: a 4 MiB Connect JSON `Replay` of 1.4 million `{}` moves, 2 callers in a loop.
+- free-calls: 11 connections x 100 `ApplyMoves` streams of HEADERS only, unary calls whose body
+  never comes (raw HTTP/2), and Connect calls over HTTP whose body never comes.
+- gzip-held, gzip-loop: a gRPC message of 4 MiB of `0a 00`, gzip-compressed (about 4 KB), for
+  `Replay` and `ScoreCrabRageSeason`: 24 calls never half-closed; 6 callers sending it in a loop.
+- slow-headers: 2,100 connections to the HTTP port trickling a header byte every 2-4 s.
+- long-calls: 24 callers of `SuggestMove` (5 s), `Playouts` (10,000 at the highest rage) and
+  `SampleState` with no deadline.
+- idle-metrics: 350 idle connections to the metrics port, then `SuggestMove` and `Replay`.
+- ledger-flood: one caller making `NewGame` as fast as it can, sealing and the freshness ledger
+  on (a real redis-server with 2 MB of maxmemory, volatile-ttl); games lost from the ledger
+  are counted.
+- compressed-unannounced: a compressed gRPC-Web message without grpc-encoding (and a Connect
+  stream's without Connect-Content-Encoding).
 
-    .venv/bin/python -m bench.attack [--seconds 60] [--scale 1.0] [--out DIR]
+Attackers connect from 127.0.K.P, the well-behaved clients from 127.0.0.1: a server limiting
+each peer tells them apart. For each run it reports the server's peak RSS (its process tree),
+the clients' calls, failures and latency, and every status code; prints a markdown table,
+writes JSON (--out) and exits non-zero when a goal is missed: the server alive, peak RSS under
+256 MiB, no failed call of either well-behaved client, the gRPC client's p99 under 50 ms (250 ms
+beside long calls), no UNKNOWN or INTERNAL anywhere. Every loop is bounded in count and time
+(CRABGAMES_ATTACK_SECONDS, default 60 s a run); all traffic is to 127.0.0.0/8.
+
+    .venv/bin/python -m bench.attack [--seconds 60] [--scale 1.0] [--only NAME,...] [--out DIR]
 """
 
 from __future__ import annotations
@@ -20,32 +39,49 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import collections
 import json
 import multiprocessing
 import os
 import queue
 import random
-import resource
-import subprocess
-import sys
 import tempfile
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
-HOST = "127.0.0.1"  # loopback only: the campaign never sends anything elsewhere
+from bench import attack_kinds as kinds
+from bench.attack_connect import connect_client_process
+from bench.attack_kinds import BOUND, Context, Tally, asdict_tally, closed_loop
+from bench.attack_server import (
+    MemoryWatch,
+    Server,
+    start_redis,
+    start_server,
+    stop_server,
+    tree_cpu_seconds,
+    tree_kib,
+)
+from bench.attack_wire import (
+    HOST,
+    SERVICE,
+    Relay,
+    attacker_address,
+    grpc_code_name,
+    raise_open_files,
+)
+
 CLIENT_DEADLINE = 2.0
 GOAL_RSS_MIB = 256.0
-# The attacked server may map at most this much: a campaign that makes it allocate gigabytes
-# gets MemoryError (INTERNAL, a finding) instead of taking down this shared machine.
-SERVER_MEMORY_CAP = 4 * 1024**3
-BAD_CODES = ("UNKNOWN", "INTERNAL")
+GOAL_P99_MS = 50.0  # the well-behaved gRPC client beside the slow attacks
+GOAL_P99_LONG_MS = 250.0  # ... and beside long calls
+BAD_CODES = ("UNKNOWN", "INTERNAL", "HTTP 500")
 PAD_FIELD = 2**29 - 1  # the largest protobuf field number: unknown to every message
-SERVICE = "/crabgames.v1.RulesService/"
+PEERS = 8  # source addresses the connections of one attack are spread over
+LEDGER_LOST = "ABORTED not in the freshness ledger"
 
-# Attackers of each kind at --scale 1 (the issue's campaign).
+# Attackers of each kind of issue 13's campaign at --scale 1.
 ATTACKERS = {
     "idle streams": 64,
     "withheld bodies": 8,
@@ -54,25 +90,6 @@ ATTACKERS = {
     "oversized": 1,
     "fuzzed views": 2,
 }
-
-
-@dataclass
-class Tally:
-    """What one kind of attack (or the well-behaved client) did and got."""
-
-    calls: int = 0
-    codes: collections.Counter = field(default_factory=collections.Counter)
-    latencies: list[float] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-    detail: collections.Counter = field(default_factory=collections.Counter)  # by payload
-    cpu_at_start: float = 0.0
-    games: collections.Counter = field(default_factory=collections.Counter)  # finished, by title
-
-    def saw(self, code: str, seconds: float | None = None) -> None:
-        self.calls += 1
-        self.codes[code] += 1
-        if seconds is not None:
-            self.latencies.append(seconds)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -311,24 +328,6 @@ def padded_request(states: dict[str, bytes], marker: int) -> tuple[str, bytes]:
 
 # ---------------------------------------------------------------------------------------------
 # The attacker process: every attack at once, on one asyncio loop (grpc.aio and raw HTTP/2).
-
-
-def code_name(error: Exception) -> str:
-    code = getattr(error, "code", None)
-    return code().name if callable(code) else type(error).__name__
-
-
-async def timed_unary(channel, method: str, data: bytes, timeout: float | None) -> str:
-    call = channel.unary_unary(
-        SERVICE + method, request_serializer=bytes, response_deserializer=bytes
-    )
-    try:
-        await call(data, timeout=timeout)
-    except Exception as error:  # noqa: BLE001 (every outcome is a status to report)
-        return code_name(error)
-    return "OK"
-
-
 async def idle_stream(channel, stop_at: float, tally: Tally, max_calls: int) -> None:
     """An ApplyMoves stream that never sends a message; reopened when the server ends it."""
     import grpc
@@ -360,8 +359,11 @@ async def idle_stream(channel, stop_at: float, tally: Tally, max_calls: int) -> 
         call.cancel()
 
 
-async def withheld_body(port: int, stop_at: float, tally: Tally, max_calls: int) -> None:
-    """Unary calls on a raw HTTP/2 connection: the request's headers, and never its body."""
+async def withheld_body(
+    port: int, source: str, stop_at: float, tally: Tally, max_calls: int
+) -> None:
+    """Unary calls on a raw HTTP/2 connection from `source`: the request's headers, and never
+    its body."""
     import h2.config
     import h2.connection
     import h2.events
@@ -371,7 +373,7 @@ async def withheld_body(port: int, stop_at: float, tally: Tally, max_calls: int)
         if time.monotonic() >= stop_at:
             return
         start = time.monotonic()
-        reader, writer = await asyncio.open_connection(HOST, port)
+        reader, writer = await asyncio.open_connection(HOST, port, local_addr=(source, 0))
         conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
         conn.initiate_connection()
         stream = conn.get_next_available_stream_id()
@@ -418,27 +420,6 @@ async def h2_outcome(reader, writer, conn, stop_at: float) -> str:
             elif isinstance(event, h2.events.ConnectionTerminated):
                 return f"GOAWAY {event.error_code!s}"
         writer.write(conn.data_to_send())  # settings and ping acknowledgements
-
-
-def grpc_code_name(value: int) -> str:
-    import grpc
-
-    return next((c.name for c in grpc.StatusCode if c.value[0] == value), f"status {value}")
-
-
-async def closed_loop(
-    channel, requests, stop_at: float, tally: Tally, max_calls: int, timeout
-) -> None:
-    """Send `requests()` (method, bytes) one after another until stop_at or max_calls."""
-    for number in range(max_calls):
-        if time.monotonic() >= stop_at:
-            return
-        label, data = requests(number)
-        deadline = timeout(number) if callable(timeout) else timeout
-        start = time.monotonic()
-        code = await timed_unary(channel, label.split(":")[0], data, deadline)
-        tally.saw(code, time.monotonic() - start)
-        tally.detail[f"{label}: {code}"] += 1
 
 
 def fuzzed_view(views: list[bytes], bombs: list[bytes], rng: random.Random) -> tuple[str, bytes]:
@@ -498,81 +479,111 @@ def mutate_randomly(message, rng: random.Random) -> None:
         setattr(parent, fd.name, value)
 
 
-async def attack(port: int, seconds: float, scale: float, sealed: bool, go, results) -> None:
-    import grpc
-
-    from crabgames.v1 import rules_service_pb2_grpc as api_grpc
-
-    address = f"{HOST}:{port}"
-    with grpc.insecure_channel(address) as sync_channel:
-        payloads = build_payloads(api_grpc.RulesServiceStub(sync_channel), sealed)
-    counts = {kind: max(1, round(n * scale)) for kind, n in ATTACKERS.items()}
-    tallies = {kind: Tally() for kind in counts}
-    # Separate connections (a local subchannel pool each), as many attackers would have.
-    channels = [
-        grpc.aio.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
-        for _ in range(8)
+async def launch_issue13(ctx: Context) -> list[Awaitable[None]]:
+    """Issue 13's campaign: every kind at once, on 8 connections (8 addresses)."""
+    counts = {kind: ctx.count(n) for kind, n in ATTACKERS.items()}
+    tally = {kind: ctx.tally(kind, n) for kind, n in counts.items()}
+    channels = [await ctx.channel(i) for i in range(8)]
+    p, stop_at = ctx.payloads, ctx.stop_at
+    rng = random.Random(13)
+    marker = iter(range(BOUND * 10))
+    tasks: list[Awaitable[None]] = [
+        idle_stream(channels[i % 8], stop_at, tally["idle streams"], BOUND)
+        for i in range(counts["idle streams"])
     ]
+    tasks += [
+        withheld_body(ctx.grpc_port, ctx.address(i), stop_at, tally["withheld bodies"], BOUND)
+        for i in range(counts["withheld bodies"])
+    ]
+    for i in range(counts["max-cost playouts"]):
+        # Half give up after 1 s (the work they leave must stop), half wait 30 s.
+        requests = lambda n, i=i: p.playouts[(n + i) % len(p.playouts)]  # noqa: E731
+        timeout = 1.0 if i % 2 else 30.0
+        tasks.append(
+            closed_loop(
+                channels[i % 8], requests, stop_at, tally["max-cost playouts"], BOUND, timeout
+            )
+        )
+    loops: list[tuple[str, Callable[[int], tuple[str, bytes]]]] = [
+        ("padded states", lambda n: padded_request(p.states, next(marker))),
+        ("oversized", lambda n: p.oversized[n % len(p.oversized)]),
+        ("fuzzed views", lambda n: fuzzed_view(p.views, p.bombs, rng)),
+    ]
+    for kind, requests in loops:
+        tasks += [
+            closed_loop(channels[i % 8], requests, stop_at, tally[kind], BOUND, 30.0)
+            for i in range(counts[kind])
+        ]
+    return tasks
+
+
+# ---------------------------------------------------------------------------------------------
+# Every attack, by name: what it needs of the server, and the good client's p99 goal beside it.
+
+
+@dataclass(frozen=True)
+class Attack:
+    name: str  # --only NAME
+    launch: Callable[[Context], Awaitable[list[Awaitable[None]]]]
+    long_calls: bool = False  # the good gRPC client's p99 goal is GOAL_P99_LONG_MS beside it
+    payloads: bool = False  # needs states, views and requests built from real games first
+    sealed: bool = False  # the server seals states (CRABGAMES_SEAL_KEYS)
+    ledger: bool = False  # ... and keeps the freshness ledger in a real redis-server
+    metrics: bool = False  # the server serves metrics (--metrics-address)
+
+
+ATTACKS = {
+    attack.name: attack
+    for attack in [
+        Attack("issue-13", launch_issue13, long_calls=True, payloads=True),
+        Attack("issue-13-sealed", launch_issue13, long_calls=True, payloads=True, sealed=True),
+        Attack("endless-url", kinds.endless_launcher(header=False, connections=1)),
+        Attack("endless-header", kinds.endless_launcher(header=True, connections=1)),
+        Attack("endless-256", kinds.endless_launcher(header=False, connections=256)),
+        Attack("json-replay", kinds.launch_json_replay),
+        Attack("free-calls", kinds.launch_free_calls),
+        Attack("gzip-held", kinds.gzip_launcher(held=True)),
+        Attack("gzip-loop", kinds.gzip_launcher(held=False)),
+        Attack("slow-headers", kinds.launch_slow_headers),
+        Attack("long-calls", kinds.launch_long_calls, long_calls=True, payloads=True),
+        Attack("idle-metrics", kinds.launch_idle_metrics, payloads=True, metrics=True),
+        Attack("ledger-flood", kinds.launch_ledger_flood, sealed=True, ledger=True),
+        Attack("compressed-unannounced", kinds.launch_compressed_unannounced),
+    ]
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The attacker process: the chosen attacks at once, on one asyncio loop.
+
+
+async def attack(
+    target: dict, names: list[str], seconds: float, scale: float, peers: int, go, results
+) -> None:
+    raise_open_files()
+    chosen = [ATTACKS[name] for name in names]
+    payloads = None
+    if any(a.payloads for a in chosen):
+        payloads = await payloads_through_relay(target["grpc_port"], target["sealed"])
     results.put(("ready", None))
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
-    cpu_at_start = cpu_seconds()
+    cpu_at_start = time.process_time()
     stop_at = time.monotonic() + seconds
-    rng = random.Random(13)
-    bound = 1_000_000  # every loop also stops after this many calls
-    marker = iter(range(bound * 10))
-    tasks = []
-    for i in range(counts["idle streams"]):
-        channel = channels[i % len(channels)]
-        tasks.append(idle_stream(channel, stop_at, tallies["idle streams"], bound))
-    for _ in range(counts["withheld bodies"]):
-        tasks.append(withheld_body(port, stop_at, tallies["withheld bodies"], bound))
-    for i in range(counts["max-cost playouts"]):
-        requests = payloads.playouts
-        # Half give up after 1 s (the work they leave must stop), half wait 30 s.
-        tasks.append(
-            closed_loop(
-                channels[i % len(channels)],
-                lambda n, r=requests, i=i: r[(n + i) % len(r)],
-                stop_at,
-                tallies["max-cost playouts"],
-                bound,
-                1.0 if i % 2 else 30.0,
-            )
+    numbers = list(ATTACKS)
+    contexts = [
+        Context(
+            target["grpc_port"],
+            target["http_port"],
+            target["metrics_port"],
+            stop_at,
+            scale,
+            peers,
+            numbers.index(a.name),
+            payloads,
         )
-    for i in range(counts["padded states"]):
-        tasks.append(
-            closed_loop(
-                channels[i % len(channels)],
-                lambda n: padded_request(payloads.states, next(marker)),
-                stop_at,
-                tallies["padded states"],
-                bound,
-                30.0,
-            )
-        )
-    for i in range(counts["oversized"]):
-        requests = payloads.oversized
-        tasks.append(
-            closed_loop(
-                channels[i % len(channels)],
-                lambda n, r=requests: r[n % len(r)],
-                stop_at,
-                tallies["oversized"],
-                bound,
-                30.0,
-            )
-        )
-    for i in range(counts["fuzzed views"]):
-        tasks.append(
-            closed_loop(
-                channels[i % len(channels)],
-                lambda n: fuzzed_view(payloads.views, payloads.bombs, rng),
-                stop_at,
-                tallies["fuzzed views"],
-                bound,
-                30.0,
-            )
-        )
+        for a in chosen
+    ]
+    tasks = [task for a, ctx in zip(chosen, contexts, strict=True) for task in await a.launch(ctx)]
     # Every attacker stops by itself; this bounds a call stuck past its own deadline too.
     running = [asyncio.ensure_future(task) for task in tasks]
     _, stuck = await asyncio.wait(running, timeout=seconds + 45)
@@ -582,9 +593,10 @@ async def attack(port: int, seconds: float, scale: float, sealed: bool, go, resu
         if task.done() and not task.cancelled() and task.exception():
             results.put(("attacks-error", repr(task.exception())))
             break
-    for channel in channels:
-        await channel.close()
-    summary = {k: tally_summary(t, counts[k]) for k, t in tallies.items()}
+    summary: dict[str, Any] = {}
+    for ctx in contexts:
+        await ctx.close()
+        summary.update({name: tally_summary(t) for name, t in ctx.tallies.items()})
     if stuck:
         summary["attackers stuck past the bound"] = {
             "attackers": len(stuck),
@@ -594,12 +606,31 @@ async def attack(port: int, seconds: float, scale: float, sealed: bool, go, resu
             "max_ms": 0,
         }
     results.put(("attacks", summary))
-    results.put(("attacker_cpu_seconds", round(cpu_seconds() - cpu_at_start, 1)))
+    results.put(("attacker_cpu_seconds", round(time.process_time() - cpu_at_start, 1)))
 
 
-def attacker_process(port, seconds, scale, sealed, go, results) -> None:
+async def payloads_through_relay(port: int, sealed: bool) -> Payloads:
+    """Payloads built from the server's own games, asked from an attacker's address."""
+    import grpc
+
+    from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+
+    relay = Relay(port, attacker_address(0, 252))
+    relay_port = await relay.start()
+
+    def build() -> Payloads:
+        with grpc.insecure_channel(f"{HOST}:{relay_port}") as channel:
+            return build_payloads(api_grpc.RulesServiceStub(channel), sealed)
+
     try:
-        asyncio.run(attack(port, seconds, scale, sealed, go, results))
+        return await asyncio.get_running_loop().run_in_executor(None, build)
+    finally:
+        relay.close()
+
+
+def attacker_process(target, names, seconds, scale, peers, go, results) -> None:
+    try:
+        asyncio.run(attack(target, names, seconds, scale, peers, go, results))
     except BaseException as error:  # noqa: BLE001 (reported, so the campaign is not silent)
         results.put(("attacks-error", repr(error)))
 
@@ -612,7 +643,7 @@ def client_process(port: int, seconds: float, go, results) -> None:
     try:
         tally = play_well(port, seconds, go, results)
         results.put(("client", asdict_tally(tally)))
-        results.put(("client_cpu_seconds", round(cpu_seconds() - tally.cpu_at_start, 1)))
+        results.put(("client_cpu_seconds", round(time.process_time() - tally.cpu_at_start, 1)))
     except BaseException as error:  # noqa: BLE001
         results.put(("client-error", repr(error)))
 
@@ -629,7 +660,7 @@ def play_well(port: int, seconds: float, go, results) -> Tally:
         grpc.channel_ready_future(channel).result(timeout=15)
         results.put(("ready", None))
         go.wait()
-        cpu_at_start = cpu_seconds()
+        cpu_at_start = time.process_time()
         stop_at = time.monotonic() + seconds
         threads = [
             threading.Thread(target=play_title, args=(channel, title, CASES, stop_at, tally))
@@ -677,6 +708,8 @@ def timed(tally: Tally, name: str, method, request):
         response = method(request, timeout=CLIENT_DEADLINE)
     except grpc.RpcError as error:
         tally.saw(error.code().name, time.perf_counter() - start)
+        if "not in the freshness ledger" in (error.details() or ""):
+            tally.detail[LEDGER_LOST] += 1
         if len(tally.failures) < 20:
             tally.failures.append(f"{name}: {error.code().name} {error.details()}"[:300])
         return None
@@ -755,9 +788,9 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
 
 
-def tally_summary(tally: Tally, attackers: int) -> dict:
+def tally_summary(tally: Tally) -> dict:
     return {
-        "attackers": attackers,
+        "attackers": tally.attackers,
         "calls": tally.calls,
         "codes": dict(tally.codes.most_common()),
         "p50_ms": round(1000 * percentile(tally.latencies, 0.5), 1),
@@ -766,105 +799,92 @@ def tally_summary(tally: Tally, attackers: int) -> dict:
     }
 
 
-def asdict_tally(tally: Tally) -> dict:
-    data = asdict(tally)
-    data["codes"] = dict(tally.codes)
-    data["detail"] = dict(tally.detail)
-    data["games"] = dict(tally.games)
-    return data
+# ---------------------------------------------------------------------------------------------
+# The orchestrator: one server per run, its memory watched, the three processes started together.
+
+WANTED = ("attacks", "attacker_cpu_seconds", "client", "client_cpu_seconds", "connect")
+ERRORS = ("attacks-error", "client-error", "connect-error")
 
 
-def cpu_seconds(pid: int | None = None) -> float:
-    """CPU time (user + system) of this process, or of process `pid` from /proc."""
-    if pid is None:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return round(usage.ru_utime + usage.ru_stime, 1)
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
-
-
-def status_kib(pid: int, key: str) -> int:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith(key + ":"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
-def watch_memory(pid: int, stop: threading.Event, samples: list[int]) -> None:
-    while not stop.is_set():
-        samples.append(status_kib(pid, "VmRSS"))
-        stop.wait(0.05)
-
-
-def capped_server_command(memory_cap: int, address: str) -> list[str]:
-    """`python -m crabgames.service --address ADDRESS` with its address space capped at
-    `memory_cap` bytes, set by the new process itself: a preexec_fn would run Python in a child
-    forked from a process whose gRPC threads are running, which can die before it starts."""
-    program = (
-        "import resource, runpy, sys\n"
-        "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
-        f"cap = {memory_cap} if hard == resource.RLIM_INFINITY else min({memory_cap}, hard)\n"
-        "resource.setrlimit(resource.RLIMIT_AS, (cap, hard))\n"
-        f"sys.argv = ['crabgames.service', '--address', {address!r}]\n"
-        "runpy.run_module('crabgames.service', run_name='__main__', alter_sys=True)\n"
-    )
-    return [sys.executable, "-c", program]
-
-
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, int]:
-    """`python -m crabgames.service --address 127.0.0.1:0`, memory-capped; (process, port)."""
-    process = subprocess.Popen(
-        capped_server_command(SERVER_MEMORY_CAP, f"{HOST}:0"),
-        stdout=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "CRABGAMES_LOG_LEVEL": "ERROR", **env},
-    )
-    line = process.stdout.readline() if process.stdout else ""
-    if "listening on" not in line:
-        process.kill()
-        process.wait()
-        raise SystemExit(f"the server did not start: {line!r}")
-    return process, int(line.split()[-1].rsplit(":", 1)[1])
-
-
-def stop_server(process: subprocess.Popen) -> int | None:
-    """Stop the server; its exit code, or None if it had to be killed."""
-    if process.poll() is not None:
-        return process.returncode
-    process.terminate()
-    try:
-        return process.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
-        return None
-
-
-def run_campaign(sealed: bool, seconds: float, scale: float) -> dict:
+def run_attacks(names: list[str], seconds: float, scale: float, peers: int = PEERS) -> dict:
+    """The named attacks at once against a new server (sealing, ledger and metrics on when one
+    of them needs it), beside both well-behaved clients; the run's summary and goals."""
+    chosen = [ATTACKS[name] for name in names]
+    ledger = any(a.ledger for a in chosen)
+    sealed = ledger or any(a.sealed for a in chosen)
     env = {}
     if sealed:
         env["CRABGAMES_SEAL_KEYS"] = "k1:" + base64.b64encode(os.urandom(32)).decode()
-    process, port = start_server(env)
+    redis = start_redis() if ledger else None
+    try:
+        if redis is not None:
+            env["CRABGAMES_LEDGER_URL"] = redis.url
+        server = start_server(env, metrics=any(a.metrics for a in chosen))
+        try:
+            measured = drive(server, names, seconds, scale, peers, sealed)
+        finally:
+            measured["server_exit_code"] = stop_server(server.process)
+        if not measured["alive"] or measured["server_exit_code"] not in (0, None):
+            measured["server_stderr"] = server.stderr_tail()
+        measured["ledger"] = redis.stats() if redis is not None else None
+    finally:
+        if redis is not None:
+            redis.stop()
+    limit = GOAL_P99_LONG_MS if any(a.long_calls for a in chosen) else GOAL_P99_MS
+    return summarize(names, sealed, seconds, scale, limit, measured)
+
+
+def drive(server: Server, names, seconds: float, scale: float, peers: int, sealed: bool) -> dict:
     context = multiprocessing.get_context("spawn")  # no fork of a process holding gRPC state
     go, results = context.Event(), context.Queue()
+    target = {
+        "grpc_port": server.grpc_port,
+        "http_port": server.http_port,
+        "metrics_port": server.metrics_port,
+        "sealed": sealed,
+    }
     workers = [
-        context.Process(target=attacker_process, args=(port, seconds, scale, sealed, go, results)),
-        context.Process(target=client_process, args=(port, seconds, go, results)),
+        context.Process(
+            target=attacker_process, args=(target, names, seconds, scale, peers, go, results)
+        ),
+        context.Process(target=client_process, args=(server.grpc_port, seconds, go, results)),
+        context.Process(
+            target=connect_client_process, args=(server.http_port, seconds, go, results)
+        ),
     ]
     for worker in workers:
         worker.start()
+    got = wait_ready(results, len(workers))
+    pid = server.process.pid
+    rss_before, cpu_before = tree_kib(pid), tree_cpu_seconds(pid)
+    watch = MemoryWatch(pid)
+    watch.start()
+    go.set()
+    started = time.monotonic()
+    collect(results, got, workers, started + seconds + 90)
+    elapsed = time.monotonic() - started
+    watch.stop()
+    got["server_cpu_seconds"] = round(tree_cpu_seconds(pid) - cpu_before, 1)
+    alive = server.process.poll() is None
+    for worker in workers:
+        worker.join(timeout=10)
+        if worker.is_alive():
+            worker.kill()
+    return {
+        "got": got,
+        "elapsed": elapsed,
+        "rss_before_kib": rss_before,
+        "peak_kib": watch.peak_kib(),
+        "alive": alive,
+    }
+
+
+def wait_ready(results, workers: int) -> dict[str, Any]:
+    """Until every process is ready (payloads built, server answering), or one failed."""
     got: dict[str, Any] = {}
     ready = 0
     deadline = time.monotonic() + 300  # building payloads and games: well under this
-    while ready < 2 and time.monotonic() < deadline and not got:
+    while ready < workers and time.monotonic() < deadline and not got:
         try:
             kind, value = results.get(timeout=1)
         except queue.Empty:
@@ -872,80 +892,75 @@ def run_campaign(sealed: bool, seconds: float, scale: float) -> dict:
         ready += kind == "ready"
         if kind != "ready":
             got[kind] = value
-    rss_before = status_kib(process.pid, "VmRSS")
-    cpu_before = cpu_seconds(process.pid)
-    samples: list[int] = []
-    stop = threading.Event()
-    watcher = threading.Thread(target=watch_memory, args=(process.pid, stop, samples))
-    watcher.start()
-    go.set()
-    started = time.monotonic()
-    wanted = {"attacks", "client", "attacker_cpu_seconds", "client_cpu_seconds"}
-    while not wanted <= got.keys() and time.monotonic() < started + seconds + 90:
-        if {"attacks-error", "client-error"} & got.keys() and not all(
-            w.is_alive() for w in workers
-        ):
+    return got
+
+
+def collect(results, got: dict[str, Any], workers, deadline: float) -> None:
+    while not set(WANTED) <= got.keys() and time.monotonic() < deadline:
+        if set(ERRORS) & got.keys() and not all(w.is_alive() for w in workers):
             break
         try:
             kind, value = results.get(timeout=1)
         except queue.Empty:
             continue
         got.setdefault(kind, value)
-    elapsed = time.monotonic() - started
-    stop.set()
-    watcher.join()
-    peak_kib = max([status_kib(process.pid, "VmHWM"), *samples])
-    got["server_cpu_seconds"] = round(cpu_seconds(process.pid) - cpu_before, 1)
-    alive = process.poll() is None
-    exit_code = stop_server(process)
-    for worker in workers:
-        worker.join(timeout=10)
-        if worker.is_alive():
-            worker.kill()
-    return summarize(sealed, seconds, elapsed, rss_before, peak_kib, alive, exit_code, got)
 
 
-def summarize(sealed, seconds, elapsed, rss_before, peak_kib, alive, exit_code, got) -> dict:
-    client = got.get("client") or {"calls": 0, "codes": {}, "latencies": [], "failures": []}
-    attacks = got.get("attacks") or {}
-    failed = client["calls"] - client["codes"].get("OK", 0)
-    bad = {
-        kind: {c: n for c, n in result["codes"].items() if c in BAD_CODES}
-        for kind, result in [*attacks.items(), ("well-behaved client", client)]
+def client_summary(client: dict) -> dict:
+    latencies = client["latencies"]
+    return {
+        "calls": client["calls"],
+        "failed": client["calls"] - client["codes"].get("OK", 0),
+        "codes": client["codes"],
+        "p50_ms": round(1000 * percentile(latencies, 0.5), 1),
+        "p99_ms": round(1000 * percentile(latencies, 0.99), 1),
+        "max_ms": round(1000 * max(latencies, default=0.0), 1),
+        "failures": client["failures"],
+        "games": client.get("games", {}),
+        "lost_from_ledger": client.get("detail", {}).get(LEDGER_LOST, 0),
     }
+
+
+def summarize(names, sealed, seconds, scale, p99_goal, measured) -> dict:
+    got = measured["got"]
+    empty = {"calls": 0, "codes": {}, "latencies": [], "failures": []}
+    client = client_summary(got.get("client") or empty)
+    connect = client_summary(got.get("connect") or empty)
+    attacks = got.get("attacks") or {}
+    seen = [*attacks.items(), ("gRPC client", client), ("Connect client", connect)]
+    bad = {kind: {c: n for c, n in r["codes"].items() if c in BAD_CODES} for kind, r in seen}
     bad = {kind: codes for kind, codes in bad.items() if codes}
-    peak_mib = peak_kib / 1024
-    errors = [got[k] for k in ("attacks-error", "client-error") if k in got]
+    peak_mib = measured["peak_kib"] / 1024
+    errors = [got[k] for k in ERRORS if k in got]
     goals = {
-        "peak RSS under 256 MiB": peak_mib < GOAL_RSS_MIB,
-        "no failed well-behaved call": failed == 0 and client["calls"] > 0,
+        "server alive to the end": measured["alive"],
+        f"peak RSS under {GOAL_RSS_MIB:.0f} MiB": peak_mib < GOAL_RSS_MIB,
+        "gRPC client: no failed call": client["failed"] == 0 and client["calls"] > 0,
+        f"gRPC client: p99 under {p99_goal:.0f} ms": client["p99_ms"] < p99_goal,
+        "Connect client: no failed call": connect["failed"] == 0 and connect["calls"] > 0,
         "no UNKNOWN or INTERNAL": not bad,
-        "server alive to the end": alive,
-        "campaign ran": bool(attacks) and "client" in got and not errors,
+        "campaign ran": bool(attacks) and "client" in got and "connect" in got and not errors,
     }
     return {
+        "run": "+".join(names),
         "sealed": sealed,
         "attack_seconds": seconds,
-        "elapsed_seconds": round(elapsed, 1),
-        "server_rss_mib_at_start": round(rss_before / 1024, 1),
+        "scale": scale,
+        "elapsed_seconds": round(measured["elapsed"], 1),
+        "server_rss_mib_at_start": round(measured["rss_before_kib"] / 1024, 1),
         "server_peak_rss_mib": round(peak_mib, 1),
         # Who used the 2 cores: the attackers' own CPU competes with the server's.
         "cpu_seconds": {
             "server": got.get("server_cpu_seconds"),
             "attackers": got.get("attacker_cpu_seconds"),
-            "well-behaved client": got.get("client_cpu_seconds"),
+            "gRPC client": got.get("client_cpu_seconds"),
+            "Connect client": got.get("connect_cpu_seconds"),
         },
-        "server_exit_code": exit_code,
-        "client": {
-            "calls": client["calls"],
-            "failed": failed,
-            "codes": client["codes"],
-            "p50_ms": round(1000 * percentile(client["latencies"], 0.5), 1),
-            "p99_ms": round(1000 * percentile(client["latencies"], 0.99), 1),
-            "max_ms": round(1000 * max(client["latencies"], default=0.0), 1),
-            "failures": client["failures"],
-            "games": client.get("games", {}),
-        },
+        "server_exit_code": measured.get("server_exit_code"),
+        "server_stderr": measured.get("server_stderr", []),
+        "ledger": measured.get("ledger"),
+        "client": client,
+        "connect": connect,
         "attacks": attacks,
         "unknown_or_internal": bad,
         "errors": errors,
@@ -954,49 +969,68 @@ def summarize(sealed, seconds, elapsed, rss_before, peak_kib, alive, exit_code, 
     }
 
 
+# ---------------------------------------------------------------------------------------------
+# The report.
+
+
 def markdown(runs: list[dict]) -> str:
     lines = [
-        "| run | server peak RSS | well-behaved calls | failed | p50 | p99 | max "
-        "| UNKNOWN/INTERNAL | CPU s: server, attackers, client | goals |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| run | server | peak RSS | gRPC calls | failed | p99 | Connect calls | failed | p99 "
+        "| UNKNOWN/INTERNAL | goals missed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
-        c = run["client"]
+        c, h = run["client"], run["connect"]
         missed = [goal for goal, ok in run["goals"].items() if not ok]
         bad = sum(sum(codes.values()) for codes in run["unknown_or_internal"].values())
-        cpu = ", ".join(str(v) for v in run["cpu_seconds"].values())
+        alive = "alive" if run["goals"]["server alive to the end"] else "**died**"
         lines.append(
-            f"| {'sealing' if run['sealed'] else 'no sealing'} "
-            f"| {run['server_peak_rss_mib']:.0f} MiB "
-            f"(start {run['server_rss_mib_at_start']:.0f}) "
-            f"| {c['calls']} | {c['failed']} | {c['p50_ms']:.1f} ms | {c['p99_ms']:.1f} ms "
-            f"| {c['max_ms']:.0f} ms | {bad} | {cpu} "
-            f"| {'met' if not missed else 'missed: ' + ', '.join(missed)} |"
+            f"| {run['run']} | {alive} | {run['server_peak_rss_mib']:.0f} MiB "
+            f"| {c['calls']} | {c['failed']} | {c['p99_ms']:.0f} ms "
+            f"| {h['calls']} | {h['failed']} | {h['p99_ms']:.0f} ms | {bad} "
+            f"| {', '.join(missed) if missed else 'none'} |"
         )
     for run in runs:
-        lines += [
-            "",
-            f"Status codes by attack, {'sealing' if run['sealed'] else 'no sealing'}:",
-            "",
-            "| attack | attackers | calls | p50 | max | codes |",
-            "|---|---|---|---|---|---|",
-        ]
-        for kind, result in run["attacks"].items():
-            codes = ", ".join(f"{code} {n}" for code, n in result["codes"].items())
-            lines.append(
-                f"| {kind} | {result['attackers']} | {result['calls']} | {result['p50_ms']} ms "
-                f"| {result['max_ms']} ms | {codes} |"
-            )
-        codes = ", ".join(f"{code} {n}" for code, n in run["client"]["codes"].items())
-        games = ", ".join(f"{g} {n}" for g, n in sorted(run["client"]["games"].items()))
-        lines.append(
-            f"| well-behaved client (games: {games}) | 1 | {run['client']['calls']} | | | {codes} |"
-        )
-        for failure in run["client"]["failures"][:5]:
-            lines.append(f"\n- client failure: `{failure}`")
-        for error in run["errors"]:
-            lines.append(f"\n- campaign error: `{error}`")
+        lines += ["", *run_details(run)]
     return "\n".join(lines)
+
+
+def run_details(run: dict) -> list[str]:
+    cpu = ", ".join(f"{who} {s}" for who, s in run["cpu_seconds"].items())
+    lines = [
+        f"Status codes, {run['run']} ({'sealing' if run['sealed'] else 'no sealing'}; "
+        f"CPU s: {cpu}):",
+        "",
+        "| who | attackers | calls | p50 | max | codes |",
+        "|---|---|---|---|---|---|",
+    ]
+    for kind, result in run["attacks"].items():
+        codes = ", ".join(f"{code} {n}" for code, n in result["codes"].items())
+        lines.append(
+            f"| {kind} | {result['attackers']} | {result['calls']} | {result['p50_ms']} ms "
+            f"| {result['max_ms']} ms | {codes} |"
+        )
+    for who in ("client", "connect"):
+        c = run[who]
+        codes = ", ".join(f"{code} {n}" for code, n in c["codes"].items())
+        games = ", ".join(f"{g} {n}" for g, n in sorted(c["games"].items()))
+        name = "gRPC client" if who == "client" else "Connect client"
+        lines.append(
+            f"| {name} (games: {games}) | 1 | {c['calls']} | {c['p50_ms']} ms "
+            f"| {c['max_ms']} ms | {codes} |"
+        )
+    if run["ledger"] is not None:
+        lost = run["client"]["lost_from_ledger"] + run["connect"]["lost_from_ledger"]
+        lines.append(f"\n- ledger: {run['ledger']}; games lost from it (clients): {lost}")
+    for who in ("client", "connect"):
+        for failure in run[who]["failures"][:3]:
+            lines.append(f"\n- {who} failure: `{failure}`")
+    for error in run["errors"]:
+        lines.append(f"\n- campaign error: `{error[:500]}`")
+    if run["server_stderr"]:
+        lines.append(f"\n- server exit code {run['server_exit_code']}; its last lines:")
+        lines += [f"    {line}" for line in run["server_stderr"]]
+    return lines
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -1010,27 +1044,45 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--scale", type=float, default=1.0, help="attackers of each kind, times this"
     )
-    parser.add_argument("--out", help="directory for attack.json (default: a new temp dir)")
     parser.add_argument(
-        "--runs",
-        choices=["both", "plain", "sealed"],
-        default="both",
-        help="without sealing, with it, or both (default)",
+        "--peers",
+        type=int,
+        default=PEERS,
+        help=f"source addresses the connections of one attack come from (default {PEERS})",
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated attacks to run (default: every one): " + ", ".join(ATTACKS),
+    )
+    parser.add_argument(
+        "--together",
+        action="store_true",
+        help="run the chosen attacks at once against one server, not one after another",
+    )
+    parser.add_argument("--out", help="directory for attack.json (default: a new temp dir)")
+    args = parser.parse_args(argv)
+    args.names = [n.strip() for n in args.only.split(",") if n.strip()] or list(ATTACKS)
+    unknown = [n for n in args.names if n not in ATTACKS]
+    if unknown:
+        parser.error(f"unknown attack {', '.join(unknown)}: choose from {', '.join(ATTACKS)}")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    runs = []
-    for sealed in {"both": (False, True), "plain": (False,), "sealed": (True,)}[args.runs]:
-        print(f"attack: {args.seconds:.0f} s {'with' if sealed else 'without'} sealing", flush=True)
-        runs.append(run_campaign(sealed, args.seconds, args.scale))
     out = args.out or tempfile.mkdtemp(prefix="crabgames-attack-")
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "attack.json")
-    with open(path, "w") as file:
-        json.dump(runs, file, indent=2)
+    groups = [args.names] if args.together else [[name] for name in args.names]
+    runs = []
+    for names in groups:
+        print(f"attack: {'+'.join(names)} for {args.seconds:.0f} s", flush=True)
+        runs.append(run_attacks(names, args.seconds, args.scale, args.peers))
+        missed = [goal for goal, ok in runs[-1]["goals"].items() if not ok]
+        print(f"  {'met every goal' if not missed else 'missed: ' + ', '.join(missed)}", flush=True)
+        with open(path, "w") as file:  # after every run: a long campaign's results are kept
+            json.dump(runs, file, indent=2)
     print(markdown(runs))
     print(f"\nJSON: {path}")
     passed = all(run["passed"] for run in runs)
