@@ -30,15 +30,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os  # the web page (WithPage)
-import socket
 import time
-from collections import Counter
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path  # the web page (WithPage)
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import grpc
 import uvicorn
@@ -55,10 +52,9 @@ from starlette.responses import PlainTextResponse  # the web page (WithPage)
 from starlette.staticfiles import StaticFiles  # the web page (WithPage)
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-from uvicorn.server import ServerState
 
 from crabgames.service import edge as edge_limits
+from crabgames.service import http
 from crabgames.service.edge import (
     SERVICE,
     Edge,
@@ -86,8 +82,8 @@ DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
 # MAX_CALLS bounds the rules calls among them.
 MAX_CONNECTIONS = 2048
-# An idle keep-alive connection is closed after this long.
-KEEP_ALIVE_SECONDS = 30
+# Connections one address may hold open: the rest of MAX_CONNECTIONS stays for everyone else.
+CONNECTIONS_PER_PEER = 256
 # What a browser's Connect and gRPC-Web clients send and must be allowed to read (CORS).
 ALLOWED_HEADERS = [
     "Content-Type",
@@ -363,97 +359,6 @@ class RequestTime:
         await self.app(scope, timed_receive, send)
 
 
-# ----- the connection: bounds httptools lacks -----
-
-# A request's head (request line and headers) at most this many bytes (431 beyond, as nginx's
-# large_client_header_buffers answers): what a browser sends is well under 8 KiB.
-MAX_HEAD_BYTES = 16 * 1024
-# ... and whole within this long of the connection's start or of the request's first byte (a
-# slow-headers caller is cut off, as by nginx's client_header_timeout).
-HEAD_SECONDS = 10.0
-# Connections one address may hold open: the rest of MAX_CONNECTIONS stays for everyone else.
-CONNECTIONS_PER_PEER = 256
-
-
-class HeadTooLarge(Exception):
-    """Raised from the parser's callbacks to stop reading a head over MAX_HEAD_BYTES."""
-
-
-class BoundedHttp(HttpToolsProtocol):
-    """uvicorn's httptools protocol with a request head bounded in size and in time, and the
-    connections per peer address bounded: httptools grows a URL or a header without limit and
-    uvicorn sets no deadline on a head that never ends."""
-
-    peers: ClassVar[WeakKeyDictionary[ServerState, Counter[str]]] = WeakKeyDictionary()
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self.head_bytes = 0
-        self.head_too_large = False
-        self.head_timer: asyncio.TimerHandle | None = None
-        self.address = self.client[0] if self.client else ""
-        counts = self.peers.setdefault(self.server_state, Counter())
-        self.counted = counts[self.address] < CONNECTIONS_PER_PEER
-        if not self.counted:
-            transport.close()
-            return
-        counts[self.address] += 1
-        self.start_head_timer()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.stop_head_timer()
-        if self.counted:
-            counts = self.peers[self.server_state]
-            counts[self.address] -= 1
-            if not counts[self.address]:
-                del counts[self.address]
-            self.counted = False
-        super().connection_lost(exc)
-
-    def start_head_timer(self) -> None:
-        if self.head_timer is None:
-            self.head_timer = self.loop.call_later(HEAD_SECONDS, self.transport.close)
-
-    def stop_head_timer(self) -> None:
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
-
-    def count_head(self, size: int) -> None:
-        self.head_bytes += size
-        if self.head_bytes > MAX_HEAD_BYTES:
-            self.head_too_large = True
-            raise HeadTooLarge  # the parser stops; uvicorn answers send_400_response
-
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self.head_bytes = 0
-        self.start_head_timer()
-
-    def on_url(self, url: bytes) -> None:
-        self.count_head(len(url))
-        super().on_url(url)
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self.count_head(len(name) + len(value) + 4)
-        super().on_header(name, value)
-
-    def on_headers_complete(self) -> None:
-        self.stop_head_timer()
-        super().on_headers_complete()
-
-    def send_400_response(self, msg: str) -> None:
-        if not self.head_too_large:
-            super().send_400_response(msg)
-            return
-        why = f"the request line and headers are over {MAX_HEAD_BYTES} bytes"
-        self.transport.write(
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(why), why.encode())
-        )
-        self.transport.close()
-
-
 # ----- the web page (clients/web, issue 17): its built bundle at /, same origin, no CORS -----
 
 # `make web` builds it here; CRABGAMES_WEB_ROOT serves another folder.
@@ -545,21 +450,6 @@ class HttpRunning:
             log.exception("the HTTP server did not stop cleanly")
 
 
-def bind(address: str) -> socket.socket:
-    host, _, port = address.rpartition(":")
-    host = host.strip("[]") or "0.0.0.0"
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, int(port)))
-    except (OSError, ValueError) as error:
-        sock.close()
-        raise OSError(f"cannot listen on {address}: {error}") from None
-    sock.set_inheritable(True)
-    return sock
-
-
 def serve_http(
     running: Running,
     address: str = DEFAULT_HTTP_ADDRESS,
@@ -568,18 +458,9 @@ def serve_http(
 ) -> HttpRunning:
     """Serve the browser protocols on `address` beside a running gRPC server
     (server.serve's Running), through its edge, on its loop."""
-    sock = bind(address)
-    config = uvicorn.Config(
-        application(running.edge, origins),
-        loop="none",
-        http=BoundedHttp,
-        lifespan="off",
-        log_config=None,
-        access_log=False,  # the edge's access log covers the rules calls (--access-log)
-        limit_concurrency=MAX_CONNECTIONS,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        timeout_graceful_shutdown=grace,
-        server_header=False,
+    sock = http.bind(address)
+    config = http.config(
+        application(running.edge, origins), MAX_CONNECTIONS, CONNECTIONS_PER_PEER, grace
     )
     server = uvicorn.Server(config)
     done = asyncio.run_coroutine_threadsafe(server.serve(sockets=[sock]), running.loop)

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol, TextIO, TypeVar
 
 import grpc
+import uvicorn
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -47,11 +48,12 @@ from prometheus_client import (
     disable_created_metrics,
 )
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
-from prometheus_client.exposition import start_http_server
+from prometheus_client.exposition import make_asgi_app
 from prometheus_client.registry import Collector
 
 from crabgames.core.engine import Engine
 from crabgames.core.wire import Remembered
+from crabgames.service import http
 from crabgames.service.edge import AsyncCall, Edge
 from crabgames.service.limits import Received
 from crabgames.service.tls import ServerTls
@@ -332,22 +334,43 @@ class MetricsPortError(OSError):
     """The metrics address cannot be listened on (said apart from the gRPC port's errors)."""
 
 
-class MetricsServer:
-    """The HTTP server of one process's metrics (GET /metrics, or any path)."""
+# Connections to the metrics port (a scraper keeps one or two): 503 beyond, and at most
+# METRICS_CONNECTIONS_PER_PEER from one address, so that idle callers cannot lock a scraper out.
+METRICS_CONNECTIONS = 64
+METRICS_CONNECTIONS_PER_PEER = 16
 
-    def __init__(self, address: str, registry: CollectorRegistry) -> None:
+
+class MetricsServer:
+    """The HTTP server of one process's metrics (GET /metrics, or any path), on the server's
+    event loop with the bounds of every HTTP port (http.py): no thread per connection, so idle
+    connections cost no thread and never starve the process of threads."""
+
+    def __init__(self, server: uvicorn.Server, serving: asyncio.Future[None], port: int) -> None:
+        self.server = server
+        self.serving = serving
+        self.port = port
+
+    @classmethod
+    async def start(cls, address: str, registry: CollectorRegistry) -> MetricsServer:
         host, _, port = address.rpartition(":")
         try:
-            self.server, self.thread = start_http_server(
-                int(port), addr=host.strip("[]") or "127.0.0.1", registry=registry
-            )
+            sock = http.bind(f"{host or '127.0.0.1'}:{port}")
         except OSError as error:
             raise MetricsPortError(f"cannot serve metrics on {address}: {error}") from None
-        self.port: int = self.server.server_port
+        app = make_asgi_app(registry)
+        config = http.config(app, METRICS_CONNECTIONS, METRICS_CONNECTIONS_PER_PEER)
+        server = uvicorn.Server(config)
+        serving = asyncio.ensure_future(server.serve(sockets=[sock]))
+        while not server.started:
+            if serving.done():
+                sock.close()
+                raise MetricsPortError(f"cannot serve metrics on {address}")
+            await asyncio.sleep(0.01)
+        return cls(server, serving, sock.getsockname()[1])
 
-    def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        await self.serving
 
 
 def new_registry(collectors: Iterable[Collector] = ()) -> CollectorRegistry:

@@ -88,8 +88,6 @@ class Running:
         stopping.result(timeout=grace + 30)
         self.thread.join(timeout=30)
         self.edge.close()
-        if self.metrics is not None:
-            self.metrics.stop()
 
     async def _stop(self, grace: float) -> None:
         # The edge refuses new calls and the calls in flight get `grace` seconds, waited for
@@ -102,6 +100,8 @@ class Running:
         await self.server.stop(0)
         if self.health_server is not None:
             await self.health_server.stop(0)
+        if self.metrics is not None:
+            await self.metrics.stop()
         self.loop.call_soon(self.loop.stop)
 
 
@@ -196,7 +196,7 @@ async def start(
     metrics = None
     if registry is not None and observing.metrics_address:
         registry.register(ServerCollector(edge, engine, tls))
-        metrics = MetricsServer(observing.metrics_address, registry)
+        metrics = await MetricsServer.start(observing.metrics_address, registry)
     health_server, health_port = None, None
     if observing.health_address:
         health_server, health_port = health_only(
