@@ -22,7 +22,18 @@ import redis
 
 from crabgames.core.errors import StaleState
 from crabgames.service import ledger as ledger_module
-from crabgames.service.ledger import URL_VAR, Ledger, LedgerUnavailable
+from crabgames.service.ledger import (
+    MAX_PEERS,
+    MAX_UNMOVED_VAR,
+    RATE_VAR,
+    UNMOVED_KEY,
+    UNMOVED_TTL_SECONDS,
+    URL_VAR,
+    Ledger,
+    LedgerUnavailable,
+    PeerRate,
+    peer_address,
+)
 from crabgames.service.sealing import ENV_VAR
 from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
@@ -32,6 +43,7 @@ from tests.command_line import start_server
 from tests.fuzzing import CALL_TIMEOUT, CASES, sealer_for_tests
 from tests.playthrough import encode, pick
 from tests.test_sealing import environment, new_game, raw_keys, refused, sealed_server
+from tests.test_server import details
 
 KRABY = next(i for i, (game, _, _) in enumerate(CASES) if game == "kraby")
 CRAB_RAGE = next(i for i, (game, _, _) in enumerate(CASES) if game == "crab_rage")
@@ -47,6 +59,12 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
+    with redis_server() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def redis_server(*options: str) -> Iterator[str]:
     """A real redis-server (Debian's) on a free loopback port, without persistence. Missing, the
     tests fail: the ledger is only shown working against the real store."""
     binary = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -54,7 +72,8 @@ def redis_url() -> Iterator[str]:
         pytest.fail("redis-server is not installed (apt-get install redis-server; .ci/run does)")
     port = free_port()
     process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        + list(options),
         stdout=subprocess.DEVNULL,
     )
     url = f"redis://127.0.0.1:{port}/0"
@@ -83,16 +102,28 @@ def seal_keys_text() -> str:
 
 
 @contextlib.contextmanager
-def ledger_stub(url: str, **env: str) -> Iterator[api_grpc.RulesServiceStub]:
-    """An in-process sealing server whose ledger is at `url`."""
+def ledger_server(url: str, host: str = "127.0.0.1", **env: str) -> Iterator[int]:
+    """An in-process sealing server whose ledger is at `url`; its port."""
     with environment(**{ENV_VAR: seal_keys_text(), URL_VAR: url, **env}):
-        running = serve("127.0.0.1:0", threads=2)
+        running = serve(f"{host}:0", threads=2)
     try:
-        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
-            grpc.channel_ready_future(channel).result(timeout=10)
-            yield api_grpc.RulesServiceStub(channel)
+        yield running.port
     finally:
         running.stop(0)
+
+
+@contextlib.contextmanager
+def stub_to(address: str) -> Iterator[api_grpc.RulesServiceStub]:
+    with grpc.insecure_channel(address) as channel:
+        grpc.channel_ready_future(channel).result(timeout=10)
+        yield api_grpc.RulesServiceStub(channel)
+
+
+@contextlib.contextmanager
+def ledger_stub(url: str, **env: str) -> Iterator[api_grpc.RulesServiceStub]:
+    """A stub to an in-process sealing server whose ledger is at `url`."""
+    with ledger_server(url, **env) as port, stub_to(f"127.0.0.1:{port}") as stub:
+        yield stub
 
 
 @pytest.fixture(scope="module")
@@ -274,9 +305,16 @@ def test_each_game_is_one_bounded_key_that_expires(redis_url, first):
     assert instance.hex() not in key  # the store never holds the instance id
     record = client.get(key)
     assert record is not None and len(record) <= 21 + 32
-    assert 0 < client.pttl(key) <= ledger_module.DEFAULT_TTL_SECONDS * 1000
+    # Not yet moved: the short TTL, and counted among the unmoved games.
+    assert 0 < client.pttl(key) <= UNMOVED_TTL_SECONDS * 1000
+    assert client.zscore(UNMOVED_KEY, key) is not None
+    tokens = game.player_tokens
+    moved = apply(first, game.state, moves_of(first, game.state, tokens)[0], tokens).state
+    # Its first move gives it the full TTL and takes it out of the unmoved games.
+    assert UNMOVED_TTL_SECONDS * 1000 < client.pttl(key) <= ledger_module.DEFAULT_TTL_SECONDS * 1000
+    assert client.zscore(UNMOVED_KEY, key) is None
     client.delete(key)  # as when the TTL ran out: the game is over for good
-    request = api.GetViewRequest(state=game.state, spectator=True)
+    request = api.GetViewRequest(state=moved, spectator=True)
     assert refused(first.GetView, request) == STALE
     client.close()
 
@@ -301,6 +339,225 @@ def test_the_ledger_refuses_what_is_not_the_newest_state(redis_url):
     with pytest.raises(StaleState):
         ledger.check(instance, forked)  # another state at the newest version is not it
     ledger.close()
+
+
+def states(count: int) -> list[game_pb2.GameState]:
+    return [game_pb2.GameState(version=v, rules_version="r") for v in range(count)]
+
+
+def test_games_not_yet_moved_beyond_the_bound_drop_the_oldest(redis_url):
+    ledger = Ledger.connect(redis_url, max_unmoved=3)
+    client = redis.Redis.from_url(redis_url)
+    client.delete(UNMOVED_KEY)  # the other tests' games
+    zero, one = states(2)
+    in_play, *new = [bytes([n]) * 16 for n in range(8)]
+    ledger.issue(in_play, zero)
+    ledger.advance(in_play, zero, one)
+    for instance in new:
+        ledger.issue(instance, zero)
+    assert client.zcard(UNMOVED_KEY) == 3
+    for instance in new[:-3]:  # dropped: they end as if expired
+        with pytest.raises(StaleState, match="dropped for newer games"):
+            ledger.check(instance, zero)
+    for instance in new[-3:]:
+        ledger.check(instance, zero)
+    ledger.check(in_play, one)  # moved before them: never counted, never dropped
+    ledger.advance(new[-1], zero, one)  # moved now: no longer counted
+    ledger.issue(bytes([99]) * 16, zero)
+    ledger.check(new[-1], one)
+    ledger.check(new[-2], zero)
+    # An unmoved game whose TTL ran out leaves the count at the next new game.
+    ledger.unmoved_ttl_ms = 200
+    ledger.issue(bytes([100]) * 16, zero)
+    time.sleep(0.3)
+    ledger.issue(bytes([101]) * 16, zero)
+    assert client.zcard(UNMOVED_KEY) == 1
+    client.close()
+    ledger.close()
+
+
+# ----- a flood of new games (issue 27) -----
+
+IN_PLAY = 2000  # games moved, besides those played through the server
+
+
+def fill_with_games_in_play(url: str) -> list[bytes]:
+    """IN_PLAY games that each moved once, recorded as a server records them."""
+    ledger = Ledger.connect(url)
+    zero, one = states(2)
+    instances = [random.randbytes(16) for _ in range(IN_PLAY)]
+    for instance in instances:
+        ledger.issue(instance, zero)
+        ledger.advance(instance, zero, one)
+    ledger.close()
+    return instances
+
+
+def still_in_play(url: str, instances: list[bytes]) -> int:
+    ledger = Ledger.connect(url)
+    one = states(2)[1]
+    kept = 0
+    for instance in instances:
+        with contextlib.suppress(StaleState):
+            ledger.check(instance, one)
+            kept += 1
+    ledger.close()
+    return kept
+
+
+def flood(stub, count: int) -> list[game_pb2.GameState]:
+    """`count` new games from one caller, none ever moved."""
+    game_id, players, options = CASES[KRABY]
+    request = api.NewGameRequest(num_players=players)
+    getattr(request, game_id).CopyFrom(options)
+    return [stub.NewGame(request, timeout=CALL_TIMEOUT).state for _ in range(count)]
+
+
+@contextlib.contextmanager
+def tiny_store() -> Iterator[tuple[str, redis.Redis]]:
+    """A redis-server evicting by volatile-ttl (docs/security.md); its limit set by leave_room,
+    once the games in play are in."""
+    with redis_server("--maxmemory-policy", "volatile-ttl") as url:
+        client = redis.Redis.from_url(url)
+        try:
+            yield url, client
+        finally:
+            client.close()
+
+
+def leave_room(client: redis.Redis, room: int) -> None:
+    """The store full once it holds `room` bytes more than now."""
+    client.config_set("maxmemory", client.info("memory")["used_memory"] + room)
+
+
+def evicted(client: redis.Redis) -> int:
+    return int(client.info("stats")["evicted_keys"])
+
+
+def play_one_move_each(stub, count: int) -> list[tuple[game_pb2.GameState, list[str]]]:
+    games = []
+    for seed in range(count):
+        game = new_game(stub, KRABY, seed=seed)
+        tokens = list(game.player_tokens)
+        move = moves_of(stub, game.state, tokens)[0]
+        games.append((apply(stub, game.state, move, tokens).state, tokens))
+    return games
+
+
+def go_on(stub, games) -> None:
+    for state, tokens in games:
+        move = moves_of(stub, state, tokens)[0]
+        assert apply(stub, state, move, tokens).state.version > state.version
+
+
+def test_a_flood_of_new_games_is_evicted_before_any_game_in_play():
+    """Issue 27: one caller's flood of NewGame filled the store until Redis evicted games in
+    play, which ended for good. Here the store is tiny, the rate limit is off and the bound on
+    unmoved games is above what the store holds, so Redis must evict: with volatile-ttl it
+    takes the new games (their TTL is the short one), never a game that moved."""
+    env = {RATE_VAR: "0", MAX_UNMOVED_VAR: str(ledger_module.MAX_MAX_UNMOVED)}
+    with tiny_store() as (url, client), ledger_stub(url, **env) as stub:
+        played = play_one_move_each(stub, 3)
+        in_play = fill_with_games_in_play(url)
+        leave_room(client, 1_000_000)
+        flooded = flood(stub, 4000)  # 4000 games of ~380 bytes need 1.5 MB
+        assert evicted(client) > 500  # the store was full: Redis chose what to drop
+        assert still_in_play(url, in_play) == IN_PLAY
+        go_on(stub, played)
+        # The newest of the flood are there still: its host can play them.
+        view = api.GetViewRequest(state=flooded[-1], spectator=True)
+        assert stub.GetView(view, timeout=CALL_TIMEOUT).view.spectator
+
+
+def test_a_bound_on_unmoved_games_that_fits_the_store_means_nothing_is_evicted():
+    """Sized so that the store holds the games in play plus the bound, a flood drops only the
+    oldest games not yet moved, itself, and Redis evicts nothing."""
+    bound = 500
+    env = {RATE_VAR: "0", MAX_UNMOVED_VAR: str(bound)}
+    with tiny_store() as (url, client), ledger_stub(url, **env) as stub:
+        played = play_one_move_each(stub, 3)
+        in_play = fill_with_games_in_play(url)
+        leave_room(client, 400_000)  # the bound needs about 190 KB
+        flooded = flood(stub, 3 * bound)
+        assert evicted(client) == 0
+        assert client.zcard(UNMOVED_KEY) == bound
+        assert still_in_play(url, in_play) == IN_PLAY
+        go_on(stub, played)
+        view = api.GetViewRequest(state=flooded[-1], spectator=True)
+        assert stub.GetView(view, timeout=CALL_TIMEOUT).view.spectator
+        view = api.GetViewRequest(state=flooded[0], spectator=True)
+        assert refused(stub.GetView, view) == STALE
+
+
+# ----- new games per caller address -----
+
+
+def test_new_games_are_limited_per_caller_address(redis_url):
+    per_minute = 3
+    with (
+        ledger_server(redis_url, host="localhost", **{RATE_VAR: str(per_minute)}) as port,
+        stub_to(f"127.0.0.1:{port}") as one,
+        stub_to(f"[::1]:{port}") as other,
+    ):
+        games = [new_game(one, KRABY, seed=seed) for seed in range(per_minute)]
+        game_id, players, options = CASES[KRABY]
+        request = api.NewGameRequest(num_players=players)
+        getattr(request, game_id).CopyFrom(options)
+        with pytest.raises(grpc.RpcError) as caught:
+            one.NewGame(request, timeout=CALL_TIMEOUT)
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        info = details(caught.value)["ErrorInfo"]
+        assert info.reason == "RATE_LIMITED"
+        # The next token comes after 60 / per_minute seconds.
+        assert 0 < int(info.metadata["retry_after_ms"]) <= 60_000 // per_minute
+        replay = api.ReplayRequest(new_game=request)
+        assert refused(one.Replay, replay) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "RATE_LIMITED")
+        # Another address is not limited by the first one's games...
+        for seed in range(per_minute):
+            assert new_game(other, KRABY, seed=seed).state.version == games[0].state.version
+        # ... and the limited caller's games go on: only new games are counted.
+        game = games[0]
+        move = moves_of(one, game.state, game.player_tokens)[0]
+        assert apply(one, game.state, move, game.player_tokens).state
+
+
+def test_a_caller_address_is_its_ip_without_the_port_and_an_ipv6_one_its_64():
+    v4 = "203.0.113.5"
+    assert peer_address(f"ipv4:{v4}:5678") == v4
+    assert peer_address(f"ipv4:{v4}") == v4  # no port
+    assert peer_address(f"ipv6:[::ffff:{v4}]:5678") == v4  # IPv4 through a dual-stack socket
+    net = "2001:db8::/64"
+    for peer in (
+        "ipv6:[2001:db8::1]:5678",  # gRPC
+        "ipv6:%5B2001:db8::1%5D:5678",  # older gRPC
+        "ipv6:2001:db8::1:5678",  # the HTTP side (browser.py)
+        "ipv6:[2001:db8::ffff:ffff:ffff:ffff]:1",  # the same /64
+    ):
+        assert peer_address(peer) == net, peer
+    assert peer_address("ipv6:[2001:db8:0:1::1]:1") == "2001:db8:0:1::/64"
+    assert peer_address("unix:/run/crabgames.sock") == "unix:/run/crabgames.sock"
+    assert len(peer_address("unix:" + "x" * 1000)) == ledger_module.MAX_PEER_CHARS
+
+
+def test_each_address_gets_a_bucket_that_refills_and_the_table_stays_bounded():
+    now = [0.0]
+    rate = PeerRate(per_minute=2, clock=lambda: now[0])
+    one, other = "ipv4:198.51.100.1:1", "ipv4:198.51.100.2:1"
+    assert rate.take(one) == 0 and rate.take(one) == 0
+    assert rate.take(one) == pytest.approx(30.0)  # one every 30 s
+    assert rate.take(other) == 0
+    now[0] += 15
+    assert rate.take(one) == pytest.approx(15.0)  # a refused call takes no token
+    now[0] += 15
+    assert rate.take(one) == 0
+    assert rate.take(one) == pytest.approx(30.0)
+    now[0] += 3600
+    assert rate.take(one) == 0 and rate.take(one) == 0  # a full bucket, no more
+    assert rate.take(one) > 0
+    for n in range(MAX_PEERS):
+        rate.take(f"ipv4:10.{n >> 16}.{(n >> 8) & 255}.{n & 255}:1")
+    assert len(rate.buckets) == MAX_PEERS
+    assert peer_address(one) not in rate.buckets  # seen longest ago: forgotten first
 
 
 # ----- an unreachable store: UNAVAILABLE, fail closed, bounded in time -----
@@ -369,11 +626,27 @@ def test_ledger_settings():
         Ledger.from_env(False, {URL_VAR: "redis://127.0.0.1:1/0"})
     with pytest.raises(ValueError, match=URL_VAR):
         Ledger.from_env(True, {URL_VAR: "http://127.0.0.1:1/0"})
-    for ttl in ("x", "10", str(400 * 86400)):
-        with pytest.raises(ValueError, match="TTL"):
-            Ledger.from_env(True, {URL_VAR: "redis://127.0.0.1:1/0", ledger_module.TTL_VAR: ttl})
+    bad = {
+        ledger_module.TTL_VAR: ("x", "10", str(400 * 86400)),
+        MAX_UNMOVED_VAR: ("-1", "99", "1e6", str(ledger_module.MAX_MAX_UNMOVED + 1)),
+        RATE_VAR: ("-1", "2.5", str(ledger_module.MAX_NEW_GAMES_PER_MINUTE + 1)),
+    }
+    for name, values in bad.items():
+        for value in values:
+            with pytest.raises(ValueError, match=name):
+                Ledger.from_env(True, {URL_VAR: "redis://127.0.0.1:1/0", name: value})
     ledger = Ledger.from_env(True, {URL_VAR: "redis://:secret@127.0.0.1:1/0"})
     assert ledger is not None and ledger.ttl_ms == ledger_module.DEFAULT_TTL_SECONDS * 1000
+    assert ledger.unmoved_ttl_ms == UNMOVED_TTL_SECONDS * 1000
+    assert ledger.max_unmoved == ledger_module.DEFAULT_MAX_UNMOVED
+    assert ledger.new_games is not None
+    assert ledger.new_games.capacity == ledger_module.DEFAULT_NEW_GAMES_PER_MINUTE
+    short = {URL_VAR: "redis://127.0.0.1:1/0", ledger_module.TTL_VAR: "600", RATE_VAR: "0"}
+    configured = Ledger.from_env(True, {**short, MAX_UNMOVED_VAR: "100"})
+    assert configured is not None and configured.new_games is None  # 0: no limit
+    assert configured.unmoved_ttl_ms == 600_000  # never longer than the TTL
+    assert configured.max_unmoved == 100
+    configured.close()
     assert ledger_module.redacted("redis://:secret@h:1/0") == "redis://***@h:1/0"
     with pytest.raises(LedgerUnavailable):
         ledger.check(bytes(16), game_pb2.GameState())

@@ -159,6 +159,8 @@ class RulesServicer:
 
     @translate_errors
     def NewGame(self, request: api.NewGameRequest, context: ServicerContext) -> api.NewGameResponse:
+        if self.ledger is not None:  # new games fill the shared store: a limit per caller
+            self.ledger.admit(getattr(context, "peer", ""))  # edge.CallContext's
         game_id = request.WhichOneof("options")
         options = getattr(request, game_id) if game_id else None
         self.refuse_explicit_chance(request.chance_mode, "chance_mode")
@@ -296,6 +298,8 @@ class RulesServicer:
 
     @translate_errors
     def Replay(self, request: api.ReplayRequest, context: ServicerContext) -> api.ReplayResponse:
+        if self.ledger is not None:  # a new game too (NewGame)
+            self.ledger.admit(getattr(context, "peer", ""))
         new_game = request.new_game
         game_id = new_game.WhichOneof("options")
         check_replay(request)
