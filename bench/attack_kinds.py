@@ -193,7 +193,7 @@ async def endless_once(ctx: Context, index: int, header: bool) -> tuple[str, int
         pass
     done, _ = await asyncio.wait({answer}, timeout=min(1.0, time_left(ctx.stop_at)))
     close(writer)
-    if not done:
+    if not done or answer.result() == "no answer in time":
         answer.cancel()
         return "still sending at the end", sent
     result = answer.result()
@@ -210,7 +210,10 @@ def http_head(path: str, headers: dict[str, str] | None = None) -> bytes:
 def endless_launcher(header: bool, connections: int) -> Launcher:
     async def launch(ctx: Context) -> list[Awaitable[None]]:
         count = connections if connections == 1 else ctx.count(connections)
-        name = f"endless {'header value' if header else 'request line'}, {count} connections"
+        what = "header value" if header else "request line"
+        if connections > 1:
+            what = "request line or header value"
+        name = f"endless {what}, {count} connection{'s' if count > 1 else ''}"
         tally = ctx.tally(name, count)
         return [
             endless(ctx, tally, i, header if connections == 1 else bool(i % 2))
@@ -442,6 +445,10 @@ async def slow_headers(ctx: Context, tally: Tally, index: int, opening: asyncio.
             if not answer.done() and not writer.is_closing():
                 writer.write(b"a")
         close(writer)
+        if not answer.done():
+            answer.cancel()
+            tally.saw("still open at the end")
+            return
         result = answer.result()
         if result == "no answer in time":
             tally.saw("still open at the end")
@@ -529,6 +536,7 @@ async def idle_metrics(ctx: Context, tally: Tally, index: int, opening: asyncio.
         tally.saw(
             answer if isinstance(answer, str) else f"HTTP {answer.status}", time.monotonic() - start
         )
+        await asyncio.sleep(0.1)  # closed at once: open it again, without spinning
 
 
 async def scrape_metrics(ctx: Context, tally: Tally, index: int) -> None:

@@ -74,7 +74,11 @@ class Relay:
         except (OSError, TimeoutError):
             close(writer)
             return
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        except asyncio.CancelledError:  # the attacker's loop ends: no traceback for it
+            close(writer)
+            close(up_writer)
 
     def close(self) -> None:
         if self.listener is not None:
