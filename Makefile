@@ -4,12 +4,15 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-ADDRESS ?= 127.0.0.1:50051
-# Connect, gRPC-Web (and the web page) over HTTP beside gRPC: make run HTTP_ADDRESS=off to leave out.
+# Where make run serves gRPC: CRABGAMES_ADDRESS, which every client and example reads too.
+ADDRESS ?= $(or $(CRABGAMES_ADDRESS),127.0.0.1:50051)
+# Connect, gRPC-Web (and the web page) over HTTP beside gRPC: make run HTTP_ADDRESS=off to leave
+# out. Taken, it moves to a free port and make run says where (--http-fallback).
 HTTP_ADDRESS ?= $(or $(CRABGAMES_HTTP_ADDRESS),127.0.0.1:8080)
 PROTOS := $(wildcard protos/crabgames/v1/*.proto)
 INSTALLED := $(VENV)/.installed
 INSTALLED_PLAY := $(VENV)/.installed-play
+INSTALLED_AGENTS := $(VENV)/.installed-agents
 INSTALLED_DEV := $(VENV)/.installed-dev
 PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check
 GENERATED := server/crabgames/v1/.generated
@@ -25,10 +28,12 @@ WEB_BUNDLE := $(WEB)/dist/.built
 WEB_SOURCES := $(wildcard $(WEB)/src/*.ts $(WEB)/src/games/*.ts) $(WEB)/index.html \
 	$(WEB)/style.css $(WEB)/build.mjs $(WEB)/buf.gen.yaml $(WEB)/tsconfig.json
 
-.PHONY: web web-if-npm setup setup-play setup-dev readme-check run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
+.PHONY: web web-if-npm setup setup-play setup-agents setup-dev readme-check run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
 
 setup: $(GENERATED)
 setup-play: $(GENERATED) $(INSTALLED_PLAY)
+# The learning agents' packages (docs/agents.md): numpy, gymnasium, PettingZoo, OpenSpiel.
+setup-agents: $(GENERATED) $(INSTALLED_AGENTS)
 setup-dev: $(GENERATED) $(INSTALLED_DEV)
 
 $(INSTALLED): pyproject.toml
@@ -40,9 +45,13 @@ $(INSTALLED_PLAY): $(INSTALLED)
 	$(PIP_INSTALL) -e '.[gen,play]'
 	touch $@
 
+$(INSTALLED_AGENTS): $(INSTALLED)
+	$(PIP_INSTALL) -e '.[gen,agents]'
+	touch $@
+
 $(INSTALLED_DEV): $(INSTALLED)
 	$(PIP_INSTALL) -e '.[dev]'
-	touch $@ $(INSTALLED_PLAY)
+	touch $@ $(INSTALLED_PLAY) $(INSTALLED_AGENTS)
 
 $(GENERATED): $(INSTALLED) $(PROTOS)
 	rm -rf server/crabgames/v1
@@ -93,7 +102,7 @@ typecheck: setup-dev
 	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
 
 run: setup web-if-npm
-	$(VENV)/bin/crabgames-server --address $(ADDRESS) --http-address $(HTTP_ADDRESS)
+	$(VENV)/bin/crabgames-server --address $(ADDRESS) --http-address $(HTTP_ADDRESS) --http-fallback
 
 test: setup-dev $(NODE_DEPS) web
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -165,8 +174,8 @@ MUTATION_ARGS ?=
 mutation: setup-dev
 	nice -n 15 $(PY) -m tests.mutation $(GAME) $(MUTATION_ARGS)
 
-# The README's commands, run verbatim from a fresh clone of this repository's last commit
-# (tests/readme_check.py; about a minute with a warm pip cache).
+# Every code block of README.md and docs/*.md run verbatim from a fresh clone of this
+# repository's last commit, or marked with what it needs (tests/readme_check.py; a few minutes).
 readme-check:
 	$(PYTHON) tests/readme_check.py
 

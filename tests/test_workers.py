@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -52,21 +53,32 @@ def established_on_port(port: int) -> set[str]:
     return inodes
 
 
+def stop_server(process) -> None:
+    """SIGTERM, which the parent forwards to every worker it has now (a restarted one too),
+    waiting for them; whatever is still there after that (workers of a parent that hung) is
+    killed, so that no process outlives the test (tests/conftest.py checks)."""
+    workers = children(process.pid) if process.poll() is None else []
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=30)
+    if process.poll() is None:
+        workers += children(process.pid)
+        process.kill()
+    process.wait(timeout=10)
+    for pid in workers:
+        with contextlib.suppress(OSError):
+            if b"crabgames.service" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                os.kill(pid, signal.SIGKILL)
+
+
 @pytest.fixture
 def two_workers():
     process, address = start_server("--workers", "2", "--grace", "1")
-    workers: list[int] = []
     try:
-        workers += children(process.pid)
         yield process, address
     finally:
-        for pid in workers:  # even when the parent is gone: no orphan outlives the test
-            with contextlib.suppress(OSError):
-                if b"crabgames.service" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    os.kill(pid, signal.SIGKILL)
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=10)
+        stop_server(process)
 
 
 def test_two_workers_share_the_port_and_both_serve_every_game(two_workers):
@@ -117,6 +129,27 @@ def test_a_worker_that_dies_is_started_again_and_the_others_keep_serving(two_wor
     assert second in workers and first not in workers and len(workers) == 2
     assert process.poll() is None  # the set goes on
     assert all(serves(address) for _ in range(CONNECTIONS))
+
+
+def gone(pid: int) -> bool:
+    """No such process, or only its exit status left (a zombie)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_workers_stop_when_their_parent_is_killed_outright(two_workers):
+    """SIGKILL cannot be forwarded: the kernel's parent-death signal stops each worker, so none
+    is left serving (and holding the port) without its supervisor."""
+    process, _ = two_workers
+    workers = children(process.pid)
+    process.kill()
+    process.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while not all(gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(gone(pid) for pid in workers), [pid for pid in workers if not gone(pid)]
 
 
 def test_a_worker_that_keeps_dying_as_it_starts_stops_the_set_with_a_failure(monkeypatch):

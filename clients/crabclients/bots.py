@@ -205,7 +205,7 @@ def play_game(
     seed: int = 0,
     options=None,
     on_step: StepCallback | None = None,
-    on_start: Callable[[list[game_pb2.Event]], None] | None = None,
+    on_start: Callable[[api.NewGameResponse], None] | None = None,
     max_moves: int = 20_000,
 ) -> GameRecord:
     """Play one game with `bots[seat]` deciding for each seat, each from its own view. With a
@@ -216,7 +216,7 @@ def play_game(
     tokens = list(started.player_tokens) or [""] * len(bots)
     record.tokens = tokens
     if on_start is not None:
-        on_start(list(started.events))
+        on_start(started)
     state = started.state
     while state.next.kind != GAME_OVER:
         if len(record.moves) >= max_moves:

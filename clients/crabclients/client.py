@@ -1,10 +1,15 @@
 """A thin, typed client for crabgames.v1.RulesService that turns rich error details into
 readable exceptions.
 
-    with RulesClient.connect("127.0.0.1:50051", timeout=5) as client:
+    with RulesClient.connect(timeout=5) as client:   # CRABGAMES_ADDRESS, or 127.0.0.1:50051
         state = client.new_game("kraby", num_players=3, seed=7).state
         moves = client.legal_moves(state)
         state = client.apply_move(state, moves[0]).state
+
+Every client and tool here finds the server at CRABGAMES_ADDRESS (`default_address`), the same
+variable the server listens on, so one setting moves both. A server that cannot be reached is
+a ServiceUnavailableError saying why (reach.py: nothing listening, TLS expected or not spoken,
+a certificate not trusted, an HTTP port).
 
 Channels retry UNAVAILABLE with the service config (service_config.json, a copy of
 deploy/service_config.json shipped with the package) and ping idle connections. Over TLS:
@@ -28,6 +33,8 @@ from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from crabclients.reach import diagnose
+from crabgames.service.addresses import ADDRESS_VAR, DEFAULT_ADDRESS
 from crabgames.v1 import crab_bucket_pb2, crab_rage_pb2, game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
@@ -57,6 +64,12 @@ KEEPALIVE_OPTIONS: list[tuple[str, Any]] = [
     ("grpc.keepalive_permit_without_calls", 1),
     ("grpc.http2.max_pings_without_data", 0),  # keep pinging an idle connection
 ]
+
+
+def default_address(env: Mapping[str, str] = os.environ) -> str:
+    """The server's address: CRABGAMES_ADDRESS (the server's own setting), else the server's
+    default."""
+    return env.get(ADDRESS_VAR, "").strip() or DEFAULT_ADDRESS
 
 
 def channel_options(tls: Tls | None = None) -> list[tuple[str, Any]]:
@@ -218,9 +231,9 @@ def options_for(game: str, options: Message | None = None) -> dict[str, Message]
 
 
 class RulesClient:
-    """Connect with `RulesClient.connect("127.0.0.1:50051")`; every call raises a
-    RulesServiceError (or one of its subclasses) on a refusal, and gives up after `timeout`
-    seconds."""
+    """Connect with `RulesClient.connect()` (CRABGAMES_ADDRESS, or 127.0.0.1:50051) or
+    `RulesClient.connect("host:port")`; every call raises a RulesServiceError (or one of its
+    subclasses) on a refusal, and gives up after `timeout` seconds."""
 
     def __init__(self, channel: grpc.Channel, timeout: float = 10.0) -> None:
         self.channel = channel
@@ -230,26 +243,30 @@ class RulesClient:
     @classmethod
     def connect(
         cls,
-        address: str,
+        address: str | None = None,
         timeout: float = 10.0,
         tls: Tls | bool | None = None,
         options: Sequence[tuple[str, Any]] = (),
     ) -> RulesClient:
-        """Open a channel (`open_channel`: TLS as `tls` or the environment says, retries,
-        keepalive; `options` added) and wait up to `timeout` seconds for the server to be
-        reachable."""
+        """Open a channel to `address` (None: `default_address()`; `open_channel`: TLS as `tls`
+        or the environment says, retries, keepalive; `options` added) and wait up to `timeout`
+        seconds for the server to be reachable; if it is not, the error says why."""
+        address = address or default_address()
         if tls is None:
             tls = Tls.from_env()
+        elif tls is True:
+            tls = Tls()
         channel = open_channel(address, tls, options)
         try:
             grpc.channel_ready_future(channel).result(timeout=timeout)
         except grpc.FutureTimeoutError:
             channel.close()
-            # gRPC does not say why: a handshake refused looks like a server that is down.
-            why = " (or the TLS handshake failed: check the CA and client certificate)"
+            # gRPC does not say why (a TLS server called in plaintext looks like one that is
+            # down): the address is asked directly.
+            why = diagnose(address, tls or None)
             raise ServiceUnavailableError(
                 grpc.StatusCode.UNAVAILABLE,
-                f"no rules server at {address} after {timeout}s" + (why if tls else ""),
+                f"no rules server answers at {address} after {timeout:g} s: {why}",
             ) from None
         return cls(channel, timeout)
 

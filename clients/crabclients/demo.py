@@ -12,8 +12,8 @@ import time
 from typing import TextIO
 
 from crabclients.bots import Bot, GameRecord, LookaheadBot, RandomBot, play_game
-from crabclients.client import GAME_OVER, RulesClient
-from crabclients.server_process import server_address
+from crabclients.client import GAME_OVER, RulesClient, ServiceUnavailableError
+from crabclients.server_process import ADDRESS_HELP, server_address
 
 # The games of the demo: (game id, number of players).
 TITLES = (("kraby", 3), ("crab_bucket", 3), ("crab_rage", 3))
@@ -86,10 +86,13 @@ def run(address: str | None, seed: int, out: TextIO = sys.stdout) -> int:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--address", help="a running server (default: start one here)")
+    parser.add_argument("--address", help=ADDRESS_HELP)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    sys.exit(run(args.address, args.seed))
+    try:
+        sys.exit(run(args.address, args.seed))
+    except ServiceUnavailableError as error:  # what is wrong with the address, in one line
+        sys.exit(f"crabgames-demo: {error.message}")
 
 
 if __name__ == "__main__":

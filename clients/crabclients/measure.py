@@ -12,7 +12,7 @@ import time
 
 from crabclients.bots import Bot, LookaheadBot, RandomBot, play_game
 from crabclients.client import OPTIONS, RulesClient
-from crabclients.server_process import server_address
+from crabclients.server_process import ADDRESS_HELP, server_address
 
 
 def measure(client: RulesClient, game: str, players: int, games: int, seed: int, samples: int):
@@ -33,7 +33,7 @@ def measure(client: RulesClient, game: str, players: int, games: int, seed: int,
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--address")
+    parser.add_argument("--address", help=ADDRESS_HELP)
     parser.add_argument("--game", default="kraby", choices=sorted(OPTIONS))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=40)

@@ -1,17 +1,16 @@
 """Play a full game with random legal moves through the server and print the scores.
 
-.venv/bin/python -m crabclients.play_random --address 127.0.0.1:50051 --game kraby --players 3
-(start the server first: make run)
+.venv/bin/python -m crabclients.play_random --game kraby --players 3
+(start the server first: make run; the address is --address, or CRABGAMES_ADDRESS)
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from crabclients.bots import RandomBot, play_game
-from crabclients.client import OPTIONS, RulesClient, ServiceUnavailableError
+from crabclients.client import OPTIONS, RulesClient, ServiceUnavailableError, default_address
 from crabgames.v1 import game_pb2
 
 
@@ -33,7 +32,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--address",
-        default=os.environ.get("CRABGAMES_ADDRESS", "127.0.0.1:50051"),
+        default=default_address(),
         help="the server (env CRABGAMES_ADDRESS, as the server's; default 127.0.0.1:50051)",
     )
     parser.add_argument("--game", default="kraby", choices=sorted(OPTIONS))
@@ -46,9 +45,10 @@ def main() -> None:
     args = parser.parse_args()
     try:
         client = RulesClient.connect(args.address, timeout=args.connect_timeout)
-    except ServiceUnavailableError:
-        # A newcomer's most likely mistake: say what to do in one line, not a traceback.
-        sys.exit(f"no rules server answers at {args.address}: start one first (make run)")
+    except ServiceUnavailableError as error:
+        # A newcomer's most likely mistake: what is wrong and what to do in one line, not a
+        # traceback.
+        sys.exit(error.message)
     client.timeout = 10.0  # each call's deadline, once connected
     with client:
         _, outcome, moves = play(client, args.game, args.players, args.seed, args.verbose)

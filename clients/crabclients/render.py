@@ -83,7 +83,7 @@ def kraby_count_list(counts: kb.KrabyTileCounts) -> list[int]:
 
 def kraby_counts(counts: kb.KrabyTileCounts) -> Text:
     parts = [
-        Text.assemble(kraby_tile(color), f" x{number}")
+        Text.assemble(f"{number} ", kraby_tile(color))  # "2 G": x2 would read as a hold
         for color, number in zip(KRABY_COLOURS, kraby_count_list(counts), strict=True)
         if number
     ]
@@ -218,7 +218,7 @@ def render_crab_bucket(view: game_pb2.View) -> RenderableType:
     sizes = "/".join(str(n) for n in b.mission_pile_sizes)
     mode = enum_word(cb.CrabBucketMode, b.options.mode or cb.CRAB_BUCKET_MODE_QUICK)
     lines.append(Text(f"{mode} mode   points: {b.points}   mission piles (levels 1/2/3): {sizes}"))
-    talking = "you may talk (B9)" if b.talking_allowed else "no talking (B9)"
+    talking = "you may talk" if b.talking_allowed else "no talking"
     lines.append(Text(f"draw pile: {b.draw_pile_size} cards   {talking}"))
     seats = grid("left", "right", "left")
     for seat, size in enumerate(b.hand_sizes):
@@ -412,6 +412,14 @@ def _bucket_visible(event: cb.CrabBucketEvent, text: str, viewer: int | None) ->
 
 # What each game's score counts.
 SCORE_UNITS = {"kraby": "points", "crab_rage": "glory"}
+
+
+def seat_title(view: game_pb2.View, seat: int) -> Text:
+    """Who a seat is, for a title: "Blue (player 0)" in CRAB RAGE!, as the board names the
+    team, "player 0" elsewhere."""
+    if view.WhichOneof("game") == "crab_rage":
+        return Text.assemble(rage_team(view.crab_rage, seat), f" (player {seat})")
+    return Text(f"player {seat}")
 
 
 def seat_name(view: game_pb2.View, seat: int) -> Text:

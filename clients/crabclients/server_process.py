@@ -4,12 +4,20 @@ loopback port (the calls still go through gRPC)."""
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
+
+from crabgames.service.addresses import ADDRESS_VAR
+
+# The help of an --address flag whose absence starts a server here.
+ADDRESS_HELP = f"a running server's host:port (env {ADDRESS_VAR}; without either: start one here)"
 
 
 @contextlib.contextmanager
 def server_address(address: str | None) -> Iterator[str]:
-    """`address` itself when given; otherwise start a server on 127.0.0.1 and yield its address."""
+    """`address` itself when given, else CRABGAMES_ADDRESS when set; otherwise start a server
+    on 127.0.0.1 and yield its address."""
+    address = address or os.environ.get(ADDRESS_VAR, "").strip()
     if address:
         yield address
         return

@@ -1,7 +1,8 @@
 """Play a crab game in the terminal against bots: you see only your own view.
 
 crabgames-play --game kraby --bots lookahead                 (starts its own server)
-crabgames-play --address 127.0.0.1:50051 --game crab_rage    (uses a running one)
+crabgames-play --address 127.0.0.1:50051 --game crab_rage    (uses a running one; so does
+                                                              CRABGAMES_ADDRESS)
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from rich.console import Console
 from rich.text import Text
 
 from crabclients.bots import BOTS, Bot, play_game
-from crabclients.client import OPTIONS, RulesClient
-from crabclients.render import render_outcome, render_view, visible_text
-from crabclients.server_process import server_address
+from crabclients.client import OPTIONS, RulesClient, ServiceUnavailableError
+from crabclients.render import render_outcome, render_view, seat_title, visible_text
+from crabclients.server_process import ADDRESS_HELP, server_address
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -73,11 +74,19 @@ def game_log(
     return on_step
 
 
-def set_up_log(human: int, console: Console) -> Callable[[list[game_pb2.Event]], None]:
-    """The set-up events (deals), as the human may see them."""
+def set_up_log(
+    client: RulesClient, human: int, console: Console, title: str
+) -> Callable[[api.NewGameResponse], None]:
+    """Once the game is started: who the human is, as the board will name them (their team
+    in CRAB RAGE!), then the set-up events (deals) as the human may see them."""
 
-    def on_start(events: list[game_pb2.Event]) -> None:
-        for event in events:
+    def on_start(started: api.NewGameResponse) -> None:
+        tokens = list(started.player_tokens)
+        view = client.view(started.state, human, tokens[human] if tokens else "")
+        players = started.state.num_players
+        line = Text.assemble("you are ", seat_title(view, human), f" of {players} {title}")
+        console.print(line, style="bold")
+        for event in started.events:
             console.print(Text(f"   {visible_text(event, human)}"))
 
     return on_start
@@ -105,12 +114,14 @@ def play(
     """Play one game; 0 when it ends or the human quits (leaving is not an error)."""
     console = console or Console(color_system=None if args.no_color else "auto", highlight=False)
     human = HumanPlayer(console, read)
-    with server_address(args.address) as address, RulesClient.connect(address) as client:
+    with (
+        server_address(args.address) as address,
+        RulesClient.connect(address, timeout=args.connect_timeout) as client,
+    ):
         players = seats_for(client, args.game, args.players, args.seat)
         bots: list[Bot] = [BOTS[args.bots](args.seed * 7 + seat) for seat in range(players)]
         bots[args.seat] = human
-        title = f"{args.game}: you are player {args.seat} of {players}; bots: {args.bots}"
-        console.print(Text(title, style="bold"))
+        console.print(Text(args.game, style="bold"))
         try:
             record = play_game(
                 client,
@@ -118,7 +129,7 @@ def play(
                 bots,
                 args.seed,
                 on_step=game_log(args.seat, console),
-                on_start=set_up_log(args.seat, console),
+                on_start=set_up_log(client, args.seat, console, f"players; bots: {args.bots}"),
             )
         except Quit:
             console.print("\n you left the game")
@@ -141,7 +152,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--bots", default="lookahead", choices=sorted(BOTS))
     parser.add_argument("--seed", type=int, default=0, help="0: a new game every time")
-    parser.add_argument("--address", help="a running server (default: start one here)")
+    parser.add_argument("--address", help=ADDRESS_HELP)
+    parser.add_argument(
+        "--connect-timeout", type=float, default=10.0, help="seconds to wait for the server"
+    )
     parser.add_argument("--no-color", action="store_true", help="plain text (also NO_COLOR)")
     return parser.parse_args(argv)
 
@@ -151,6 +165,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(play(parse_args(argv)))
     except KeyboardInterrupt:
         sys.exit(130)
+    except ServiceUnavailableError as error:  # what is wrong with the address, in one line
+        sys.exit(f"crabgames-play: {error.message}")
 
 
 if __name__ == "__main__":

@@ -16,12 +16,19 @@
 // checks both against the events its seat is sent (tile_placed.stop), asking ApplyMove for the
 // moving seat's events only.
 //
+// The address is the first argument, else CRABGAMES_ADDRESS (the server's own setting, which
+// every client reads), else 127.0.0.1:50051. When the server cannot be reached the error says
+// why, as the Python client's does (crabclients/reach.py): nothing listening, a TLS server
+// called in plaintext or a plaintext one over TLS, a certificate not trusted, an HTTP port.
+//
 // Prints one line per 20 moves, then the outcome; exits non-zero on any error.
 
 "use strict";
 
 const fs = require("node:fs");
+const net = require("node:net");
 const path = require("node:path");
+const tls = require("node:tls");
 const grpc = require("@grpc/grpc-js");
 const protoLoader = require("@grpc/proto-loader");
 
@@ -68,13 +75,149 @@ function call(client, method, request, seconds = callSeconds) {
   return new Promise((resolve, reject) => {
     client[method](request, { deadline }, (error, response) => {
       if (error) {
-        reject(new Error(`${method} failed: ${grpc.status[error.code]}: ${error.details}`));
+        const failed = new Error(`${method} failed: ${grpc.status[error.code]}: ${error.details}`);
+        failed.code = error.code;
+        reject(failed);
       } else {
         resolve(response);
       }
     });
   });
 }
+
+// ----- why the server cannot be reached (as crabclients/reach.py) -----
+const MOVE = "point the client at the server with its first argument or CRABGAMES_ADDRESS";
+const TRUST_FIX = "give the CA that signed it: --ca ca.pem or CRABGAMES_TLS_CA=ca.pem";
+// The client's first bytes on an HTTP/2 connection (RFC 9113, 3.4), then an empty SETTINGS.
+const H2_PREFACE = Buffer.concat([
+  Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"),
+  Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]),
+]);
+const PROBE_MS = 2000;
+
+function splitAddress(address) {
+  const at = address.lastIndexOf(":");
+  const host = address.slice(0, at).replace(/^\[|\]$/g, "") || "localhost";
+  return { host, port: Number(address.slice(at + 1)) };
+}
+
+// Resolves with the socket once connected (plain or TLS), rejects with the error.
+function opened(connect) {
+  return new Promise((resolve, reject) => {
+    const socket = connect();
+    socket.setTimeout(PROBE_MS, () => socket.destroy(new Error("no answer in time")));
+    const event = socket instanceof tls.TLSSocket ? "secureConnect" : "connect";
+    socket.once(event, () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
+
+// What the other side answers to the HTTP/2 preface: "grpc", "http1" or "".
+function speaks(socket) {
+  return new Promise((resolve) => {
+    const done = (kind) => {
+      socket.destroy();
+      resolve(kind);
+    };
+    socket.once("data", (answer) => {
+      if (answer.length >= 9 && answer[3] === 4) done("grpc");
+      else done(answer.subarray(0, 7).toString() === "HTTP/1." ? "http1" : "");
+    });
+    socket.once("error", () => done(""));
+    socket.once("close", () => done(""));
+    socket.setTimeout(PROBE_MS, () => done(""));
+    socket.write(H2_PREFACE);
+  });
+}
+
+const http1Problem = (address) =>
+  `${address} answers HTTP/1.1, not gRPC: it is an HTTP port (Connect and gRPC-Web, make run's` +
+  ` 127.0.0.1:8080, or another web server); gRPC is on the server's --address (127.0.0.1:50051` +
+  ` by default): ${MOVE}`;
+
+async function diagnose(address, args) {
+  const { host, port } = splitAddress(address);
+  let plain;
+  try {
+    plain = await opened(() => net.connect({ host, port }));
+  } catch (error) {
+    if (error.code === "ECONNREFUSED") {
+      return `nothing listens on ${address}: start a server there (make run), or ${MOVE}`;
+    }
+    if (error.code === "ENOTFOUND" || error.code === "EAI_AGAIN") {
+      return `the host "${host}" does not resolve: ${MOVE}`;
+    }
+    return `${address} does not answer (${error.message}): a wrong host, or a firewall`;
+  }
+  const plainKind = await speaks(plain);
+  if (!usesTls(args)) {
+    if (plainKind === "grpc") return `${address} speaks gRPC but did not answer in time`;
+    if (plainKind === "http1") return http1Problem(address);
+    try {
+      const any = await opened(() =>
+        tls.connect({ host, port, rejectUnauthorized: false, ALPNProtocols: ["h2"] }),
+      );
+      any.destroy();
+      return (
+        `the server on ${address} expects TLS: connect over TLS and trust its certificate` +
+        ` (${TRUST_FIX}; --tls for a certificate of a public CA)`
+      );
+    } catch {
+      return `something listens on ${address} but does not speak gRPC: a wrong port? ${MOVE}`;
+    }
+  }
+  const read = (file) => (file ? fs.readFileSync(file) : undefined);
+  const name = args.serverName || host;
+  let secure;
+  try {
+    secure = await opened(() =>
+      tls.connect({
+        host,
+        port,
+        servername: net.isIP(name) ? "" : name, // no SNI for an address (RFC 6066)
+        checkServerIdentity: (_, cert) => tls.checkServerIdentity(name, cert),
+        rejectUnauthorized: false, // the certificate is judged below, to say what is wrong
+        ca: read(args.ca),
+        cert: read(args.cert),
+        key: read(args.key),
+        ALPNProtocols: ["h2"],
+      }),
+    );
+  } catch (error) {
+    if (/CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/i.test(`${error.code} ${error.message}`)) {
+      return clientCertificateProblem(address);
+    }
+    if (plainKind === "grpc") {
+      return (
+        `the server on ${address} speaks plaintext gRPC, not TLS: connect without TLS (no --tls,` +
+        ` --ca; unset CRABGAMES_TLS and the other CRABGAMES_TLS_* settings)`
+      );
+    }
+    if (plainKind === "http1") return http1Problem(address);
+    return `the TLS handshake with ${address} failed (${error.message}): a wrong port? ${MOVE}`;
+  }
+  if (!secure.authorized) {
+    const why = secure.authorizationError;
+    secure.destroy();
+    if (String(why.code || why) === "ERR_TLS_CERT_ALTNAME_INVALID") {
+      return (
+        `the server's certificate on ${address} does not name "${name}": connect by a name it` +
+        ` lists, or set --server-name (CRABGAMES_TLS_SERVER_NAME)`
+      );
+    }
+    return `the server's certificate on ${address} is not trusted (${why}): ${TRUST_FIX}`;
+  }
+  if ((await speaks(secure)) === "grpc") {
+    return `${address} speaks gRPC over TLS but did not answer in time`;
+  }
+  return clientCertificateProblem(address);
+}
+
+const clientCertificateProblem = (address) =>
+  `the server on ${address} refused this client's certificate, or asks for one: give a` +
+  ` certificate its client CA signed (--cert and --key, or CRABGAMES_TLS_CLIENT_CERT and` +
+  ` CRABGAMES_TLS_CLIENT_KEY)`;
+// ----- end of the diagnosis -----
 
 let callSeconds = 10;
 
@@ -105,10 +248,13 @@ function parseArgs(argv) {
   return args;
 }
 
+const usesTls = (args) =>
+  Boolean(args.tls || args.ca || args.cert || args.key || args.serverName);
+
 // Plain TCP unless a TLS option is given; a client certificate needs its key.
 function channel(args) {
   const options = { ...CHANNEL_OPTIONS };
-  if (!(args.tls || args.ca || args.cert || args.key || args.serverName)) {
+  if (!usesTls(args)) {
     return { credentials: grpc.credentials.createInsecure(), options };
   }
   if (Boolean(args.cert) !== Boolean(args.key)) {
@@ -154,7 +300,18 @@ async function main() {
   const client = new RulesService(args.address, credentials, options);
   const random = randomFrom(args.seed);
 
-  const games = (await call(client, "ListGames", {})).games.map((g) => g.id);
+  let listed;
+  try {
+    listed = await call(client, "ListGames", {});
+  } catch (error) {
+    if (error.code !== grpc.status.UNAVAILABLE && error.code !== grpc.status.DEADLINE_EXCEEDED) {
+      throw error;
+    }
+    client.close();
+    const why = await diagnose(args.address, args);
+    throw new Error(`no rules server answers at ${args.address}: ${why}`);
+  }
+  const games = listed.games.map((g) => g.id);
   if (!games.includes("kraby")) throw new Error(`the server does not serve kraby: ${games}`);
 
   const newGame = { num_players: args.players, seed: String(args.seed), kraby: {} };

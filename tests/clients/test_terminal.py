@@ -74,6 +74,10 @@ def test_a_human_plays_a_whole_kraby_game_in_a_pseudo_terminal(server_address):
     assert plain.count(PROMPT) >= 30, "every decision of the human was asked for"
     assert re.search(r"^\s+1\. slide \w+ in from the", plain, re.M), "moves are numbered"
     assert "your hand:" in plain and "player 0 (you)" in plain
+    # A hand counts tiles as "2 G": "x2" is how a ship's holds are named.
+    hands = re.findall(r"^your hand:.*$", plain, re.M)
+    assert hands and not any(re.search(r"x\d", hand) for hand in hands), hands[:3]
+    assert all(re.search(r"\d+ +[OGBYP]\b", hand) for hand in hands if "none" not in hand)
     assert "Game over." in plain and "winner" in plain
     # The log shows the human's own draws but never the opponent's tiles.
     assert re.search(rf"player 0 draws one {COLOURS} tile", plain)
@@ -106,6 +110,7 @@ def test_the_terminal_player_draws_and_finishes_the_other_games(server_address, 
     if game == "crab_bucket":
         assert "the circle of piles" in text and "your hand:" in text and "mission:" in text
         assert "talking allowed: True" not in text and re.search(r"(you may talk|no talking)", text)
+        assert not re.search(r"\([BKRG]\d+\)", text), "rule ids are for the docs, not the table"
     else:
         assert "Arena A" in text and "rage" in text and "fan supply" in text
         # Crabs are numbered as the moves name them, and the outcome names the teams.
@@ -121,7 +126,9 @@ def test_make_play_crab_rage_defaults_to_the_games_smallest_table(server_address
     console = recording_console()
     args = parse_args(["--game", "crab_rage", "--bots", "random", "--address", server_address])
     assert play(args, read=lambda prompt: "q", console=console) == 0
-    assert "you are player 0 of 3" in console.export_text()
+    # The title names the seat as the board does: its team.
+    title = r"you are (Blue|Yellow|Green) \(player 0\) of 3 players"
+    assert re.search(title, console.export_text())
     with pytest.raises(SystemExit, match="takes 3 to 5 players"):
         play(parse_args(["--game", "crab_rage", "--players", "2", "--address", server_address]))
 

@@ -151,9 +151,13 @@ class OverGrpc:
     from GetView (with_observation), the mask from LegalMoves (with_mask). On a sealing server
     every call carries the acting seat's token from NewGame (this backend plays every seat)."""
 
-    def __init__(self, client: RulesClient | str, timeout: float = 10.0) -> None:
-        self.owns_client = isinstance(client, str)
-        self.client = RulesClient.connect(client, timeout) if isinstance(client, str) else client
+    def __init__(self, client: RulesClient | str | None = None, timeout: float = 10.0) -> None:
+        """`client`: a connected RulesClient, or an address to connect to (None:
+        CRABGAMES_ADDRESS, or 127.0.0.1:50051)."""
+        self.owns_client = not isinstance(client, RulesClient)
+        self.client = (
+            client if isinstance(client, RulesClient) else RulesClient.connect(client, timeout)
+        )
         self.game = ""
         self.state = game_pb2.GameState()
         self.tokens: list[str] = []

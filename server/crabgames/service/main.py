@@ -1,4 +1,9 @@
-"""`crabgames-server` / `python -m crabgames.service`: flags, or CRABGAMES_* environment."""
+"""`crabgames-server` / `python -m crabgames.service`: flags, or CRABGAMES_* environment.
+
+Every setting is a flag whose help names its environment variable. A few settings are read
+where they are used (sealing.py, ledger.py, server.py, browser.py) from the environment: their
+flags set that variable before anything is served, so each keeps one reader.
+"""
 
 from __future__ import annotations
 
@@ -7,31 +12,63 @@ import errno
 import logging
 import os
 import socket
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from crabgames.service import ledger, sealing
+from crabgames.service.addresses import ADDRESS_VAR, DEFAULT_ADDRESS, HTTP_ADDRESS_VAR
 from crabgames.service.metrics import MetricsPortError, observed_address
-from crabgames.service.server import Observing, Running, run_until_signalled, serve
+from crabgames.service.server import (
+    Observing,
+    Running,
+    Stoppable,
+    run_until_signalled,
+    serve,
+)
 from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, check
 from crabgames.service.workers import start_workers, supervise
 
 if TYPE_CHECKING:  # imported when serving HTTP only
     from crabgames.service.browser import Serving
 
+log = logging.getLogger("crabgames")
+
+
+@dataclass(frozen=True)
+class Knob:
+    """How a user changes one address: the flag, its environment variable, make run's name."""
+
+    flag: str
+    env: str
+    make: str
+
+    def __str__(self) -> str:
+        return f"{self.flag} (env {self.env}; make run {self.make}=host:port)"
+
+
+GRPC_KNOB = Knob("--address", ADDRESS_VAR, "ADDRESS")
+HTTP_KNOB = Knob("--http-address", HTTP_ADDRESS_VAR, "HTTP_ADDRESS")
+
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     env = os.environ.get
-    parser = argparse.ArgumentParser(description="The crab games rules service (gRPC).")
+    parser = argparse.ArgumentParser(
+        prog="crabgames-server",
+        description="The crab games rules service (gRPC). Every flag can be set by the"
+        " environment variable its help names.",
+    )
     parser.add_argument(
         "--address",
-        default=env("CRABGAMES_ADDRESS", "127.0.0.1:50051"),
-        help="host:port to listen on (env CRABGAMES_ADDRESS; default 127.0.0.1:50051)",
+        default=env(GRPC_KNOB.env, DEFAULT_ADDRESS),
+        help=f"host:port to listen on (env {GRPC_KNOB.env}, which the clients read too;"
+        f" default {DEFAULT_ADDRESS})",
     )
     parser.add_argument(
         "--threads",
         type=int,
         default=int(env("CRABGAMES_THREADS", "2")),
-        help="threads per process for the long calls, Playouts and Replay; every other call"
-        " runs on the process's event loop (env CRABGAMES_THREADS; default 2)",
+        help="threads per process for the long calls, Playouts, Replay and SuggestMove; every"
+        " other call runs on the process's event loop (env CRABGAMES_THREADS; default 2)",
     )
     parser.add_argument(
         "--workers",
@@ -52,8 +89,89 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="seconds in-flight calls get on SIGTERM (env CRABGAMES_GRACE_SECONDS; default 5)",
     )
     add_production_args(parser)
+    add_passed_settings(parser)
     add_http_args(parser)
     return parser.parse_args(argv)
+
+
+# ----- settings read from the environment where they are used -----
+
+
+@dataclass(frozen=True)
+class Passed:
+    """A flag whose value is handed on in the environment variable its module reads."""
+
+    flag: str
+    env: str
+    help: str
+    default: str
+
+
+PASSED = (
+    Passed(
+        "--seal-keys",
+        sealing.ENV_VAR,
+        "seal states: comma-separated id:base64key, 16, 24 or 32 bytes each; the first seals,"
+        " every one opens (docs/security.md); other users see a flag in `ps`: prefer the"
+        " environment",
+        "off",
+    ),
+    Passed(
+        "--ledger-url",
+        ledger.URL_VAR,
+        "the freshness ledger of sealed games, redis://host:port/db (rediss:// for TLS,"
+        " unix:///path); needs sealing (docs/security.md)",
+        "off",
+    ),
+    Passed(
+        "--ledger-ttl-seconds",
+        ledger.TTL_VAR,
+        "how long the ledger remembers a game with no move",
+        f"{ledger.DEFAULT_TTL_SECONDS}, a week",
+    ),
+    Passed(
+        "--ledger-max-unmoved-games",
+        ledger.MAX_UNMOVED_VAR,
+        "new games the ledger keeps waiting for their first move, across the deployment; the"
+        " oldest is forgotten beyond",
+        str(ledger.DEFAULT_MAX_UNMOVED),
+    ),
+    Passed(
+        "--ledger-new-games-per-minute",
+        ledger.RATE_VAR,
+        "new sealed games a caller address may start a minute on each server process; 0: no limit",
+        str(ledger.DEFAULT_NEW_GAMES_PER_MINUTE),
+    ),
+    Passed(
+        "--max-connection-age-seconds",
+        "CRABGAMES_MAX_CONNECTION_AGE_SECONDS",
+        "close each client connection after this long (GOAWAY, then 10 s for calls in"
+        " flight), so clients reconnect and spread over servers added since",
+        "0: never",
+    ),
+    Passed(
+        "--web-root",
+        "CRABGAMES_WEB_ROOT",
+        "the folder of the web page served at / of the HTTP side",
+        "clients/web/dist, which make web builds",
+    ),
+)
+
+
+def add_passed_settings(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("sealing, the freshness ledger, connections, the web page")
+    for setting in PASSED:
+        described = f"{setting.help} (env {setting.env}; default {setting.default})"
+        group.add_argument(setting.flag, default=None, help=described)
+
+
+def pass_settings(args: argparse.Namespace) -> None:
+    """The flags given, in the environment that sealing.py, ledger.py, server.py and
+    browser.py read (before they read it; forked workers inherit it)."""
+    for setting in PASSED:
+        value = getattr(args, setting.flag.removeprefix("--").replace("-", "_"))
+        if value is not None:
+            os.environ[setting.env] = value
 
 
 # ----- HTTP: Connect and gRPC-Web (service/browser.py, docs/deploy.md) -----
@@ -64,10 +182,18 @@ def add_http_args(parser: argparse.ArgumentParser) -> None:
     env = os.environ.get
     parser.add_argument(
         "--http-address",
-        default=env("CRABGAMES_HTTP_ADDRESS", ""),
+        default=env(HTTP_KNOB.env, ""),
         help="serve the rules service over HTTP as well, Connect (JSON and binary) and gRPC-Web"
         " for browsers, on host:port, e.g. 127.0.0.1:8080 (what make run does); off to leave"
-        " out (env CRABGAMES_HTTP_ADDRESS; default off)",
+        f" out (env {HTTP_KNOB.env}; default off)",
+    )
+    parser.add_argument(
+        "--http-fallback",
+        action="store_true",
+        default=env("CRABGAMES_HTTP_FALLBACK", "") in ("1", "true", "yes"),
+        help="when the HTTP address is taken, serve HTTP on a free port of the same host and"
+        " say where, instead of stopping (make run does; env CRABGAMES_HTTP_FALLBACK=1;"
+        " default off)",
     )
     parser.add_argument(
         "--cors-origins",
@@ -78,7 +204,8 @@ def add_http_args(parser: argparse.ArgumentParser) -> None:
 
 
 def http_options(args: argparse.Namespace) -> tuple[str | None, list[str]]:
-    """The HTTP address (None: off) and CORS origins, checked before anything starts."""
+    """The HTTP address (None: off) and CORS origins, checked before anything starts. A taken
+    address stops the server naming the knob, or with --http-fallback moves to a free port."""
     from crabgames.service.browser import parse_origins
 
     address = None if args.http_address.strip().lower() in OFF else args.http_address
@@ -89,7 +216,14 @@ def http_options(args: argparse.Namespace) -> tuple[str | None, list[str]]:
     if address is not None and args.workers > 1:
         raise SystemExit("crabgames-server: --http-address is served with --workers 1 only")
     if address is not None and port_taken(address):
-        raise SystemExit(cannot_listen(address, OSError("address already in use")))
+        if not args.http_fallback:
+            raise SystemExit(cannot_listen(address, "address already in use", HTTP_KNOB))
+        log.warning(
+            "%s is taken: serving HTTP on a free port instead (choose one with %s)",
+            address,
+            HTTP_KNOB,
+        )
+        address = f"{address.rpartition(':')[0]}:0"
     return address, origins
 
 
@@ -145,7 +279,8 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
 
 
 def observing(args: argparse.Namespace) -> Observing:
-    """The production options, checked before any worker starts."""
+    """The production options, and the sealing keys and ledger lifetime, checked before any
+    worker starts: a bad setting is one line here, not a worker that dies at once."""
     try:
         tls = TlsFiles.from_paths(
             args.tls_cert, args.tls_key, args.tls_client_ca, args.tls_reload_seconds
@@ -154,6 +289,8 @@ def observing(args: argparse.Namespace) -> Observing:
             check(tls)
         if args.metrics_address:
             observed_address(args.metrics_address, 0)  # a malformed address fails here, once
+        sealing.Sealer.from_env()
+        ledger.ttl_setting(os.environ.get(ledger.TTL_VAR, "").strip())
     except (OSError, ValueError) as error:
         raise SystemExit(f"crabgames-server: {error}") from None
     health = args.health_address or None
@@ -173,13 +310,52 @@ def port_taken(address: str) -> bool:
     return False
 
 
-def cannot_listen(address: str, error: BaseException) -> str:
-    """One line for a port that cannot be bound, instead of a traceback."""
+def cannot_listen(address: str, error: BaseException | str, knob: Knob) -> str:
+    """One line for a port that cannot be bound, naming the knob that moves it."""
     first = str(error).split(";")[0]
     return (
         f"crabgames-server: cannot listen on {address} ({first}): is another server running"
-        " there? Choose another with --address or CRABGAMES_ADDRESS"
+        f" there? Choose another address with {knob}"
     )
+
+
+def check_ports(args: argparse.Namespace) -> None:
+    """Each address this process listens on, free: a taken one names its own flag."""
+    if port_taken(args.address):
+        raise SystemExit(cannot_listen(args.address, "address already in use", GRPC_KNOB))
+    if args.health_address and port_taken(args.health_address):
+        raise SystemExit(
+            f"crabgames-server: cannot listen on {args.health_address} (address already in"
+            " use): choose another with --health-address (env CRABGAMES_HEALTH_ADDRESS)"
+        )
+
+
+@dataclass
+class LoggedHangup:
+    """The server run_until_signalled runs, saying what SIGHUP does (tls.py logs the reload's
+    result; without TLS there is nothing to read again, said rather than silently ignored)."""
+
+    serving: Stoppable
+    tls: bool
+
+    def reload_tls(self) -> None:
+        if not self.tls:
+            log.info("SIGHUP: no TLS certificate to read again (the server runs without TLS)")
+        self.serving.reload_tls()
+
+    def stop(self, grace: float = 5.0) -> None:
+        self.serving.stop(grace)
+
+
+def metrics_port(address: str | None) -> int:
+    """The metrics port asked for (0: none, or any free one)."""
+    port = (address or "").rpartition(":")[2]
+    return int(port) if port.isdigit() else 0
+
+
+def metrics_line(host: str, ports: list[int]) -> str:
+    where = ", ".join(f"http://{host}:{port}/metrics" for port in ports)
+    return f"crabgames-server metrics on {where}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -189,23 +365,28 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.workers < 1:
         raise SystemExit("--workers must be at least 1")
+    pass_settings(args)
     host = args.address.rsplit(":", 1)[0]
-    if port_taken(args.address):
-        raise SystemExit(cannot_listen(args.address, OSError("address already in use")))
+    check_ports(args)
     production = observing(args)
     http_address, origins = http_options(args)
+    metrics_host = (args.metrics_address or ":").rsplit(":", 1)[0] or "127.0.0.1"
     if args.workers > 1:  # fork before any gRPC object exists
         try:
             workers, port, _reserved = start_workers(
                 args.address, args.workers, args.threads, args.grace, observing=production
             )
         except (OSError, RuntimeError) as error:
-            raise SystemExit(cannot_listen(args.address, error)) from None
+            raise SystemExit(cannot_listen(args.address, error, GRPC_KNOB)) from None
 
         def announce_workers() -> None:
             # The one listening line, on stdout where tests and tools read it (not logged too).
             print(f"crabgames-server listening on {host}:{port}", flush=True)
-            logging.getLogger("crabgames").info("%d worker processes", args.workers)
+            first = metrics_port(production.metrics_address)
+            if first:  # port 0: each worker picks one and logs it
+                ports = [first + i for i in range(args.workers)]
+                print(metrics_line(metrics_host, ports), flush=True)
+            log.info("%d worker processes", args.workers)
 
         raise SystemExit(supervise(workers, announce_workers))
     try:
@@ -219,11 +400,13 @@ def main(argv: list[str] | None = None) -> None:
         )
     except MetricsPortError as error:
         raise SystemExit(f"crabgames-server: {error}") from None
+    except ValueError as error:  # a sealing key or ledger URL that does not do
+        raise SystemExit(f"crabgames-server: {error}") from None
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
-        raise SystemExit(cannot_listen(args.address, error)) from None
+        raise SystemExit(cannot_listen(args.address, error, GRPC_KNOB)) from None
 
     serving: Running | Serving = running
-    http_listening = ""  # with HTTP, the second listening line
+    lines = [f"crabgames-server listening on {host}:{running.port}"]
     if http_address is not None:  # HTTP: service/browser.py
         from crabgames.service.browser import Serving, serve_http
 
@@ -231,18 +414,20 @@ def main(argv: list[str] | None = None) -> None:
             http = serve_http(running, http_address, origins, int(args.grace))
         except OSError as error:
             running.stop(0)
-            raise SystemExit(cannot_listen(http_address, error)) from None
+            raise SystemExit(cannot_listen(http_address, error, HTTP_KNOB)) from None
         serving = Serving(running, http)
         http_host = http_address.rsplit(":", 1)[0]
-        http_listening = f"crabgames-server HTTP on http://{http_host}:{http.port}"
+        lines.append(f"crabgames-server HTTP on http://{http_host}:{http.port}")
+    if running.metrics_port is not None:
+        lines.append(metrics_line(metrics_host, [running.metrics_port]))
 
     def announce() -> None:
-        # The one listening line, on stdout where tests and tools read it (not logged too).
-        print(f"crabgames-server listening on {host}:{running.port}", flush=True)
-        if http_listening:  # HTTP: the second line
-            print(http_listening, flush=True)
+        # The listening line first, on stdout where tests and tools read it (not logged too),
+        # then where HTTP and metrics are served.
+        for line in lines:
+            print(line, flush=True)
 
-    run_until_signalled(serving, args.grace, announce)
+    run_until_signalled(LoggedHangup(serving, production.tls is not None), args.grace, announce)
 
 
 if __name__ == "__main__":

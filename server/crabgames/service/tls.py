@@ -147,7 +147,8 @@ class ServerTls:
         self.loaded = load(files)  # at start, a bad file stops the server
         self.reloads = 0  # certificates taken since the start
         self.failed_reloads = 0
-        self.reload_requested = False  # set from a signal handler: a plain store, no lock
+        # A configuration loaded on request (SIGHUP) that gRPC has not asked for yet.
+        self.pending: grpc.ServerCertificateConfiguration | None = None
         self.next_check = time.monotonic() + self.reload_seconds
         self.lock = threading.Lock()  # gRPC may call fetch from several threads at once
         log.info(self.describe("TLS with"))
@@ -170,20 +171,30 @@ class ServerTls:
         )
 
     def request_reload(self) -> None:
-        """Read the files again before the next handshake (safe in a signal handler)."""
-        self.reload_requested = True
+        """Read the files again now and log the outcome, for the next handshake to take (what
+        SIGHUP does: the operator who sent it reads at once whether the new files loaded).
+        Called from a signal handler, which Python runs on the main thread, never on one of
+        gRPC's: waiting for the lock there blocks no handshake for longer than a reload."""
+        log.info("TLS: reading %s again (requested)", ", ".join(map(str, self.files.paths())))
+        with self.lock:
+            config = self.reload(forced=True)
+            if config is not None:
+                self.pending = config
 
     def fetch(self) -> grpc.ServerCertificateConfiguration | None:
         """gRPC's question before each handshake: a new certificate, or None for no change.
-        Costs a clock read unless a reload is due."""
-        if not self.reload_requested and (
+        Costs a clock read unless a reload is due or was made on request."""
+        if self.pending is None and (
             self.reload_seconds <= 0 or time.monotonic() < self.next_check
         ):
             return None
         with self.lock:
-            forced, self.reload_requested = self.reload_requested, False
-            self.next_check = time.monotonic() + self.reload_seconds
-            return self.reload(forced)
+            config, self.pending = self.pending, None
+            if config is None and time.monotonic() >= self.next_check:
+                config = self.reload(forced=False)
+            if self.reload_seconds > 0:
+                self.next_check = time.monotonic() + self.reload_seconds
+            return config
 
     def reload(self, forced: bool) -> grpc.ServerCertificateConfiguration | None:
         try:

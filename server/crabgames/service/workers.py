@@ -10,12 +10,14 @@ SIGHUP too, and each worker reads its TLS certificate files again (tls.py). A wo
 on its own (the kernel's OOM killer, a crash) is started again in its place while the others
 keep serving; only a worker that keeps dying right after it starts
 (MAX_QUICK_DEATHS times in a row) stops the set with a failure, for a supervisor (systemd,
-Kubernetes) to see.
+Kubernetes) to see. A worker never outlives the parent: killed outright (SIGKILL, which it
+cannot forward), the parent's death sends each worker SIGTERM (Linux's parent-death signal).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import logging
 import multiprocessing
 import os
@@ -40,6 +42,7 @@ START_TIMEOUT_SECONDS = 30.0
 # cannot serve (a bad configuration, no memory at all): restarting it again would only spin.
 QUICK_DEATH_SECONDS = 5.0
 MAX_QUICK_DEATHS = 3
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -66,11 +69,13 @@ def _worker(
     handlers: Sequence[grpc.GenericRpcHandler] = (),
     observing: Observing | None = None,
     index: int = 0,
+    parent: int = 0,
 ) -> None:
     # Ctrl-C reaches the whole process group: the parent forwards it as SIGTERM, once.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda _signum, _frame: stop.set())
+    stop_with_parent(parent, stop)
     # SIGHUP's default would end the worker: one arriving while it starts is kept for later.
     hangups: list[int] = []
     signal.signal(signal.SIGHUP, lambda signum, _frame: hangups.append(signum))
@@ -96,6 +101,15 @@ def _worker(
     stop.wait()
     log.info("worker %d: shutting down gracefully", os.getpid())
     running.stop(grace)
+
+
+def stop_with_parent(parent: int, stop: threading.Event) -> None:
+    """Have the kernel send this worker SIGTERM (a graceful stop) when the parent dies, and
+    stop now if it died before that was asked (Linux; elsewhere a no-op)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if parent and os.getppid() != parent:
+        stop.set()
 
 
 class Workers:
@@ -127,6 +141,7 @@ class Workers:
                 self.handlers,
                 self.observing,
                 index,
+                os.getpid(),
             ),
             name=f"worker-{index}",
         )
