@@ -118,7 +118,7 @@ def server_process():
             process.kill()
 
 
-def test_many_clients_play_full_games_with_no_error_and_stable_memory(server_process, capsys):
+def test_many_clients_play_full_games_with_no_error_and_stable_memory(server_process, summary):
     process, address = server_process
     tally = Tally()
     start = time.monotonic()
@@ -145,8 +145,7 @@ def test_many_clients_play_full_games_with_no_error_and_stable_memory(server_pro
         f"{1000 * latencies[int(len(latencies) * 0.99) - 1]:.1f} ms, server RSS "
         f"{samples[0][1]:.0f} -> {warm[0]:.0f} (30%) -> {samples[-1][1]:.0f} MiB"
     )
-    with capsys.disabled():
-        print("\n" + report)
+    summary(report)  # after the run, not among pytest's dots (tests/conftest.py)
     assert not tally.errors, tally.errors[:5]
     assert tally.games >= CLIENTS, report
     assert max(warm) - warm[0] < MAX_GROWTH_MIB, report
