@@ -55,12 +55,11 @@ from starlette.types import Message as AsgiMessage
 
 from crabgames.service import edge as edge_limits
 from crabgames.service import http
+from crabgames.service.calls import Refused, answer
 from crabgames.service.edge import (
     SERVICE,
     Edge,
     Handler,
-    Refused,
-    answer,
     request_deserializer,
 )
 from crabgames.service.limits import (

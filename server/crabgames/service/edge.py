@@ -39,18 +39,17 @@ from google.protobuf.message import Message
 
 from crabgames.core import wire
 from crabgames.core.errors import RulesError, bad_request
+from crabgames.service.calls import Aborted, CallContext, Refused, run_call
 from crabgames.service.limits import (
     REQUEST_BYTES,
     Deferred,
-    Interrupted,
-    Received,
     TooLarge,
     Undecodable,
-    check_time,
     safe_deserializer,
     short_of,
     state_left_as_bytes,
 )
+from crabgames.service.long_calls import LongCallPool, Status
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -128,48 +127,6 @@ class CallObserver(Protocol):
 # A handler as grpc.aio calls it: the request iterator (unused: the edge reads the requests
 # itself) and the call.
 Handler = Callable[[Any, AsyncCall], Awaitable[Any]]
-
-
-class Aborted(Exception):
-    """The servicer ended the call with this status."""
-
-    def __init__(self, status: grpc.Status) -> None:
-        super().__init__(status.details)
-        self.status = status
-
-
-class Refused(RulesError):
-    """A call the edge refuses with a status of its own (too many calls, a body that never
-    came, an answer too large to send)."""
-
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.status_code = code.value[0]
-        self.reason = reason
-
-
-class CallContext:
-    """What the synchronous servicer sees of an asyncio call: its deadline (the caller's, cut
-    to a work budget), whether the caller is still there, and an abort that raises."""
-
-    __slots__ = ("deadline", "gone", "peer")
-
-    def __init__(self, deadline: float | None, peer: str = "") -> None:
-        self.deadline = deadline  # time.monotonic() seconds, or None
-        self.gone = threading.Event()
-        self.peer = peer
-
-    def time_remaining(self) -> float | None:
-        return None if self.deadline is None else self.deadline - time.monotonic()
-
-    def is_active(self) -> bool:
-        return not self.gone.is_set()
-
-    def abort_with_status(self, status: grpc.Status) -> NoReturn:
-        raise Aborted(status)
-
-    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
-        raise Aborted(status_for(Refused(code, code.name, details)))
 
 
 def deadline_of(context: AsyncCall, budget: float | None) -> float | None:
@@ -262,28 +219,6 @@ def peer_address(peer: str) -> str:
     return f"{kind}:{rest.rpartition(':')[0] or rest}"
 
 
-def call_servicer(
-    behavior: Callable[..., Message | bytes], request: Any, call: CallContext
-) -> Message | bytes:
-    """A servicer method called with the request; a Received request's state as bytes."""
-    if type(request) is Received:
-        return behavior(request.request, call, request.state)
-    return behavior(request, call)
-
-
-def answer(response: Message | bytes, limit: int) -> bytes:
-    """A response's wire bytes, refused when larger than the message limit (the caller's state
-    is untouched: the server keeps nothing of a call)."""
-    data = response if isinstance(response, bytes) else response.SerializeToString()
-    if len(data) > limit:
-        raise Refused(
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            "ANSWER_TOO_LARGE",
-            f"the answer would be {len(data)} bytes; the message limit is {limit}",
-        )
-    return data
-
-
 class Seen:
     """What an observed call read: its first request (the one a unary call has), and how many
     (a stream's; only the first is kept, so a long stream holds no states)."""
@@ -326,7 +261,7 @@ class Edge:
         self.observer = observer
         self.message_limit = message_limit
         self.long_threads = long_threads
-        self.pool = started_pool(long_threads, "long-call")
+        self.long_pool = LongCallPool(long_threads, long_threads + QUEUED_LONG_CALLS)
         # Connect's JSON requests are parsed here, after their call is admitted, so that a large
         # one never holds the event loop.
         self.parse_pool = started_pool(1, "json")
@@ -343,7 +278,8 @@ class Edge:
         self.stopping = False  # set by a graceful stop: new calls are refused
 
     def close(self) -> None:
-        for pool in (self.pool, self.parse_pool, self.waiting_pool):
+        self.long_pool.close()
+        for pool in (self.parse_pool, self.waiting_pool):
             if pool is not None:
                 pool.shutdown(wait=False, cancel_futures=True)
         ledger = getattr(self.servicer, "ledger", None)
@@ -420,9 +356,9 @@ class Edge:
                     seen.add(request)
                 async with Admitted(self, context, long, peer):
                     request = await self.readable(context, request)
-                    call = CallContext(deadline_of(context, WORK_SECONDS if long else None), peer)
+                    call = CallContext(deadline_of(context, None), peer)
                     if long:
-                        response = await self.run_on(self.pool, behavior, request, call)
+                        response = await self.run_long(name, request, call)
                     else:
                         response = await self.run_bounded(behavior, request, call)
                 await end_of_request(context)
@@ -455,11 +391,16 @@ class Edge:
     def run(
         self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext
     ) -> bytes:
-        try:
-            check_time(call)
-        except Interrupted as error:
-            raise Aborted(status_for(error)) from None
-        return answer(call_servicer(behavior, request, call), self.message_limit)
+        return run_call(behavior, request, call, self.message_limit)
+
+    async def run_long(self, method: str, request: Message, call: CallContext) -> bytes:
+        """A long call, in a long-call process (long_calls.py), working at most WORK_SECONDS
+        once it starts."""
+        pool, limit = self.long_pool, self.message_limit
+        result = await pool.run(method, request, call.deadline, WORK_SECONDS, call.peer, limit)
+        if isinstance(result, Status):
+            raise Aborted(result)
+        return result
 
     async def run_bounded(
         self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext

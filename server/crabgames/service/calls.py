@@ -1,0 +1,92 @@
+"""What a rules call is, wherever it runs (the server's event loop, a thread, a long-call
+process: edge.py, long_calls.py): the servicer's view of its call, the two ways it ends with a
+status, and how its answer is made and bounded."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import grpc
+from google.protobuf.message import Message
+
+from crabgames.core.errors import RulesError
+from crabgames.service.limits import Interrupted, Received, check_time
+from crabgames.service.status import status_for
+
+
+class Aborted(Exception):
+    """The servicer ended the call with this status."""
+
+    def __init__(self, status: grpc.Status) -> None:
+        super().__init__(status.details)
+        self.status = status
+
+
+class Refused(RulesError):
+    """A call the edge refuses with a status of its own (too many calls, a body that never
+    came, an answer too large to send)."""
+
+    def __init__(self, code: grpc.StatusCode, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.status_code = code.value[0]
+        self.reason = reason
+
+
+class CallContext:
+    """What the synchronous servicer sees of an asyncio call: its deadline (the caller's, cut
+    to a work budget), whether the caller is still there, and an abort that raises."""
+
+    __slots__ = ("deadline", "gone", "peer")
+
+    def __init__(self, deadline: float | None, peer: str = "") -> None:
+        self.deadline = deadline  # time.monotonic() seconds, or None
+        self.gone = threading.Event()
+        self.peer = peer
+
+    def time_remaining(self) -> float | None:
+        return None if self.deadline is None else self.deadline - time.monotonic()
+
+    def is_active(self) -> bool:
+        return not self.gone.is_set()
+
+    def abort_with_status(self, status: grpc.Status) -> NoReturn:
+        raise Aborted(status)
+
+    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
+        raise Aborted(status_for(Refused(code, code.name, details)))
+
+
+def call_servicer(
+    behavior: Callable[..., Message | bytes], request: Any, call: CallContext
+) -> Message | bytes:
+    """A servicer method called with the request; a Received request's state as bytes."""
+    if type(request) is Received:
+        return behavior(request.request, call, request.state)
+    return behavior(request, call)
+
+
+def answer(response: Message | bytes, limit: int) -> bytes:
+    """A response's wire bytes, refused when larger than the message limit (the caller's state
+    is untouched: the server keeps nothing of a call)."""
+    data = response if isinstance(response, bytes) else response.SerializeToString()
+    if len(data) > limit:
+        raise Refused(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "ANSWER_TOO_LARGE",
+            f"the answer would be {len(data)} bytes; the message limit is {limit}",
+        )
+    return data
+
+
+def run_call(
+    behavior: Callable[..., Message | bytes], request: Any, call: CallContext, limit: int
+) -> bytes:
+    """A servicer method run for a call whose time is not up yet; its answer's wire bytes."""
+    try:
+        check_time(call)
+    except Interrupted as error:
+        raise Aborted(status_for(error)) from None
+    return answer(call_servicer(behavior, request, call), limit)
