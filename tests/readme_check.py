@@ -1,19 +1,29 @@
-"""`make readme-check`: run the README's commands verbatim in a fresh clone, as a newcomer would.
+"""`make readme-check`: every code block of README.md and docs/*.md, run verbatim in a fresh clone
+as a newcomer would, or marked with what it needs instead.
 
-The commands checked are the README's ```sh blocks marked just above with an HTML comment:
+Each fenced block is marked by an HTML comment on the line just above it (other comment lines
+may sit between the marker and the fence):
 
-    <!-- readme-check: server -->   a long-running server command (`make run`): started in the
-                                    background, waited for until it prints its listening line,
-                                    stopped (SIGTERM) once every other block has run
-    <!-- readme-check -->           commands run in order with bash -e, after the server is up
+    <!-- readme-check -->                 run it: an ```sh block with bash -euo pipefail, a
+                                          ```python block with the clone's .venv/bin/python;
+                                          after the server is up, in order, README.md first
+    <!-- readme-check: server -->         the long-running server command (`make run`), at most
+                                          one: started in the background, waited for until it
+                                          prints its listening line, stopped (SIGTERM) at the end
+    <!-- readme-check: output -->         what the block run just before prints, exactly
+    <!-- readme-check: not run: WHY -->   not run; WHY names what it needs (root, a certificate,
+                                          nine minutes, a cluster) or what it is (a diagram)
+
+A block under `<!-- message: crabgames.v1.X -->` is a JSON example that
+tests/test_frontend_docs.py checks against the protos. Any other block fails the check, before
+anything is run: no block is left unchecked by accident.
 
 Every block runs in a `git clone` of this repository's last commit (uncommitted edits are not
-seen, as in CI) in a temporary folder, with this machine's pip and npm caches. When another
-process holds 127.0.0.1:50051, the default address, the check serves on a free port instead:
-it sets ADDRESS and CRABGAMES_ADDRESS (the defaults of make run and of the clients) and writes
-that port into the commands that name the address; it says so. The same for 127.0.0.1:8080, make
-run's HTTP address (HTTP_ADDRESS). Standard library only: it runs
-before any virtualenv exists.
+seen, as in CI) in a temporary folder, with this machine's pip and npm caches. The server is
+always put on free loopback ports, given to every block as CRABGAMES_ADDRESS and
+CRABGAMES_HTTP_ADDRESS, the variables make run and every client and example read: so the
+check also shows that a block follows them (a block that names 127.0.0.1:50051 or :8080 itself
+fails, whatever listens there). Standard library only: it runs before any virtualenv exists.
 
 python3 tests/readme_check.py [--keep]
 """
@@ -21,6 +31,7 @@ python3 tests/readme_check.py [--keep]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -29,46 +40,118 @@ import socket
 import subprocess
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_ADDRESS = "127.0.0.1:50051"
+DEFAULT_ADDRESS = "127.0.0.1:50051"  # crabgames.service.addresses (not importable here)
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"  # make run's Connect and gRPC-Web
-BLOCK = re.compile(
-    r"^<!-- readme-check(?:: (?P<kind>\w+))? -->\n```sh\n(?P<body>.*?)^```", re.M | re.S
+# What a block says instead of a default address: the variable, with the default for a reader
+# who has not set it.
+FOLLOWING = {
+    DEFAULT_ADDRESS: "${CRABGAMES_ADDRESS:-127.0.0.1:50051}",
+    DEFAULT_HTTP_ADDRESS: "${CRABGAMES_HTTP_ADDRESS:-127.0.0.1:8080}",
+}
+# A fence, also indented (in a list item): the body is read without that indent.
+FENCE = re.compile(
+    r"^(?P<indent> *)```(?P<lang>[\w-]*)\n(?P<body>.*?)^(?P=indent)```$", re.M | re.S
 )
+MARKER = re.compile(r"<!-- readme-check(?:: (?P<kind>server|output|not run: (?P<why>.*?)))? -->")
+CHECKED_ELSEWHERE = re.compile(r"<!-- message: [\w.]+ -->")  # tests/test_frontend_docs.py
+RUNNABLE = {"sh": "bash", "bash": "bash", "python": "python"}
 LISTENING = "crabgames-server listening on"
 SERVER_START_SECONDS = 300  # the clone's set-up (venv, install, code generation) comes first
-BLOCK_SECONDS = 300
+BLOCK_SECONDS = 600  # the first block after the server installs the development tools
+# Files whose blocks wait for markers from the people who own them. Each entry must still have
+# an unmarked block (tests/test_readme.py checks), so the list empties itself.
+AWAITING_MARKERS: dict[str, str] = {
+    "docs/security.md": "edited by the sealing work of issue 31; the two markers are proposed"
+    " to its owner",
+}
 
 
 @dataclass
 class Block:
-    kind: str  # "server" or "run"
+    file: str  # relative to the repository, e.g. "docs/agents.md"
+    line: int  # of the opening fence
+    lang: str
+    kind: str  # "run", "server", "output", "not run", "elsewhere" or "unmarked"
     body: str
-    line: int  # in the README, for messages
+    why: str = ""
+    output: str = ""  # what it printed on standard output, once run
+
+    @property
+    def where(self) -> str:
+        return f"{self.file} line {self.line}"
 
 
-def blocks(readme: str) -> list[Block]:
-    found = [
-        Block(m.group("kind") or "run", m.group("body"), readme.count("\n", 0, m.start()) + 1)
-        for m in BLOCK.finditer(readme)
-    ]
-    if sum(b.kind == "server" for b in found) > 1:
-        raise SystemExit("readme-check: at most one server block")
+def comments_above(text: str, start: int) -> list[str]:
+    """The HTML comment lines directly above the line at `start`."""
+    lines = [line.strip() for line in text[:start].split("\n")[:-1]]
+    found = []
+    while lines and lines[-1].startswith("<!--") and lines[-1].endswith("-->"):
+        found.append(lines.pop())
     return found
 
 
-def address_free(address: str) -> bool:
-    host, port = address.rsplit(":", 1)
-    try:
-        socket.create_server((host, int(port))).close()
-    except OSError:
-        return False
-    return True
+def blocks_of(file: str, text: str) -> list[Block]:
+    found = []
+    for match in FENCE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        comments = comments_above(text, match.start())
+        kind, why = "unmarked", ""
+        for comment in comments:
+            if marker := MARKER.fullmatch(comment):
+                kind = (marker.group("kind") or "run").split(":")[0]
+                why = (marker.group("why") or "").strip()
+            elif CHECKED_ELSEWHERE.fullmatch(comment) and kind == "unmarked":
+                kind = "elsewhere"
+        body = textwrap.dedent(match.group("body"))  # an indented fence's body, unindented
+        found.append(Block(file, line, match.group("lang"), kind, body, why))
+    return found
+
+
+def documents(root: Path) -> list[str]:
+    return ["README.md", *sorted(f"docs/{p.name}" for p in (root / "docs").glob("*.md"))]
+
+
+def all_blocks(root: Path) -> list[Block]:
+    return [b for f in documents(root) for b in blocks_of(f, (root / f).read_text())]
+
+
+def problems(found: list[Block]) -> list[str]:
+    """What is wrong with the marks, before anything runs: each a line naming the block."""
+    wrong = []
+    for block in found:
+        if block.kind == "unmarked" and block.file not in AWAITING_MARKERS:
+            wrong.append(f"{block.where}: no <!-- readme-check --> marker (run it, or say why not)")
+        if block.kind == "not run" and len(block.why.split()) < 2:
+            wrong.append(f"{block.where}: 'not run' must say what the block needs")
+        if block.kind in ("run", "server") and block.lang not in RUNNABLE:
+            wrong.append(f"{block.where}: a run block must be ```sh or ```python")
+        if block.kind in ("run", "server"):
+            wrong += [f"{block.where}: {why}" for why in hard_coded(block.body)]
+    if sum(b.kind == "server" for b in found) > 1:
+        wrong.append("at most one <!-- readme-check: server --> block")
+    for before, block in zip([None, *found], found, strict=False):
+        if block.kind == "output" and (before is None or before.kind != "run"):
+            wrong.append(f"{block.where}: an output block must follow a run block")
+    return wrong
+
+
+def hard_coded(body: str) -> list[str]:
+    """A default address written out instead of read from its variable."""
+    rest = body
+    for spelled in FOLLOWING.values():
+        rest = rest.replace(spelled, "")
+    return [
+        f"names {address} itself: write {spelled} (or a client's default) instead"
+        for address, spelled in FOLLOWING.items()
+        if address in rest
+    ]
 
 
 def free_address() -> str:
@@ -76,18 +159,23 @@ def free_address() -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-def clean_env(address: str, http_address: str = DEFAULT_HTTP_ADDRESS) -> dict[str, str]:
-    """This machine's environment as a newcomer's shell would have it: no virtualenv, no make
-    flags of an outer make, the address to serve and call."""
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "MAKEFLAGS", "MFLAGS")}
+def clean_env(address: str, http_address: str) -> dict[str, str]:
+    """This machine's environment as a newcomer's shell would have it (no virtualenv, no make
+    flags of an outer make), with the addresses to serve on and call."""
+    drop = ("VIRTUAL_ENV", "MAKEFLAGS", "MFLAGS", "ADDRESS", "HTTP_ADDRESS")
+    env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("CRABGAMES_")}
     env["PATH"] = os.pathsep.join(
         p for p in env.get("PATH", "").split(os.pathsep) if "/.venv/" not in p
     )
-    if address != DEFAULT_ADDRESS:
-        env["ADDRESS"] = env["CRABGAMES_ADDRESS"] = address
-    if http_address != DEFAULT_HTTP_ADDRESS:
-        env["HTTP_ADDRESS"] = http_address
+    env["CRABGAMES_ADDRESS"] = address
+    env["CRABGAMES_HTTP_ADDRESS"] = http_address
     return env
+
+
+def command(block: Block) -> list[str]:
+    if RUNNABLE[block.lang] == "python":
+        return [".venv/bin/python", "-c", block.body]
+    return ["bash", "-euo", "pipefail", "-c", block.body]
 
 
 class Server:
@@ -97,7 +185,7 @@ class Server:
         self.output: list[str] = []
         self.listening = threading.Event()
         self.process = subprocess.Popen(
-            ["bash", "-euo", "pipefail", "-c", block.body],
+            command(block),
             cwd=cwd,
             env=env,
             stdout=subprocess.PIPE,
@@ -124,7 +212,7 @@ class Server:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
-                self.process.wait(timeout=20)
+                self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
@@ -141,52 +229,81 @@ class CheckFailed(Exception):
 
 
 def run_block(block: Block, cwd: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["bash", "-euo", "pipefail", "-c", block.body],
+    """The block's output (standard output and error); CheckFailed if it fails. Its own process
+    group, stopped whole, so nothing it starts outlives it."""
+    process = subprocess.Popen(
+        command(block),
         cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=BLOCK_SECONDS,
+        start_new_session=True,
     )
-    if done.returncode:
-        raise CheckFailed(f"exit code {done.returncode}", done.stdout)
-    return done.stdout
+    try:
+        out, err = process.communicate(timeout=BLOCK_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        out, err = process.communicate()
+        raise CheckFailed(
+            f"{block.where}: still running after {BLOCK_SECONDS} s", out + err
+        ) from None
+    finally:
+        kill_group(process.pid)
+    if process.returncode:
+        raise CheckFailed(f"{block.where}: exit code {process.returncode}", out + err)
+    block.output = out
+    return out + err
+
+
+def kill_group(group: int) -> None:
+    """Whatever a block left running in its process group."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+
+
+def compare_output(block: Block, before: Block) -> None:
+    if before.output.rstrip() != block.body.rstrip():
+        raise CheckFailed(
+            f"{block.where}: {before.where} printed something else",
+            f"expected:\n{block.body}\nprinted:\n{before.output}",
+        )
 
 
 def check(clone: Path, out=sys.stdout) -> float:
-    """Clone, run every marked block; the seconds it took. Raises CheckFailed."""
+    """Clone, check the marks, run every marked block; the seconds it took. Raises
+    CheckFailed."""
     start = time.monotonic()
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
-    found = blocks((clone / "README.md").read_text())
-    if not found:
-        raise CheckFailed("no block of README.md is marked <!-- readme-check -->", "")
-    address = DEFAULT_ADDRESS if address_free(DEFAULT_ADDRESS) else free_address()
-    if address != DEFAULT_ADDRESS:
-        print(f"readme-check: {DEFAULT_ADDRESS} is taken here, serving on {address}", file=out)
-    http = DEFAULT_HTTP_ADDRESS if address_free(DEFAULT_HTTP_ADDRESS) else free_address()
-    if http != DEFAULT_HTTP_ADDRESS:
-        print(f"readme-check: {DEFAULT_HTTP_ADDRESS} is taken here, HTTP on {http}", file=out)
+    found = all_blocks(clone)
+    if wrong := problems(found):
+        raise CheckFailed("blocks marked wrongly", "\n".join(wrong))
+    address, http = free_address(), free_address()
+    print(f"readme-check: serving on {address}, HTTP on {http}", file=out)
     env = clean_env(address, http)
     server: Server | None = None
+    before: Block | None = None
     try:
         for block in found:
-            block.body = block.body.replace(DEFAULT_ADDRESS, address)
-            block.body = block.body.replace(DEFAULT_HTTP_ADDRESS, http)
-            print(f"$ (README line {block.line}, {block.kind})\n{block.body}", file=out, flush=True)
+            if block.kind in ("not run", "elsewhere", "unmarked"):
+                reason = block.why or {"elsewhere": "tests/test_frontend_docs.py"}.get(
+                    block.kind, "awaiting its marker"
+                )
+                print(f"# {block.where}: not run ({reason})", file=out)
+                continue
+            print(f"$ ({block.where}, {block.kind})\n{block.body}", file=out, flush=True)
             if block.kind == "server":
                 server = Server(block, clone, env)
                 server.wait_listening()
                 if server.text.count("listening on") != 1:
                     raise CheckFailed("the listening line is printed more than once", server.text)
                 print(server.text, end="", file=out)
+            elif block.kind == "output":
+                assert before is not None  # problems() checked
+                compare_output(block, before)
             else:
-                try:
-                    print(run_block(block, clone, env), end="", file=out, flush=True)
-                except CheckFailed as failed:
-                    failed.what = f"README line {block.line}: {failed.what}"
-                    raise
+                print(run_block(block, clone, env), end="", file=out, flush=True)
+            before = block
     finally:
         if server is not None:
             server.stop()
@@ -208,7 +325,7 @@ def main() -> None:
             print(f"readme-check: clone kept in {where / 'clone'}")
         else:
             shutil.rmtree(where, ignore_errors=True)
-    print(f"readme-check: every marked README command ran ({seconds:.0f} s)")
+    print(f"readme-check: every code block ran or says what it needs ({seconds:.0f} s)")
 
 
 if __name__ == "__main__":

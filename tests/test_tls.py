@@ -349,3 +349,28 @@ def test_the_plaintext_health_port_answers_health_only(pki: Pki):
         channel.close()
     finally:
         running.stop(0)
+
+
+def test_the_docs_recipe_for_a_test_certificate_serves_tls_a_client_trusting_its_ca_calls(
+    tmp_path: Path,
+):
+    """docs/deploy.md's openssl commands, run verbatim (the files go to $TMPDIR): the server
+    takes the certificate, and a client trusting the recipe's CA calls it by address and by
+    name, while a plaintext client is told TLS is expected."""
+    from tests.readme_check import all_blocks
+
+    recipe = [b for b in all_blocks(ROOT) if b.kind == "run" and "openssl req" in b.body]
+    assert len(recipe) == 1, "docs/deploy.md has one test-certificate recipe"
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    subprocess.run(["bash", "-euo", "pipefail", "-c", recipe[0].body], env=env, check=True)
+    folder = tmp_path / "crabgames-tls"
+    running = serve("127.0.0.1:0", tls=TlsFiles(folder / "server.pem", folder / "server.key"))
+    try:
+        for host in ("127.0.0.1", "localhost"):
+            address = f"{host}:{running.port}"
+            with RulesClient.connect(address, timeout=QUICK, tls=Tls(folder / "ca.pem")) as client:
+                assert client.list_games()
+        with pytest.raises(ServiceUnavailableError, match="expects TLS"):
+            RulesClient.connect(f"127.0.0.1:{running.port}", timeout=1, tls=False)
+    finally:
+        running.stop(0)
