@@ -53,6 +53,7 @@ from starlette.staticfiles import StaticFiles  # the web page (WithPage)
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.types import Message as AsgiMessage
 
+from crabgames.core.errors import bad_request
 from crabgames.service import edge as edge_limits
 from crabgames.service import http
 from crabgames.service.calls import Refused, answer
@@ -82,7 +83,8 @@ DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # MAX_CALLS bounds the rules calls among them.
 MAX_CONNECTIONS = 2048
 # Connections one address may hold open: the rest of MAX_CONNECTIONS stays for everyone else.
-CONNECTIONS_PER_PEER = 256
+# (A browser opens at most 6 per origin; an office behind one address, a few dozen browsers.)
+CONNECTIONS_PER_PEER = 64
 # What a browser's Connect and gRPC-Web clients send and must be allowed to read (CORS).
 ALLOWED_HEADERS = [
     "Content-Type",
@@ -243,6 +245,9 @@ class HttpCall:
     def code(self) -> grpc.StatusCode | None:
         return self.status_code
 
+    def done(self) -> bool:
+        return False  # an HTTP call ends when its handler returns
+
     def peer(self) -> str:
         address = self.ctx.client_address or ""
         return f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
@@ -358,6 +363,65 @@ class RequestTime:
         await self.app(scope, timed_receive, send)
 
 
+# Bodies of 5-byte-framed messages (gRPC-Web, Connect streams), and the headers that announce
+# their compression.
+ENVELOPED = (b"application/grpc-web", b"application/connect+")
+ENCODING_HEADERS = (b"grpc-encoding", b"connect-content-encoding")
+
+
+class Frames:
+    """Reads the frame headers (a flags byte and a 4-byte length) of a framed body as it
+    arrives, skipping each message, to see whether one says it is compressed."""
+
+    __slots__ = ("skip", "head")
+
+    def __init__(self) -> None:
+        self.skip = 0
+        self.head = bytearray()
+
+    def compressed(self, data: bytes) -> bool:
+        at = 0
+        while at < len(data):
+            if self.skip:
+                taken = min(self.skip, len(data) - at)
+                self.skip, at = self.skip - taken, at + taken
+                continue
+            wanted = 5 - len(self.head)
+            self.head += data[at : at + wanted]
+            at += wanted
+            if len(self.head) == 5:
+                if self.head[0] & 1:
+                    return True
+                self.skip = int.from_bytes(self.head[1:5], "big")
+                self.head.clear()
+        return False
+
+
+class AnnouncedCompression:
+    """ASGI middleware: a framed message flagged compressed in a request that announces no
+    compression is INVALID_ARGUMENT (connectrpc would answer INTERNAL, which no request gets)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers", ())) if scope["type"] == "http" else {}
+        framed = headers.get(b"content-type", b"").startswith(ENVELOPED)
+        if not framed or any(headers.get(h, b"identity") != b"identity" for h in ENCODING_HEADERS):
+            await self.app(scope, receive, send)
+            return
+        frames = Frames()
+
+        async def checked_receive() -> AsgiMessage:
+            message = await receive()
+            if message["type"] == "http.request" and frames.compressed(message.get("body", b"")):
+                why = "a message is flagged compressed, but the request names no compression"
+                raise connect_error(status_for(bad_request("request", why)))
+            return message
+
+        await self.app(scope, checked_receive, send)
+
+
 # ----- the web page (clients/web, issue 17): its built bundle at /, same origin, no CORS -----
 
 # `make web` builds it here; CRABGAMES_WEB_ROOT serves another folder.
@@ -406,7 +470,7 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> ASGIApp:
         read_max_bytes=MAX_REQUEST_BYTES * JSON_BYTES_PER_WIRE_BYTE,
         codecs=codecs(edge),
     )
-    app: ASGIApp = WithPage(RequestTime(rules), WEB_ROOT)
+    app: ASGIApp = WithPage(AnnouncedCompression(RequestTime(rules)), WEB_ROOT)
     if origins:
         app = CORSMiddleware(
             app,

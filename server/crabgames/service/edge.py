@@ -109,6 +109,8 @@ class AsyncCall(Protocol):
 
     def code(self) -> grpc.StatusCode | None: ...
 
+    def done(self) -> bool: ...
+
 
 class CallObserver(Protocol):
     """What the edge tells of every call as it ends (metrics.Observer)."""
@@ -140,6 +142,8 @@ def deadline_of(context: AsyncCall, budget: float | None) -> float | None:
 
 
 async def abort(context: AsyncCall, status: grpc.Status) -> NoReturn:
+    if context.done():  # gRPC ended the call itself (a message over its limit): nobody to tell
+        raise asyncio.CancelledError
     await context.abort(status.code, status.details, status.trailing_metadata)
     raise AssertionError("abort returns only by raising")  # pragma: no cover
 

@@ -31,10 +31,6 @@ HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 30
 
 
-class HeadTooLarge(Exception):
-    """Raised from the parser's callbacks to stop reading a head over MAX_HEAD_BYTES."""
-
-
 class BoundedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with a request head bounded in size and in time, and the
     connections per peer address bounded (`per_peer`, set by `protocol`)."""
@@ -44,6 +40,7 @@ class BoundedHttp(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        self.in_head = True  # from a request's first byte until its headers are complete
         self.head_bytes = 0
         self.head_too_large = False
         self.head_timer: asyncio.TimerHandle | None = None
@@ -75,28 +72,29 @@ class BoundedHttp(HttpToolsProtocol):
             self.head_timer.cancel()
             self.head_timer = None
 
-    def count_head(self, size: int) -> None:
-        self.head_bytes += size
-        if self.head_bytes > MAX_HEAD_BYTES:
+    def data_received(self, data: bytes) -> None:
+        """Bytes counted while a head is read (httptools keeps a partial URL or header value
+        inside the parser, beyond any callback): a head still unfinished past MAX_HEAD_BYTES
+        ends the connection with 431. A read is at most 64 KiB, so that is all it can add."""
+        if self.in_head:
+            self.head_bytes += len(data)
+        super().data_received(data)
+        if self.in_head and self.head_bytes > MAX_HEAD_BYTES and not self.transport.is_closing():
             self.head_too_large = True
-            raise HeadTooLarge  # the parser stops; uvicorn answers with send_400_response
+            self.send_400_response("")
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self.head_bytes = 0
         self.start_head_timer()
 
-    def on_url(self, url: bytes) -> None:
-        self.count_head(len(url))
-        super().on_url(url)
-
-    def on_header(self, name: bytes, value: bytes) -> None:
-        self.count_head(len(name) + len(value) + 4)  # ": " and CRLF
-        super().on_header(name, value)
-
     def on_headers_complete(self) -> None:
+        self.in_head = False
         self.stop_head_timer()
         super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.in_head, self.head_bytes = True, 0  # the next request's head
 
     def send_400_response(self, msg: str) -> None:
         if not self.head_too_large:
