@@ -67,10 +67,7 @@ SERVER_START_SECONDS = 300  # the clone's set-up (venv, install, code generation
 BLOCK_SECONDS = 600  # the first block after the server installs the development tools
 # Files whose blocks wait for markers from the people who own them. Each entry must still have
 # an unmarked block (tests/test_readme.py checks), so the list empties itself.
-AWAITING_MARKERS: dict[str, str] = {
-    "docs/security.md": "edited by the sealing work of issue 31; the two markers are proposed"
-    " to its owner",
-}
+AWAITING_MARKERS: dict[str, str] = {}
 
 
 @dataclass
