@@ -65,9 +65,6 @@ RUNNABLE = {"sh": "bash", "bash": "bash", "python": "python"}
 LISTENING = "crabgames-server listening on"
 SERVER_START_SECONDS = 300  # the clone's set-up (venv, install, code generation) comes first
 BLOCK_SECONDS = 600  # the first block after the server installs the development tools
-# Files whose blocks wait for markers from the people who own them. Each entry must still have
-# an unmarked block (tests/test_readme.py checks), so the list empties itself.
-AWAITING_MARKERS: dict[str, str] = {}
 
 
 @dataclass
@@ -123,7 +120,7 @@ def problems(found: list[Block]) -> list[str]:
     """What is wrong with the marks, before anything runs: each a line naming the block."""
     wrong = []
     for block in found:
-        if block.kind == "unmarked" and block.file not in AWAITING_MARKERS:
+        if block.kind == "unmarked":
             wrong.append(f"{block.where}: no <!-- readme-check --> marker (run it, or say why not)")
         if block.kind == "not run" and len(block.why.split()) < 2:
             wrong.append(f"{block.where}: 'not run' must say what the block needs")
@@ -282,10 +279,8 @@ def check(clone: Path, out=sys.stdout) -> float:
     before: Block | None = None
     try:
         for block in found:
-            if block.kind in ("not run", "elsewhere", "unmarked"):
-                reason = block.why or {"elsewhere": "tests/test_frontend_docs.py"}.get(
-                    block.kind, "awaiting its marker"
-                )
+            if block.kind in ("not run", "elsewhere"):
+                reason = block.why or "tests/test_frontend_docs.py checks it"
                 print(f"# {block.where}: not run ({reason})", file=out)
                 continue
             print(f"$ ({block.where}, {block.kind})\n{block.body}", file=out, flush=True)

@@ -12,7 +12,6 @@ import re
 import pytest
 
 from tests.readme_check import (
-    AWAITING_MARKERS,
     ROOT,
     Block,
     CheckFailed,
@@ -25,15 +24,6 @@ from tests.readme_check import (
 
 def test_every_code_block_of_the_docs_is_run_or_says_what_it_needs():
     assert problems(all_blocks(ROOT)) == []
-
-
-def test_a_file_waiting_for_markers_still_has_an_unmarked_block():
-    """The exemption list empties itself: a file whose blocks are all marked leaves it."""
-    found = all_blocks(ROOT)
-    for file in AWAITING_MARKERS:
-        assert any(b.file == file and b.kind == "unmarked" for b in found), (
-            f"{file} has every block marked: remove it from AWAITING_MARKERS"
-        )
 
 
 def test_the_check_refuses_unmarked_blocks_reasonless_skips_and_hard_coded_addresses():
