@@ -73,6 +73,17 @@ LEFTOVERS: list[str] = []  # "pid: command line" of each, for the terminal summa
 def pytest_configure(config) -> None:
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    forget_the_shells_server()
+
+
+def forget_the_shells_server() -> None:
+    """The tests start servers of their own: a CRABGAMES_ADDRESS the README had the shell
+    export (or TLS settings for a server of one's own) would send their clients elsewhere."""
+    for name in list(os.environ):
+        if name in ("CRABGAMES_ADDRESS", "CRABGAMES_HTTP_ADDRESS") or name.startswith(
+            "CRABGAMES_TLS"
+        ):
+            del os.environ[name]
 
 
 def command_line(pid: int) -> str:
