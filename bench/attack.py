@@ -575,7 +575,7 @@ async def attack(
     await asyncio.get_running_loop().run_in_executor(None, go.wait)
     cpu_at_start = time.process_time()
     stop_at = time.monotonic() + seconds
-    numbers = list(ATTACKS)
+    numbers = list(ATTACKS)  # an attack's number gives its addresses: the same in every run
     contexts = [
         Context(
             target["grpc_port"],
@@ -590,31 +590,31 @@ async def attack(
         for a in chosen
     ]
     tasks = [task for a, ctx in zip(chosen, contexts, strict=True) for task in await a.launch(ctx)]
-    # Every attacker stops by itself; this bounds a call stuck past its own deadline too.
+    stuck = await run_bounded(tasks, seconds + 45, results)
+    summary: dict[str, Any] = {}
+    for ctx in contexts:
+        await ctx.close()
+        summary.update({name: tally_summary(t) for name, t in ctx.tallies.items()})
+    if stuck:
+        summary["attackers stuck past the bound"] = tally_summary(Tally(attackers=stuck))
+    results.put(("attacks", summary))
+    results.put(("attacker_cpu_seconds", round(time.process_time() - cpu_at_start, 1)))
+
+
+async def run_bounded(tasks: list[Awaitable[None]], seconds: float, results) -> int:
+    """Run the attackers; every one stops by itself, and this bounds a call stuck past its own
+    deadline too. How many had to be cancelled; the first attacker's error is reported."""
     running = [asyncio.ensure_future(task) for task in tasks]
     stuck: set[asyncio.Future] = set()
     if running:
-        _, stuck = await asyncio.wait(running, timeout=seconds + 45)
+        _, stuck = await asyncio.wait(running, timeout=seconds)
     for task in stuck:
         task.cancel()
     for task in running:
         if task.done() and not task.cancelled() and task.exception():
             results.put(("attacks-error", repr(task.exception())))
             break
-    summary: dict[str, Any] = {}
-    for ctx in contexts:
-        await ctx.close()
-        summary.update({name: tally_summary(t) for name, t in ctx.tallies.items()})
-    if stuck:
-        summary["attackers stuck past the bound"] = {
-            "attackers": len(stuck),
-            "calls": 0,
-            "codes": {},
-            "p50_ms": 0,
-            "max_ms": 0,
-        }
-    results.put(("attacks", summary))
-    results.put(("attacker_cpu_seconds", round(time.process_time() - cpu_at_start, 1)))
+    return len(stuck)
 
 
 async def payloads_through_relay(port: int, sealed: bool) -> Payloads:
@@ -804,6 +804,9 @@ def tally_summary(tally: Tally) -> dict:
         "p50_ms": round(1000 * percentile(tally.latencies, 0.5), 1),
         "max_ms": round(1000 * max(tally.latencies, default=0.0), 1),
         "by_payload": dict(sorted(tally.detail.items())),
+        "good": tally.good,
+        "p99_ms": round(1000 * percentile(tally.latencies, 0.99), 1),
+        "failures": tally.failures[:5],
     }
 
 
@@ -956,6 +959,10 @@ def summarize(names, sealed, seconds, scale, p99_goal, measured) -> dict:
         "no UNKNOWN or INTERNAL": not bad,
         "campaign ran": "attacks" in got and "client" in got and "connect" in got and not errors,
     }
+    good = [r for r in attacks.values() if r.get("good")]
+    if good:  # well-behaved parties beside an attack (the players who think between moves)
+        failed = sum(r["calls"] - r["codes"].get("OK", 0) for r in good)
+        goals["players thinking between moves: no failed call"] = failed == 0
     return {
         "run": "+".join(names),
         "sealed": sealed,
@@ -1036,10 +1043,14 @@ def run_details(run: dict) -> list[str]:
         )
     if run["ledger"] is not None:
         lost = run["client"]["lost_from_ledger"] + run["connect"]["lost_from_ledger"]
-        lines.append(f"\n- ledger: {run['ledger']}; games lost from it (clients): {lost}")
+        lost += sum(r["by_payload"].get(LEDGER_LOST, 0) for r in run["attacks"].values())
+        lines.append(f"\n- ledger: {run['ledger']}; games lost from it (well-behaved): {lost}")
     for who in ("client", "connect"):
         for failure in run[who]["failures"][:3]:
             lines.append(f"\n- {who} failure: `{failure}`")
+    for kind, result in run["attacks"].items():
+        for failure in result.get("failures", [])[:3] if result.get("good") else []:
+            lines.append(f"\n- {kind} failure: `{failure}`")
     for error in run["errors"]:
         lines.append(f"\n- campaign error: `{error[:500]}`")
     if run["server_stderr"]:

@@ -52,6 +52,7 @@ class Tally:
     cpu_at_start: float = 0.0
     games: collections.Counter = field(default_factory=collections.Counter)  # finished, by title
     attackers: int = 0
+    good: bool = False  # a well-behaved party's calls (must not fail), not an attacker's
 
     def saw(self, code: str, seconds: float | None = None) -> None:
         self.calls += 1
@@ -105,6 +106,16 @@ class Context:
         port = await relay.start()
         channel = grpc.aio.insecure_channel(
             f"127.0.0.1:{port}", options=[("grpc.use_local_subchannel_pool", 1)]
+        )
+        self.channels.append(channel)
+        return channel
+
+    def direct_channel(self) -> Any:
+        """A grpc.aio channel from 127.0.0.1, where the well-behaved clients are."""
+        import grpc
+
+        channel = grpc.aio.insecure_channel(
+            f"127.0.0.1:{self.grpc_port}", options=[("grpc.use_local_subchannel_pool", 1)]
         )
         self.channels.append(channel)
         return channel
@@ -509,6 +520,10 @@ async def launch_long_calls(ctx: Context) -> list[Awaitable[None]]:
 
 # ----- 7. idle connections to the metrics port, then SuggestMove and Replay -----
 
+# A thread each on a server whose metrics port starts one per connection: about 380 exhaust a
+# 4 GiB address space (8 MiB of stack each); 350 left a few threads to spare on some runs.
+IDLE_METRICS = 400
+
 
 async def idle_metrics(ctx: Context, tally: Tally, index: int, opening: asyncio.Semaphore) -> None:
     assert ctx.metrics_port is not None
@@ -579,7 +594,7 @@ def replay_request(case_index: int) -> bytes:
 async def launch_idle_metrics(ctx: Context) -> list[Awaitable[None]]:
     from tests.fuzzing import CASES
 
-    count = ctx.count(350)
+    count = ctx.count(IDLE_METRICS)
     idle = ctx.tally("idle connections to the metrics port", count)
     opening = asyncio.Semaphore(64)
     replay = replay_request(next(i for i, c in enumerate(CASES) if c[:2] == ("kraby", 3)))
@@ -613,10 +628,78 @@ async def launch_ledger_flood(ctx: Context) -> list[Awaitable[None]]:
     channel = await ctx.channel(0)  # one caller: one address, one connection
     in_flight = 4
     tally = ctx.tally(f"NewGame as fast as one caller can ({in_flight} at a time)", 1)
+    players = ctx.count(10)
+    thinking = ctx.tally(f"well-behaved players thinking {THINKING[0]}-{THINKING[-1]} s", players)
+    thinking.good = True
+    good_channel = ctx.direct_channel()
     return [
-        closed_loop(channel, lambda n: ("NewGame: Kraby", data), ctx.stop_at, tally, BOUND, 10.0)
-        for _ in range(in_flight)
+        *(
+            closed_loop(channel, lambda n: ("NewGame: Kraby", data), ctx.stop_at, tally, BOUND, 10)
+            for _ in range(in_flight)
+        ),
+        *(
+            thinking_player(ctx, thinking, good_channel, THINKING[i % len(THINKING)])
+            for i in range(players)
+        ),
     ]
+
+
+# Seconds a human player of a sealed game may think before moving: the good client moves at
+# once, so only players like these show whether a flood of new games pushes games in play out.
+THINKING = (2, 5, 10, 20, 30)
+
+
+async def thinking_player(ctx: Context, tally: Tally, channel, think: float) -> None:
+    """Sealed 3-player Kraby games from 127.0.0.1, each move `think` seconds after the last."""
+    from crabgames.v1 import game_pb2, kraby_pb2
+    from crabgames.v1 import rules_service_pb2 as api
+    from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+    from tests.playthrough import pick
+
+    stub = api_grpc.RulesServiceStub(channel)
+    rng = random.Random(think)
+    request = api.NewGameRequest(num_players=3, kraby=kraby_pb2.KrabyOptions())
+    for _ in range(BOUND):
+        started = await good_call(tally, "NewGame", stub.NewGame, request, ctx.stop_at)
+        if started is None:
+            return
+        state, tokens = started.state, list(started.player_tokens)
+        while state.next.kind != game_pb2.DECIDER_KIND_NONE:
+            await asyncio.sleep(min(think, time_left(ctx.stop_at)))
+            token = tokens[state.next.player] if tokens else ""
+            asked = api.LegalMovesRequest(state=state, player_token=token)
+            legal = await good_call(tally, "LegalMoves", stub.LegalMoves, asked, ctx.stop_at)
+            if legal is None:
+                break
+            move = api.ApplyMoveRequest(
+                state=state, move=pick(rng, list(legal.moves)), player_token=token
+            )
+            applied = await good_call(tally, "ApplyMove", stub.ApplyMove, move, ctx.stop_at)
+            if applied is None:
+                break
+            state = applied.state
+        if not time_left(ctx.stop_at):
+            return
+
+
+async def good_call(tally: Tally, name: str, method, request, stop_at: float):
+    """A well-behaved call (2 s deadline) before stop_at: its answer, or None."""
+    import grpc
+
+    if not time_left(stop_at):
+        return None
+    start = time.monotonic()
+    try:
+        answer = await method(request, timeout=2.0)
+    except grpc.aio.AioRpcError as error:
+        tally.saw(error.code().name, time.monotonic() - start)
+        if "not in the freshness ledger" in (error.details() or ""):
+            tally.detail["ABORTED not in the freshness ledger"] += 1
+        if len(tally.failures) < 20:
+            tally.failures.append(f"{name}: {error.code().name} {error.details()}"[:300])
+        return None
+    tally.saw("OK", time.monotonic() - start)
+    return answer
 
 
 # ----- 9. a compressed message without its encoding (gRPC-Web, Connect streaming) -----
