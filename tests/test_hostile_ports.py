@@ -202,19 +202,6 @@ def raging_state(stub: api_grpc.RulesServiceStub) -> object:
     return state
 
 
-def long_call_processes(pid: int) -> list[int]:
-    """The server's long-call processes: its children started by multiprocessing's spawn."""
-    found = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        with open(f"/proc/{pid}/task/{task}/children") as children:
-            found += [int(child) for child in children.read().split()]
-    return [
-        child
-        for child in found
-        if b"spawn_main" in open(f"/proc/{child}/cmdline", "rb").read()  # noqa: SIM115
-    ]
-
-
 def test_a_long_call_runs_in_a_process_of_its_own_and_one_that_dies_is_replaced():
     running = serve("127.0.0.1:0", threads=1)
     try:
@@ -224,9 +211,7 @@ def test_a_long_call_runs_in_a_process_of_its_own_and_one_that_dies_is_replaced(
             request = api.PlayoutsRequest(state=state, count=10_000, seed=1)
             future = stub.Playouts.future(request, timeout=30)
             deadline = time.monotonic() + 20
-            while not (workers := long_call_processes(os.getpid())) and (
-                time.monotonic() < deadline
-            ):
+            while not (workers := running.edge.long_pool.pids()) and (time.monotonic() < deadline):
                 time.sleep(0.05)
             assert workers, "no long-call process started"
             time.sleep(1.5)  # at work on the Playouts

@@ -339,6 +339,13 @@ class Edge:
             else:
                 del self.long_by_peer[peer]
 
+    def admit(self, method: str, peer: str) -> None:
+        """The servicer's own admission of a call (new games per caller), as a status."""
+        try:
+            self.servicer.admit(method, peer)
+        except RulesError as error:
+            raise Aborted(status_for(error)) from None
+
     async def readable(self, context: AsyncCall, request: Any) -> Any:
         """The request, a Connect JSON one parsed now, on the parse pool (refused when it does
         not parse)."""
@@ -359,6 +366,7 @@ class Edge:
                 if seen is not None:
                     seen.add(request)
                 async with Admitted(self, context, long, peer):
+                    self.admit(name, peer)
                     request = await self.readable(context, request)
                     call = CallContext(deadline_of(context, None), peer)
                     if long:

@@ -193,11 +193,17 @@ class LongCallPool:
                 self.pool = self.new_pool()
                 broken.shutdown(wait=False, cancel_futures=True)
 
+    def pids(self) -> list[int]:
+        """The process ids of the pool's processes now."""
+        processes = getattr(self.pool, "_processes", None) or {}
+        return [process.pid for process in processes.values() if process.pid is not None]
+
     def close(self) -> None:
         """Stop the processes now: the calls in flight had the server's grace already. (Left
         to the pool's own shutdown, a process of a --workers worker can wait on its queue for
         ever, and the worker with it.)"""
-        processes = list(getattr(self.pool, "_processes", {}).values())
+        pids = self.pids()
         self.pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)

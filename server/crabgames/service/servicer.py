@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 # work bound, WORK_SECONDS, is the same 5 s).
 DEFAULT_SEARCH_MILLISECONDS = 1000
 MAX_SEARCH_MILLISECONDS = 5000
+# The methods that start a game, and so record one in the ledger.
+NEW_GAMES = ("NewGame", "Replay")
 # The time a suggestion takes to go out once the search stops (a few simulations' worth).
 ANSWER_SECONDS = 0.02
 
@@ -157,10 +159,15 @@ class RulesServicer:
                 info.options.append(option_info(option, fields[option.name], f.max_players))
         return response
 
+    def admit(self, method: str, peer: str) -> None:
+        """RATE_LIMITED when the caller at `peer` started too many games lately, with the
+        ledger on (new games fill the shared store). Asked by the edge before the call's work,
+        in the server's own process (a long call's process keeps no count of its own)."""
+        if self.ledger is not None and method in NEW_GAMES:
+            self.ledger.admit(peer)
+
     @translate_errors
     def NewGame(self, request: api.NewGameRequest, context: ServicerContext) -> api.NewGameResponse:
-        if self.ledger is not None:  # new games fill the shared store: a limit per caller
-            self.ledger.admit(getattr(context, "peer", ""))  # edge.CallContext's
         game_id = request.WhichOneof("options")
         options = getattr(request, game_id) if game_id else None
         self.refuse_explicit_chance(request.chance_mode, "chance_mode")
@@ -298,8 +305,6 @@ class RulesServicer:
 
     @translate_errors
     def Replay(self, request: api.ReplayRequest, context: ServicerContext) -> api.ReplayResponse:
-        if self.ledger is not None:  # a new game too (NewGame)
-            self.ledger.admit(getattr(context, "peer", ""))
         new_game = request.new_game
         game_id = new_game.WhichOneof("options")
         check_replay(request)
