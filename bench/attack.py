@@ -843,7 +843,7 @@ def run_attacks(names: list[str], seconds: float, scale: float, peers: int = PEE
         finally:
             measured["server_exit_code"] = stop_server(server.process)
         if not measured["alive"] or measured["server_exit_code"] not in (0, None):
-            measured["server_stderr"] = server.stderr_tail()
+            measured["server_stderr"] = [line for line in server.stderr_tail() if line]
         measured["ledger"] = redis.stats() if redis is not None else None
     finally:
         if redis is not None:
@@ -1056,6 +1056,8 @@ def run_details(run: dict) -> list[str]:
     if run["server_stderr"]:
         lines.append(f"\n- server exit code {run['server_exit_code']}; its last lines:")
         lines += [f"    {line}" for line in run["server_stderr"]]
+    elif run["server_exit_code"] not in (0, None):
+        lines.append(f"\n- server exit code {run['server_exit_code']}, nothing on stderr")
     return lines
 
 
