@@ -67,8 +67,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--threads",
         type=int,
         default=int(env("CRABGAMES_THREADS", "2")),
-        help="threads per process for the long calls, Playouts, Replay and SuggestMove; every"
-        " other call runs on the process's event loop (env CRABGAMES_THREADS; default 2)",
+        help="processes per server process for the long calls, Playouts, Replay and"
+        " SuggestMove (so they never hold the event loop's GIL); every other call runs on the"
+        " process's event loop (env CRABGAMES_THREADS; default 2)",
     )
     parser.add_argument(
         "--workers",
