@@ -75,6 +75,7 @@ class HostConfig:
     web_root: str = ""
     cors_origins: tuple[str, ...] = ()
     settings: Settings = field(default_factory=Settings)
+    rules_wait_seconds: float = RULES_WAIT_SECONDS
 
     def links(self, port: int) -> Links:
         host = self.address.rpartition(":")[0] or "127.0.0.1"
@@ -117,6 +118,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help=f"the rules service's gRPC host:port (env {ADDRESS_VAR}, the service's own"
         " setting; default 127.0.0.1:50051); TLS as every client: CRABGAMES_TLS_CA and"
         " the other CRABGAMES_TLS_* (docs/clients.md)",
+    )
+    parser.add_argument(
+        "--rules-wait-seconds",
+        type=float,
+        default=float(env(env_name("rules_wait_seconds"), str(RULES_WAIT_SECONDS))),
+        help="how long to wait at start for the rules service to answer (env"
+        f" {env_name('rules_wait_seconds')}; default {RULES_WAIT_SECONDS:g})",
     )
     parser.add_argument(
         "--redis-url",
@@ -189,6 +197,7 @@ def config_of(args: argparse.Namespace) -> HostConfig:
         args.web_root,
         origins,
         args.settings,
+        args.rules_wait_seconds,
     )
 
 
@@ -219,9 +228,9 @@ class Serving:
             self.client.close()
 
 
-def connect(config: HostConfig, wait: float = RULES_WAIT_SECONDS) -> RulesClient:
+def connect(config: HostConfig) -> RulesClient:
     """The rules service's client: waits for the service, or says why it cannot reach it."""
-    return RulesClient.connect(config.rules or None, timeout=wait)
+    return RulesClient.connect(config.rules or None, timeout=config.rules_wait_seconds)
 
 
 @dataclass

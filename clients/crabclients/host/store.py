@@ -25,7 +25,7 @@ from typing import Any, Protocol
 import redis.asyncio as aioredis
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
-from redis.retry import Retry
+from redis.asyncio.retry import Retry
 
 from crabclients.host.errors import UNAVAILABLE, HostError
 from crabclients.host.limits import LOG_BYTES, RECORDS_PER_TABLE, Settings
