@@ -75,10 +75,16 @@ class Stream:
     port: int
     path: str
     headers: dict[str, str] = field(default_factory=dict)
+    source: str = ""  # another loopback address to call from (127.0.0.2, ...)
     comments: int = 0
 
     def __post_init__(self) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1",
+            self.port,
+            timeout=TIMEOUT,
+            source_address=(self.source, 0) if self.source else None,
+        )
         self.connection.request("GET", self.path, headers=self.headers)
         self.response = self.connection.getresponse()
         self.status = self.response.status
