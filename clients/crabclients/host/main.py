@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import logging
 import os
+import signal
 import socket
 import sys
 import threading
@@ -18,6 +19,8 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
+from urllib.parse import urlsplit
 
 import uvicorn
 
@@ -218,10 +221,17 @@ class Serving:
         app = application(self.api, config.cors_origins, config.web_root)
         self.server = uvicorn.Server(http.config(app, CONNECTIONS, CONNECTIONS_PER_ADDRESS))
 
-    async def serve(self) -> None:
+    async def serve(self, started: Callable[[], None] = lambda: None) -> None:
+        """Serve until told to stop (SIGINT, SIGTERM or `should_exit`); `started` is called
+        once the host accepts connections."""
         await self.store.start()
         try:
-            await self.server.serve(sockets=[self.sock])
+            serving = asyncio.ensure_future(self.server.serve(sockets=[self.sock]))
+            while not (self.server.started or serving.done()):
+                await asyncio.sleep(0.01)
+            if self.server.started:
+                started()
+            await serving
         finally:
             await self.host.close()
             await self.store.close()
@@ -275,6 +285,14 @@ def wait_started(serving: Serving, failed: Callable[[], bool]) -> None:
         time.sleep(0.01)
 
 
+def without_password(url: str) -> str:
+    """A store's URL as it may be shown: its credentials left out."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     logging.basicConfig(
@@ -286,12 +304,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, RulesServiceError) as error:
         print(f"crabgames-host: {error}", file=sys.stderr)
         return 1
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, stopped)
+    asyncio.run(serving.serve(partial(say_where, serving)))
+    return 0
+
+
+def stopped(signum: int, frame: object) -> None:
+    """SIGINT and SIGTERM end the host with status 0: uvicorn stops serving first (its own
+    handlers, which raise the signal again once it has stopped, reaching this one)."""
+    raise SystemExit(0)
+
+
+def say_where(serving: Serving) -> None:
+    config = serving.config
     host = config.address.rpartition(":")[0]
-    store = config.redis_url.split("@")[-1] if config.redis_url else "memory"
+    store = without_password(config.redis_url) if config.redis_url else "memory"
     print(
         f"crabgames-host listening on http://{host}:{serving.port} (rules service"
         f" {config.rules or default_address()}, store {store}, links {serving.api.links.page})",
         flush=True,
     )
-    asyncio.run(serving.serve())
-    return 0
