@@ -53,6 +53,11 @@ def bad_tables() -> list[tuple[object, str, str]]:
         ({**KRABY, "options": {"noSuchOption": 1}}, "bad_request", "options"),
         ({**KRABY, "options": {"firstPlayer": "x" * 100}}, "bad_request", "options"),
         ({**KRABY, "seats": {}}, "bad_request", "seats"),
+        (
+            {"game": "crab_bucket", "players": 2, "options": {"missions": [{"name": "x" * 9000}]}},
+            "bad_request",
+            "options",
+        ),
         ({**KRABY, "seats": [{}, {}, {}]}, "bad_request", "seats"),
         ({**KRABY, "seats": [7]}, "bad_request", "seats[0]"),
         ({**KRABY, "seats": [{"name": "x" * 33}]}, "bad_request", "seats[0].name"),

@@ -43,7 +43,7 @@ START_SECONDS = 10.0
 # The operator's settings (limits.Settings), each a flag --name-with-dashes and an environment
 # variable CRABGAMES_HOST_NAME_IN_CAPITALS.
 HELP = {
-    "table_ttl_seconds": "an idle table (no move, no new stream) is forgotten after this",
+    "table_ttl_seconds": "a table with no move for this long is forgotten (its log too)",
     "record_ttl_seconds": "a saved record is kept this long",
     "tables_per_minute": "new tables a caller address may create a minute, in bursts of as"
     " many (0: no limit; behind a proxy limit per client there)",
