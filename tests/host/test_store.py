@@ -84,7 +84,7 @@ def test_the_in_process_store_holds_a_bounded_number_of_tables(server_address):
 
 
 def test_a_full_log_keeps_the_moves_not_their_events(host, server_address, monkeypatch):
-    monkeypatch.setattr(store_module, "LOG_BYTES", 6000)
+    monkeypatch.setattr(store_module, "LOG_BYTES", 3000)
     created = new_table(host.port, "kraby", 2)
     keys = human_keys(created)
     rng = random.Random(9)

@@ -17,15 +17,17 @@ import base64
 import contextlib
 import json
 import logging
+import struct
 import time
+import zlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
-from redis.asyncio.retry import Retry
 
 from crabclients.host.errors import UNAVAILABLE, HostError
 from crabclients.host.limits import LOG_BYTES, RECORDS_PER_TABLE, Settings
@@ -70,6 +72,11 @@ class TableMeta:
         return cls(raw["id"], raw["game"], raw["players"], unb64(raw["new_game"]), **lists)
 
 
+# A log entry as stored: version, seat (-1: none), the move's length; the move; the answer,
+# compressed (event texts repeat: a Kraby game's log is about 5 times smaller).
+ENTRY_HEAD = struct.Struct(">QiI")
+
+
 @dataclass(frozen=True)
 class Entry:
     """One change of a table: the set-up (no seat, no move) or one applied move."""
@@ -80,14 +87,17 @@ class Entry:
     answer: bytes  # ApplyMoveResponse without its state: the events; empty once not kept
 
     def dumps(self) -> bytes:
-        return json.dumps(
-            {"v": self.version, "seat": self.seat, "move": b64(self.move), "a": b64(self.answer)}
-        ).encode()
+        seat = -1 if self.seat is None else self.seat
+        answer = zlib.compress(self.answer) if self.answer else b""
+        return ENTRY_HEAD.pack(self.version, seat, len(self.move)) + self.move + answer
 
     @classmethod
     def loads(cls, data: bytes) -> Entry:
-        raw = json.loads(data)
-        return cls(raw["v"], raw["seat"], unb64(raw["move"]), unb64(raw["a"]))
+        version, seat, length = ENTRY_HEAD.unpack_from(data)
+        move = data[ENTRY_HEAD.size : ENTRY_HEAD.size + length]
+        rest = data[ENTRY_HEAD.size + length :]
+        answer = zlib.decompress(rest) if rest else b""
+        return cls(version, None if seat < 0 else seat, move, answer)
 
     def without_events(self) -> Entry:
         return Entry(self.version, self.seat, self.move, b"")
@@ -162,7 +172,7 @@ class MemoryTable:
     state: bytes
     version: int
     expires: float
-    log: list[Entry] = field(default_factory=list)
+    log: list[bytes] = field(default_factory=list)  # entries as stored (Entry.dumps)
     log_bytes: int = 0
     records: int = 0
 
@@ -217,15 +227,14 @@ class MemoryStore:
 
     async def log(self, table: str, start: int) -> list[Entry]:
         held = self.held(table)
-        return [] if held is None else held.log[start:]
+        return [] if held is None else [Entry.loads(data) for data in held.log[start:]]
 
     def append(self, held: MemoryTable, entry: Entry) -> None:
-        size = len(entry.dumps())
-        if held.log_bytes + size > LOG_BYTES:
-            entry = entry.without_events()
-            size = len(entry.dumps())
-        held.log.append(entry)
-        held.log_bytes += size
+        data = entry.dumps()
+        if held.log_bytes + len(data) > LOG_BYTES:
+            data = entry.without_events().dumps()
+        held.log.append(data)
+        held.log_bytes += len(data)
 
     async def advance(
         self, table: str, expected: int, state: bytes, version: int, entry: Entry
