@@ -19,12 +19,17 @@ FAST = Settings(bot_pause_seconds=0, tables_per_minute=0, bot="random")
 
 
 @contextlib.contextmanager
-def running_host(rules: str, redis_url: str = "", **settings: object) -> Iterator[Running]:
+def running_host(
+    rules: str, redis_url: str = "", config: dict | None = None, **settings: object
+) -> Iterator[Running]:
+    """A host of the rules service at `rules`: `config` sets HostConfig's fields, `settings`
+    the limits (conftest's FAST otherwise)."""
     config = HostConfig(
         address="127.0.0.1:0",
         rules=rules,
         redis_url=redis_url,
         settings=dataclasses.replace(FAST, **settings),  # type: ignore[arg-type]
+        **(config or {}),
     )
     running = start(config)
     try:

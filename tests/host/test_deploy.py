@@ -17,6 +17,7 @@ import time
 from google.protobuf import json_format
 
 from crabclients.client import RulesClient
+from crabclients.host.api import Links
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from tests.host.conftest import running_host
@@ -166,3 +167,42 @@ def test_bad_settings_and_an_absent_service_stop_the_command_saying_why():
     for process in (bad, absent):
         process.stdout.close()
         process.stderr.close()
+
+
+def test_links_name_the_page_and_the_host_when_they_differ():
+    same = Links("http://games.example/", "http://games.example")
+    assert same.link(seat="t.0.s") == "http://games.example/#seat=t.0.s"
+    apart = Links("https://crabs.example/play", "https://host.crabs.example:8443")
+    assert apart.link(watch="t") == (
+        "https://crabs.example/play#watch=t&host=https%3A%2F%2Fhost.crabs.example%3A8443"
+    )
+
+
+def test_the_page_served_beside_the_api_and_other_origins_only_when_named(server_address, tmp_path):
+    (tmp_path / "index.html").write_text("<title>crabs</title>")
+    config = {
+        "web_root": str(tmp_path),
+        "cors_origins": ("http://page.example",),
+        "page_url": "http://page.example/play",
+        "public_url": "http://host.example:8090",
+    }
+    with running_host(server_address, config=config) as host:
+        page = call(host.port, "GET", "/")
+        assert page.status == 200 and b"<title>crabs</title>" in page.raw
+        created = new_table(host.port, "kraby", 2)
+        assert created["api"] == "http://host.example:8090"
+        assert created["seats"][0]["link"].startswith("http://page.example/play#seat=")
+        assert created["seats"][0]["link"].endswith("&host=http%3A%2F%2Fhost.example%3A8090")
+        asked = {
+            "origin": "http://page.example",
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+        }
+        allowed = call(host.port, "OPTIONS", "/api/tables", headers=asked)
+        assert allowed.status == 200
+        assert allowed.headers["access-control-allow-origin"] == "http://page.example"
+        stranger = call(
+            host.port, "OPTIONS", "/api/tables", headers={**asked, "origin": "http://evil.example"}
+        )
+        assert stranger.status == 400 and "access-control-allow-origin" not in stranger.headers
+        refused(call(host.port, "GET", "/api/unknown"), 404, "not_found")  # not the page's 404
