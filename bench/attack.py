@@ -57,7 +57,7 @@ from bench.attack_kinds import BOUND, Context, Tally, asdict_tally, closed_loop
 from bench.attack_server import (
     MemoryWatch,
     Server,
-    start_redis,
+    ledger_store,
     start_server,
     stop_server,
     tree_cpu_seconds,
@@ -830,26 +830,33 @@ def run_attacks(names: list[str], seconds: float, scale: float, peers: int = PEE
     chosen = [ATTACKS[name] for name in names]
     ledger = any(a.ledger for a in chosen)
     sealed = ledger or any(a.sealed for a in chosen)
-    env = {}
-    if sealed:
-        env["CRABGAMES_SEAL_KEYS"] = "k1:" + base64.b64encode(os.urandom(32)).decode()
-    redis = start_redis() if ledger else None
-    try:
+    with ledger_store(ledger) as redis:
+        env = {}
+        if sealed:
+            env["CRABGAMES_SEAL_KEYS"] = "k1:" + base64.b64encode(os.urandom(32)).decode()
         if redis is not None:
             env["CRABGAMES_LEDGER_URL"] = redis.url
-        server = start_server(env, metrics=any(a.metrics for a in chosen))
-        try:
-            measured = drive(server, names, seconds, scale, peers, sealed)
-        finally:
-            measured["server_exit_code"] = stop_server(server.process)
-        if not measured["alive"] or measured["server_exit_code"] not in (0, None):
-            measured["server_stderr"] = [line for line in server.stderr_tail() if line]
+        metrics = any(a.metrics for a in chosen)
+        measured = attack_server(env, metrics, names, seconds, scale, peers, sealed)
         measured["ledger"] = redis.stats() if redis is not None else None
-    finally:
-        if redis is not None:
-            redis.stop()
     limit = GOAL_P99_LONG_MS if any(a.long_calls for a in chosen) else GOAL_P99_MS
     return summarize(names, sealed, seconds, scale, limit, measured)
+
+
+def attack_server(env, metrics: bool, names, seconds, scale, peers, sealed) -> dict:
+    """Start the server, attack it, stop it: what was measured, its exit code, and its last
+    lines of standard error when it died or failed to stop cleanly."""
+    server = start_server(env, metrics)
+    try:
+        measured = drive(server, names, seconds, scale, peers, sealed)
+    finally:
+        exit_code = stop_server(server.process)
+        stderr = server.stderr_tail()
+        os.unlink(server.stderr_path)
+    measured["server_exit_code"] = exit_code
+    if not measured["alive"] or exit_code not in (0, None):
+        measured["server_stderr"] = [line for line in stderr if line]
+    return measured
 
 
 def drive(server: Server, names, seconds: float, scale: float, peers: int, sealed: bool) -> dict:
@@ -893,6 +900,7 @@ def drive(server: Server, names, seconds: float, scale: float, peers: int, seale
         "elapsed": elapsed,
         "rss_before_kib": rss_before,
         "peak_kib": watch.peak_kib(),
+        "peak_pss_kib": watch.peak_pss,
         "alive": alive,
     }
 
@@ -971,6 +979,7 @@ def summarize(names, sealed, seconds, scale, p99_goal, measured) -> dict:
         "elapsed_seconds": round(measured["elapsed"], 1),
         "server_rss_mib_at_start": round(measured["rss_before_kib"] / 1024, 1),
         "server_peak_rss_mib": round(peak_mib, 1),
+        "server_peak_pss_mib": round(measured["peak_pss_kib"] / 1024, 1),
         # Who used the 2 cores: the attackers' own CPU competes with the server's.
         "cpu_seconds": {
             "server": got.get("server_cpu_seconds"),
@@ -997,8 +1006,8 @@ def summarize(names, sealed, seconds, scale, p99_goal, measured) -> dict:
 
 def markdown(runs: list[dict]) -> str:
     lines = [
-        "| run | server | peak RSS | gRPC calls | failed | p99 | Connect calls | failed | p99 "
-        "| UNKNOWN/INTERNAL | goals missed |",
+        "| run | server | peak RSS (PSS) | gRPC calls | failed | p99 | Connect calls | failed "
+        "| p99 | UNKNOWN/INTERNAL | goals missed |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for run in runs:
@@ -1008,6 +1017,7 @@ def markdown(runs: list[dict]) -> str:
         alive = "alive" if run["goals"]["server alive to the end"] else "**died**"
         lines.append(
             f"| {run['run']} | {alive} | {run['server_peak_rss_mib']:.0f} MiB "
+            f"({run['server_peak_pss_mib']:.0f}) "
             f"| {c['calls']} | {c['failed']} | {c['p99_ms']:.0f} ms "
             f"| {h['calls']} | {h['failed']} | {h['p99_ms']:.0f} ms | {bad} "
             f"| {', '.join(missed) if missed else 'none'} |"

@@ -244,7 +244,7 @@ def replay_json(size: int) -> bytes:
 
 
 async def http_calls(
-    ctx: Context, tally: Tally, index: int, request: Callable[[int], tuple[str, bytes]], wait=60.0
+    ctx: Context, tally: Tally, index: int, request: Callable[[int], tuple[str, bytes]], wait=30.0
 ) -> None:
     """HTTP/1.1 calls one after another on a kept-alive connection (a new one when the server
     closes it): `request(n)` gives (label, the request's bytes)."""

@@ -5,6 +5,7 @@ small maxmemory so that a flood of new games makes it evict."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
@@ -13,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from bench.attack_wire import HOST, free_port
@@ -159,15 +161,30 @@ def process_tree(root: int) -> list[int]:
     return tree
 
 
+def pss_kib(pid: int) -> int:
+    """A process's proportional set size: its shared pages divided among their sharers, so
+    that a tree's sum counts each page once (summed RSS counts shared libraries per process)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 class MemoryWatch:
     """Samples the summed VmRSS of the server's process tree every 50 ms (the tree itself
     found again every second) on a thread; `peak_kib` adds what sampling can miss: the largest
-    VmHWM (a process's own peak) of any process of the tree."""
+    VmHWM (a process's own peak) of any process of the tree. The summed PSS, costlier to read,
+    every half second, for information."""
 
     def __init__(self, root: int) -> None:
         self.root = root
         self.peak_sum = 0
         self.peak_hwm = 0
+        self.peak_pss = 0
         self.stop_event = threading.Event()
         self.thread = threading.Thread(target=self.watch, daemon=True)
 
@@ -176,11 +193,15 @@ class MemoryWatch:
 
     def watch(self) -> None:
         tree, found_at = process_tree(self.root), time.monotonic()
-        while not self.stop_event.is_set():
+        for sample in range(10**9):  # bounded by the stop event, checked every 50 ms
+            if self.stop_event.is_set():
+                return
             if time.monotonic() - found_at > 1.0:
                 tree, found_at = process_tree(self.root), time.monotonic()
             self.peak_sum = max(self.peak_sum, sum(status_kib(p, "VmRSS") for p in tree))
             self.peak_hwm = max([self.peak_hwm, *(status_kib(p, "VmHWM") for p in tree)])
+            if sample % 10 == 0:
+                self.peak_pss = max(self.peak_pss, sum(pss_kib(p) for p in tree))
             self.stop_event.wait(0.05)
 
     def stop(self) -> None:
@@ -241,6 +262,19 @@ class Redis:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+@contextlib.contextmanager
+def ledger_store(wanted: bool) -> Iterator[Redis | None]:
+    """A redis-server for the ledger while the block runs (None when not wanted)."""
+    if not wanted:
+        yield None
+        return
+    redis = start_redis()
+    try:
+        yield redis
+    finally:
+        redis.stop()
 
 
 def start_redis() -> Redis:
