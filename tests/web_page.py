@@ -190,6 +190,7 @@ def play_game(
             continue
         if shots and step >= 12 and not middle:
             played.screenshots.append(screenshot(page, f"{shots}-middle"))
+            played.screenshots.append(other_width(page, view, snap, names, f"{shots}-turned"))
             middle = True
         check_rules(page, played, f"{shots}-rules" if shots and not played.rules_opened else "")
         version = page.get_attribute("#board", "data-version")
@@ -216,6 +217,22 @@ def play_game(
         played.screenshots.append(screenshot(page, f"{shots}-end"))
     page.click("#new-game")
     return played
+
+
+def other_width(page, view, snap, names: list[str], shot: str) -> Path:
+    """The same moment on the other kind of screen (a phone for a desktop's game, a desktop for a
+    phone's): the page redraws for it and fits it too."""
+    size = page.viewport_size
+    width = 390 if size["width"] > 700 else 1280
+    page.set_viewport_size({"width": width, "height": size["height"]})
+    page.wait_for_function(f"window.innerWidth === {width}")
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    check_words(page, view, snap, names)
+    path = screenshot(page, shot)
+    page.set_viewport_size(size)
+    page.wait_for_function(f"window.innerWidth === {size['width']}")
+    page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    return path
 
 
 def screenshot(page, name: str) -> Path:
@@ -433,6 +450,15 @@ WORDS = """() => {
       .map(e => `${e.tagName}#${e.id}.${e.className?.baseVal ?? e.className}`
         + `: ${e.innerText?.slice(0, 60) ?? ''}`),
     boardWidth: document.getElementById('board').getBoundingClientRect().width,
+    // Board texts the board's own box cuts (Kraby's "Hands: ... bag" line once was).
+    cut: (() => {
+      const b = document.getElementById('board');
+      const box = b.viewBox.baseVal;
+      return Array.from(b.querySelectorAll('text:not(.floating)'), e => [e.textContent, e.getBBox()])
+        .filter(([, r]) => r.x < box.x - 0.5 || r.y < box.y - 0.5
+          || r.x + r.width > box.x + box.width + 0.5 || r.y + r.height > box.y + box.height + 0.5)
+        .map(([t]) => t);
+    })(),
     viewport: window.innerWidth,
   };
 }"""
@@ -462,6 +488,7 @@ def check_words(page, view, snap, names: list[str]) -> None:
     # Nothing wider than the screen, and the board as wide as it can be.
     assert seen["overflow"] <= 0, f"the page is {seen['overflow']} px too wide: {seen['wide']}"
     assert seen["boardWidth"] >= min(0.9 * seen["viewport"], 600), seen["boardWidth"]
+    assert not seen["cut"], f"the board cuts {seen['cut']}"
 
 
 def check_picked(page) -> None:

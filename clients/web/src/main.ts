@@ -13,7 +13,7 @@ import { CrabBucketMode } from "./gen/crabgames/v1/crab_bucket_pb.js";
 import { RulesService } from "./gen/crabgames/v1/rules_service_pb.js";
 import type { GameInfo } from "./gen/crabgames/v1/rules_service_pb.js";
 import SECTIONS from "./rule_sections.json";
-import { esc, type Box, type Ctx, type GameUi } from "./ui.js";
+import { boxOf, esc, type Box, type Ctx, type GameUi } from "./ui.js";
 import { kraby } from "./games/kraby.js";
 import { crabBucket } from "./games/crab_bucket.js";
 import { crabRage, teamTextColour } from "./games/crab_rage.js";
@@ -395,8 +395,8 @@ function measure(t: Table): Map<string, Box> {
   const selector = TRACKED[t.gameId];
   if (!selector || !t.pending.length) return boxes;
   for (const el of board.querySelectorAll<SVGGraphicsElement>(selector)) {
-    const b = el.getBBox();
-    boxes.set(el.dataset.id!, { x: b.x, y: b.y, width: b.width, height: b.height });
+    const box = boxOf(el);
+    if (box) boxes.set(el.dataset.id!, box);
   }
   return boxes;
 }

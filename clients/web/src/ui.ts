@@ -258,11 +258,15 @@ export function fly(board: SVGSVGElement, from: Box, to: Box, colour: string, ms
   return 1;
 }
 
-/** Where a piece is drawn, in the board's units. */
-export function boxOf(el: SVGGraphicsElement | null): Box | undefined {
-  if (!el) return undefined;
-  const b = el.getBBox();
-  return { x: b.x, y: b.y, width: b.width, height: b.height };
+/** Where a piece is drawn, in the board's units: read from its first shape's attributes (never
+ * measured, which would make the browser lay the page out in the middle of a click). */
+export function boxOf(el: Element | null): Box | undefined {
+  const shape = el?.matches("rect, circle, text") ? el : el?.querySelector("rect, circle");
+  if (!shape) return undefined;
+  const n = (name: string) => Number(shape.getAttribute(name) ?? 0);
+  if (shape.tagName === "circle") return { x: n("cx") - n("r"), y: n("cy") - n("r"), width: 2 * n("r"), height: 2 * n("r") };
+  if (shape.tagName === "text") return { x: n("x"), y: n("y") - 12, width: 0, height: 12 };
+  return { x: n("x"), y: n("y"), width: n("width"), height: n("height") };
 }
 
 /** A small table (HTML) from a header row and body rows of ready HTML cells. */

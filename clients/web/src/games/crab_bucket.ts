@@ -13,6 +13,7 @@ import type {
 } from "../gen/crabgames/v1/crab_bucket_pb.js";
 import SECTIONS from "../rule_sections.json";
 import {
+  boxOf,
   button,
   capitalHtml,
   esc,
@@ -171,7 +172,7 @@ function draw(view: View, ctx: Ctx): Drawing {
       `<g data-key="pile:${i}" data-id="pile:${i}" data-pile="${i}" data-height="${pile.height}" data-top="${esc(cardName(pile.top))}">` +
         under +
         `<g data-id="top:${i}">${card(x, y, pile.top)}</g>` +
-        text(x + 20, y + 72, `pile ${i} · ${pile.height}${pile.oxiCount ? ` · ${pile.oxiCount} Oxi!` : ""}`, 'text-anchor="middle" font-size="11"') +
+        text(x + 20, y + 72, `pile ${i}: ${pile.height} card${pile.height === 1 ? "" : "s"}${pile.oxiCount ? `, ${pile.oxiCount} Oxi!` : ""}`, 'text-anchor="middle" font-size="11"') +
         `</g>`,
     );
   });
@@ -445,7 +446,7 @@ function animate(events: Event[], board: SVGSVGElement, before: Map<string, Box>
   const hand = before.get("hand:0");
   const fromTo = (pile: number, from: { x: number; y: number } | undefined) => {
     const top = piece(board, `top:${pile}`);
-    const box = top?.getBBox();
+    const box = boxOf(top);
     if (!box || !from) return pop(top);
     return ghost(board, top, from.x - box.x, from.y - box.y);
   };

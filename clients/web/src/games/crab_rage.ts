@@ -543,7 +543,7 @@ function animate(events: Event[], board: SVGSVGElement, before: Map<string, Box>
       }
       case CrabRageEventKind.RAGE: {
         const [x, y] = centre(boxOf(piece(board, `rage:${e.player ?? 0}`)));
-        if (e.change) started += floatText(board, x, y, `+${e.change} rage`, "#b5651d");
+        if (e.change) started += floatText(board, x + 60, y, `+${e.change} rage`, "#b5651d");
         break;
       }
       case CrabRageEventKind.GLORY:

@@ -98,7 +98,7 @@ function draw(view: View, ctx: Ctx): Drawing {
   const first = k.playingArea?.first ?? 0;
   const last = k.playingArea?.last ?? 10;
   const n = last - first + 1;
-  const grid = 2 * M + n * S + 14;
+  const grid = 2 * M + n * S + 20; // and the row numbers on the right
   const parts: string[] = [];
   for (let r = first; r <= last; r++) {
     for (let c = first; c <= last; c++) {
