@@ -419,7 +419,7 @@ function scores(view: View, ctx: Ctx): string {
   );
 }
 
-function ending(outcome: Outcome, view: View, ctx: Ctx): { headline: string; html: string } {
+function ending(outcome: Outcome, _view: View, ctx: Ctx): { headline: string; html: string } {
   const o = outcome.details.value as CrabRageOutcome;
   const names = outcome.winners.map((s) => ctx.name(s));
   const best = o.glory[outcome.winners[0] ?? 0] ?? 0;

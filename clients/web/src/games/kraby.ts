@@ -18,7 +18,6 @@ import {
   pop,
   table,
   text,
-  who,
   type Box,
   type Ctx,
   type Decision,
