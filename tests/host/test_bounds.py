@@ -197,6 +197,9 @@ def test_an_oversized_body_is_refused_unread(plain):
     piece = b"%x\r\n%s\r\n" % (4096, b" " * 4096)
     answer = raw_request(plain.port, chunked, piece * 5)
     assert answer.startswith(b"HTTP/1.1 413") and b'"body_too_large"' in answer
+    for length in (b"9" * 5000, "\u00b2".encode("latin-1"), b"-1"):
+        strange = b"POST /api/tables HTTP/1.1\r\nhost: x\r\ncontent-length: %s\r\n\r\n" % length
+        assert raw_request(plain.port, strange).startswith(b"HTTP/1.1 4")
 
 
 def test_a_body_that_does_not_arrive_in_time_is_refused(plain):

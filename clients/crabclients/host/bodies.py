@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from google.protobuf import json_format
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from crabclients.bots import BOTS
 from crabclients.client import OPTIONS
@@ -34,7 +34,9 @@ async def read_json(request: Request) -> dict[str, Any]:
     """The body as a JSON object: at most BODY_BYTES (413, unread beyond), arriving within
     BODY_SECONDS (408), nested at most JSON_DEPTH deep (400, before parsing)."""
     length = request.headers.get("content-length", "")
-    if length and (not length.isdigit() or int(length) > BODY_BYTES):
+    if length and not (length.isascii() and length.isdigit() and len(length) < 9):
+        raise too_large()  # not a count uvicorn would have let through, or far too large
+    if length and int(length) > BODY_BYTES:
         raise too_large()
     body = bytearray()
     try:
@@ -43,6 +45,8 @@ async def read_json(request: Request) -> dict[str, Any]:
                 body += chunk
                 if len(body) > BODY_BYTES:
                     raise too_large()
+    except ClientDisconnect:
+        raise HostError(BAD_REQUEST, "bad_request", "the body ended early") from None
     except TimeoutError:
         raise HostError(
             TIMEOUT, "body_timeout", f"the body did not arrive within {BODY_SECONDS:g} s"
