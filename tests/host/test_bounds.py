@@ -135,8 +135,15 @@ def test_bad_moves_keys_and_addresses_are_4xx_json(host, table):
         (f"/api/tables/{created['table']}?since=-1", 400, "bad_request"),
         (f"/api/tables/{created['table']}?since=" + "9" * 30, 400, "bad_request"),
         ("/api/nothing-here", 404, "not_found"),
+        # Digits int() does not read (a superscript two), where a number is expected.
+        (f"/api/seats/{created['table']}.%C2%B2.secret", 403, "bad_key"),
+        (f"/api/tables/{created['table']}?since=%C2%B2", 400, "bad_request"),
     ]:
         refused(call(host.port, "GET", where), status, code)
+    record = ok(call(host.port, "POST", f"/api/tables/{created['table']}/records"), 201)
+    for viewer in ("%C2%B2", "9", "-1", "everyone"):
+        steps = f"/api/records/{record['record']}/steps?as={viewer}"
+        assert refused(call(host.port, "GET", steps), 400, "bad_request")["field"] == "as"
     refused(call(host.port, "DELETE", "/api/tables"), 405, "method_not_allowed")
     refused(call(host.port, "GET", "/api/tables"), 405, "method_not_allowed")
 

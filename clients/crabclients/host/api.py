@@ -148,7 +148,7 @@ class Api:
         text = request.headers.get("last-event-id") or request.query_params.get("since") or ""
         if not text:
             return 0
-        if not text.isdigit() or len(text) > MAX_VERSION_DIGITS:
+        if not (text.isascii() and text.isdigit()) or len(text) > MAX_VERSION_DIGITS:
             raise bad_request("since", "since (or Last-Event-ID) is a table version")
         return await self.views.entries_after(table, int(text))
 

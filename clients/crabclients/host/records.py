@@ -168,7 +168,7 @@ class Records:
     def viewer_seat(self, record: Record, viewer: str) -> int | None:
         if viewer in (HOST, SPECTATOR):
             return None
-        if not viewer.isdigit() or int(viewer) >= len(record.seats):
+        if not (viewer.isascii() and viewer.isdigit()) or int(viewer) >= len(record.seats):
             raise HostError(
                 400,
                 "bad_request",

@@ -66,7 +66,7 @@ class SeatKey:
     def parse(cls, text: str) -> SeatKey:
         table, _, rest = text.partition(".")
         seat, _, secret = rest.partition(".")
-        if not (table and secret and seat.isdigit() and len(seat) <= 2):
+        if not (table and secret and seat.isascii() and seat.isdigit() and len(seat) <= 2):
             raise HostError(FORBIDDEN, "bad_key", "this is not a seat's key", "key")
         return cls(table, int(seat), secret)
 
