@@ -283,3 +283,51 @@ def test_stream_opens_are_limited_per_address(server_address):
             Stream(host.port, path).close()
         refused_stream = Stream(host.port, path)
         assert refused_stream.status == 429 and refused_stream.body["code"] == "rate_limited"
+
+
+def test_random_paths_and_queries_are_refused_with_json_never_a_500(host, table):
+    created, keys, seat = table
+    rng = random.Random(23)
+    pieces = [
+        created["table"],
+        keys[seat],
+        "0",
+        "1",
+        ".",
+        "..",
+        "%C2%B2",
+        "%00",
+        "%FF",
+        "~",
+        "9" * 30,
+        "x.9.y",
+        "%2E",
+        "a" * 300,
+        "%C3%A9",
+        "-1",
+        "%20",
+    ]
+    templates = [
+        "/api/tables/{}",
+        "/api/tables/{}/events",
+        "/api/seats/{}",
+        "/api/seats/{}/events",
+        "/api/records/{}",
+        "/api/records/{}/steps",
+        "/api/{}",
+    ]
+    for _ in range(200):
+        path = rng.choice(templates).format("".join(rng.choices(pieces, k=rng.randint(1, 3))))
+        query = "&".join(
+            f"{rng.choice(['since', 'as', 'key'])}={rng.choice(pieces)}"
+            for _ in range(rng.randint(0, 2))
+        )
+        target = path + (f"?{query}" if query else "")
+        if target.endswith("/events") or "/events?" in target:
+            stream = Stream(host.port, target)
+            assert stream.status < 500, (target, stream.status)
+            stream.close()
+            continue
+        answer = call(host.port, "GET", target)
+        assert answer.status < 500, (target, answer.status, answer.raw[:300])
+        assert answer.headers["content-type"].startswith("application/json"), target
