@@ -80,6 +80,13 @@ def test_a_head_that_never_ends_is_refused_431_after_16_kib(where):
         assert lives(port)
 
 
+def test_a_whole_head_over_16_kib_in_one_read_is_refused_431():
+    head = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * (20 * 1024) + b"\r\n\r\n"
+    with servers() as (_, port), connect(port) as sock:
+        sock.sendall(head)
+        assert answer_of(sock).startswith(b"HTTP/1.1 431 ")
+
+
 def test_a_head_that_is_not_finished_in_time_is_closed():
     with servers(HEAD_SECONDS=0.5) as (_, port), connect(port) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\nX-Slow: a")

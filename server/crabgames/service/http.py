@@ -31,6 +31,10 @@ HEAD_SECONDS = 10.0
 KEEP_ALIVE_SECONDS = 30
 
 
+class HeadTooLarge(Exception):
+    """Raised from the parser's callbacks to stop reading a head over MAX_HEAD_BYTES."""
+
+
 class BoundedHttp(HttpToolsProtocol):
     """uvicorn's httptools protocol with a request head bounded in size and in time, and the
     connections per peer address bounded (`per_peer`, set by `protocol`)."""
@@ -41,7 +45,8 @@ class BoundedHttp(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.in_head = True  # from a request's first byte until its headers are complete
-        self.head_bytes = 0
+        self.head_bytes = 0  # bytes read while in a head (a partial one stays in the parser)
+        self.head_size = 0
         self.head_too_large = False
         self.head_timer: asyncio.TimerHandle | None = None
         self.address = self.client[0] if self.client else ""
@@ -85,11 +90,24 @@ class BoundedHttp(HttpToolsProtocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self.head_size = 0  # the head's exact size, from the parser's callbacks
         self.start_head_timer()
 
+    def on_url(self, url: bytes) -> None:
+        self.head_size += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self.head_size += len(name) + len(value) + 4  # ": " and CRLF
+        super().on_header(name, value)
+
     def on_headers_complete(self) -> None:
+        """A head that arrived whole in one read is measured here, exactly."""
         self.in_head = False
         self.stop_head_timer()
+        if self.head_size > MAX_HEAD_BYTES:
+            self.head_too_large = True
+            raise HeadTooLarge  # the parser stops; uvicorn answers with send_400_response
         super().on_headers_complete()
 
     def on_message_complete(self) -> None:
