@@ -81,6 +81,35 @@ def test_a_whole_game_is_played_on_the_page_by_clicking_the_board(
     )
 
 
+def test_a_kraby_tie_shows_how_it_was_broken_or_shared(launched):
+    """Two Kraby games through the page ending on equal totals (found among seeded random games
+    through the service, then played on the page move by move, two humans passing the device):
+    the end screen says the best single figure decided (K9), or that the victory is shared."""
+    with web_page.server(sealed=False) as server:
+        ties = web_page.kraby_ties(server.stub, range(1, 400))
+        assert set(ties) == {"decided", "shared"}, f"no such tie among 400 games: {sorted(ties)}"
+        for kind, (seed, script) in sorted(ties.items()):
+            page, errors = web_page.open_page(launched, server.http_url, width=1280, height=900)
+            played = web_page.play_game(
+                page,
+                server.stub,
+                "kraby",
+                ["human", "human"],
+                seed,
+                shots=f"kraby-tie-{kind}-1280px",
+                script=script,
+            )
+            tie = played.tiebreak
+            page.context.close()
+            assert not errors, errors
+            assert "(K9)" in tie, tie
+            if kind == "shared":
+                assert "share the victory" in played.headline and "share the victory" in tie
+            else:
+                assert " wins with " in played.headline and "breaks the tie" in tie
+            print(f"kraby tie ({kind}, seed {seed}): {played.headline}. {tie}")
+
+
 def test_the_page_is_served_at_the_root_of_the_http_side_with_its_bundle():
     with web_page.server(sealed=False) as server:
         with urllib.request.urlopen(f"{server.http_url}/") as answer:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import json
 import os
 import random
 import re
@@ -124,6 +125,8 @@ class Played:
     # The same clicks by phase (ApplyMove, GetView, drawing, to the next frame), in ms.
     phases: list[dict[str, float]] = field(default_factory=list)
     headline: str = ""
+    # The end screen's tie-break sentence, when a tie-break decided (or a tie was shared).
+    tiebreak: str = ""
     animations: int = 0
     screenshots: list[Path] = field(default_factory=list)
 
@@ -157,9 +160,12 @@ def play_game(
     names: list[str] | None = None,
     mode: str = "",
     shots: str = "",
+    script: list[str] | None = None,
 ) -> Played:
     """One whole game through the page; `seats` "human" or "bot" each. `shots`: the screenshots'
-    name (a middle and an end one in RESULTS), none when empty."""
+    name (a middle and an end one in RESULTS), none when empty. `script`: the humans' moves in
+    order, by label, chosen in the move list (else a random piece of the board, or move)."""
+    script = list(script or [])
     rng = random.Random(seed)
     played = Played()
     names = names or NAMES[: len(seats)]
@@ -182,7 +188,7 @@ def play_game(
         check_words(page, view, snap, names)
         played.checks += 1
         if status == "over":
-            played.headline = check_end(page, view, names)
+            played.headline, played.tiebreak = check_end(page, view, names)
             break
         if status == "handover":
             page.click("#take-seat")
@@ -195,8 +201,10 @@ def play_game(
         check_rules(page, played, f"{shots}-rules" if shots and not played.rules_opened else "")
         version = page.get_attribute("#board", "data-version")
         steps = page.locator("#board .next")
-        on_board = steps.count()
-        if on_board:
+        on_board = 0 if script else steps.count()
+        if script:
+            page.click(f"#moves button[data-label={json.dumps(script.pop(0))}]")
+        elif on_board:
             steps.nth(rng.randrange(on_board)).click()
         else:
             moves = page.locator("#moves button")
@@ -233,6 +241,37 @@ def other_width(page, view, snap, names: list[str], shot: str) -> Path:
     page.wait_for_function(f"window.innerWidth === {size['width']}")
     page.evaluate("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     return path
+
+
+def scripted_game(stub, game: str, players: int, seed: int) -> tuple[list[str], game_pb2.Outcome]:
+    """A game of seeded random moves through the service (unsealed): its moves' labels in order
+    and its outcome."""
+    rng = random.Random(seed)
+    request = api.NewGameRequest(num_players=players, seed=seed)
+    getattr(request, game).SetInParent()
+    state = stub.NewGame(request).state
+    labels = []
+    while state.next.kind == game_pb2.DECIDER_KIND_PLAYER:
+        move = rng.choice(stub.LegalMoves(api.LegalMovesRequest(state=state)).moves)
+        labels.append(move.label)
+        answer = stub.ApplyMove(api.ApplyMoveRequest(state=state, move=move))
+        state = answer.state
+    return labels, answer.outcome
+
+
+def kraby_ties(stub, seeds: range) -> dict[str, tuple[int, list[str]]]:
+    """The first two-fisher Kraby games of seeded random moves that end on equal totals: one the
+    best single figure decides ("decided", K9), one shared on both ("shared")."""
+    found: dict[str, tuple[int, list[str]]] = {}
+    for seed in seeds:
+        labels, outcome = scripted_game(stub, "kraby", 2, seed)
+        first, second = outcome.kraby.fishers
+        if first.total == second.total:
+            shared = first.best_contribution == second.best_contribution
+            found.setdefault("shared" if shared else "decided", (seed, labels))
+        if len(found) == 2:
+            break
+    return found
 
 
 def screenshot(page, name: str) -> Path:
@@ -454,7 +493,8 @@ WORDS = """() => {
     cut: (() => {
       const b = document.getElementById('board');
       const box = b.viewBox.baseVal;
-      return Array.from(b.querySelectorAll('text:not(.floating)'), e => [e.textContent, e.getBBox()])
+      const texts = b.querySelectorAll('text:not(.floating)');
+      return Array.from(texts, e => [e.textContent, e.getBBox()])
         .filter(([, r]) => r.x < box.x - 0.5 || r.y < box.y - 0.5
           || r.x + r.width > box.x + box.width + 0.5 || r.y + r.height > box.y + box.height + 0.5)
         .map(([t]) => t);
@@ -534,7 +574,7 @@ END = """() => ({
 })"""
 
 
-def check_end(page, view, names: list[str]) -> str:
+def check_end(page, view, names: list[str]) -> tuple[str, str]:
     """The end screen: the winners named, the rulebook's breakdown as the outcome gives it, the
     tie-break when one decided, nothing left to choose; the log by turn, the deal collapsed."""
     outcome = view.outcome
@@ -581,4 +621,4 @@ def check_end(page, view, names: list[str]) -> str:
     assert not end["playsLeft"]
     assert page.locator('#board [data-key="pass"]').count() == 0
     assert end["setupOpen"] is False and end["groups"] > 3 and end["dealtOutside"] == 0, end
-    return end["headline"]
+    return end["headline"], end["tiebreak"]

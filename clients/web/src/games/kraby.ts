@@ -356,11 +356,13 @@ function ending(outcome: Outcome, view: View, ctx: Ctx): { headline: string; htm
   const tied = outcome.players.filter((p) => total(p.player ?? 0) === top).map((p) => p.player ?? 0);
   let tie = "";
   if (tied.length > 1) {
-    const bests = tied.map((s) => `${ctx.name(s)} ${best(s)}`);
+    // By best figure, equal ones together: "Bea's 4 beats Ann's and Cy's 0".
+    const values = [...new Set(tied.map(best))].sort((a, b) => b - a);
+    const bests = values.map((v) => `${listed(tied.filter((s) => best(s) === v).map((s) => `${ctx.name(s)}'s`))} ${v}`);
     tie =
       winners.length === tied.length
-        ? `<p class="tiebreak">${esc(listed(tied.map((s) => ctx.name(s))))} tie on ${top} points and on their best single figure (${esc(bests.join(", "))}): they share the victory (K9).</p>`
-        : `<p class="tiebreak">${esc(listed(tied.map((s) => ctx.name(s))))} tie on ${top} points; the best single figure breaks the tie (K9): ${esc(bests.join(", "))}.</p>`;
+        ? `<p class="tiebreak">${esc(listed(tied.map((s) => ctx.name(s))))} tie on ${top} points and on their best single figure (${esc(bests[0])}): they share the victory (K9).</p>`
+        : `<p class="tiebreak">${esc(listed(tied.map((s) => ctx.name(s))))} tie on ${top} points; the best single figure breaks the tie (K9): ${esc(bests.join(" beats "))}.</p>`;
   }
   return {
     headline,
