@@ -25,7 +25,8 @@ NODE_DEPS := clients/node/node_modules/.installed
 WEB := clients/web
 WEB_DEPS := $(WEB)/node_modules/.installed
 WEB_BUNDLE := $(WEB)/dist/.built
-WEB_SOURCES := $(wildcard $(WEB)/src/*.ts $(WEB)/src/games/*.ts) $(WEB)/index.html \
+WEB_SOURCES := $(wildcard $(WEB)/src/*.ts $(WEB)/src/*.json $(WEB)/src/games/*.ts) \
+	$(wildcard docs/rules/*.md) $(WEB)/index.html \
 	$(WEB)/style.css $(WEB)/build.mjs $(WEB)/buf.gen.yaml $(WEB)/tsconfig.json
 
 .PHONY: web web-if-npm setup setup-play setup-agents setup-dev readme-check run test protos lint format bench bench-quick h2load clean play demo typecheck fuzz-large load-large attack
@@ -101,7 +102,18 @@ demo: setup
 typecheck: setup-dev
 	$(VENV)/bin/mypy --config-file clients/mypy.ini -p crabclients
 
+# The game host (crabclients.host, docs/clients.md): tables for people in two places, one link a
+# seat, served beside the rules service by make run (HOST_ADDRESS=off to leave out).
+HOST_ADDRESS ?= $(or $(CRABGAMES_HOST_ADDRESS),127.0.0.1:8090)
+
+# The rules service in the foreground, the game host beside it (it waits for the service, and
+# ends with make run).
 run: setup web-if-npm
+	@host=; if [ "$(HOST_ADDRESS)" != off ]; then \
+		$(VENV)/bin/python -m crabclients.host --address $(HOST_ADDRESS) --rules $(ADDRESS) \
+			--page-url http://$(HTTP_ADDRESS)/ --cors-origins http://$(HTTP_ADDRESS) & host=$$!; \
+	fi; \
+	trap '[ -z "$$host" ] || kill $$host 2>/dev/null' EXIT INT TERM; \
 	$(VENV)/bin/crabgames-server --address $(ADDRESS) --http-address $(HTTP_ADDRESS) --http-fallback
 
 test: setup-dev $(NODE_DEPS) web

@@ -49,11 +49,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ADDRESS = "127.0.0.1:50051"  # crabgames.service.addresses (not importable here)
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"  # make run's Connect and gRPC-Web
+DEFAULT_HOST_ADDRESS = "127.0.0.1:8090"  # make run's game host (crabclients.host)
 # What a block says instead of a default address: the variable, with the default for a reader
 # who has not set it.
 FOLLOWING = {
     DEFAULT_ADDRESS: "${CRABGAMES_ADDRESS:-127.0.0.1:50051}",
     DEFAULT_HTTP_ADDRESS: "${CRABGAMES_HTTP_ADDRESS:-127.0.0.1:8080}",
+    DEFAULT_HOST_ADDRESS: "${CRABGAMES_HOST_ADDRESS:-127.0.0.1:8090}",
 }
 # A fence, also indented (in a list item): the body is read without that indent.
 FENCE = re.compile(
@@ -153,16 +155,17 @@ def free_address() -> str:
         return f"127.0.0.1:{probe.getsockname()[1]}"
 
 
-def clean_env(address: str, http_address: str) -> dict[str, str]:
+def clean_env(address: str, http_address: str, host_address: str = "") -> dict[str, str]:
     """This machine's environment as a newcomer's shell would have it (no virtualenv, no make
     flags of an outer make), with the addresses to serve on and call."""
-    drop = ("VIRTUAL_ENV", "MAKEFLAGS", "MFLAGS", "ADDRESS", "HTTP_ADDRESS")
+    drop = ("VIRTUAL_ENV", "MAKEFLAGS", "MFLAGS", "ADDRESS", "HTTP_ADDRESS", "HOST_ADDRESS")
     env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("CRABGAMES_")}
     env["PATH"] = os.pathsep.join(
         p for p in env.get("PATH", "").split(os.pathsep) if "/.venv/" not in p
     )
     env["CRABGAMES_ADDRESS"] = address
     env["CRABGAMES_HTTP_ADDRESS"] = http_address
+    env["CRABGAMES_HOST_ADDRESS"] = host_address or free_address()
     return env
 
 

@@ -168,7 +168,7 @@ def test_make_run_serves_http_elsewhere_when_its_port_is_taken():
     with taken_port() as address:
         process = subprocess.Popen(
             ["make", "--no-print-directory", "-o", "web-if-npm", "run"]
-            + ["ADDRESS=127.0.0.1:0", f"HTTP_ADDRESS={address}"],
+            + ["ADDRESS=127.0.0.1:0", f"HTTP_ADDRESS={address}", "HOST_ADDRESS=off"],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
