@@ -54,9 +54,10 @@ from typing import Any
 from bench import attack_kinds as kinds
 from bench.attack_connect import connect_client_process
 from bench.attack_kinds import BOUND, Context, Tally, asdict_tally, closed_loop
-from bench.attack_server import (
+from bench.attack_server import (  # capped_server_command: tests/fuzzing.py's too
     MemoryWatch,
     Server,
+    capped_server_command,
     ledger_store,
     start_server,
     stop_server,
@@ -822,6 +823,7 @@ WANTED = (
     "connect_cpu_seconds",
 )
 ERRORS = ("attacks-error", "client-error", "connect-error")
+__all__ = ["ATTACKS", "capped_server_command", "main", "markdown", "run_attacks"]
 
 
 def run_attacks(names: list[str], seconds: float, scale: float, peers: int = PEERS) -> dict:

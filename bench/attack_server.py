@@ -1,5 +1,5 @@
 """The attacked server for bench/attack.py: a real `python -m crabgames.service` process on
-loopback (gRPC, HTTP and, when asked, metrics), its address space capped with prlimit, its
+loopback (gRPC, HTTP and, when asked, metrics), its address space capped, its
 memory watched over its whole process tree; and, for the ledger, a real redis-server with a
 small maxmemory so that a flood of new games makes it evict."""
 
@@ -48,22 +48,27 @@ class Server:
             return []
 
 
+def capped_server_command(memory_cap: int, address: str, *args: str) -> list[str]:
+    """`python -m crabgames.service --address ADDRESS ARGS...` with its address space capped
+    at `memory_cap` bytes (what `prlimit --as` does), set by the new process itself: a
+    preexec_fn would run Python in a child forked from a process whose gRPC threads are
+    running, which can die before it starts. Its child processes inherit the cap."""
+    program = (
+        "import resource, runpy, sys\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_AS)\n"
+        f"cap = {memory_cap} if hard == resource.RLIM_INFINITY else min({memory_cap}, hard)\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (cap, hard))\n"
+        f"sys.argv = ['crabgames.service', '--address', {address!r}, *{list(args)!r}]\n"
+        "runpy.run_module('crabgames.service', run_name='__main__', alter_sys=True)\n"
+    )
+    return [sys.executable, "-c", program]
+
+
 def server_command(metrics_port: int | None) -> list[str]:
-    command = [
-        "prlimit",
-        f"--as={SERVER_MEMORY_CAP}",
-        "--",
-        sys.executable,
-        "-m",
-        "crabgames.service",
-        "--address",
-        f"{HOST}:0",
-        "--http-address",
-        f"{HOST}:0",
-    ]
+    args = ["--http-address", f"{HOST}:0"]
     if metrics_port is not None:
-        command += ["--metrics-address", f"{HOST}:{metrics_port}"]
-    return command
+        args += ["--metrics-address", f"{HOST}:{metrics_port}"]
+    return capped_server_command(SERVER_MEMORY_CAP, f"{HOST}:0", *args)
 
 
 def start_server(env: dict[str, str], metrics: bool) -> Server:
