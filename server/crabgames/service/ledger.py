@@ -83,7 +83,9 @@ MAX_UNMOVED_VAR = "CRABGAMES_LEDGER_MAX_UNMOVED_GAMES"
 DEFAULT_MAX_UNMOVED = 100_000  # per deployment: about 38 MB of the store (docs/security.md)
 MIN_MAX_UNMOVED, MAX_MAX_UNMOVED = 100, 10_000_000
 RATE_VAR = "CRABGAMES_LEDGER_NEW_GAMES_PER_MINUTE"
-DEFAULT_NEW_GAMES_PER_MINUTE = 60  # per caller address and server process; 0: no limit
+# Per caller address and server process (0: no limit): a busy host or bot farm behind one address
+# starts games by the second; the hard bound on a flood is DEFAULT_MAX_UNMOVED.
+DEFAULT_NEW_GAMES_PER_MINUTE = 1200
 MAX_NEW_GAMES_PER_MINUTE = 1_000_000
 MAX_PEERS = 10_000  # caller addresses a process keeps a bucket for (about 2.4 MB)
 MAX_PEER_CHARS = 64  # of a peer that is no IP address (a unix socket's path), as its table key

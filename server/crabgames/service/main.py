@@ -66,10 +66,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--threads",
         type=int,
-        default=int(env("CRABGAMES_THREADS", "2")),
+        default=int(env("CRABGAMES_THREADS", "1")),
         help="processes per server process for the long calls, Playouts, Replay and"
         " SuggestMove (so they never hold the event loop's GIL); every other call runs on the"
-        " process's event loop (env CRABGAMES_THREADS; default 2)",
+        " process's event loop (env CRABGAMES_THREADS; default 1: one core for the event loop, one"
+        " for long calls; about one per core beyond the first)",
     )
     parser.add_argument(
         "--workers",

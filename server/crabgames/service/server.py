@@ -107,7 +107,7 @@ class Running:
 
 def serve(
     address: str = "127.0.0.1:50051",
-    threads: int = 2,
+    threads: int = 1,
     reuse_port: bool = False,
     handlers: Sequence[grpc.GenericRpcHandler] = (),
     interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
