@@ -209,20 +209,31 @@ def raging_state(stub: api_grpc.RulesServiceStub) -> object:
     return state
 
 
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def working(pids: list[int]) -> list[int]:
+    """The processes that have used more CPU than starting takes (about a second): at work."""
+    return [pid for pid in pids if cpu_seconds(pid) > 1.5]
+
+
 def test_a_long_call_runs_in_a_process_of_its_own_and_one_that_dies_is_replaced():
     running = serve("127.0.0.1:0", threads=1)
     try:
         with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
             stub = api_grpc.RulesServiceStub(channel)
             state = raging_state(stub)
-            request = api.PlayoutsRequest(state=state, count=10_000, seed=1)
-            future = stub.Playouts.future(request, timeout=30)
-            deadline = time.monotonic() + 20
-            while not (workers := running.edge.long_pool.pids()) and (time.monotonic() < deadline):
+            request = api.SuggestMoveRequest(state=state, max_milliseconds=5000, seed=1)
+            future = stub.SuggestMove.future(request, timeout=30)  # 5 s of search
+            deadline = time.monotonic() + 30
+            while not (busy := working(running.edge.long_pool.pids())):
+                assert time.monotonic() < deadline, "no long-call process at work"
+                assert not future.done(), future.result()
                 time.sleep(0.05)
-            assert workers, "no long-call process started"
-            time.sleep(1.5)  # at work on the Playouts
-            os.kill(workers[0], signal.SIGKILL)  # as the kernel's OOM killer would
+            os.kill(busy[0], signal.SIGKILL)  # as the kernel's OOM killer would
             with pytest.raises(grpc.RpcError) as caught:
                 future.result()
             assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
