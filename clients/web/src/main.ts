@@ -6,10 +6,13 @@
 // behind each decision (docs/rules, bundled by build.mjs), each move animated from its events.
 import { ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { toBinary } from "@bufbuild/protobuf";
-import { DeciderKind, GameStateSchema } from "./gen/crabgames/v1/game_pb.js";
+import { create, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
+import type { JsonValue } from "@bufbuild/protobuf";
+import { DeciderKind, EventSchema, GameStateSchema, MoveSchema, ViewSchema } from "./gen/crabgames/v1/game_pb.js";
 import type { Event, GameState, Move, Outcome, View } from "./gen/crabgames/v1/game_pb.js";
-import { CrabBucketMode } from "./gen/crabgames/v1/crab_bucket_pb.js";
+import { CrabBucketMode, CrabBucketOptionsSchema } from "./gen/crabgames/v1/crab_bucket_pb.js";
+import { KrabyOptionsSchema } from "./gen/crabgames/v1/kraby_pb.js";
+import { CrabRageOptionsSchema } from "./gen/crabgames/v1/crab_rage_pb.js";
 import { RulesService } from "./gen/crabgames/v1/rules_service_pb.js";
 import type { GameInfo } from "./gen/crabgames/v1/rules_service_pb.js";
 import SECTIONS from "./rule_sections.json";
@@ -17,6 +20,7 @@ import { boxOf, esc, type Box, type Ctx, type GameUi } from "./ui.js";
 import { kraby } from "./games/kraby.js";
 import { crabBucket } from "./games/crab_bucket.js";
 import { crabRage, teamTextColour } from "./games/crab_rage.js";
+import { host, HostRefusal, parseLink, replayLink, type HostMessage, type Link, type NewTable, type Step } from "./online.js";
 
 const UIS: Record<string, GameUi> = { kraby, crab_bucket: crabBucket, crab_rage: crabRage };
 const OPTION_CASE: Record<string, "kraby" | "crabBucket" | "crabRage"> = {
@@ -53,10 +57,32 @@ interface LogGroup {
   list: HTMLOListElement;
 }
 
+/** A table at the game host, as this page takes part in it (a seat, or watching). */
+interface Online {
+  link: Extract<Link, { kind: "seat" | "watch" }>;
+  source?: EventSource;
+  /** The table's version as last received, and the newest change whose events are logged. */
+  version: number;
+  logged: number;
+  decides: boolean;
+  finished: boolean;
+}
+
+/** A saved record stepped through: the steps the host computed, the one shown. */
+interface Replay {
+  record: string;
+  as: string;
+  steps: Step[];
+  at: number;
+}
+
 interface Table {
   gameId: string;
   ui: GameUi;
-  state: GameState;
+  /** The state, when this page is the host (hot-seat); a table at the game host keeps its own. */
+  state?: GameState;
+  online?: Online;
+  replay?: Replay;
   tokens: string[];
   bots: boolean[];
   names: string[];
@@ -248,7 +274,7 @@ async function advance(): Promise<void> {
   busy = true;
   try {
     for (;;) {
-      const next = t.state.next!;
+      const next = t.state!.next!;
       if (next.kind !== DeciderKind.PLAYER) {
         if (t.viewer !== "spectator" && humans(t).length !== 1) t.viewer = "spectator";
         await redraw();
@@ -288,9 +314,9 @@ async function advance(): Promise<void> {
 async function apply(move: Move, seat: number): Promise<void> {
   const t = table!;
   const response = await client.applyMove({
-    state: t.state,
+    state: t.state!,
     move,
-    expectedVersion: t.state.version,
+    expectedVersion: t.state!.version,
     playerToken: token(t, seat),
     events: { spectator: true },
   });
@@ -301,8 +327,9 @@ async function apply(move: Move, seat: number): Promise<void> {
 }
 
 async function fetchView(t: Table): Promise<View> {
+  if (!t.state) return t.view!; // online or a replay: the host sends the views
   const viewer = t.viewer === "spectator" ? { case: "spectator" as const, value: true } : { case: "player" as const, value: t.viewer };
-  const response = await client.getView({ state: t.state, viewer, playerToken: t.viewer === "spectator" ? "" : token(t, t.viewer) });
+  const response = await client.getView({ state: t.state!, viewer, playerToken: t.viewer === "spectator" ? "" : token(t, t.viewer) });
   return response.view!;
 }
 
@@ -515,6 +542,7 @@ async function showRules(): Promise<void> {
 
 async function choose(move: Move, started: number): Promise<void> {
   const t = table!;
+  if (t.online) return sendMove(t, t.online, move);
   busy = true;
   try {
     const applying = performance.now();
@@ -575,7 +603,7 @@ $("start-over").addEventListener("click", () => {
 
 $("take-seat").addEventListener("click", () => {
   const t = table;
-  if (!t || busy) return;
+  if (!t || busy || t.online) return;
   t.viewer = Number($("take-seat").dataset.seat);
   void advance();
 });
@@ -583,6 +611,12 @@ $("take-seat").addEventListener("click", () => {
 $("rules-button").addEventListener("click", () => void showRules().catch(showError));
 
 $("new-game").addEventListener("click", () => {
+  if (table?.online || table?.replay) {
+    // Leave the table (or the replay) for the set-up: the page without its link.
+    table.online?.source?.close();
+    location.assign(location.pathname + location.search);
+    return;
+  }
   table = undefined;
   $("table").hidden = true;
   $("setup").hidden = false;
@@ -594,6 +628,252 @@ NARROW.addEventListener("change", () => {
   if (table?.view && !busy) draw(table);
 });
 
+// ----- online: a seat (or a spectator) at a table of the game host -----
+
+/** A table to be filled from the host's messages (names, views and events come with them). */
+function hostTable(gameId: string, viewer: Viewer): Table {
+  return {
+    gameId,
+    ui: UIS[gameId],
+    tokens: [],
+    bots: [],
+    names: [],
+    viewer,
+    prefix: [],
+    random: Math.random,
+    sigs: new Map(),
+    changed: new Set(),
+    drawn: "",
+    pending: [],
+  };
+}
+
+function showTable(): void {
+  $("log").innerHTML = "";
+  $("setup").hidden = true;
+  $("table").hidden = false;
+  $("table").classList.remove("over");
+  $("outcome").hidden = true;
+  $("error").hidden = true;
+}
+
+function seatNames(seats: { seat: number; name?: string | null; bot?: string | null }[]): string[] {
+  return seats.map((s) => s.name || defaultName(s.seat, !!s.bot));
+}
+
+/** Join a seat (or watch a table) through the host's stream: each message redraws the page.
+ * A reload opens the stream again and gets the whole table; a dropped stream reconnects by
+ * itself (EventSource sends Last-Event-ID: only what is new comes). */
+function joinOnline(link: Extract<Link, { kind: "seat" | "watch" }>): void {
+  setStatus("connecting", "joining the table");
+  const source = host.stream(link.api, link);
+  source.addEventListener("table", (event) => {
+    try {
+      receive(JSON.parse((event as MessageEvent<string>).data) as HostMessage, link, source);
+    } catch (error) {
+      showError(error);
+    }
+  });
+  const ended = (event: MessageEvent<string>) => {
+    source.close();
+    const data = event.data;
+    const refusal = data ? (JSON.parse(data) as { code?: string; message?: string }) : {};
+    showError(`${refusal.code ?? "gone"}: ${refusal.message ?? "the table is gone"}`);
+  };
+  source.addEventListener("gone", ended);
+  // The host's own `error` event carries a refusal; the stream's failures (no data) retry.
+  source.addEventListener("error", (event) => {
+    if (event instanceof MessageEvent && event.data) ended(event as MessageEvent<string>);
+    else if (source.readyState === EventSource.CLOSED) showError("the game host does not answer");
+  });
+}
+
+function receive(message: HostMessage, link: Extract<Link, { kind: "seat" | "watch" }>, source: EventSource): void {
+  if (!table?.online) {
+    table = hostTable(message.game, message.seat ?? "spectator");
+    table.online = { link, source, version: -1, logged: -1, decides: false, finished: false };
+    showTable();
+    $("online-bar").hidden = false;
+  }
+  const t = table;
+  const o = t.online!;
+  t.names = seatNames(message.seats);
+  t.bots = message.seats.map((s) => !!s.bot);
+  t.view = fromJson(ViewSchema, message.view, { ignoreUnknownFields: true });
+  t.outcome = t.view.outcome;
+  for (const group of message.events) {
+    if (group.version <= o.logged) continue; // seen already (a message repeats nothing, but be sure)
+    const events = group.events.map((e) => fromJson(EventSchema, e, { ignoreUnknownFields: true }));
+    if (o.logged < 0 && group.seat === null) logSetup(t, events);
+    else log(t, events, group.seat ?? 0);
+    o.logged = group.version;
+  }
+  if (message.version !== o.version) {
+    t.prefix = [];
+    busy = false; // a move sent is answered by this message
+  }
+  o.version = message.version;
+  o.decides = message.decides;
+  o.finished = message.status === "finished";
+  autoExtend(t);
+  draw(t);
+  onlineStatus(t);
+}
+
+/** Whose turn it is, in words, at a table of the host. */
+function onlineStatus(t: Table): void {
+  const o = t.online!;
+  const next = t.view?.next;
+  if (o.finished || next?.kind !== DeciderKind.PLAYER) {
+    setStatus("over", "the game is over");
+    return;
+  }
+  const seat = next.player ?? 0;
+  if (o.decides) setStatus("your-turn", `your turn, ${t.names[t.viewer as number]}`);
+  else if (t.bots[seat]) setStatus("waiting", `${t.names[seat]} (a bot) is thinking`);
+  else setStatus("waiting", `${t.names[seat]} to play`);
+}
+
+async function sendMove(t: Table, o: Online, move: Move): Promise<void> {
+  if (o.link.kind !== "seat") return;
+  busy = true;
+  setStatus("sending", "your move is on its way");
+  try {
+    await host.move(o.link.api, o.link.key, o.version, toJson(MoveSchema, move) as JsonValue);
+  } catch (error) {
+    busy = false;
+    // The table moved on meanwhile: the stream brings it (and this seat's choices anew).
+    if (error instanceof HostRefusal && error.code === "stale_version") return onlineStatus(t);
+    showError(error);
+  }
+}
+
+/** "Save the game": a record of the table as it is now, and the link that replays it. */
+async function saveRecord(): Promise<void> {
+  const o = table?.online;
+  if (!o) return;
+  const saved = await host.saveRecord(o.link.api, o.link.table);
+  const as = typeof table!.viewer === "number" ? String(table!.viewer) : "spectator";
+  if (o.link.kind === "seat") sessionStorage.setItem(`crabgames:key:${saved.record}`, o.link.key);
+  const link = replayLink(o.link.api, saved.record, as);
+  const a = $<HTMLAnchorElement>("record-link");
+  a.href = link;
+  a.textContent = `the replay (${saved.moves} moves${saved.finished ? "" : ", so far"})`;
+  a.dataset.record = saved.record;
+  $("record").hidden = false;
+}
+
+// ----- replays: a saved record stepped through, move by move -----
+
+async function openReplay(link: Extract<Link, { kind: "replay" }>): Promise<void> {
+  setStatus("connecting", "loading the replay");
+  // A running game's record as one seat saw it needs that seat's key (kept by this browser
+  // when it joined the seat); a finished one needs none.
+  const key = /^\d+$/.test(link.as) ? (sessionStorage.getItem(`crabgames:key:${link.record}`) ?? "") : "";
+  const steps = await host.steps(link.api, link.record, link.as, key);
+  const seat = /^\d+$/.test(link.as) ? Number(link.as) : undefined;
+  const t = hostTable(steps.game, seat ?? "spectator");
+  t.names = seatNames(steps.seats);
+  t.bots = steps.seats.map((s) => !!s.bot);
+  t.replay = { record: link.record, as: link.as, steps: steps.steps, at: 0 };
+  table = t;
+  showTable();
+  $("replay-bar").hidden = false;
+  showStep(t, 0);
+}
+
+/** The record at step `at`: its view, and the log of every step up to it. */
+function showStep(t: Table, at: number): void {
+  const r = t.replay!;
+  r.at = Math.max(0, Math.min(at, r.steps.length - 1));
+  const step = r.steps[r.at];
+  t.view = fromJson(ViewSchema, step.view, { ignoreUnknownFields: true });
+  t.outcome = t.view.outcome;
+  $("log").innerHTML = "";
+  t.group = undefined;
+  t.nextHeading = undefined;
+  for (const s of r.steps.slice(0, r.at + 1)) {
+    const events = s.events.map((e) => fromJson(EventSchema, e, { ignoreUnknownFields: true }));
+    const mover = s.move ? (fromJson(MoveSchema, s.move, { ignoreUnknownFields: true }).player ?? 0) : 0;
+    if (s.step === 0) logSetup(t, events);
+    else log(t, events, mover);
+  }
+  t.pending = r.at > 0 ? r.steps[r.at].events.map((e) => fromJson(EventSchema, e, { ignoreUnknownFields: true })) : [];
+  t.prefix = [];
+  $("outcome").hidden = true;
+  draw(t);
+  $("replay-step").textContent = `Move ${r.at} of ${r.steps.length - 1}`;
+  $<HTMLButtonElement>("replay-first").disabled = $<HTMLButtonElement>("replay-back").disabled = r.at === 0;
+  $<HTMLButtonElement>("replay-last").disabled = $<HTMLButtonElement>("replay-forward").disabled = r.at === r.steps.length - 1;
+  const whose = /^\d+$/.test(r.as) ? `as ${t.names[Number(r.as)]} saw it` : r.as === "host" ? "as the host saw it" : "as a spectator saw it";
+  setStatus(r.at === r.steps.length - 1 ? "replay-end" : "replay", `replay, ${whose}`);
+}
+
+for (const [id, delta] of [
+  ["replay-first", -Infinity],
+  ["replay-back", -1],
+  ["replay-forward", 1],
+  ["replay-last", Infinity],
+] as const) {
+  $(id).addEventListener("click", () => {
+    const t = table;
+    if (!t?.replay) return;
+    const r = t.replay;
+    showStep(t, Number.isFinite(delta) ? r.at + delta : delta < 0 ? 0 : r.steps.length - 1);
+  });
+}
+
+$("save-record").addEventListener("click", () => void saveRecord().catch(showError));
+
+// ----- "Play online": a table at the game host, and its links -----
+
+function optionsJson(gameId: string): JsonValue {
+  const chosen = options(gameId);
+  if (chosen.case === "crabBucket") return toJson(CrabBucketOptionsSchema, create(CrabBucketOptionsSchema, chosen.value));
+  if (chosen.case === "crabRage") return toJson(CrabRageOptionsSchema, create(CrabRageOptionsSchema, chosen.value));
+  return toJson(KrabyOptionsSchema, create(KrabyOptionsSchema, chosen.value ?? {}));
+}
+
+async function playOnline(): Promise<void> {
+  const gameId = $<HTMLSelectElement>("game").value;
+  const n = Number($<HTMLSelectElement>("players").value);
+  const bots = Array.from({ length: n }, (_, s) => $<HTMLSelectElement>(`seat-${s}`).value === "bot");
+  const names = chosenNames(bots);
+  const api = $<HTMLInputElement>("host-url").value.trim().replace(/\/+$/, "") || location.origin;
+  const made: NewTable = await host.newTable(api, {
+    game: gameId,
+    players: n,
+    options: optionsJson(gameId),
+    seats: bots.map((bot, seat) => (bot ? null : { name: names[seat] })),
+  });
+  const list = $("links-list");
+  list.innerHTML = "";
+  const row = (label: string, link: string, kind: string) => {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = link;
+    a.textContent = label;
+    a.dataset.link = kind;
+    const copy = document.createElement("button");
+    copy.type = "button";
+    copy.textContent = "Copy";
+    copy.addEventListener("click", () => void navigator.clipboard?.writeText(link).then(() => (copy.textContent = "Copied")));
+    li.append(a, " ", copy);
+    list.append(li);
+  };
+  for (const s of made.seats) {
+    if (s.link) row(`${s.name ?? names[s.seat]}'s seat`, s.link, `seat-${s.seat}`);
+  }
+  row("Watch the game", made.spectator.link, "watch");
+  $("links").hidden = false;
+  setStatus("links", "send each player their link");
+}
+
+$("play-online").addEventListener("click", () => void playOnline().catch(showError));
+
+// Another link opened in this tab (a seat, a replay): the page starts anew for it.
+addEventListener("hashchange", () => location.reload());
+
 // ----- start -----
 
 /** For tests and the benchmark: what the page holds, as the host. */
@@ -601,15 +881,27 @@ function snapshot() {
   const t = table;
   if (!t) return undefined;
   let binary = "";
-  for (const byte of toBinary(GameStateSchema, t.state)) binary += String.fromCharCode(byte);
-  return { state: btoa(binary), tokens: t.tokens, viewer: t.viewer, prefix: t.prefix, busy, names: t.names };
+  for (const byte of t.state ? toBinary(GameStateSchema, t.state) : []) binary += String.fromCharCode(byte);
+  const online = t.online && { version: t.online.version, logged: t.online.logged, decides: t.online.decides, finished: t.online.finished };
+  const replay = t.replay && { at: t.replay.at, steps: t.replay.steps.length, version: t.replay.steps[t.replay.at].version };
+  return { state: btoa(binary), tokens: t.tokens, viewer: t.viewer, prefix: t.prefix, busy, names: t.names, online, replay };
 }
 Object.assign(window, {
   crabgames: { snapshot, clickTimings, clickPhases, busy: () => busy, animations: () => animations },
 });
 
 async function main(): Promise<void> {
+  const link = parseLink(location.hash, location.origin);
   try {
+    if (link.kind === "seat" || link.kind === "watch") {
+      joinOnline(link);
+      return;
+    }
+    if (link.kind === "replay") {
+      await openReplay(link);
+      return;
+    }
+    $<HTMLInputElement>("host-url").value = link.api;
     games = (await client.listGames({})).games;
     const select = $<HTMLSelectElement>("game");
     for (const g of games) select.add(new Option(g.title, g.id));
