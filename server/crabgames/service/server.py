@@ -45,7 +45,6 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # of a process's MAX_CALLS (edge.py).
 MAX_STREAMS_PER_CONNECTION = 100
 START_TIMEOUT_SECONDS = 30.0
-IDENTITY_ONLY = 1  # bit 0 of gRPC's compression algorithms: identity (no compression)
 # Clients ping idle connections every 60 s (crabclients.client.KEEPALIVE_OPTIONS) so that a
 # connection a middlebox dropped is noticed; the server accepts pings that often (its default,
 # 5 minutes, answers faster pings with GOAWAY "too_many_pings").
@@ -157,11 +156,6 @@ async def start(
         ("grpc.max_receive_message_length", MAX_REQUEST_BYTES),
         ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
         ("grpc.max_concurrent_streams", MAX_STREAMS_PER_CONNECTION),
-        # Requests are taken uncompressed only: gRPC inflates a compressed message whole before
-        # its size limit refuses it (a 4 KB gzip bomb cost 2.7 ms of a core, 400 a second took
-        # one), and a request of a few KB gains nothing from compression. A compressed one is
-        # UNIMPLEMENTED at once; answers are never compressed either.
-        ("grpc.compression_enabled_algorithms_bitset", IDENTITY_ONLY),
         ("grpc.so_reuseport", 1 if reuse_port else 0),
         *KEEPALIVE_OPTIONS,
         *connection_age_options(),
