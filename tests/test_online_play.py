@@ -271,6 +271,8 @@ def test_two_browsers_play_kraby_through_the_host_each_seeing_only_its_own_hand(
             ann.page.click("#replay-back")
         at = ann.snapshot()["replay"]
         assert at["at"] == at["steps"] - 6 and ann.page.is_hidden("#outcome")
+        # A replay chooses nothing: no move, no piece to click.
+        assert ann.page.locator("#moves button, #board .clickable").count() == 0
         shot(ann, "online-kraby-replay-back")
         other_width(ann, "online-kraby-replay-back-turned")
         for _ in range(5):

@@ -431,7 +431,8 @@ function measure(t: Table): Map<string, Box> {
 function draw(t: Table): void {
   const view = t.view!;
   const ctx = ctxOf(t);
-  const deciding = view.legalMoves.length > 0 && t.viewer !== "spectator";
+  // A replay shows what the seat could choose, but chooses nothing.
+  const deciding = view.legalMoves.length > 0 && t.viewer !== "spectator" && !t.replay;
   const before = measure(t);
   const drawing = t.ui.draw(view, ctx);
   board.setAttribute("viewBox", `0 0 ${drawing.width} ${drawing.height}`);
