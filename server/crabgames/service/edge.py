@@ -239,6 +239,16 @@ class Seen:
         self.count += 1
 
 
+def one_less(counts: dict[str, int], peer: str) -> None:
+    """A peer's count down by one, and the peer forgotten at zero (the dict stays as small as
+    the peers with calls in it)."""
+    left = counts[peer] - 1
+    if left:
+        counts[peer] = left
+    else:
+        del counts[peer]
+
+
 def started_pool(threads: int, name: str) -> ThreadPoolExecutor:
     """A pool whose threads exist from the start: a process short of threads later (thousands
     of idle connections elsewhere) still has its pools."""
@@ -306,11 +316,7 @@ class Edge:
 
     def closed(self, peer: str) -> None:
         self.open_calls -= 1
-        left = self.open_by_peer[peer] - 1
-        if left:
-            self.open_by_peer[peer] = left
-        else:
-            del self.open_by_peer[peer]
+        one_less(self.open_by_peer, peer)
 
     def admitted(self, long: bool, peer: str) -> RulesError | None:
         """Why a call whose request arrived cannot start its work now, or None (and the call
@@ -333,11 +339,7 @@ class Edge:
         self.calls -= 1
         if long:
             self.long_calls -= 1
-            left = self.long_by_peer[peer] - 1
-            if left:
-                self.long_by_peer[peer] = left
-            else:
-                del self.long_by_peer[peer]
+            one_less(self.long_by_peer, peer)
 
     def admit(self, method: str, peer: str) -> None:
         """The servicer's own admission of a call (new games per caller), as a status."""
