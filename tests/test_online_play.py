@@ -249,6 +249,7 @@ def test_two_browsers_play_kraby_through_the_host_each_seeing_only_its_own_hand(
         ann.page.click("#save-record")
         ann.page.wait_for_selector("#record-link[data-record]")
         record = ann.page.get_attribute("#record-link", "data-record")
+        record_link = ann.page.evaluate("() => document.querySelector('#record-link').href")
         steps = api(f"{url}/api/records/{record}/steps?as=host")["steps"]
         truth: dict[int, list[dict[str, int]]] = {0: [{}] * (final["version"] + 1)}
         truth[1] = list(truth[0])
@@ -279,7 +280,21 @@ def test_two_browsers_play_kraby_through_the_host_each_seeing_only_its_own_hand(
             ann.page.click("#replay-forward")
         ann.page.wait_for_selector("#status[data-status=replay-end]")
         assert plain(ann.page.inner_text("#headline")) == headline
-        for seat in (*seats, watcher):
+
+        # As the host saw it: every seat's view, drawn as the seat chosen saw each move.
+        host_view = Seat(launched, re.sub(r"as=[^&]*", "as=host", record_link), 1280)
+        host_view.page.wait_for_selector("#status[data-status=replay]")
+        assert host_view.page.is_visible("#replay-eyes")
+        for _ in range(10):
+            host_view.page.click("#replay-forward")
+        version = int(steps[10]["version"])
+        assert drawn_hand(host_view) == {}  # a spectator's eyes first: no hand
+        for seat in (0, 1):
+            host_view.page.select_option("#replay-eyes", str(seat))
+            assert drawn_hand(host_view) == truth[seat][version], seat
+        assert truth[0][version] != truth[1][version]  # the two hands tell the seats apart
+        shot(host_view, "online-kraby-replay-as-host")
+        for seat in (*seats, watcher, host_view):
             seat.context.close()
             assert not seat.errors, seat.errors
 

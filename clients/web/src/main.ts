@@ -74,6 +74,8 @@ interface Replay {
   as: string;
   steps: Step[];
   at: number;
+  /** As the host saw the game: whose view of each step is drawn (the host holds them all). */
+  eyes: Viewer;
 }
 
 interface Table {
@@ -776,11 +778,38 @@ async function openReplay(link: Extract<Link, { kind: "replay" }>): Promise<void
   const t = hostTable(steps.game, seat ?? "spectator");
   t.names = seatNames(steps.seats);
   t.bots = steps.seats.map((s) => !!s.bot);
-  t.replay = { record: link.record, as: link.as, steps: steps.steps, at: 0 };
+  t.replay = { record: link.record, as: link.as, steps: steps.steps, at: 0, eyes: "spectator" };
   table = t;
   showTable();
   $("replay-bar").hidden = false;
+  offerEyes(t);
   showStep(t, 0);
+}
+
+/** A replay as the host saw it holds every seat's view: a choice of whose to draw. */
+function offerEyes(t: Table): void {
+  const r = t.replay!;
+  const seats = r.steps[0]?.seats;
+  $("replay-eyes-label").hidden = r.as !== "host" || !seats;
+  if (r.as !== "host" || !seats) return;
+  const select = $<HTMLSelectElement>("replay-eyes");
+  select.innerHTML = "";
+  const eyes: Viewer[] = ["spectator", ...seats.map((_, seat) => seat)];
+  for (const viewer of eyes) {
+    const option = document.createElement("option");
+    option.value = String(viewer);
+    option.textContent = viewer === "spectator" ? "a spectator" : t.names[viewer];
+    select.append(option);
+  }
+  select.onchange = () => {
+    r.eyes = select.value === "spectator" ? "spectator" : Number(select.value);
+    showStep(t, r.at);
+  };
+}
+
+/** The view of a step drawn: a seat's as the host saw it, or the one the record gave. */
+function stepView(r: Replay, step: Step): JsonValue {
+  return r.as === "host" && typeof r.eyes === "number" && step.seats ? step.seats[r.eyes] : step.view;
 }
 
 /** The record at step `at`: its view, and the log of every step up to it. */
@@ -788,7 +817,7 @@ function showStep(t: Table, at: number): void {
   const r = t.replay!;
   r.at = Math.max(0, Math.min(at, r.steps.length - 1));
   const step = r.steps[r.at];
-  t.view = fromJson(ViewSchema, step.view, { ignoreUnknownFields: true });
+  t.view = fromJson(ViewSchema, stepView(r, step), { ignoreUnknownFields: true });
   t.outcome = t.view.outcome;
   $("log").innerHTML = "";
   t.group = undefined;
@@ -806,7 +835,8 @@ function showStep(t: Table, at: number): void {
   $("replay-step").textContent = `Move ${r.at} of ${r.steps.length - 1}`;
   $<HTMLButtonElement>("replay-first").disabled = $<HTMLButtonElement>("replay-back").disabled = r.at === 0;
   $<HTMLButtonElement>("replay-last").disabled = $<HTMLButtonElement>("replay-forward").disabled = r.at === r.steps.length - 1;
-  const whose = /^\d+$/.test(r.as) ? `as ${t.names[Number(r.as)]} saw it` : r.as === "host" ? "as the host saw it" : "as a spectator saw it";
+  const eyes = typeof r.eyes === "number" ? `, drawn as ${t.names[r.eyes]} saw it` : "";
+  const whose = /^\d+$/.test(r.as) ? `as ${t.names[Number(r.as)]} saw it` : r.as === "host" ? `as the host saw it${eyes}` : "as a spectator saw it";
   setStatus(r.at === r.steps.length - 1 ? "replay-end" : "replay", `replay, ${whose}`);
 }
 

@@ -76,6 +76,8 @@ export interface Step {
   step: number;
   version: number;
   view: JsonValue;
+  /** As the host saw the step: every seat's view, by seat. */
+  seats?: JsonValue[];
   events: JsonValue[];
   move?: JsonValue;
 }
