@@ -136,13 +136,18 @@ class LongCallPool:
         # a child of the server's event loop thread, so that it ends with the server.
         context = multiprocessing.get_context("spawn")
         self.context = context
-        self.flags = context.RawArray("b", slots)
+        self.slots = slots
+        self.flags: Any = None  # the cancel flags, shared with the processes, made with the pool
         self.free = list(range(slots))
         self.settings = {k: v for k, v in os.environ.items() if k.startswith("CRABGAMES_")}
-        self.pool = self.new_pool()
+        # Made with the first long call: a server that never gets one (a worker of many, most
+        # tests) keeps no queues, semaphores or resource tracker for them.
+        self.pool: ProcessPoolExecutor | None = None
         self.lock = threading.Lock()
 
     def new_pool(self) -> ProcessPoolExecutor:
+        if self.flags is None:
+            self.flags = self.context.RawArray("b", self.slots)
         # Processes start with the first long calls (about a second each), whose work budget
         # counts from when the work starts.
         return ProcessPoolExecutor(
@@ -163,11 +168,13 @@ class LongCallPool:
     ) -> bytes | Status:
         """The call's answer or status from a long-call process; a caller that goes away
         (cancelled) stops the work at its next time check."""
+        if self.pool is None:
+            self.pool = self.new_pool()
+        pool = self.pool
         slot = self.free.pop()
         self.flags[slot] = 0
         data = request.SerializeToString()
         loop = asyncio.get_running_loop()
-        pool = self.pool
         try:
             future = loop.run_in_executor(
                 pool, run_long_call, method, data, deadline, budget, slot, peer, limit
@@ -195,7 +202,7 @@ class LongCallPool:
 
     def pids(self) -> list[int]:
         """The process ids of the pool's processes now."""
-        processes = getattr(self.pool, "_processes", None) or {}
+        processes = getattr(self.pool, "_processes", None) or {}  # none before the first call
         return [process.pid for process in processes.values() if process.pid is not None]
 
     def close(self) -> None:
@@ -203,7 +210,8 @@ class LongCallPool:
         to the pool's own shutdown, a process of a --workers worker can wait on its queue for
         ever, and the worker with it.)"""
         pids = self.pids()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
         for pid in pids:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGTERM)
