@@ -527,11 +527,12 @@ def post(url: str, body: bytes, content_type: str):
 
 
 @contextlib.contextmanager
-def own_servers(**limits: float) -> Iterator[tuple[object, int]]:
-    """A gRPC and an HTTP server of their own, with some of edge.py's limits lowered."""
-    saved = {name: getattr(edge, name) for name in limits}
+def own_servers(module: object = edge, **limits: float) -> Iterator[tuple[object, int]]:
+    """A gRPC and an HTTP server of their own, with some of `module`'s limits lowered (edge.py's
+    by default)."""
+    saved = {name: getattr(module, name) for name in limits}
     for name, value in limits.items():
-        setattr(edge, name, value)
+        setattr(module, name, value)
     running = serve("127.0.0.1:0", threads=1)
     http_server = serve_http(running, "127.0.0.1:0")
     try:
@@ -539,7 +540,7 @@ def own_servers(**limits: float) -> Iterator[tuple[object, int]]:
     finally:
         Serving(running, http_server).stop(0)
         for name, value in saved.items():
-            setattr(edge, name, value)
+            setattr(module, name, value)
 
 
 def test_a_body_that_never_comes_times_out_and_holds_nothing():

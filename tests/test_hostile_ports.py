@@ -14,38 +14,26 @@ import os
 import signal
 import socket
 import time
-from collections.abc import Iterator
 
 import grpc
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from crabgames.service import browser, http
-from crabgames.service.browser import Serving, serve_http
 from crabgames.service.edge import OPEN_CALLS_PER_PEER, Edge, peer_address
 from crabgames.service.limits import REQUEST_BYTES, WIRE_BYTES_PER_JSON_CONTAINER
 from crabgames.service.server import serve
 from crabgames.v1 import crab_rage_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
+from tests.test_browser_protocols import own_servers
 
 RULES = "/crabgames.v1.RulesService"
 
 
-@contextlib.contextmanager
-def servers(**http_limits: float) -> Iterator[tuple[object, int]]:
+def servers(**http_limits: float) -> contextlib.AbstractContextManager[tuple[object, int]]:
     """A gRPC server and its HTTP side, with some of http.py's limits lowered."""
-    saved = {name: getattr(http, name) for name in http_limits}
-    for name, value in http_limits.items():
-        setattr(http, name, value)
-    running = serve("127.0.0.1:0", threads=1)
-    http_server = serve_http(running, "127.0.0.1:0")
-    try:
-        yield running, http_server.port
-    finally:
-        Serving(running, http_server).stop(0)
-        for name, value in saved.items():
-            setattr(http, name, value)
+    return own_servers(http, **http_limits)
 
 
 def connect(port: int, source: str = "127.0.0.1") -> socket.socket:
