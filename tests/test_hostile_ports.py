@@ -20,7 +20,7 @@ import pytest
 from google.rpc import error_details_pb2, status_pb2
 
 from crabgames.service import browser, http
-from crabgames.service.edge import OPEN_CALLS_PER_PEER, Edge, peer_address
+from crabgames.service.edge import OPEN_CALLS_PER_PEER, REFUSED_BURST, REFUSED_PER_MINUTE, Edge
 from crabgames.service.limits import REQUEST_BYTES, WIRE_BYTES_PER_JSON_CONTAINER
 from crabgames.service.server import serve
 from crabgames.v1 import crab_rage_pb2
@@ -165,12 +165,6 @@ def test_a_compressed_frame_without_an_announced_compression_is_invalid_argument
         assert grpc_web_trailers(data)["grpc-status"] == "0"
 
 
-def test_peer_addresses_drop_the_port():
-    assert peer_address("ipv4:10.0.0.7:41234") == "ipv4:10.0.0.7"
-    assert peer_address("ipv6:[::1]:5678") == "ipv6:[::1]"
-    assert peer_address("unix:/tmp/socket") == "unix:/tmp/socket"
-
-
 def test_calls_open_beyond_a_peers_share_are_refused_and_another_peer_is_not():
     class Servicer:
         ledger = None
@@ -260,3 +254,34 @@ def peak_kib() -> int:
     """This process's peak resident memory (the in-process server's too)."""
     with open("/proc/self/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
+
+
+def test_a_peer_whose_requests_keep_being_refused_unread_is_held_then_refused_unread():
+    """Bombs gRPC refuses before our code sees them cost a core each: after REFUSED_BURST of
+    them a peer's calls wait and are refused without being read, until its budget refills
+    (one a second); a peer sending what may be read is never counted."""
+    running = serve("127.0.0.1:0", threads=1)
+    bomb = b"\x0a\x00" * (2 * 1024 * 1024)
+    try:
+        with grpc.insecure_channel(
+            f"127.0.0.1:{running.port}",
+            options=[("grpc.max_send_message_length", 8 << 20)],
+            compression=grpc.Compression.Gzip,
+        ) as channel:
+            stub = api_grpc.RulesServiceStub(channel)
+            for _ in range(20):  # well-formed calls never count
+                stub.ListGames(api.ListGamesRequest(), timeout=10)
+            for _ in range(REFUSED_BURST):
+                with pytest.raises(grpc.RpcError) as caught:
+                    channel.unary_unary(f"{RULES}/Replay")(bomb, timeout=10)
+                assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            started = time.monotonic()
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.ListGames(api.ListGamesRequest(), timeout=10)
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "refused unread" in (caught.value.details() or "")
+            assert time.monotonic() - started > 0.3  # held before it was refused
+            time.sleep(60 / REFUSED_PER_MINUTE)  # a token earned back
+            assert stub.ListGames(api.ListGamesRequest(), timeout=10).games
+    finally:
+        running.stop(0)

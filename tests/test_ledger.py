@@ -23,7 +23,6 @@ import redis
 from crabgames.core.errors import StaleState
 from crabgames.service import ledger as ledger_module
 from crabgames.service.ledger import (
-    MAX_PEERS,
     MAX_UNMOVED_VAR,
     RATE_VAR,
     UNMOVED_KEY,
@@ -31,9 +30,8 @@ from crabgames.service.ledger import (
     URL_VAR,
     Ledger,
     LedgerUnavailable,
-    PeerRate,
-    peer_address,
 )
+from crabgames.service.peers import MAX_PEER_CHARS, MAX_PEERS, PeerRate, peer_address
 from crabgames.service.sealing import ENV_VAR
 from crabgames.service.server import serve
 from crabgames.v1 import game_pb2
@@ -536,7 +534,7 @@ def test_a_caller_address_is_its_ip_without_the_port_and_an_ipv6_one_its_64():
         assert peer_address(peer) == net, peer
     assert peer_address("ipv6:[2001:db8:0:1::1]:1") == "2001:db8:0:1::/64"
     assert peer_address("unix:/run/crabgames.sock") == "unix:/run/crabgames.sock"
-    assert len(peer_address("unix:" + "x" * 1000)) == ledger_module.MAX_PEER_CHARS
+    assert len(peer_address("unix:" + "x" * 1000)) == MAX_PEER_CHARS
 
 
 def test_each_address_gets_a_bucket_that_refills_and_the_table_stays_bounded():

@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from crabclients.host.errors import TOO_MANY, HostError
-from crabgames.service.ledger import PeerRate
 from crabgames.service.limits import MAX_REPLAY_MOVES
+from crabgames.service.peers import PeerRate
 
 KIB = 1024
 

@@ -14,6 +14,8 @@ answered, so that no caller can hold the server by being slow, idle or greedy
 - An ApplyMoves stream must send its next request within STREAM_IDLE_SECONDS.
 - At most MAX_CALLS rules calls per process are in flight; more are refused at once
   (RESOURCE_EXHAUSTED). Health and reflection are not counted, so they always answer.
+- A peer address whose calls keep ending with no request message (gRPC refused it as too large
+  once inflated, or none came) has its next calls held a while and refused unread.
 - An answer larger than the message limit is refused (RESOURCE_EXHAUSTED) before it is sent.
 - With an observer (metrics.py: --metrics-address, --access-log), every rules call, refused or
   not, is reported as it ends with its method, request, status and duration; without one the
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import math
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -50,6 +53,7 @@ from crabgames.service.limits import (
     state_left_as_bytes,
 )
 from crabgames.service.long_calls import LongCallPool, Status
+from crabgames.service.peers import PeerRate, peer_address
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -78,6 +82,13 @@ LEDGER_THREADS = 16
 QUEUED_LONG_CALLS = 8
 # Of those running or waiting, one peer address may hold at most half.
 LONG_CALL_SHARE_PER_PEER = 0.5
+# Calls of one peer address that end without a request message: none sent, or one gRPC itself
+# refused as larger than its receive limit once inflated (a 4 KB gzip bomb of 4 MiB, which
+# gRPC inflates whole first: about 3 ms of a core each; the two look alike to us). Beyond
+# a burst of REFUSED_BURST, REFUSED_PER_MINUTE; then the peer's calls are refused unread (no
+# message of theirs inflated) until it has earned another. A well-behaved caller has none.
+REFUSED_PER_MINUTE = 60
+REFUSED_BURST = 10
 # Calls whose work is a loop over many games or moves: they run on the pool, never the loop.
 LONG_CALLS = ("Playouts", "Replay", "SuggestMove")
 # The calls a game makes most, whose requests lead with the state. A sealing server opens and
@@ -184,15 +195,6 @@ async def next_message(context: AsyncCall, seconds: float, what: str) -> Any:
     )
 
 
-async def first_request(context: AsyncCall) -> Any:
-    """The call's first request message, refused unless it parsed (or will, for JSON)."""
-    request = await next_message(context, REQUEST_SECONDS, "the request")
-    if request is grpc.aio.EOF:
-        await refuse(context, bad_request("request", "no request message: a call sends one"))
-    await refuse_unreadable(context, request)
-    return request
-
-
 async def end_of_request(context: AsyncCall) -> None:
     """A unary call's end: its caller sends nothing after its one request (the work is already
     done, so waiting for the end holds no request, only the answer)."""
@@ -212,15 +214,6 @@ async def refuse_unreadable(context: AsyncCall, request: object) -> None:
 
 def too_large(why: str) -> Refused:
     return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE", why)
-
-
-def peer_address(peer: str) -> str:
-    """A peer without its port ("ipv4:10.0.0.7:41234" is "ipv4:10.0.0.7"), so that one host's
-    connections share one budget; a peer with no port (unix sockets) is itself."""
-    kind, _, rest = peer.partition(":")
-    if kind not in ("ipv4", "ipv6"):
-        return peer
-    return f"{kind}:{rest.rpartition(':')[0] or rest}"
 
 
 class Seen:
@@ -289,6 +282,7 @@ class Edge:
         self.open_calls = 0  # at work or waiting for a request
         self.open_by_peer: dict[str, int] = {}
         self.long_by_peer: dict[str, int] = {}
+        self.refused = PeerRate(REFUSED_PER_MINUTE, burst=REFUSED_BURST)
         self.stopping = False  # set by a graceful stop: new calls are refused
 
     def close(self) -> None:
@@ -317,6 +311,15 @@ class Edge:
     def closed(self, peer: str) -> None:
         self.open_calls -= 1
         one_less(self.open_by_peer, peer)
+
+    async def first_request(self, context: AsyncCall, peer: str) -> Any:
+        """The call's first request message, refused unless it parsed (or will, for JSON)."""
+        request = await next_message(context, REQUEST_SECONDS, "the request")
+        if request is grpc.aio.EOF:
+            self.refused.take(peer)
+            await refuse(context, bad_request("request", "no request message: a call sends one"))
+        await refuse_unreadable(context, request)
+        return request
 
     def admitted(self, long: bool, peer: str) -> RulesError | None:
         """Why a call whose request arrived cannot start its work now, or None (and the call
@@ -364,7 +367,7 @@ class Edge:
 
         async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> bytes:
             async with Open(self, context) as peer:
-                request = await first_request(context)
+                request = await self.first_request(context, peer)
                 if seen is not None:
                     seen.add(request)
                 async with Admitted(self, context, long, peer):
@@ -452,9 +455,11 @@ class Edge:
                 seconds, what = REQUEST_SECONDS, "the first request on the stream"
                 while True:
                     request = await next_message(context, seconds, what)
-                    seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
                     if request is grpc.aio.EOF:
+                        if seconds == REQUEST_SECONDS:  # a stream of no request at all
+                            self.refused.take(peer)
                         return
+                    seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
                     if seen is not None:
                         seen.add(request)
                     await refuse_unreadable(context, request)
@@ -482,7 +487,28 @@ class Open:
         refused = self.edge.opened(self.peer)
         if refused is not None:
             await refuse(self.context, refused)
+        wait = self.edge.refused.wait(self.peer)
+        if wait:
+            try:
+                await self.held_and_refused(wait)
+            finally:
+                self.edge.closed(self.peer)
         return self.peer
+
+    async def held_and_refused(self, wait: float) -> NoReturn:
+        """A call from a peer with too many requests refused unread lately: refused unread
+        too, once it has waited (a held call costs a timer; a caller refused at once would
+        call again at once, and its calls would cost the event loop what its bombs did)."""
+        await asyncio.sleep(min(wait, REQUEST_SECONDS))
+        await refuse(
+            self.context,
+            Refused(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_REFUSED",
+                f"too many requests from {self.peer} were refused unread lately (too large,"
+                f" or none): its calls are read again in {math.ceil(wait)} s",
+            ),
+        )
 
     async def __aexit__(
         self,

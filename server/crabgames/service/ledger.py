@@ -47,17 +47,14 @@ afterwards calls are refused at once instead of each waiting for the timeout.
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import logging
 import math
 import os
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from hashlib import sha256
 from typing import ParamSpec, TypeVar, cast
-from urllib.parse import unquote
 
 import redis
 from google.rpc import code_pb2
@@ -65,6 +62,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from crabgames.core.errors import RulesError, StaleState
+from crabgames.service.peers import PeerRate
 from crabgames.v1 import game_pb2
 
 log = logging.getLogger(__name__)
@@ -87,8 +85,6 @@ RATE_VAR = "CRABGAMES_LEDGER_NEW_GAMES_PER_MINUTE"
 # starts games by the second; the hard bound on a flood is DEFAULT_MAX_UNMOVED.
 DEFAULT_NEW_GAMES_PER_MINUTE = 1200
 MAX_NEW_GAMES_PER_MINUTE = 1_000_000
-MAX_PEERS = 10_000  # caller addresses a process keeps a bucket for (about 2.4 MB)
-MAX_PEER_CHARS = 64  # of a peer that is no IP address (a unix socket's path), as its table key
 TIMEOUT_SECONDS = 0.25  # connecting, and each command: a few ms on a healthy network
 COOL_OFF_SECONDS = 1.0
 MAX_CONNECTIONS = 64  # per server process; more calls at once than this are UNAVAILABLE
@@ -158,34 +154,6 @@ class RateLimited(RulesError):
     @property
     def metadata(self) -> dict[str, str]:
         return {"retry_after_ms": str(self.wait_ms)}
-
-
-class PeerRate:
-    """A token bucket for each caller address: at most `per_minute` new games in a minute, in
-    bursts of as many. In this process only: a deployment of N processes takes up to N times as
-    many from one address. The MAX_PEERS addresses seen most lately are kept; one seen longer
-    ago has its bucket full again, or nearly. The address is the connection's: behind a proxy
-    every caller has the proxy's, so limit per caller there instead (and 0 here)."""
-
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity = float(per_minute)
-        self.per_second = per_minute / 60
-        self.clock = clock
-        self.buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # tokens, when
-        self.lock = threading.Lock()
-
-    def take(self, peer: str) -> float:
-        """0 when `peer` may start a game now (counted), else the seconds until it may."""
-        address = peer_address(peer)
-        with self.lock:
-            now = self.clock()
-            tokens, then = self.buckets.pop(address, (self.capacity, now))
-            tokens = min(self.capacity, tokens + (now - then) * self.per_second)
-            wait = 0.0 if tokens >= 1 else (1 - tokens) / self.per_second
-            self.buckets[address] = (tokens - 1 if wait == 0 else tokens, now)
-            if len(self.buckets) > MAX_PEERS:
-                self.buckets.popitem(last=False)
-        return wait
 
 
 class Ledger:
@@ -327,26 +295,6 @@ def stale(state: game_pb2.GameState, newest: bytes | None) -> StaleState:
         f"this state (version {state.version}) is not its game's newest one (version"
         f" {version}): send the latest state"
     )
-
-
-def peer_address(peer: str) -> str:
-    """The caller's address without its port, from gRPC's peer ("ipv4:10.0.0.1:5678",
-    "ipv6:[2001:db8::1]:5678", "%5B...%5D" in older gRPC) or the HTTP side's
-    ("ipv6:2001:db8::1:5678", browser.py). An IPv6 address counts as its /64, which one host
-    usually holds whole; an IPv4-mapped one as its IPv4 address. Anything else (a unix socket)
-    is one caller."""
-    rest = unquote(peer.partition(":")[2])
-    bracketed = rest.startswith("[")
-    host = rest[1:].partition("]")[0] if bracketed else (rest.rpartition(":")[0] or rest)
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return peer[:MAX_PEER_CHARS]
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network((address, 64), strict=False))
-    return str(address)
 
 
 def settings(environ: Mapping[str, str] = os.environ) -> tuple[int, int, int]:
