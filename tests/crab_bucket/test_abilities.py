@@ -8,6 +8,7 @@ from crabgames.games.crab_bucket.data import OXI
 from crabgames.games.crab_bucket.events import OxiRescued
 from crabgames.games.crab_bucket.moves import ChooseMissionPile, KeepMission, PlayCard, UseAbility
 from crabgames.games.crab_bucket.state import KEEP_MISSION, OFFER_CHOOSE_PILE
+from crabgames.v1 import crab_bucket_pb2 as pb
 from tests.crab_bucket.helpers import WILD_CRAB, card, cards, mission_index, position
 
 # Current mission 1-D needs two neighbouring green tops: never met by these circles.
@@ -71,6 +72,24 @@ def test_only_one_ability_per_turn():
     assert uses(state) == []
     violation = GAME.explain_illegal(state, UseAbility(mission_index("Mission 1-A"), (0,)))
     assert violation.rule == "B6"
+
+
+def test_an_ability_comes_before_the_main_action_in_the_moves_the_view_and_the_explanation():
+    """B6, one predicate (`rules.may_use_ability`) for all three: a turn that has played a card
+    (here by hand, with a play still owed) offers no ability, shows none, and says why."""
+    state = ready("Mission 1-A")
+    m = mission_index("Mission 1-A")
+    assert uses(state) and view_of(state).decision.may_use_ability
+    state.played = 1
+    assert uses(state) == [] and any(isinstance(u, PlayCard) for u in rules.legal_moves(state))
+    assert not view_of(state).decision.may_use_ability
+    assert GAME.explain_illegal(state, UseAbility(m, (0,))).rule == "B6"
+
+
+def view_of(state) -> pb.CrabBucketView:
+    view = pb.CrabBucketView()
+    GAME.codec.encode_view(state, state.turn_player, view)
+    return view
 
 
 def test_swap_two_top_cards_of_position():

@@ -69,7 +69,7 @@ def _explain_play(state: CrabBucketState, move: PlayCard) -> Violation:
 def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
     if move.mission not in state.completed:
         return Violation("B5", f"mission {move.mission} has not been completed")
-    if state.ability_used or state.played:
+    if not rules.may_use_ability(state):
         return Violation("B6", "one ability per turn, used before the main action")
     if state.spent[state.completed.index(move.mission)]:
         return Violation("B6", "that ability was already used (its card is face down)")

@@ -414,13 +414,18 @@ def play_moves(state: CrabBucketState) -> list[Move]:
     possible but an ability is (with neither, the turn passes automatically, G6)."""
     mains = main_moves(state)
     uses: list[Move] = []
-    if state.completed and not state.ability_used and state.played == 0:
+    if state.completed and may_use_ability(state):
         uses = abilities.ability_moves(state)  # only a completed mission has an ability
     if mains:
         return uses + mains
     if uses:
         return [*uses, Pass()]
     return []
+
+
+def may_use_ability(state: CrabBucketState) -> bool:
+    """B6: one ability per turn, used before the main action."""
+    return not state.ability_used and not state.played
 
 
 def can_act(state: CrabBucketState) -> bool:

@@ -61,9 +61,7 @@ def decision_msg(state: CrabBucketState, msg: pb.CrabBucketDecision) -> None:
         msg.extra = bool(state.pending)  # the extra draw is a pending decision; a refill is not
     elif name == "play":
         msg.plays_left = state.plays_left
-        msg.may_use_ability = bool(
-            abilities.ready_missions(state) and not state.ability_used and not state.played
-        )
+        msg.may_use_ability = rules.may_use_ability(state) and bool(abilities.ready_missions(state))
     elif name == "keep_mission":
         msg.missions.extend(state.offered)
     else:  # choosing a mission pile: the levels whose piles are not empty (B5)
