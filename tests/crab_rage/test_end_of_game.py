@@ -9,6 +9,7 @@ from crabgames.core.errors import IllegalMove, InvalidArgument
 from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.data import ACTION_CARDS, ROUNDS
 from crabgames.games.crab_rage.endgame import arena_glory
 from crabgames.games.crab_rage.events import Cause, seen_by
 from crabgames.games.crab_rage.moves import DuelKeep, DuelReroll, HardcoreFans
@@ -240,6 +241,37 @@ def test_a_tied_spotlight_duel_shares_the_victory():
     play(state, DuelKeep())
     chance(state, 3)
     assert GAME.outcome(state).winners == [BLACK, PURPLE]
+
+
+def refused_duel_field(state, name: str, seats: list[int]) -> str:
+    """The field named when the duel of `state` is sent back with `seats` as its `name`."""
+    msg = game_state(state)
+    getattr(msg.crab_rage.duel, name)[:] = seats
+    with pytest.raises(InvalidArgument) as error:
+        ENGINE.legal_moves(msg)
+    return error.value.violations[0].field
+
+
+def test_a_sent_back_duel_must_be_the_tied_players_and_after_the_last_roll_the_highest_total():
+    """R19, rules note 16: who duels and who won are derived from the state and compared."""
+    state = duel_state()  # Black and Purple tie with 12 glory, Black first in turn order
+    state.action_cards = list(ACTION_CARDS[:ROUNDS])  # as four rounds left it
+    for player in state.players:
+        player.passed = True
+    ENGINE.legal_moves(game_state(state))  # accepted as it is
+    for duelists in ([PURPLE, BLACK], [BLACK, BLACK], [BLACK, GREEN]):
+        assert refused_duel_field(state, "duelists", duelists) == "state.crab_rage.duel.duelists"
+    chance(state, 3)
+    play(state, DuelKeep())
+    chance(state, 3, 3)
+    play(state, DuelKeep())
+    chance(state, 3, 3)
+    play(state, DuelKeep())
+    chance(state, 2)  # Black 9, Purple 8: Black wins, the game is over
+    assert state.duel.winners == [BLACK]
+    ENGINE.legal_moves(game_state(state))  # accepted as it is
+    for winners in ([PURPLE], [BLACK, PURPLE], []):
+        assert refused_duel_field(state, "winners", winners) == "state.crab_rage.duel.winners"
 
 
 def test_the_most_glory_wins_without_a_duel():

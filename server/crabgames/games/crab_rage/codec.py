@@ -475,7 +475,7 @@ def decode_fields(msg: Any, n: int, path: str) -> State:
     if msg.HasField("roll_off"):
         state.roll_off = decode_roll_off(msg.roll_off, n, f"{path}.roll_off")
     if msg.HasField("duel"):
-        state.duel = decode_duel(msg.duel, n, setup.crabs, f"{path}.duel")
+        state.duel = decode_duel(msg.duel, setup.crabs, f"{path}.duel")
     check_pending_refs(state, path)
     check_reachable(state, path)
     return state
@@ -538,14 +538,10 @@ def decode_roll_off(msg: Any, n: int, path: str) -> RollOff:
     return RollOff(list(msg.standing), list(msg.rolling), list(msg.dice))
 
 
-def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
-    duelists = list(msg.duelists)
-    k = len(duelists)
-    need(
-        2 <= k <= n and len(set(duelists)) == k and all(0 <= d < n for d in duelists),
-        f"{path}.duelists",
-        "two or more distinct seats",
-    )
+def decode_duel(msg: Any, crabs: int, path: str) -> Duel:
+    """The duel's shape; who duels and who won are compared with what the rules derive
+    (consistency.check_duel)."""
+    k = len(msg.duelists)
     need(len(msg.rolls) == k and len(msg.rerolls) == k, path, "one entry per duelist")
     need(all(len(r.values) <= crabs for r in msg.rolls), f"{path}.rolls", "one roll per crab")
     rolls = [list(r.values) for r in msg.rolls]
@@ -565,15 +561,9 @@ def decode_duel(msg: Any, n: int, crabs: int, path: str) -> Duel:
         f"{path}.awaiting_keep",
         "nothing was rolled",
     )
-    winners = list(msg.winners)
-    need(
-        len(winners) <= k
-        and len(set(winners)) == len(winners)
-        and all(w in duelists for w in winners),
-        f"{path}.winners",
-        "must be distinct duelists",
+    return Duel(
+        list(msg.duelists), rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), list(msg.winners)
     )
-    return Duel(duelists, rolls, msg.turn, msg.awaiting_keep, list(msg.rerolls), winners)
 
 
 # ----- events -----

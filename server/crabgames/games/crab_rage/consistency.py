@@ -6,7 +6,14 @@ from __future__ import annotations
 
 from crabgames.core.errors import bad_state
 from crabgames.games.crab_rage.data import BOARD_ACTIONS, SETUP, Billboard
-from crabgames.games.crab_rage.endgame import arena_glory, shouters, total_glory
+from crabgames.games.crab_rage.endgame import (
+    arena_glory,
+    duel_done,
+    duel_winners,
+    most_glory,
+    shouters,
+    triggers_a_duel,
+)
 from crabgames.games.crab_rage.state import (
     Phase,
     State,
@@ -205,20 +212,17 @@ def check_glory(state: State, path: str) -> None:
 
 
 def check_duel(state: State, path: str) -> None:
-    """R19: a duel exists exactly when scoring left a tie for most glory, among the tied."""
+    """R19: a duel exists exactly when scoring left a tie for most glory, among the tied; its
+    winners are the highest totals once all have rolled."""
     duel = state.duel
-    tied: list[int] = []
-    if scored(state):
-        totals = total_glory(state)
-        tied = [p for p in turn_order(state, state.microphone) if totals[p] == max(totals)]
-    if len(tied) < 2:
+    tied = most_glory(state) if scored(state) else []
+    if not triggers_a_duel(tied):
         need(duel is None, f"{path}.duel", "only a tie for most glory triggers a duel")
         return
     if duel is None:
         raise bad_state(f"{path}.duel", "a tie for most glory needs its duel")
     need(duel.duelists == tied, f"{path}.duel.duelists", "the tied players, in turn order")
-    crabs = len(state.players[0].crabs)
-    done = not duel.awaiting_keep and all(len(r) == crabs for r in duel.rolls)
+    done = duel_done(state)
     need(done == (state.phase == Phase.GAME_OVER), f"{path}.duel", "unfinished")
     lengths = [len(r) for r in duel.rolls]
     rolled = duel.turn + (1 if duel.awaiting_keep else 0)
@@ -229,10 +233,7 @@ def check_duel(state: State, path: str) -> None:
         f"{path}.duel.rolls",
         "duelists roll one crab each in turn",
     )
-    winners = []
-    if done:
-        sums = [sum(r) for r in duel.rolls]
-        winners = [p for p, s in zip(duel.duelists, sums, strict=True) if s == max(sums)]
+    winners = duel_winners(duel) if done else []
     need(duel.winners == winners, f"{path}.duel.winners", "the highest totals once all rolled")
 
 

@@ -130,25 +130,52 @@ class Scoring(Handler):
                 if glory:
                     team = state.players[p].team
                     events.append(Glory(p, index, glory, team, arena.billboard))
-        totals = total_glory(state)
-        best = max(totals)
-        tied = [p for p in turn_order(state, state.microphone) if totals[p] == best]
-        if len(tied) > 1:  # R19
+        tied = most_glory(state)
+        if triggers_a_duel(tied):
             state.duel = Duel(tied, [[] for _ in tied], rerolls=[0] * len(tied))
             push(state, Task(Step.DUEL))
-            events.append(DuelStarted(tuple(tied), best, teams_of(state)))
+            events.append(DuelStarted(tuple(tied), max(total_glory(state)), teams_of(state)))
         else:
             events.append(game_over(state))
         return events
 
 
+# ----- 3. Winning the game, and the spotlight duel (R19) -----
+
+
+def most_glory(state: State) -> list[int]:
+    """Winning the Game: "The manager with the most glory over all arenas wins". Those with the
+    most glory, in turn order from the microphone holder: the order a tie duels in (R19)."""
+    totals = total_glory(state)
+    best = max(totals)
+    return [p for p in turn_order(state, state.microphone) if totals[p] == best]
+
+
+def triggers_a_duel(tied: list[int]) -> bool:
+    """R19: "In the event of a tie, a spotlight duel is triggered" among the tied."""
+    return len(tied) > 1
+
+
+def duel_totals(duel: Duel) -> list[int]:
+    """Each duelist's total muscle rolled so far, in duelist order."""
+    return [sum(rolls) for rolls in duel.rolls]
+
+
+def duel_winners(duel: Duel) -> list[int]:
+    """R19: "The player with the highest total muscle wins"; equal totals share the victory."""
+    totals = duel_totals(duel)
+    best = max(totals)
+    return [p for p, total in zip(duel.duelists, totals, strict=True) if total == best]
+
+
+def winners(state: State) -> list[int]:
+    """The most glory wins; a tie, the spotlight duel's winners (R19); in seat order."""
+    return sorted(duel_winners(state.duel) if state.duel is not None else most_glory(state))
+
+
 def game_over(state: State) -> Event:
     """The last step has run: the game is over (flow.advance sets the phase)."""
-    winners = tuple(result(state).winners)
-    return GameOver(winners, teams_of(state))
-
-
-# ----- 3. The spotlight duel (R19) -----
+    return GameOver(tuple(winners(state)), teams_of(state))
 
 
 def duel_done(state: State) -> bool:
@@ -220,9 +247,8 @@ class SpotlightDuel(Handler):
         if not duel_done(state):
             push(state, task)
             return events
-        sums = [sum(r) for r in duel.rolls]
-        duel.winners = [p for p, s in zip(duel.duelists, sums, strict=True) if s == max(sums)]
-        won = DuelWon(tuple(duel.winners), max(sums), teams_of(state))
+        duel.winners = duel_winners(duel)
+        won = DuelWon(tuple(duel.winners), max(duel_totals(duel)), teams_of(state))
         return [*events, won, game_over(state)]
 
 
@@ -246,16 +272,15 @@ class Result(NamedTuple):
 
 
 def result(state: State) -> Result:
-    """Winners: the most glory, or the spotlight duel's winners. Ranks: 1 + the number of players
-    with more glory (duel totals break ties among the duelists)."""
+    """Winners (`winners`) and ranks: 1 + the number of players with more glory, the duel total
+    breaking ties among the duelists (rules note 13)."""
     glory = total_glory(state)
     duel_total = [0] * state.num_players
     if state.duel is not None:
-        for p, rolls in zip(state.duel.duelists, state.duel.rolls, strict=True):
-            duel_total[p] = sum(rolls)
+        for p, total in zip(state.duel.duelists, duel_totals(state.duel), strict=True):
+            duel_total[p] = total
     keys = list(zip(glory, duel_total, strict=True))
     ranks = [1 + sum(other > key for other in keys) for key in keys]
-    winners = [p for p in range(state.num_players) if ranks[p] == 1]
     arenas = [
         ArenaGlory(
             a, state.arenas[a].billboard, list(state.arenas[a].fans), list(state.arenas[a].glory)
@@ -263,4 +288,4 @@ def result(state: State) -> Result:
         for a in arenas_alphabetical(state)
     ]
     teams = [team(state, p) for p in range(state.num_players)]
-    return Result(glory, ranks, winners, arenas, state.duel, teams)
+    return Result(glory, ranks, winners(state), arenas, state.duel, teams)
