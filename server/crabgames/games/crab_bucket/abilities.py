@@ -124,9 +124,10 @@ def _swap_tops(state: CrabBucketState, move: UseAbility, events: list[Event]) ->
 
 
 def _uses_rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
-    """Wild Crab: an Oxi! discarded by play, to cut any pile. Quick: an Oxi! from any pile that
-    holds one (not only its top), onto any pile (rules notes)."""
-    if state.options.wild:
+    """An Oxi! that cuts (`rules.oxi_cuts`, Wild Crab): one discarded by play, to cut any pile.
+    Otherwise (Quick): an Oxi! from any pile that holds one (not only its top), onto any pile
+    (rules notes)."""
+    if rules.oxi_cuts(state):
         if not state.oxi_discarded:
             return []
         return [UseAbility(mission, (pile,)) for pile in range(CIRCLE)]
@@ -139,7 +140,7 @@ def _uses_rescue_oxi(state: CrabBucketState, mission: int) -> list[Move]:
 def _rescue_oxi(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
     (pile,) = move.piles
     player = state.turn_player
-    if state.options.wild:
+    if rules.oxi_cuts(state):
         # Out of the discard and used at once: discarded again, cutting `pile`.
         events.append(OxiRescued(player, pile))
         rules.cut_pile(state, pile, True, events)
@@ -173,8 +174,8 @@ def _play_freely(state: CrabBucketState, move: UseAbility, events: list[Event]) 
 
 def _uses_swap_hand_top(state: CrabBucketState, mission: int) -> list[Move]:
     hand = state.hands[state.turn_player]
-    # An Oxi! never goes onto a pile in Wild Crab mode (it is only ever discarded there).
-    cards = _crab_cards_in_hand(state) if state.options.wild else sorted(set(hand))
+    # An Oxi! that cuts never goes onto a pile (it is only ever discarded).
+    cards = _crab_cards_in_hand(state) if rules.oxi_cuts(state) else sorted(set(hand))
     return [UseAbility(mission, (pile,), card) for pile in _full_piles(state) for card in cards]
 
 

@@ -425,7 +425,7 @@ def _check_cards(state: CrabBucketState, path: str) -> None:
         raise bad_state(
             path, f"there are {counts[OXI]} Oxi! cards; there must be one per player (B1)"
         )
-    if state.options.wild:
+    if rules.oxi_cuts(state):
         for i, stack in enumerate(state.piles):
             if OXI in stack:
                 raise bad_state(

@@ -292,13 +292,13 @@ def event_bytes(event: Event) -> bytes:
 
 
 def move_cache_keys(state: CrabBucketState, moves: Sequence[Move]) -> list[Hashable]:
-    """What each move's label and id read besides the move: the mode for a card play (Oxi!), the
-    mission's ability for a use; a kept mission's name and offer slot, the move with both."""
-    wild, missions = state.options.wild, state.options.missions
+    """What each move's label and id read besides the move: whether an Oxi! cuts for a card play,
+    the mission's ability for a use; a kept mission's name and offer slot, the move with both."""
+    cuts, missions = rules.oxi_cuts(state), state.options.missions
     keys: list[Hashable] = []
     for move in moves:
         if type(move) is PlayCard:
-            keys.append((move, wild))
+            keys.append((move, cuts))
         elif type(move) is UseAbility:
             keys.append((move, missions[move.mission].ability))
         elif type(move) is KeepMission:

@@ -10,7 +10,7 @@ from typing import Literal, NamedTuple
 
 
 class PlayCard(NamedTuple):
-    """Main action: a card from the hand onto a pile (Wild Crab Oxi!: discard it, cut `pile`)."""
+    """Main action: a card from the hand onto a pile (an Oxi! that cuts: discarded, `pile` cut)."""
 
     card: int
     pile: int

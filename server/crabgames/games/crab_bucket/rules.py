@@ -461,8 +461,7 @@ def can_place(card: int, top: int) -> bool:
 
 def may_play_on(card: int, top: int) -> bool:
     """The main action with a card of the hand on a pile with this top: a crab card as
-    `can_place` says; an Oxi! card on any pile (2.: played onto it in Quick mode, discarded and
-    the pile cut in Wild Crab mode)."""
+    `can_place` says; an Oxi! card on any pile (2.: onto it, or cutting it, `oxi_cuts`)."""
     return card == OXI or can_place(card, top)
 
 
@@ -521,10 +520,16 @@ def play_card(state: CrabBucketState, card: int, pile: int, events: list[Event])
     check_mission(state, events)
 
 
+def oxi_cuts(state: CrabBucketState) -> bool:
+    """2. Play an Oxi! Card: in Wild Crab mode an Oxi! is discarded and cuts the pile chosen
+    (`cut_pile`); in Quick mode it goes onto the pile. So in Wild Crab mode no Oxi! ever lies on
+    a pile, and only there is one ever discarded."""
+    return state.options.wild
+
+
 def play_oxi(state: CrabBucketState, pile: int, events: list[Event]) -> None:
-    """2. Play an Oxi! Card. Quick mode: onto the pile. Wild Crab mode: discarded, and the pile
-    keeps only its top card (`cut_pile`)."""
-    if state.options.wild:
+    """2. Play an Oxi! Card: discarded, cutting the pile (`oxi_cuts`), or onto the pile."""
+    if oxi_cuts(state):
         state.oxi_discarded += 1
         cut_pile(state, pile, False, events)
     else:
@@ -553,7 +558,8 @@ def play_from_hand(
 
 
 def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
-    """Wild Crab Oxi!: the pile keeps only its top card; the rest go back into the draw pile.
+    """An Oxi! that cuts (`oxi_cuts`): the pile keeps only its top card; the rest go back into
+    the draw pile.
     `rescued`: the Oxi! came back from the discard ("Rescue an Oxi! card"), not from the hand."""
     stack = state.piles[pile]
     returned = stack[:-1]

@@ -371,7 +371,7 @@ def move_label(state: CrabBucketState, move: Move) -> str:
     missions by index and name): no two legal moves of one decision share one."""
     missions = state.options.missions
     if isinstance(move, PlayCard):
-        if move.card == OXI and state.options.wild:
+        if move.card == OXI and rules.oxi_cuts(state):
             return f"discard Oxi! and cut pile {move.pile}"
         return f"play {card_name(move.card)} on pile {move.pile}"
     if isinstance(move, Pass):
@@ -389,7 +389,7 @@ def _piles(piles: tuple[int, ...]) -> str:
 
 
 def _rescue_oxi_detail(move: UseAbility) -> str:
-    if move.source < 0:  # Wild Crab: from the discard
+    if move.source < 0:  # from the discard (`abilities._uses_rescue_oxi`)
         return f": a discarded Oxi! to cut pile {move.piles[0]}"
     return f": the Oxi! from pile {move.source} onto pile {move.piles[0]}"
 
