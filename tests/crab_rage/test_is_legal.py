@@ -10,7 +10,7 @@ from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME, actions
 from crabgames.games.crab_rage.moves import Act, Destination, Move, Pass, Signature
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import NO_CRAB, Step, seats_of, units_in
+from crabgames.games.crab_rage.state import NO_CRAB, Step, managers_in, seats_of, units_in
 
 
 def odd_moves(rng: random.Random) -> list[Move]:
@@ -50,7 +50,7 @@ def test_is_legal_agrees_with_the_full_list_of_turn_moves():
     assert checked > 10_000
 
 
-def test_alliances_in_names_each_two_seat_unit_by_its_lowest_seat_in_units_in_order():
+def test_split_names_each_alliance_in_the_arena_by_its_lowest_seat_in_units_in_order():
     seen_two = 0
     for seed in range(10):
         rng = random.Random(seed)
@@ -60,7 +60,8 @@ def test_alliances_in_names_each_two_seat_unit_by_its_lowest_seat_in_units_in_or
             for arena in range(len(state.arenas)):
                 pairs = [u for u in units_in(state, arena) if bin(u).count("1") == 2]
                 expected = [min(seats_of(u)) for u in pairs]
-                assert actions.alliances_in(state, arena) == expected
+                present = managers_in(state, arena)
+                assert actions.alliances_among(state.arenas[arena].partner, present) == expected
                 seen_two += len(pairs) > 1
             if decision.kind == CHANCE:
                 GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])

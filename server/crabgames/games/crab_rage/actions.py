@@ -184,15 +184,10 @@ def other_arenas(where: int, arenas: int) -> list[int]:
     return [a for a in range(arenas) if a != where]
 
 
-def alliances_in(state: State, arena: int) -> list[int]:
-    """Split: "any existing alliance in your crab's arena", each named by its lowest seat, in
-    `units_in` order (the units of two seats among the managers with crabs there, sorted)."""
-    present = [s for s, p in enumerate(state.players) if arena in [c.arena for c in p.crabs]]
-    return alliances_among(state.arenas[arena].partner, present)
-
-
 def alliances_among(partner: list[int], present: Iterable[int]) -> list[int]:
-    """`alliances_in` given the arena's partners and the seats with crabs there."""
+    """Split: "any existing alliance in your crab's arena", given the arena's partners and the
+    seats with crabs there; each named by its lowest seat, in `units_in` order (the units of two
+    seats among the managers with crabs there, sorted)."""
     units = {1 << seat | 1 << partner[seat] for seat in present if partner[seat] >= 0}
     return [(u & -u).bit_length() - 1 for u in sorted(units) if u & (u - 1)]
 
@@ -456,8 +451,7 @@ def split_moves(
     for i, where in placed:
         partner = state.arenas[where].partner
         if max(partner) >= 0:  # else no alliance there (the usual case)
-            # `alliances_in`, the seats there read from the player (crab i is there) and the
-            # rivals already listed.
+            # The seats there: the player's (crab i is there) and the rivals already listed.
             present = {player, *[seat for seat, _ in rivals[where]]}
             row = SPLIT_MOVES[i]
             moves += [row[s] for s in alliances_among(partner, present)]

@@ -479,7 +479,6 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     FanRiding,
     DestinationChosen,
 )
-EVENT_KINDS = frozenset(cls._field_defaults["kind"] for cls in EVENT_CLASSES)
 
 
 # ----- what each seat sees (G4, G5) -----
