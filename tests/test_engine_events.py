@@ -51,8 +51,9 @@ class DealsToEachSeat:
         copy = "public" if event.seen_by is None else f"seat {event.seen_by}"
         msg.text = f"player {event.holder} is dealt a card ({copy})"
 
+    state_encoder = event_encoder = None  # no encoders: encode_event fills the message
     state_bytes = Codec.state_bytes
-    event_bytes = Codec.event_bytes  # through encode_event, as every game's readable path
+    event_bytes = Codec.event_bytes
 
 
 @pytest.mark.parametrize("kind", [Dealt, UnhashableDealt, DealtWithCards])

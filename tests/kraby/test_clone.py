@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 from crabgames.games.kraby import GAME, rules
-from crabgames.games.kraby.fast import FAST
 from crabgames.games.kraby.state import DEAL, DRAW, GAME_OVER, KrabyState
 from crabgames.v1 import kraby_pb2 as pb
 
@@ -24,9 +23,9 @@ def test_playing_a_clone_to_the_end_never_changes_the_original():
         rng = random.Random(seed)
         state = rules.set_up(num_players, pb.KRABY_COLOR_PINK, 0)
         while state.step != GAME_OVER:
-            before = FAST.state_bytes(state), state.row_blocked[:], state.col_blocked[:]
+            before = GAME.codec.state_bytes(state), state.row_blocked[:], state.col_blocked[:]
             clone = GAME.clone(state)
             while clone.step != GAME_OVER:
                 step(clone, rng)
-            assert (FAST.state_bytes(state), state.row_blocked, state.col_blocked) == before
+            assert (GAME.codec.state_bytes(state), state.row_blocked, state.col_blocked) == before
             step(state, rng)

@@ -27,7 +27,6 @@ from crabgames.games.kraby.data import (
     YELLOW,
 )
 from crabgames.games.kraby.events import TileDrawn, TilePlaced
-from crabgames.games.kraby.fast import FAST
 from crabgames.games.kraby.moves import SKIP_FIGURE, PlaceFigure, PlaceTile
 from crabgames.games.kraby.state import DEAL, DRAW, GAME_OVER, PLACE_FIGURE, KrabyState, counted
 from crabgames.v1 import kraby_pb2 as pb
@@ -117,7 +116,7 @@ def test_a_clone_is_the_same_position():
     state = position(2, {(3, 3): BLUE})
     state.excluded_color = YELLOW
     clone = GAME.clone(state)
-    assert FAST.state_bytes(clone) == FAST.state_bytes(state)
+    assert GAME.codec.state_bytes(clone) == GAME.codec.state_bytes(state)
     assert clone.excluded_color == YELLOW and clone.num_players == 2
     assert (clone.row_blocked, clone.col_blocked) == (state.row_blocked, state.col_blocked)
 

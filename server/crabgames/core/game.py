@@ -26,6 +26,7 @@ from google.protobuf.message import Message
 
 from crabgames.core.observation import Layout, Writer
 from crabgames.core.prng import Prng
+from crabgames.core.wire import Encoder, Shapes
 from crabgames.v1 import game_pb2
 
 S = TypeVar("S")  # the game's native state
@@ -112,6 +113,12 @@ class Codec(ABC, Generic[S, M, E, O]):
     Decoders validate, raising InvalidArgument with the field path of the first problem."""
 
     state_message: ClassVar[type[Message]]  # the game's state message (KrabyState, ...)
+    # The generic writers of a state's and an event's bytes (core/wire.py), declared by the
+    # game from its messages' descriptors: when given, they are the one way a state or an
+    # event becomes a message.
+    state_encoder: ClassVar[Encoder | None] = None
+    event_encoder: ClassVar[Encoder | None] = None
+    view_encoder: ClassVar[Encoder | None] = None  # of a Seat: the state as one seat sees it
 
     @abstractmethod
     def decode_options(self, options: Any, num_players: int, path: str) -> Any:
@@ -120,9 +127,9 @@ class Codec(ABC, Generic[S, M, E, O]):
     @abstractmethod
     def decode_state(self, msg: Any, num_players: int, path: str) -> S: ...
 
-    @abstractmethod
     def encode_state(self, state: S, msg: Any) -> None:
-        """Fill the game's (empty) state message, field by field."""
+        """Fill the game's (empty) state message."""
+        msg.MergeFromString(self.state_bytes(state))
 
     @abstractmethod
     def decode_move(self, msg: Any, path: str) -> M: ...
@@ -130,13 +137,14 @@ class Codec(ABC, Generic[S, M, E, O]):
     @abstractmethod
     def encode_move(self, move: M, msg: Any) -> None: ...
 
-    @abstractmethod
     def encode_event(self, event: E, msg: game_pb2.Event) -> None:
         """Fill the game's event field, the template, its args and the one-line `text`."""
+        msg.MergeFromString(self.event_bytes(event))
 
-    @abstractmethod
     def encode_view(self, state: S, player: int | None, msg: Any) -> None:
         """Fill the game's view message for `player` (None for a spectator)."""
+        assert self.view_encoder is not None, "a game declares its view_encoder or this"
+        msg.MergeFromString(self.view_encoder(Seat(state, player)))
 
     @abstractmethod
     def encode_outcome(self, outcome: O, msg: game_pb2.Outcome) -> None: ...
@@ -156,15 +164,48 @@ class Codec(ABC, Generic[S, M, E, O]):
     def state_bytes(self, state: S) -> bytes:
         """The state message serialized deterministically: the bytes the engine sends a state
         as and remembers it by (a state sent back must match them to be found)."""
+        if self.state_encoder is not None:
+            return self.state_encoder(state)
         msg = self.state_message()
         self.encode_state(state, msg)
         return msg.SerializeToString(deterministic=True)
 
     def event_bytes(self, event: E) -> bytes:
         """The event as a serialized `Event` (its args map sorted by key)."""
+        if self.event_encoder is not None:
+            return self.event_encoder(event)
         msg = game_pb2.Event()
         self.encode_event(event, msg)
         return msg.SerializeToString(deterministic=True)
+
+
+class Seat(NamedTuple):
+    """A state as one seat sees it (player None: a spectator), which a game's view is written
+    from (Codec.view_encoder)."""
+
+    state: Any
+    player: int | None
+
+
+Sentence = tuple[str, dict[str, str]]  # an event's template and what its placeholders read
+
+
+def event_encoder(game_id: str, sentence: Callable[[Any], Sentence], shapes: Shapes) -> Encoder:
+    """The writer of a game's events as `Event` messages: the game's field of the oneof (the
+    event itself, by its message's shape), its sentence's template and args, and the text they
+    make. Events are immutable values, so each distinct one is written once."""
+
+    def text(event: Any) -> str:
+        template, args = sentence(event)
+        return template.format_map(args)
+
+    read = {
+        "text": text,
+        "template": lambda event: sentence(event)[0],
+        "args": lambda event: sentence(event)[1],
+        "event": lambda event: (game_id, event),
+    }
+    return Encoder(game_pb2.Event, read, shapes)
 
 
 @dataclass(frozen=True)
@@ -184,6 +225,9 @@ class Game(ABC, Generic[S, M, E, O]):
     facts: ClassVar[GameFacts]
     codec: Codec[S, M, E, O]
     fast: FastPaths[S, M, E] | None = None
+    # A legal move as `legal_moves` lists it carries everything its encoding reads (its label
+    # and id depend on the move alone): the engine keeps its encoding by the move itself.
+    moves_encode_alone: ClassVar[bool] = False
 
     @abstractmethod
     def initial_state(self, num_players: int, options: Any) -> S:
@@ -345,11 +389,16 @@ def _resolve(game: Game[S, M, E, O]) -> Paths[S, M, E]:
 
     def move_cache_keys(state: S, moves: Sequence[M]) -> list[Hashable]:
         # Everything a move's encoding depends on, so the engine encodes each distinct move once.
+        if game.moves_encode_alone:
+            return list(moves)
         label, move_id = codec.move_label, game.move_id
         return [(move, label(state, move), move_id(state, move)) for move in moves]
 
+    states, events = codec.state_encoder, codec.event_encoder
+    state_bytes = codec.state_bytes if states is None else states.write
+    event_bytes = codec.event_bytes if events is None else events.write
     return Paths(
-        state_bytes=(fast and fast.state_bytes) or codec.state_bytes,
-        event_bytes=(fast and fast.event_bytes) or codec.event_bytes,
+        state_bytes=(fast and fast.state_bytes) or state_bytes,
+        event_bytes=(fast and fast.event_bytes) or event_bytes,
         move_cache_keys=(fast and fast.move_cache_keys) or move_cache_keys,
     )

@@ -6,11 +6,14 @@ responses need: varint fields, length-delimited fields and repeated length-delim
 from __future__ import annotations
 
 import functools
+import operator
+import struct
 import sys
 import weakref
-from collections.abc import Callable, Hashable, Iterable, Sized
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sized
 from typing import Any, ClassVar, TypeVar
 
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
 
@@ -116,3 +119,247 @@ def first_unknown_field(message: Message, path: str) -> tuple[str, int] | None:
             if found is not None:
                 return found
     return None
+
+
+# ----- a message's bytes from a native value, by the message's descriptor -----
+
+# What a field's value is, read from the native value a message is written from.
+Read = Callable[[Any], Any]
+FIXED64, FIXED32 = 1, 5
+_VARINT_TYPES = {
+    FieldDescriptor.TYPE_INT32,
+    FieldDescriptor.TYPE_INT64,
+    FieldDescriptor.TYPE_UINT32,
+    FieldDescriptor.TYPE_UINT64,
+    FieldDescriptor.TYPE_ENUM,
+    FieldDescriptor.TYPE_BOOL,
+}
+_FIXED = {FieldDescriptor.TYPE_DOUBLE: ("<d", FIXED64), FieldDescriptor.TYPE_FLOAT: ("<f", FIXED32)}
+
+
+def snake_case(name: str) -> str:
+    """A class name as a field name: TileDealt is tile_dealt."""
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name).lstrip("_")
+
+
+def by_class_name(value: Any) -> tuple[str, Any]:
+    """A oneof's choice from the native value's class: a TileDealt is the field tile_dealt,
+    written from the value itself."""
+    return snake_case(type(value).__name__), value
+
+
+class Encoder:
+    """A message type's bytes written from a native value, field by field in field-number
+    order: exactly what protobuf's deterministic serialization gives for the message filled
+    from it (tests/test_wire.py checks that for every game's values), without building it.
+
+    A field's value is `read[name](value)` when given; else, from a plain tuple, the item at
+    the field's place in the message's declaration; else the attribute of the same name. A
+    oneof's is `read[oneof name](value)`, a (field name, field value) pair or None (by default
+    the field named after the value's class, written from the value). Then by the field's type:
+    an int, bool or enum is a varint; str, bytes, float as themselves; None (or a proto3 zero,
+    empty string, empty list) leaves the field out; a list of scalars is packed; a dict is a
+    map, its entries by key; a message is written by the Encoder `shapes` has for its type (a
+    default one unless the game declared another). With `remember`, the values it writes are
+    immutable (tuples, frozen dataclasses), and each field holding one keeps its bytes in a
+    Remembered table: a game meets the same small pieces (a hand, a pile, an event) again and
+    again."""
+
+    def __init__(
+        self,
+        message: type[Message],
+        read: Mapping[str, Read] | None = None,
+        shapes: Shapes | None = None,
+        remember: bool = True,
+    ) -> None:
+        self.message = message
+        self.shapes = shapes if shapes is not None else Shapes()
+        descriptor = message.DESCRIPTOR
+        read = dict(read or {})
+        declared = [f.name for f in descriptor.fields]
+        # (read from an object, read from a plain tuple, write), a field (or oneof) each
+        writers: list[tuple[Read, Read, Callable[[Any], bytes]]] = []
+        written: set[str] = set()  # the oneofs already written
+        fields: Iterable[FieldDescriptor] = descriptor.fields  # type: ignore[assignment]
+        ordered = sorted(fields, key=lambda f: f.number)
+        for place, field in enumerate(ordered):
+            oneof = real_oneof(field)
+            if oneof is None:
+                given = read.get(field.name)
+                by_name = given or operator.attrgetter(field.name)
+                by_place = given or operator.itemgetter(declared.index(field.name))
+                writers.append((by_name, by_place, self.field_writer(field)))
+            elif oneof.name not in written:
+                numbers = [f.number for f in ordered[place : place + len(oneof.fields)]]
+                if sorted(f.number for f in oneof.fields) != numbers:
+                    raise ValueError(f"{oneof.full_name}: its fields are not consecutive")
+                written.add(oneof.name)
+                choose, write = self.oneof_writer(oneof, read)
+                writers.append((choose, choose, write))
+        self.from_name = joined([(get, write) for get, _, write in writers])
+        self.from_place = joined([(get, write) for _, get, write in writers])
+        self.remember = remember
+        self.table: Remembered[Any, bytes] | None = Remembered(self.build) if remember else None
+        # The same as calling the encoder, one call shorter (on every call's path).
+        self.write: Callable[[Any], bytes] = (
+            self.build if self.table is None else self.table.__getitem__
+        )
+
+    def oneof_writer(
+        self, oneof: Any, read: Mapping[str, Read]
+    ) -> tuple[Read, Callable[[Any], bytes]]:
+        """The oneof as one writer: its choice read from the value (by_class_name unless
+        `read` says), the chosen field written as itself."""
+        choose = read.get(oneof.name, by_class_name)
+        fields = {f.name: self.field_writer(f, present=True) for f in oneof.fields}
+
+        def write(choice: tuple[str, Any] | None) -> bytes:
+            if choice is None:
+                return b""
+            name, value = choice
+            return fields[name](value)
+
+        return choose, write
+
+    def field_writer(self, field: FieldDescriptor, present: bool = False) -> Callable[[Any], bytes]:
+        if field.message_type is None or field.message_type.GetOptions().map_entry:
+            return field_writer(field, present)
+        encoder = self.shapes.encoder(message_class(field))
+        tag_bytes = tag(field.number, LENGTH_DELIMITED)
+
+        def whole(value: Any) -> bytes:
+            return b"" if value is None else tag_bytes + sized(encoder.build(value))
+
+        write = Remembered(whole).__getitem__ if encoder.remember else whole
+        if field.is_repeated:
+            return lambda values: b"".join(map(write, values))
+        return write
+
+    def build(self, value: Any) -> bytes:
+        """The message's bytes for `value`."""
+        return self.from_place(value) if type(value) is tuple else self.from_name(value)
+
+    def __call__(self, value: Any) -> bytes:
+        """The message's bytes for `value`, remembered when its values are immutable."""
+        return self.write(value)
+
+
+class Shapes:
+    """The Encoders of one game's messages: a default one for each message type, built on
+    first use, unless the game declares another (a cell written as a row and a column, a card
+    id as its card): the shape of a native value that truly differs from its message's."""
+
+    def __init__(self, declared: Mapping[type[Message], Callable[[Shapes], Encoder]] | None = None):
+        self.declared = dict(declared or {})
+        self.encoders: dict[type[Message], Encoder] = {}
+
+    def encoder(self, message: type[Message]) -> Encoder:
+        found = self.encoders.get(message)
+        if found is None:
+            make = self.declared.get(message)
+            found = make(self) if make is not None else Encoder(message, shapes=self)
+            self.encoders[message] = found
+        return found
+
+
+def joined(writers: list[tuple[Read, Callable[[Any], bytes]]]) -> Callable[[Any], bytes]:
+    """One function joining each writer's bytes for its read of the value, written out as
+    one expression (compiled once per message type): the loop over fields it stands for costs
+    more than the fields' own work in a state of a dozen small fields."""
+    if not writers:
+        return lambda _value: b""
+    names = {f"r{i}": read for i, (read, _) in enumerate(writers)}
+    names |= {f"w{i}": write for i, (_, write) in enumerate(writers)}
+    parts = ", ".join(f"w{i}(r{i}(value))" for i in range(len(writers)))
+    source = f"def build(value):\n    return b''.join(({parts},))\n"
+    exec(source, names)  # noqa: S102 (the source is made here from field positions only)
+    build: Callable[[Any], bytes] = names["build"]
+    return build
+
+
+def real_oneof(field: FieldDescriptor) -> Any:
+    """The oneof the field is one choice of; None for a proto3 `optional`, whose oneof (its
+    name starts with "_") only gives it presence."""
+    oneof = field.containing_oneof
+    return None if oneof is None or oneof.name.startswith("_") else oneof
+
+
+def field_writer(field: FieldDescriptor, present: bool = False) -> Callable[[Any], bytes]:
+    """How a scalar, repeated scalar or map field is written from its value (b"" when it is
+    left out). `present`: written even when zero or empty (a oneof's chosen field; a proto3
+    `optional` is written whenever its value is not None)."""
+    if field.message_type is not None:
+        return map_writer(field)
+    scalar = scalar_bytes(field.type)
+    if field.is_repeated and field.type in (
+        FieldDescriptor.TYPE_STRING,
+        FieldDescriptor.TYPE_BYTES,
+    ):
+        tag_bytes = tag(field.number, LENGTH_DELIMITED)
+        return lambda values: b"".join([tag_bytes + scalar(v) for v in values])
+    if field.is_repeated:  # packed
+        return packed_writer(field, scalar)
+    tag_bytes = tag(field.number, wire_type(field.type))
+    if present or field.has_presence:
+
+        def write(value: Any) -> bytes:
+            return b"" if value is None else tag_bytes + scalar(value)
+    else:
+
+        def write(value: Any) -> bytes:
+            return tag_bytes + scalar(value) if value else b""
+
+    # A varint field's bytes by its value, kept: the values a game writes are few (a seat, a
+    # step, a count), and a kept one is written without a Python call.
+    return Remembered(write).__getitem__ if field.type in _VARINT_TYPES else write
+
+
+def packed_writer(field: FieldDescriptor, scalar: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
+    """A packed repeated scalar, left out when empty. Bytes whose every value is under 128 (a
+    board of cells) are their own packed varints."""
+    tag_bytes = tag(field.number, LENGTH_DELIMITED)
+    varints = field.type in _VARINT_TYPES
+
+    def write(values: Any) -> bytes:
+        if not len(values):
+            return b""
+        if varints and type(values) in (bytes, bytearray) and values.isascii():
+            return b"".join((tag_bytes, varint(len(values)), values))
+        return tag_bytes + sized(b"".join(map(scalar, values)))
+
+    return write
+
+
+def wire_type(kind: int) -> int:
+    if kind in _VARINT_TYPES:
+        return VARINT
+    return _FIXED[kind][1] if kind in _FIXED else LENGTH_DELIMITED
+
+
+def scalar_bytes(kind: int) -> Callable[[Any], bytes]:
+    """A scalar's bytes, without its tag (with its length, for a string or bytes)."""
+    if kind in _VARINT_TYPES:
+        return lambda value: varint(int(value))
+    if kind in _FIXED:
+        return struct.Struct(_FIXED[kind][0]).pack
+    if kind == FieldDescriptor.TYPE_STRING:
+        return lambda value: sized(value.encode())
+    return lambda value: sized(bytes(value))
+
+
+def message_class(field: FieldDescriptor) -> type[Message]:
+    """The generated class of a message field's type."""
+    found: type[Message] = field.message_type._concrete_class  # type: ignore[union-attr]
+    return found
+
+
+def map_writer(field: FieldDescriptor) -> Callable[[Any], bytes]:
+    """A map from a dict: one entry per key, in key order (deterministic serialization)."""
+    entry = field.message_type
+    assert entry is not None  # a map field's entries are a message
+    key = field_writer(entry.fields_by_name["key"], present=True)
+    value = field_writer(entry.fields_by_name["value"], present=True)
+    tag_bytes = tag(field.number, LENGTH_DELIMITED)
+    return lambda items: b"".join(
+        [tag_bytes + sized(key(k) + value(v)) for k, v in sorted(items.items())]
+    )

@@ -5,12 +5,11 @@ play could reach is refused with the path of the first problem."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
-from typing import cast
+from collections.abc import Sequence
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
 from crabgames.core.game import Codec
-from crabgames.games.kraby import rules, view, words
+from crabgames.games.kraby import rules, words
 from crabgames.games.kraby.data import (
     CELLS,
     COLOR_NAMES,
@@ -31,20 +30,12 @@ from crabgames.games.kraby.data import (
     SIZE,
     TILE_OFFSET,
     TILES_PER_COLOR,
-    Cell,
     Color,
 )
 from crabgames.games.kraby.events import (
     Event,
-    FigurePlaced,
-    FigureSkipped,
-    GameEnded,
-    TileDealt,
-    TileDrawn,
-    TilePlaced,
-    TurnBegan,
-    TurnPassed,
 )
+from crabgames.games.kraby.messages import EVENT, STATE, VIEW
 from crabgames.games.kraby.moves import SKIP_FIGURE, Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.rules import KrabyOutcome
 from crabgames.games.kraby.state import (
@@ -86,10 +77,6 @@ def decode_counts(msg: pb.KrabyTileCounts, path: str) -> list[int]:
     return counts
 
 
-def set_ship(msg: pb.KrabyShip, ship: Ship) -> None:
-    msg.hold_x1, msg.hold_x2, msg.hold_x3 = ship
-
-
 def set_position(msg: pb.KrabyPosition, cell: int) -> None:
     """A cell as its row and column on the 11x11 board (K1), the numbers its label prints."""
     msg.row, msg.column = divmod(cell, SIZE)
@@ -109,22 +96,6 @@ def decode_options(options: pb.KrabyOptions, num_players: int, path: str) -> Opt
 
 
 # ----- states -----
-
-
-def encode_state(state: KrabyState, msg: pb.KrabyState) -> None:
-    """Fill the (empty) state message."""
-    msg.options.excluded_color = state.excluded_color
-    msg.options.first_player = state.first_player
-    msg.cells.extend(cast(Iterable[Cell], state.cells))
-    for hand in state.hands:
-        set_counts(msg.hands.add(), hand)
-    set_counts(msg.bag, state.bag)
-    for ship in state.ships:
-        set_ship(msg.ships.add(), ship)
-    set_counts(msg.figure_supply, state.figure_supply)
-    msg.step = state.step
-    msg.turn_player = state.turn_player
-    msg.turns_taken = state.turns_taken
 
 
 def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
@@ -349,50 +320,6 @@ def encode_move(move: Move, msg: pb.KrabyMove) -> None:
         msg.skip_figure.SetInParent()
 
 
-# ----- events -----
-
-
-def encode_event(event: Event, msg: game_pb2.Event) -> None:
-    """The event as data (`encode_kraby_event`) and in words: its template, the text of each
-    placeholder, and the sentence they make."""
-    encode_kraby_event(event, msg.kraby)
-    template, args = words.event_sentence(event)
-    msg.template = template
-    msg.args.update(args)
-    msg.text = template.format_map(args)
-
-
-def encode_kraby_event(event: Event, msg: pb.KrabyEvent) -> None:
-    """Who, which tile or figure, from where to where, the result."""
-    match event:
-        case TileDealt():
-            dealt = msg.tile_dealt
-            dealt.player, dealt.color = event.player, event.color
-            dealt.hand_size, dealt.bag_size = event.hand_size, event.bag_size
-        case TileDrawn():
-            drawn = msg.tile_drawn
-            drawn.player, drawn.color = event.player, event.color
-            drawn.hand_size, drawn.bag_size = event.hand_size, event.bag_size
-        case TilePlaced():
-            placed = msg.tile_placed
-            placed.player, placed.edge, placed.lane = event.player, event.edge, event.lane
-            placed.color = event.color
-            set_position(placed.stop, event.stop)
-            placed.hand_size = event.hand_size
-        case FigurePlaced():
-            figure = msg.figure_placed
-            figure.player, figure.color = event.player, event.color
-            figure.multiplier, figure.supply_left = event.multiplier, event.supply_left
-        case FigureSkipped():
-            msg.figure_skipped.player = event.player
-        case TurnBegan():
-            msg.turn_began.player = event.player
-        case TurnPassed():
-            msg.turn_passed.player, msg.turn_passed.reason = event.player, event.reason
-        case GameEnded():
-            msg.game_ended.reason = event.reason
-
-
 # ----- outcomes -----
 
 
@@ -424,6 +351,9 @@ class KrabyCodec(Codec[KrabyState, Move, Event, KrabyOutcome]):
     """The readable codec, as the engine calls it."""
 
     state_message = pb.KrabyState
+    state_encoder = STATE
+    event_encoder = EVENT
+    view_encoder = VIEW
 
     def decode_options(self, options: pb.KrabyOptions, num_players: int, path: str) -> Options:
         return decode_options(options, num_players, path)
@@ -431,20 +361,11 @@ class KrabyCodec(Codec[KrabyState, Move, Event, KrabyOutcome]):
     def decode_state(self, msg: pb.KrabyState, num_players: int, path: str) -> KrabyState:
         return decode_state(msg, num_players, path)
 
-    def encode_state(self, state: KrabyState, msg: pb.KrabyState) -> None:
-        encode_state(state, msg)
-
     def decode_move(self, msg: pb.KrabyMove, path: str) -> Move:
         return decode_move(msg, path)
 
     def encode_move(self, move: Move, msg: pb.KrabyMove) -> None:
         encode_move(move, msg)
-
-    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
-        encode_event(event, msg)
-
-    def encode_view(self, state: KrabyState, player: int | None, msg: pb.KrabyView) -> None:
-        view.encode_view(state, player, msg)
 
     def encode_outcome(self, outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
         encode_outcome(outcome, msg)

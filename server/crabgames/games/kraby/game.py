@@ -15,7 +15,6 @@ from crabgames.games.kraby import events, explain, observation, rules, sampling,
 from crabgames.games.kraby.codec import CODEC, Options
 from crabgames.games.kraby.data import MAX_PLAYERS, Color
 from crabgames.games.kraby.events import Event
-from crabgames.games.kraby.fast import FAST
 from crabgames.games.kraby.move_ids import MOVE_IDS, move_id_of
 from crabgames.games.kraby.moves import Move, PlaceTile
 from crabgames.games.kraby.rules import KrabyOutcome
@@ -72,7 +71,7 @@ class KrabyGame(Game[KrabyState, Move, Event, KrabyOutcome]):
         ),
     )
     codec = CODEC
-    fast = FAST
+    moves_encode_alone = True  # a listed tile carries where it stops (its label's cell)
 
     # ----- the rules -----
 
