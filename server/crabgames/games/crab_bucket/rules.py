@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import compress
 from operator import getitem
 from typing import NamedTuple
@@ -262,11 +263,14 @@ def requirement_met(req: Requirement, colors: int) -> bool:
 
 def mission_met(mission: Mission, colors: int) -> bool:
     """A mission's requirements must all be met at the same time."""
-    return links_met(mission_links(mission), colors)
+    return links_met(requirement_links(mission.requirements), colors)
 
 
-def mission_links(mission: Mission) -> tuple[Link, ...]:
-    return tuple(map(link_of, mission.requirements))
+# A mission is checked after every change to the circle (B5): its requirements are read as
+# links once and kept (the missions games make current lately; any other is read again).
+@lru_cache(maxsize=1024)
+def requirement_links(requirements: tuple[Requirement, ...]) -> tuple[Link, ...]:
+    return tuple(map(link_of, requirements))
 
 
 # ----- completing missions (B5) -----
@@ -278,9 +282,9 @@ def check_mission(state: CrabBucketState, events: list[Event]) -> None:
     wins), Wild Crab mode lets the player choose the pile."""
     if state.current == NO_MISSION or state.step == GAME_OVER:
         return
-    if not links_met(state.options.mission_links[state.current], top_colors(state)):
-        return
     mission = state.options.missions[state.current]
+    if not mission_met(mission, top_colors(state)):
+        return
     state.completed.append(state.current)
     state.spent.append(False)
     events.append(MissionCompleted(state.current, mission.level))

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TypeAlias
 
 from crabgames.games.crab_bucket.data import Mission
 from crabgames.v1 import crab_bucket_pb2 as pb
-
-if TYPE_CHECKING:
-    from crabgames.games.crab_bucket.rules import Link
 
 Mode: TypeAlias = pb.CrabBucketMode.ValueType
 Step: TypeAlias = pb.CrabBucketStep.ValueType
@@ -69,13 +66,6 @@ class Options:
     @cached_property  # the options never change
     def wild(self) -> bool:
         return self.mode == WILD_CRAB
-
-    @cached_property
-    def mission_links(self) -> tuple[tuple[Link, ...], ...]:
-        """Each mission's requirements as the rules read them (B3), built once per game."""
-        from crabgames.games.crab_bucket.rules import mission_links  # rules imports this module
-
-        return tuple(map(mission_links, self.missions))
 
 
 @dataclass
