@@ -58,7 +58,9 @@ from crabgames.v1.crab_rage_pb2 import (
     CrabRageState,
 )
 
-PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
+PLACE_BACKSTAGE = pb.CRAB_RAGE_PLACE_BACKSTAGE
+PLACE_ARENA = pb.CRAB_RAGE_PLACE_ARENA
+PLACE_TRANSIT = pb.CRAB_RAGE_PLACE_TRANSIT
 FULL_STATE = -2  # encode_state's viewer for the whole state, nothing hidden
 # R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
 # game can come near MAX_RAGE (about 4 rounds x 4 arenas x MAX_REWARD at most), and a state above

@@ -1,7 +1,8 @@
 """CRAB RAGE! components as data: teams, billboards, actions, team boards, fanbase cards and
 signature moves. Printed contents are marked printed; the rest are house defaults (R2, R13, R14).
 
-The integer values match the enums of protos/crabgames/v1/crab_rage.proto.
+Teams, billboards, actions and signature moves are the values of the proto's enums
+(protos/crabgames/v1/crab_rage.proto), by their names less the prefix.
 """
 
 from __future__ import annotations
@@ -9,41 +10,43 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from crabgames.v1 import crab_rage_pb2 as pb
+
 
 class Team(IntEnum):
-    BLUE = 1
-    YELLOW = 2
-    GREEN = 3
-    BLACK = 4
-    PURPLE = 5
+    BLUE = pb.CRAB_RAGE_TEAM_BLUE
+    YELLOW = pb.CRAB_RAGE_TEAM_YELLOW
+    GREEN = pb.CRAB_RAGE_TEAM_GREEN
+    BLACK = pb.CRAB_RAGE_TEAM_BLACK
+    PURPLE = pb.CRAB_RAGE_TEAM_PURPLE
 
 
 class Billboard(IntEnum):
-    MEGA_MUSCLE = 1
-    ATTACK_OF_THE_FANS = 2
-    PRESSURE_COOKER = 3
-    BARNACLE_BRAWL = 4
+    MEGA_MUSCLE = pb.CRAB_RAGE_BILLBOARD_MEGA_MUSCLE
+    ATTACK_OF_THE_FANS = pb.CRAB_RAGE_BILLBOARD_ATTACK_OF_THE_FANS
+    PRESSURE_COOKER = pb.CRAB_RAGE_BILLBOARD_PRESSURE_COOKER
+    BARNACLE_BRAWL = pb.CRAB_RAGE_BILLBOARD_BARNACLE_BRAWL
 
 
 class Action(IntEnum):
-    MOVE = 1
-    GO_CLAM = 2
-    SPLIT = 3
-    SMASH = 4
-    RUSH = 5
-    SCATTER = 6
-    PSYCH_OUT = 7
-    SWAP = 8
-    CHARM = 9
-    RAGE = 10
+    MOVE = pb.CRAB_RAGE_ACTION_MOVE
+    GO_CLAM = pb.CRAB_RAGE_ACTION_GO_CLAM
+    SPLIT = pb.CRAB_RAGE_ACTION_SPLIT
+    SMASH = pb.CRAB_RAGE_ACTION_SMASH
+    RUSH = pb.CRAB_RAGE_ACTION_RUSH
+    SCATTER = pb.CRAB_RAGE_ACTION_SCATTER
+    PSYCH_OUT = pb.CRAB_RAGE_ACTION_PSYCH_OUT
+    SWAP = pb.CRAB_RAGE_ACTION_SWAP
+    CHARM = pb.CRAB_RAGE_ACTION_CHARM
+    RAGE = pb.CRAB_RAGE_ACTION_RAGE
 
 
 class SignatureMove(IntEnum):
-    FRENZY = 1
-    CLAW_SNAP = 2
-    SHELL_UP = 3
-    RIPTIDE = 4
-    HYPE_UP = 5
+    FRENZY = pb.CRAB_RAGE_SIGNATURE_MOVE_FRENZY
+    CLAW_SNAP = pb.CRAB_RAGE_SIGNATURE_MOVE_CLAW_SNAP
+    SHELL_UP = pb.CRAB_RAGE_SIGNATURE_MOVE_SHELL_UP
+    RIPTIDE = pb.CRAB_RAGE_SIGNATURE_MOVE_RIPTIDE
+    HYPE_UP = pb.CRAB_RAGE_SIGNATURE_MOVE_HYPE_UP
 
 
 BILLBOARD_NAMES: dict[int, str] = {

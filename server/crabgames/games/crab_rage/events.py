@@ -18,27 +18,28 @@ from typing import Literal, NamedTuple
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.moves import Act, Signature
 from crabgames.games.crab_rage.state import CrabRef, Phase, State
+from crabgames.v1 import crab_rage_pb2 as pb
 
 Units = tuple[tuple[int, ...], ...]  # units, each as its seats
 
 
 class Cause:
-    """CrabRageCause: why something changed.
+    """Why something changed: CrabRageCause's values, by their names less the prefix.
 
     Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
     an enum member through its metaclass's attribute hook."""
 
-    ACTION = 1
-    SIGNATURE_MOVE = 2
-    BILLBOARD = 3
-    RUMBLE = 4
-    STYLE_BONUS = 5
-    FAN_PHASE = 6
-    RAGE_PHASE = 7
-    LEFT_ARENA = 8
-    SET_UP = 9
-    ROLL_OFF = 10
-    SPOTLIGHT_DUEL = 11
+    ACTION = pb.CRAB_RAGE_CAUSE_ACTION
+    SIGNATURE_MOVE = pb.CRAB_RAGE_CAUSE_SIGNATURE_MOVE
+    BILLBOARD = pb.CRAB_RAGE_CAUSE_BILLBOARD
+    RUMBLE = pb.CRAB_RAGE_CAUSE_RUMBLE
+    STYLE_BONUS = pb.CRAB_RAGE_CAUSE_STYLE_BONUS
+    FAN_PHASE = pb.CRAB_RAGE_CAUSE_FAN_PHASE
+    RAGE_PHASE = pb.CRAB_RAGE_CAUSE_RAGE_PHASE
+    LEFT_ARENA = pb.CRAB_RAGE_CAUSE_LEFT_ARENA
+    SET_UP = pb.CRAB_RAGE_CAUSE_SET_UP
+    ROLL_OFF = pb.CRAB_RAGE_CAUSE_ROLL_OFF
+    SPOTLIGHT_DUEL = pb.CRAB_RAGE_CAUSE_SPOTLIGHT_DUEL
 
 
 # What caused a muscle change, fan or rage (a Cause and what names it: an action, a signature

@@ -14,14 +14,16 @@ from typing import Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.state import NO_CRAB, CrabRef
+from crabgames.v1 import crab_rage_pb2 as pb
 
 
 class AllianceChoice(IntEnum):
-    """R10: what a manager entering an arena with other teams' crabs does."""
+    """R10: what a manager entering an arena with other teams' crabs does
+    (CrabRageAllianceChoice's values)."""
 
-    FORM = 1
-    BOOST = 2
-    INDEPENDENT = 3
+    FORM = pb.CRAB_RAGE_ALLIANCE_CHOICE_FORM
+    BOOST = pb.CRAB_RAGE_ALLIANCE_CHOICE_BOOST
+    INDEPENDENT = pb.CRAB_RAGE_ALLIANCE_CHOICE_INDEPENDENT
 
 
 class Pass(NamedTuple):

@@ -13,6 +13,7 @@ from crabgames.games.crab_rage.data import (
     FANS_PER_PLAYER,
     Reward,
 )
+from crabgames.v1 import crab_rage_pb2 as pb
 
 BACKSTAGE = -1
 IN_TRANSIT = -2  # a crab between leaving an arena and entering its destination
@@ -22,54 +23,55 @@ NO_CRAB: CrabRef = (-1, -1)
 
 
 class Phase(IntEnum):
-    SETUP = 1
-    REFEREE = 2
-    ACTION = 3
-    RUMBLE = 4
-    FAN = 5
-    RAGE = 6
-    END_OF_GAME = 7
-    GAME_OVER = 8
+    """CrabRagePhase's values, by their names less the prefix."""
+
+    SETUP = pb.CRAB_RAGE_PHASE_SETUP
+    REFEREE = pb.CRAB_RAGE_PHASE_REFEREE
+    ACTION = pb.CRAB_RAGE_PHASE_ACTION
+    RUMBLE = pb.CRAB_RAGE_PHASE_RUMBLE
+    FAN = pb.CRAB_RAGE_PHASE_FAN
+    RAGE = pb.CRAB_RAGE_PHASE_RAGE
+    END_OF_GAME = pb.CRAB_RAGE_PHASE_END_OF_GAME
+    GAME_OVER = pb.CRAB_RAGE_PHASE_GAME_OVER
 
 
 class Step:
-    """Kinds of pending steps (CrabRagePendingKind).
+    """Kinds of pending steps: CrabRagePendingKind's values, by their names less the prefix.
 
     Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
     an enum member through its metaclass's attribute hook."""
 
-    DEAL_BILLBOARD = 1
-    MICROPHONE = 2
-    ROUND_START = 3
-    FLIP_ACTION = 4
-    ACTION_TURN = 5
-    AFTER_ACTION = 6
-    DESTINATIONS = 7
-    ENTER = 8
-    ALLIANCE = 9
-    BILLBOARD = 10
-    STYLE_BONUS = 11
-    BUILD_RAGE = 12
-    MUTATION_CHOICE = 13
-    MUTATION_ROLL = 14
-    FRENZY = 15
-    SHELL_UP = 16
-    RIPTIDE = 17
-    RUMBLE_PHASE = 18
-    RUMBLE = 19
-    TIE_BREAK = 20
-    RUMBLE_RESULT = 21
-    FAN_PHASE = 22
-    RAGE_PHASE = 23
-    MICROPHONE_CHECK = 24
-    ROUND_END = 25
-    HARDCORE = 26
-    SCORING = 27
-    DUEL = 28
+    DEAL_BILLBOARD = pb.CRAB_RAGE_PENDING_KIND_DEAL_BILLBOARD
+    MICROPHONE = pb.CRAB_RAGE_PENDING_KIND_MICROPHONE
+    ROUND_START = pb.CRAB_RAGE_PENDING_KIND_ROUND_START
+    FLIP_ACTION = pb.CRAB_RAGE_PENDING_KIND_FLIP_ACTION
+    ACTION_TURN = pb.CRAB_RAGE_PENDING_KIND_ACTION_TURN
+    AFTER_ACTION = pb.CRAB_RAGE_PENDING_KIND_AFTER_ACTION
+    DESTINATIONS = pb.CRAB_RAGE_PENDING_KIND_DESTINATIONS
+    ENTER = pb.CRAB_RAGE_PENDING_KIND_ENTER
+    ALLIANCE = pb.CRAB_RAGE_PENDING_KIND_ALLIANCE
+    BILLBOARD = pb.CRAB_RAGE_PENDING_KIND_BILLBOARD
+    STYLE_BONUS = pb.CRAB_RAGE_PENDING_KIND_STYLE_BONUS
+    BUILD_RAGE = pb.CRAB_RAGE_PENDING_KIND_BUILD_RAGE
+    MUTATION_CHOICE = pb.CRAB_RAGE_PENDING_KIND_MUTATION_CHOICE
+    MUTATION_ROLL = pb.CRAB_RAGE_PENDING_KIND_MUTATION_ROLL
+    FRENZY = pb.CRAB_RAGE_PENDING_KIND_FRENZY
+    SHELL_UP = pb.CRAB_RAGE_PENDING_KIND_SHELL_UP
+    RIPTIDE = pb.CRAB_RAGE_PENDING_KIND_RIPTIDE
+    RUMBLE_PHASE = pb.CRAB_RAGE_PENDING_KIND_RUMBLE_PHASE
+    RUMBLE = pb.CRAB_RAGE_PENDING_KIND_RUMBLE
+    TIE_BREAK = pb.CRAB_RAGE_PENDING_KIND_TIE_BREAK
+    RUMBLE_RESULT = pb.CRAB_RAGE_PENDING_KIND_RUMBLE_RESULT
+    FAN_PHASE = pb.CRAB_RAGE_PENDING_KIND_FAN_PHASE
+    RAGE_PHASE = pb.CRAB_RAGE_PENDING_KIND_RAGE_PHASE
+    MICROPHONE_CHECK = pb.CRAB_RAGE_PENDING_KIND_MICROPHONE_CHECK
+    ROUND_END = pb.CRAB_RAGE_PENDING_KIND_ROUND_END
+    HARDCORE = pb.CRAB_RAGE_PENDING_KIND_HARDCORE
+    SCORING = pb.CRAB_RAGE_PENDING_KIND_SCORING
+    DUEL = pb.CRAB_RAGE_PENDING_KIND_DUEL
 
 
 STEPS = frozenset(v for k, v in vars(Step).items() if k.isupper())
-STEP_NAMES = {v: k for k, v in vars(Step).items() if k.isupper()}
 
 
 @dataclass(slots=True)

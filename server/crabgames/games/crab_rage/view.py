@@ -5,6 +5,7 @@ Everything on the table is public but other players' hardcore fan commitments un
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from crabgames.games.crab_rage import codec
@@ -23,8 +24,6 @@ from crabgames.games.crab_rage.state import (
 )
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1.crab_rage_pb2 import CrabRageView
-
-PLACE_BACKSTAGE, PLACE_ARENA, PLACE_TRANSIT = 1, 2, 3
 
 
 def encode_view(state: State, viewer: int | None, msg: CrabRageView) -> None:
@@ -69,11 +68,11 @@ def encode_view(state: State, viewer: int | None, msg: CrabRageView) -> None:
 def encode_crab(c: Crab, msg: Any) -> None:
     msg.muscle, msg.riding_fans = c.muscle, c.riding_fans
     if c.arena == BACKSTAGE:
-        msg.place = PLACE_BACKSTAGE
+        msg.place = pb.CRAB_RAGE_PLACE_BACKSTAGE
     elif c.arena == IN_TRANSIT:
-        msg.place, msg.arena = PLACE_TRANSIT, c.destination
+        msg.place, msg.arena = pb.CRAB_RAGE_PLACE_TRANSIT, c.destination
     else:
-        msg.place, msg.arena = PLACE_ARENA, c.arena
+        msg.place, msg.arena = pb.CRAB_RAGE_PLACE_ARENA, c.arena
 
 
 def tie_break_arena(state: State) -> int:
@@ -176,7 +175,7 @@ def about_duel(state: State, task: Task, msg: Any) -> None:
     msg.crab.crab = rolled - 1 if duel.awaiting_keep else rolled
 
 
-ABOUT = {
+ABOUT: dict[int, Callable[[State, Task, Any], None]] = {
     Step.DEAL_BILLBOARD: about_arena,
     Step.DESTINATIONS: about_destinations,
     Step.ALLIANCE: about_arena,
