@@ -1,5 +1,5 @@
-"""Protobuf <-> native for CRAB RAGE!: options, state (validated), moves, views, events,
-outcome."""
+"""Protobuf <-> native for CRAB RAGE!: options, state (validated), moves, events, outcome (the
+views: view.py; the engine's hooks calling both: game.CrabRageCodec)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import functools
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
-from crabgames.core.game import Codec
-from crabgames.games.crab_rage import rules, view, words
+from crabgames.games.crab_rage import rules, words
 from crabgames.games.crab_rage.consistency import check_reachable
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
@@ -740,45 +739,3 @@ def decode_state(msg: CrabRageState, num_players: int, path: str) -> State:
     ) as error:
         raise bad_state(f"{path}.pending", f"is inconsistent with the state ({error})") from None
     return state
-
-
-class CrabRageCodec(Codec[State, Move, Event, Result]):
-    """The readable codec: every message built field by field through the protobuf API."""
-
-    state_message = CrabRageState
-
-    def decode_options(self, options: Any, num_players: int, path: str) -> Options:
-        return decode_options(options, num_players, path)
-
-    def decode_state(self, msg: Any, num_players: int, path: str) -> State:
-        return decode_state(msg, num_players, path)
-
-    def encode_state(self, state: State, msg: Any) -> None:
-        encode_state(state, msg)
-
-    def decode_move(self, msg: Any, path: str) -> Move:
-        return decode_move(msg, path)
-
-    def encode_move(self, move: Move, msg: Any) -> None:
-        encode_move(move, msg)
-
-    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
-        encode_event(event, msg)
-
-    def encode_view(self, state: State, player: int | None, msg: Any) -> None:
-        view.encode_view(state, player, msg)
-
-    def encode_outcome(self, outcome: Result, msg: game_pb2.Outcome) -> None:
-        encode_outcome(outcome, msg)
-
-    def move_label(self, state: State, move: Move) -> str:
-        return words.label(state, move)
-
-    def chance_label(self, state: State, value: int) -> str:
-        return words.chance_label(state, value)
-
-    def player_name(self, state: State, seat: int) -> str:
-        return words.team(state, seat)  # as every sentence names a manager: by team colour
-
-
-CODEC = CrabRageCodec()

@@ -1,6 +1,6 @@
-"""CRAB RAGE! plugged into the engine: facts and options, the readable codec (codec.py) and the
-accelerators (fast.py), then each rules hook as a short method calling the module that holds it
-(style: OpenSpiel)."""
+"""CRAB RAGE! plugged into the engine: facts and options, the codec hooks (each calling codec.py,
+view.py or words.py) and the accelerators (fast.py), then each rules hook as a short method
+calling the module that holds it (style: OpenSpiel)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,19 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
+from crabgames.core.game import Codec, Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
-from crabgames.games.crab_rage import endgame, explain, observation, rules, sampling
-from crabgames.games.crab_rage.codec import CODEC, MAX_REWARD
+from crabgames.games.crab_rage import (
+    codec,
+    endgame,
+    explain,
+    observation,
+    rules,
+    sampling,
+    view,
+    words,
+)
+from crabgames.games.crab_rage.codec import MAX_REWARD
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event, seen_by
 from crabgames.games.crab_rage.fast import FAST
@@ -21,6 +30,7 @@ from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.setup import Options, initial_state
 from crabgames.games.crab_rage.state import State
 from crabgames.v1 import game_pb2
+from crabgames.v1.crab_rage_pb2 import CrabRageState
 
 FACTS = GameFacts(
     id="crab_rage",
@@ -64,6 +74,48 @@ FACTS = GameFacts(
         ),
     ),
 )
+
+
+class CrabRageCodec(Codec[State, Move, Event, endgame.Result]):
+    """The readable codec: every message built field by field through the protobuf API."""
+
+    state_message = CrabRageState
+
+    def decode_options(self, options: Any, num_players: int, path: str) -> Options:
+        return codec.decode_options(options, num_players, path)
+
+    def decode_state(self, msg: Any, num_players: int, path: str) -> State:
+        return codec.decode_state(msg, num_players, path)
+
+    def encode_state(self, state: State, msg: Any) -> None:
+        codec.encode_state(state, msg)
+
+    def decode_move(self, msg: Any, path: str) -> Move:
+        return codec.decode_move(msg, path)
+
+    def encode_move(self, move: Move, msg: Any) -> None:
+        codec.encode_move(move, msg)
+
+    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
+        codec.encode_event(event, msg)
+
+    def encode_view(self, state: State, player: int | None, msg: Any) -> None:
+        view.encode_view(state, player, msg)
+
+    def encode_outcome(self, outcome: endgame.Result, msg: game_pb2.Outcome) -> None:
+        codec.encode_outcome(outcome, msg)
+
+    def move_label(self, state: State, move: Move) -> str:
+        return words.label(state, move)
+
+    def chance_label(self, state: State, value: int) -> str:
+        return words.chance_label(state, value)
+
+    def player_name(self, state: State, seat: int) -> str:
+        return words.team(state, seat)  # as every sentence names a manager: by team colour
+
+
+CODEC = CrabRageCodec()
 
 
 class CrabRageGame(Game[State, Move, Event, endgame.Result]):

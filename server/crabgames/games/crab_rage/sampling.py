@@ -9,7 +9,7 @@ from typing import Any
 from google.protobuf.message import DecodeError
 
 from crabgames.core.errors import InvalidArgument, bad_request
-from crabgames.games.crab_rage.codec import CODEC
+from crabgames.games.crab_rage.codec import decode_state
 from crabgames.games.crab_rage.state import State, writable_player
 from crabgames.v1.crab_rage_pb2 import CrabRageState
 
@@ -29,7 +29,7 @@ def state_from_view(view: Any, player: int, num_players: int, rng: random.Random
     path = "view.crab_rage.continuation"
     try:  # the view's continuation is checked like any state (every count bounded)
         msg = CrabRageState.FromString(view.continuation)
-        state = CODEC.decode_state(msg, num_players, path)
+        state = decode_state(msg, num_players, path)
     except DecodeError:
         raise bad_request(path, "is not the continuation of a CRAB RAGE! view") from None
     except InvalidArgument as error:
