@@ -3,7 +3,7 @@ before the main action."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import OXI
 from crabgames.games.crab_bucket.events import OxiRescued
 from crabgames.games.crab_bucket.moves import ChooseMissionPile, KeepMission, PlayCard, UseAbility
@@ -31,12 +31,12 @@ def ready(mission: str, **kw):
 
 
 def uses(state) -> list[UseAbility]:
-    return [m for m in rules.legal_moves(state) if isinstance(m, UseAbility)]
+    return [m for m in turn.legal_moves(state) if isinstance(m, UseAbility)]
 
 
 def use(state, move: UseAbility) -> None:
     assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
-    rules.apply_move(state, move)
+    turn.apply_move(state, move)
 
 
 def test_rescue_up_to_3_tops_sends_them_back_into_the_draw_pile():
@@ -60,7 +60,7 @@ def test_an_ability_is_used_once_and_its_card_turned_face_down():
     use(state, UseAbility(mission_index("Mission 1-A"), (0,)))
     assert state.spent == [True]
     assert uses(state) == []  # and the main action is still owed
-    assert any(isinstance(m, PlayCard) for m in rules.legal_moves(state))
+    assert any(isinstance(m, PlayCard) for m in turn.legal_moves(state))
     assert rules.points(state) == 1  # a face-down mission still scores
 
 
@@ -81,7 +81,7 @@ def test_an_ability_comes_before_the_main_action_in_the_moves_the_view_and_the_e
     m = mission_index("Mission 1-A")
     assert uses(state) and view_of(state).decision.may_use_ability
     state.played = 1
-    assert uses(state) == [] and any(isinstance(u, PlayCard) for u in rules.legal_moves(state))
+    assert uses(state) == [] and any(isinstance(u, PlayCard) for u in turn.legal_moves(state))
     assert not view_of(state).decision.may_use_ability
     assert GAME.explain_illegal(state, UseAbility(m, (0,))).rule == "B6"
 
@@ -161,13 +161,13 @@ def test_draw_1_card_and_play_2():
     state = ready("Mission 2-C")
     use(state, UseAbility(mission_index("Mission 2-C"), ()))
     assert rules.decision_name(state) == "draw_card" and rules.is_chance(state)
-    rules.apply_chance(state, card("yellow 1"))
+    turn.apply_chance(state, card("yellow 1"))
     assert len(state.hands[0]) == 4
-    rules.apply_move(state, PlayCard(card("yellow 1"), 1))
+    turn.apply_move(state, PlayCard(card("yellow 1"), 1))
     assert rules.decision_name(state) == "play"  # the second play
-    rules.apply_move(state, PlayCard(card("yellow 3"), 3))
+    turn.apply_move(state, PlayCard(card("yellow 3"), 3))
     assert len(state.hands[0]) == 2 and rules.decision_name(state) == "draw_card"
-    rules.apply_chance(state, card("yellow 2"))
+    turn.apply_chance(state, card("yellow 2"))
     assert len(state.hands[0]) == 3 and state.turn_player == 1
 
 
@@ -180,7 +180,7 @@ def test_discard_1_crab_pile_removes_it_from_the_game_and_frees_the_space():
     use(state, UseAbility(mission_index("Mission 3-A"), (0,)))
     assert state.piles[0] == ()
     assert set(cards("blue 1", "red 8")) <= set(state.removed)
-    assert all(PlayCard(c, 0) in rules.legal_moves(state) for c in state.hands[0])
+    assert all(PlayCard(c, 0) in turn.legal_moves(state) for c in state.hands[0])
 
 
 def test_discard_the_top_card_of_all_piles():
@@ -205,16 +205,16 @@ def test_discard_the_mission_draw_2_choose_1_in_wild_crab_mode():
     use(state, UseAbility(m, ()))
     assert state.discarded_missions == [mission_index("Mission 1-D")]
     assert rules.decision_name(state) == "choose_offer_pile"
-    rules.apply_move(state, ChooseMissionPile(2))
+    turn.apply_move(state, ChooseMissionPile(2))
     assert rules.chance_outcomes(state) == [(i, 1) for i in range(6, 12)]
-    rules.apply_chance(state, mission_index("Mission 2-D"))
-    rules.apply_move(state, ChooseMissionPile(3))
-    rules.apply_chance(state, mission_index("Mission 3-E"))
-    assert rules.legal_moves(state) == [
+    turn.apply_chance(state, mission_index("Mission 2-D"))
+    turn.apply_move(state, ChooseMissionPile(3))
+    turn.apply_chance(state, mission_index("Mission 3-E"))
+    assert turn.legal_moves(state) == [
         KeepMission(mission_index("Mission 2-D")),
         KeepMission(mission_index("Mission 3-E")),
     ]
-    rules.apply_move(state, KeepMission(mission_index("Mission 3-E")))
+    turn.apply_move(state, KeepMission(mission_index("Mission 3-E")))
     assert state.current == mission_index("Mission 3-E")
     assert mission_index("Mission 2-D") in state.mission_piles[1]  # the other goes back
     assert rules.decision_name(state) == "play"
@@ -226,9 +226,9 @@ def test_discard_the_mission_in_quick_mode_draws_from_the_current_level():
     use(state, UseAbility(mission_index("Mission 3-C"), ()))
     assert rules.decision_name(state) == "draw_offer"
     assert {v for v, _ in rules.chance_outcomes(state)} == set(range(7, 12))
-    rules.apply_chance(state, 7)
-    rules.apply_chance(state, 9)
-    rules.apply_move(state, KeepMission(9))
+    turn.apply_chance(state, 7)
+    turn.apply_chance(state, 9)
+    turn.apply_move(state, KeepMission(9))
     assert state.current == 9 and 7 in state.mission_piles[1]
 
 
@@ -282,11 +282,11 @@ def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
         (OFFER_CHOOSE_PILE, 0),
         (OFFER_CHOOSE_PILE, 0),
     ]
-    rules.apply_move(state, ChooseMissionPile(1))
-    rules.apply_chance(state, mission_index("Mission 1-E"))
-    rules.apply_move(state, ChooseMissionPile(2))
-    rules.apply_chance(state, mission_index("Mission 2-E"))
-    events = rules.apply_move(state, KeepMission(mission_index("Mission 2-E")))
+    turn.apply_move(state, ChooseMissionPile(1))
+    turn.apply_chance(state, mission_index("Mission 1-E"))
+    turn.apply_move(state, ChooseMissionPile(2))
+    turn.apply_chance(state, mission_index("Mission 2-E"))
+    events = turn.apply_move(state, KeepMission(mission_index("Mission 2-E")))
     kept = [e for e in events if e.kind == "mission_kept"]
     assert [(e.mission, e.returned, e.player) for e in kept] == [
         (mission_index("Mission 2-E"), (mission_index("Mission 1-E"),), 0)

@@ -4,7 +4,7 @@ it has nothing to act on; the event naming the use."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import abilities, rules
+from crabgames.games.crab_bucket import abilities, rules, turn
 from crabgames.games.crab_bucket.data import (
     BLUE,
     DISCARD_ALL_TOPS,
@@ -49,7 +49,7 @@ def at(ability_mission: str, current: str = "Apart", piles=PILES, **kw):
 
 def completes_apart(state, move: UseAbility) -> None:
     assert not rules.mission_met(MISSIONS[0], rules.top_colors(state))
-    events = rules.apply_move(state, move)
+    events = turn.apply_move(state, move)
     done = [e for e in events if e.kind == "mission_completed"]
     assert [e.mission for e in done] == [0]
     assert 0 in state.completed and rules.decision_name(state) == "draw_mission"
@@ -66,13 +66,13 @@ def test_discarding_every_top_completes_the_mission_it_reveals():
              ["green 8"], ["green 3"], ["blue 7"], ["green 7"]]  # fmt: skip
     state = at("Discard all", current="Red pair", piles=piles)
     m = mission_index("Discard all", MISSIONS)
-    events = rules.apply_move(state, UseAbility(m))
+    events = turn.apply_move(state, UseAbility(m))
     assert [e.mission for e in events if e.kind == "mission_completed"] == []
     # Red 1 and red 2 are two apart once the tops go: not a red pair; now the same with the
     # reds side by side.
     piles[1], piles[2] = ["red 2", "yellow 6"], ["yellow 7"]
     state = at("Discard all", current="Red pair", piles=piles)
-    events = rules.apply_move(state, UseAbility(m))
+    events = turn.apply_move(state, UseAbility(m))
     assert [e.mission for e in events if e.kind == "mission_completed"] == [1]
 
 
@@ -88,7 +88,7 @@ def test_rescuing_an_oxi_top_returns_it_beside_the_oxi_cards_still_in_the_draw_p
     piles[5] = ["green 3"]
     state = at("Next", piles=piles)  # "Next": Rescue up to 3 tops
     assert state.draw_pile[OXI] == 1  # the other player's Oxi! card, not drawn yet
-    rules.apply_move(state, UseAbility(mission_index("Next", MISSIONS), (1,)))
+    turn.apply_move(state, UseAbility(mission_index("Next", MISSIONS), (1,)))
     assert state.draw_pile[OXI] == 2
     assert state.piles[1] == cards("blue 3", "blue 4")  # only the top card goes
 
@@ -96,7 +96,7 @@ def test_rescuing_an_oxi_top_returns_it_beside_the_oxi_cards_still_in_the_draw_p
 def test_the_use_of_an_ability_is_named_in_its_event():
     state = at("Discard pile")
     m = mission_index("Discard pile", MISSIONS)
-    events = rules.apply_move(state, UseAbility(m, (1,)))
+    events = turn.apply_move(state, UseAbility(m, (1,)))
     assert events[0].kind == "ability_used"
     assert events[0] == AbilityUsed(0, m, DISCARD_PILE, (1,))
 
@@ -110,7 +110,7 @@ def test_draw_1_and_play_2_waits_for_one_card_drawn():
     swap = Mission("Draw 2", 2, DRAW_ONE_PLAY_TWO, (Gap(RED, 5),))
     state = position(PILES, {0: HAND}, missions=(*MISSIONS, swap), current="Apart",
                      completed=("Draw 2",))  # fmt: skip
-    rules.apply_move(state, UseAbility(len(MISSIONS)))
+    turn.apply_move(state, UseAbility(len(MISSIONS)))
     assert state.pending == [(EXTRA_DRAW, 0)] and state.plays_left == 2
 
 

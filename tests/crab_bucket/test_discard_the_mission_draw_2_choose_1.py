@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from crabgames.core.errors import InvalidArgument
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import (
     BLUE,
     GREEN,
@@ -66,7 +66,7 @@ def discard_the_mission(state) -> None:
     """Use the ability: the current mission is removed from the game, then the draws."""
     move = UseAbility(NEW)
     assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
-    events = rules.apply_move(state, move)
+    events = turn.apply_move(state, move)
     assert events == [
         AbilityUsed(0, NEW, NEW_MISSION, ()),
         MissionDiscarded(0, APART, 1, "Apart"),
@@ -84,7 +84,7 @@ def kept_without_a_choice(state) -> None:
     assert state.step == PLAY and state.turn_player == 0 and state.ability_used
     assert state.played == 0 and state.plays_left == 1
     assert rules.decision_name(state) == "play"
-    moves = rules.legal_moves(state)
+    moves = turn.legal_moves(state)
     assert moves and all(isinstance(m, PlayCard) for m in moves)
     assert KeepMission(LAST) not in moves
     assert rules.invariant_violations(state) == []
@@ -104,7 +104,7 @@ def test_the_only_mission_drawn_is_kept_and_told():
     assert state.pending == [(KEEP_MISSION, 0), (OFFER_DRAW, 1), (OFFER_DRAW, 1)]
     assert rules.decision_name(state) == "draw_offer"
     assert rules.chance_outcomes(state) == [(LAST, 1)]
-    events = rules.apply_chance(state, LAST)
+    events = turn.apply_chance(state, LAST)
     assert events == [
         MissionDrawn(LAST, 1, True, "Last"),
         NoMissionDrawn(True, 1),
@@ -128,11 +128,11 @@ def test_wild_crab_with_every_pile_empty_for_the_second_draw_the_only_mission_dr
     discard_the_mission(state)
     assert state.pending == [(KEEP_MISSION, 0), (OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
     assert rules.decision_name(state) == "choose_offer_pile"
-    assert rules.legal_moves(state) == [ChooseMissionPile(1)]
-    assert rules.apply_move(state, ChooseMissionPile(1)) == [MissionPileChosen(0, 1, True)]
+    assert turn.legal_moves(state) == [ChooseMissionPile(1)]
+    assert turn.apply_move(state, ChooseMissionPile(1)) == [MissionPileChosen(0, 1, True)]
     assert rules.decision_name(state) == "draw_offer"
     assert rules.chance_outcomes(state) == [(LAST, 1)]
-    events = rules.apply_chance(state, LAST)
+    events = turn.apply_chance(state, LAST)
     assert events == [
         MissionDrawn(LAST, 1, True, "Last"),
         NoMissionDrawn(True),
@@ -177,7 +177,7 @@ def test_a_keep_decision_is_a_choice_between_two_missions_drawn():
     keep: a state waiting to keep then is refused as waiting for no decision anyone can make."""
     two = GAME.codec.decode_state(waiting_to_keep([LAST, SPARE]), 2, "state")
     assert rules.decision_name(two) == "keep_mission" and two.turn_player == 0
-    assert rules.legal_moves(two) == [KeepMission(LAST), KeepMission(SPARE)]
+    assert turn.legal_moves(two) == [KeepMission(LAST), KeepMission(SPARE)]
     for offered in ([LAST], []):
         with pytest.raises(InvalidArgument) as refused:
             GAME.codec.decode_state(waiting_to_keep(offered), 2, "state")

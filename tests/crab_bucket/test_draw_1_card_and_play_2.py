@@ -5,7 +5,7 @@ pile empty (B7). Checked to the end of the turn."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import DRAW_ONE_PLAY_TWO
 from crabgames.games.crab_bucket.events import (
     AbilityUsed,
@@ -40,23 +40,23 @@ def test_draw_1_card_and_play_2_draws_the_last_card_of_the_draw_pile():
     assert rules.draw_total(state) == 1
     move = UseAbility(ability)
     assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
-    events = rules.apply_move(state, move)
+    events = turn.apply_move(state, move)
     assert events == [AbilityUsed(0, ability, DRAW_ONE_PLAY_TWO, ())]
     # The one card left is drawn, by chance, into the player's hand.
     assert state.pending == [(EXTRA_DRAW, 0)] and state.plays_left == 2
     assert rules.decision_name(state) == "draw_card" and rules.card_receiver(state) == 0
     assert rules.chance_outcomes(state) == [(card("green 5"), 1)]
-    events = rules.apply_chance(state, card("green 5"))
+    events = turn.apply_chance(state, card("green 5"))
     assert events == [CardDrawn(0, card("green 5"), True)]
     assert words.text(events[0]) == "player 0 draws green 5 for Draw 1 card and play 2"
     assert state.hands[0] == tuple(sorted(cards("red 1", "blue 3", "yellow 3", "green 5")))
     assert rules.draw_total(state) == 0 and state.pending == []
     assert rules.decision_name(state) == "play" and not state.draws_over
     # Two plays: blue 3 on the red 8, then the card drawn, green 5, on the red 5.
-    events = rules.apply_move(state, PlayCard(card("blue 3"), 0))
+    events = turn.apply_move(state, PlayCard(card("blue 3"), 0))
     assert events == [CardPlayed(0, card("blue 3"), 0, False)]
     assert state.step == PLAY and state.turn_player == 0 and state.plays_left == 1
-    events = rules.apply_move(state, PlayCard(card("green 5"), 5))
+    events = turn.apply_move(state, PlayCard(card("green 5"), 5))
     assert events == [
         CardPlayed(0, card("green 5"), 5, False),
         DrawPileEmpty(),

@@ -5,7 +5,7 @@ checked to its end, and so is the next player's turn when that player cannot act
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.data import DRAW_ONE_PLAY_TWO, RESCUE_TOPS
 from crabgames.games.crab_bucket.events import (
     AbilityUsed,
@@ -24,7 +24,7 @@ from tests.crab_bucket.helpers import card, cards, mission_index, position
 
 def use(state, move: UseAbility) -> list:
     assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
-    return rules.apply_move(state, move)
+    return turn.apply_move(state, move)
 
 
 # Low red and blue tops: a green or yellow card above every top fits nowhere (another colour,
@@ -40,14 +40,14 @@ def test_drawing_back_to_3_draws_nothing_when_the_hand_already_holds_3():
     state = position(LOW, {0: STUCK, 1: ["blue 4", "blue 5", "blue 6"]}, current="Mission 1-D",
                      completed=("Mission 2-C",))  # fmt: skip
     ability = mission_index("Mission 2-C")
-    assert rules.legal_moves(state) == [UseAbility(ability), Pass()]
+    assert turn.legal_moves(state) == [UseAbility(ability), Pass()]
     assert use(state, UseAbility(ability)) == [AbilityUsed(0, ability, DRAW_ONE_PLAY_TWO, ())]
-    events = rules.apply_chance(state, card("red 6"))
+    events = turn.apply_chance(state, card("red 6"))
     assert events == [CardDrawn(0, card("red 6"), True)] and len(state.hands[0]) == 4
     assert state.plays_left == 2
     draw = rules.draw_total(state)
     # Red 6 on the red 5 (higher, same colour); then nothing of the hand fits anywhere.
-    events = rules.apply_move(state, PlayCard(card("red 6"), 4))
+    events = turn.apply_move(state, PlayCard(card("red 6"), 4))
     assert events == [
         CardPlayed(0, card("red 6"), 4, False),
         NoMainAction(0, True),
@@ -88,7 +88,7 @@ def test_cards_rescued_into_the_draw_pile_after_it_ran_out_are_never_drawn():
     # Blue 3 on the blue 1 the rescue uncovered (higher, same colour): the main action; the
     # hand holds 2 cards, and the turn ends without a draw (and without saying the pile is
     # empty again: it is not, and it was said once already).
-    events = rules.apply_move(state, PlayCard(card("blue 3"), 0))
+    events = turn.apply_move(state, PlayCard(card("blue 3"), 0))
     assert events == [CardPlayed(0, card("blue 3"), 0, False), TurnEnded(0, 0, 1)]
     assert state.hands[0] == cards("red 1", "yellow 3") and rules.draw_total(state) == 1
     assert state.draws_over and state.turn_player == 1 and state.step == PLAY
@@ -106,7 +106,7 @@ def test_after_a_turn_ends_without_a_draw_the_next_player_who_cannot_act_passes_
                      draw_pile=[])  # fmt: skip
     state.draws_over = True
     # Blue 4 on the red 4 (lower or equal, another colour): green 7 and green 8 still fit nowhere.
-    events = rules.apply_move(state, PlayCard(card("blue 4"), 3))
+    events = turn.apply_move(state, PlayCard(card("blue 4"), 3))
     assert events == [
         CardPlayed(0, card("blue 4"), 3, False),
         TurnEnded(0, 0, 1),
@@ -115,7 +115,7 @@ def test_after_a_turn_ends_without_a_draw_the_next_player_who_cannot_act_passes_
     ]
     assert state.hands == [cards("blue 5", "blue 6"), cards(*STUCK)]
     assert state.turn_player == 0 and state.passes == 1 and state.step == PLAY
-    assert rules.decision_name(state) == "play" and rules.legal_moves(state)
+    assert rules.decision_name(state) == "play" and turn.legal_moves(state)
     assert rules.invariant_violations(state) == []
 
 
@@ -124,7 +124,7 @@ def test_after_the_draw_pile_is_found_empty_the_next_player_who_cannot_act_passe
     ends; player 1 has no legal decision and passes at once, and player 0 plays again."""
     state = position(LOW, {0: ["blue 4", "blue 5", "blue 6"], 1: STUCK}, current="Mission 1-D",
                      draw_pile=[])  # fmt: skip
-    events = rules.apply_move(state, PlayCard(card("blue 4"), 3))
+    events = turn.apply_move(state, PlayCard(card("blue 4"), 3))
     assert events == [
         CardPlayed(0, card("blue 4"), 3, False),
         DrawPileEmpty(),
@@ -134,5 +134,5 @@ def test_after_the_draw_pile_is_found_empty_the_next_player_who_cannot_act_passe
     ]
     assert state.draws_over and state.hands == [cards("blue 5", "blue 6"), cards(*STUCK)]
     assert state.turn_player == 0 and state.passes == 1 and state.step == PLAY
-    assert rules.decision_name(state) == "play" and rules.legal_moves(state)
+    assert rules.decision_name(state) == "play" and turn.legal_moves(state)
     assert rules.invariant_violations(state) == []

@@ -8,7 +8,7 @@ from __future__ import annotations
 from google.protobuf import json_format
 
 from crabgames.core.engine import Engine
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS, OXI, Mission
 from crabgames.games.crab_bucket.events import (
     CardPlayed,
@@ -64,7 +64,7 @@ def ready(mission: str, piles=PILES, hand=HAND, **kw):
 def use(state, mission: str, piles=(), card_=-1, source=-1) -> list[Event]:
     move = UseAbility(mission_index(mission), piles, card_, source)
     assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
-    return rules.apply_move(state, move)
+    return turn.apply_move(state, move)
 
 
 def kinds(events) -> list[str]:
@@ -177,7 +177,7 @@ def test_play_a_card_freely_is_the_main_action_from_the_hand_said_as_free():
 def test_draw_1_and_play_2_draws_its_extra_card_seen_by_the_drawer_only():
     state = ready("Mission 2-C")
     use(state, "Mission 2-C")
-    drawn = only(rules.apply_chance(state, card("green 5")), "card_drawn")
+    drawn = only(turn.apply_chance(state, card("green 5")), "card_drawn")
     assert drawn.extra and words.text(drawn) == (
         "player 0 draws green 5 for Draw 1 card and play 2"
     )
@@ -197,7 +197,7 @@ def test_an_ability_then_no_main_action_ends_the_turn_without_a_pass():
     # and it is not a pass (it changed the circle, B7 counts it as a turn that acted).
     state = position(BLOCKING, {0: BLOCKED, 1: ["blue 8"]}, current="Mission 1-D",
                      completed=("Mission 1-B",))  # fmt: skip
-    events = rules.apply_move(state, UseAbility(mission_index("Mission 1-B"), (0, 1)))
+    events = turn.apply_move(state, UseAbility(mission_index("Mission 1-B"), (0, 1)))
     assert kinds(events) == ["ability_used", "tops_swapped", "no_main_action", "turn_ended"]
     assert "turn_passed" not in kinds(events)
     assert events[2] == NoMainAction(0, False)
@@ -214,9 +214,9 @@ def test_no_legal_second_play_after_draw_1_and_play_2_is_said_and_the_turn_draws
     piles = ["red 1", "red 2", "red 3", "red 4", "red 5", "red 6", "yellow 7", "green 8"]
     state = position(piles, {0: ["blue 1"]}, current="Mission 1-D", completed=("Mission 2-C",))
     use(state, "Mission 2-C")
-    rules.apply_chance(state, card("green 7"))
-    assert state.plays_left == 2 and PlayCard(card("green 7"), 6) in rules.legal_moves(state)
-    events = rules.apply_move(state, PlayCard(card("blue 1"), 6))
+    turn.apply_chance(state, card("green 7"))
+    assert state.plays_left == 2 and PlayCard(card("green 7"), 6) in turn.legal_moves(state)
+    events = turn.apply_move(state, PlayCard(card("blue 1"), 6))
     assert kinds(events) == ["card_played", "no_main_action"]
     assert events[1] == NoMainAction(0, True)
     assert words.text(events[1]) == "player 0 has no legal second play"
@@ -226,7 +226,7 @@ def test_no_legal_second_play_after_draw_1_and_play_2_is_said_and_the_turn_draws
 def test_a_pass_is_a_pass_and_the_turns_end_says_who_plays_next():
     state = position(BLOCKING, {0: ["green 8"], 1: ["yellow 8"]}, current="Mission 1-D",
                      completed=("Mission 1-A",))  # fmt: skip
-    events = rules.apply_move(state, Pass())
+    events = turn.apply_move(state, Pass())
     assert kinds(events) == ["turn_passed", "turn_ended"]
     assert events[0] == TurnPassed(0, automatic=False)  # chosen, not forced (B6, G6)
     assert words.text(events[0]) == "player 0 passes"
@@ -238,7 +238,7 @@ def test_wild_crab_mission_pile_choice_is_said():
     state = ready("Mission 1-A", mode=WILD_CRAB)
     state.completed.pop(), state.spent.pop()
     state.pending.append((CHOOSE_MISSION_PILE, 0))
-    events = rules.apply_move(state, ChooseMissionPile(2))
+    events = turn.apply_move(state, ChooseMissionPile(2))
     assert only(events, "mission_pile_chosen") == MissionPileChosen(0, 2, False)
 
 
@@ -248,7 +248,7 @@ def test_a_mission_draw_from_an_empty_pile_says_there_is_none():
     state.current = NO_MISSION
     state.pending.append((DRAW_MISSION, 3))
     events: list = []
-    rules.advance(state, events)
+    turn.advance(state, events)
     assert only(events, "no_mission_drawn") == NoMissionDrawn(False, 3)
     assert words.text(events[0]) == "the level 3 mission pile is empty: no mission is drawn"
 
@@ -307,9 +307,9 @@ def test_keeping_one_of_two_same_named_missions_has_two_labels():
     state.offered = [16, 17]
     state.mission_piles[2] = tuple(m for m in state.mission_piles[2] if m not in (16, 17))
     state.pending.append((KEEP_MISSION, 0))
-    labels = [GAME.codec.move_label(state, m) for m in rules.legal_moves(state)]
+    labels = [GAME.codec.move_label(state, m) for m in turn.legal_moves(state)]
     assert labels == ["keep mission 16 (Mission 3-E)", "keep mission 17 (Mission 3-E)"]
-    assert KeepMission(16) in rules.legal_moves(state)
+    assert KeepMission(16) in turn.legal_moves(state)
 
 
 def test_ability_labels_say_what_each_choice_is():

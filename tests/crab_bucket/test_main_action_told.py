@@ -5,7 +5,7 @@ checked to its end: the draw back to 3 and the next player."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import OXI, RED, RESCUE_TOPS, Gap, Mission
 from crabgames.games.crab_bucket.events import CardDrawn, CardPlayed, Event, PileCut, TurnEnded
 from crabgames.games.crab_bucket.moves import PlayCard
@@ -30,14 +30,14 @@ def as_sent(event: Event) -> game_pb2.Event:
 
 def play(state: CrabBucketState, move: PlayCard) -> list[Event]:
     assert GAME.is_legal(state, move), GAME.explain_illegal(state, move)
-    return rules.apply_move(state, move)
+    return turn.apply_move(state, move)
 
 
 def draws_back_to_3_and_ends_the_turn(state: CrabBucketState, drawn: str) -> None:
     """The one play was the main action: the player draws back to 3, then player 1 plays."""
     assert state.step == REFILL and rules.decision_name(state) == "draw_card"
     assert state.current == 0 and state.completed == []
-    events = rules.apply_chance(state, card(drawn))
+    events = turn.apply_chance(state, card(drawn))
     assert events == [CardDrawn(0, card(drawn)), TurnEnded(0, 0, 1)]
     assert len(state.hands[0]) == 3 and state.turn_player == 1 and state.step == PLAY
     assert rules.invariant_violations(state) == []

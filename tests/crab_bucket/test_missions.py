@@ -6,7 +6,7 @@ from itertools import permutations
 
 import pytest
 
-from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.data import (
     ABILITY_LEVEL,
     BLUE,
@@ -176,7 +176,7 @@ def test_the_rulebook_example_mission_is_completed_by_the_card_that_meets_it_in_
     piles = [[name] for name in MEETS_EXAMPLE[:7]] + [["red 8"]]
     state = position(piles, {0: ["yellow 2", "blue 8", "green 8"]}, current="Mission 1-A")
     assert not rules.mission_met(EXAMPLE, rules.top_colors(state))
-    events = rules.apply_move(state, PlayCard(card("yellow 2"), 7))
+    events = turn.apply_move(state, PlayCard(card("yellow 2"), 7))
     assert [e.kind for e in events] == ["card_played", "mission_completed"]
     assert state.completed == [mission_index("Mission 1-A")] and state.current == NO_MISSION
     assert rules.decision_name(state) == "draw_mission"
@@ -192,5 +192,5 @@ def test_a_card_that_breaks_a_met_requirement_leaves_the_example_mission_open():
 
     piles = [[name] for name in MEETS_EXAMPLE[:7]] + [["red 8"]]
     state = position(piles, {0: ["yellow 2", "blue 8", "green 8"]}, current="Mission 1-A")
-    rules.apply_move(state, PlayCard(card("yellow 2"), 3))
+    turn.apply_move(state, PlayCard(card("yellow 2"), 3))
     assert state.completed == [] and state.current == mission_index("Mission 1-A")

@@ -4,7 +4,7 @@ score cannot change (rules notes). Checked to the end of the turn."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import RED, RESCUE_TOPS, Gap, Mission
 from crabgames.games.crab_bucket.events import (
     CardDrawn,
@@ -29,7 +29,7 @@ def test_wild_crab_with_every_mission_pile_empty_there_is_no_current_mission():
                      current="Red pair")  # fmt: skip
     assert state.mission_piles == [(), (), ()]
     # Red 2 on the yellow 4 (lower, another colour): red 1 and red 2 side by side, a red pair.
-    events = rules.apply_move(state, PlayCard(card("red 2"), 7))
+    events = turn.apply_move(state, PlayCard(card("red 2"), 7))
     assert events == [
         CardPlayed(0, card("red 2"), 7, False),
         MissionCompleted(0, 1),
@@ -44,9 +44,9 @@ def test_wild_crab_with_every_mission_pile_empty_there_is_no_current_mission():
     assert state.pending == [] and state.mission_piles == [(), (), ()]
     # No pile to choose: the turn goes straight on to drawing back to 3 (B6).
     assert state.step == REFILL and rules.decision_name(state) == "draw_card"
-    assert rules.legal_moves(state) == []
+    assert turn.legal_moves(state) == []
     assert rules.points(state) == 1
-    events = rules.apply_chance(state, card("green 1"))
+    events = turn.apply_chance(state, card("green 1"))
     assert events == [CardDrawn(0, card("green 1")), TurnEnded(0, 0, 1)]
     assert state.hands[0] == tuple(sorted(cards("green 1", "blue 1", "blue 2")))
     assert state.current == NO_MISSION and state.turn_player == 1 and state.step == PLAY
@@ -62,7 +62,7 @@ def test_with_no_current_mission_a_play_completes_nothing():
                      missions=ONLY, current=None, completed=("Red pair",))  # fmt: skip
     assert state.current == NO_MISSION and state.mission_piles == [(), (), ()]
     # Blue 1 on the yellow 1 (another colour, equal): the red pair stays side by side.
-    events = rules.apply_move(state, PlayCard(card("blue 1"), 1))
+    events = turn.apply_move(state, PlayCard(card("blue 1"), 1))
     assert events == [CardPlayed(0, card("blue 1"), 1, False)]
     assert state.current == NO_MISSION and state.completed == [0] and state.pending == []
     assert state.step == REFILL and rules.points(state) == 1

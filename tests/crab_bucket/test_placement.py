@@ -3,7 +3,7 @@ equal; anything on an Oxi! or an empty pile (B2). The worked example is the rule
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.data import CARD_NAMES
 from crabgames.games.crab_bucket.moves import Pass, PlayCard
 from crabgames.games.crab_bucket.state import EMPTY
@@ -25,7 +25,7 @@ EXAMPLE_TOPS = [
 
 def piles_for(state, name: str) -> set[int]:
     c = card(name)
-    return {m.pile for m in rules.legal_moves(state) if isinstance(m, PlayCard) and m.card == c}
+    return {m.pile for m in turn.legal_moves(state) if isinstance(m, PlayCard) and m.card == c}
 
 
 def example():
@@ -97,7 +97,7 @@ def test_a_card_not_in_hand_cannot_be_played():
 
 def test_a_played_card_goes_on_top_and_the_pile_grows():
     state = example()
-    rules.apply_move(state, PlayCard(card("red 5"), 0))
+    turn.apply_move(state, PlayCard(card("red 5"), 0))
     assert state.piles[0] == (card("green 7"), card("red 5"))
     assert card("red 5") not in state.hands[0]
 
@@ -122,13 +122,13 @@ def test_the_rulebook_placement_example_to_its_end_every_card_on_every_pile():
         for pile, top in enumerate(EXAMPLE_TOPS):
             move = PlayCard(card(name), pile)
             assert GAME.is_legal(state, move) == (top in allowed), (name, top)
-            assert (move in rules.legal_moves(state)) == (top in allowed), (name, top)
+            assert (move in turn.legal_moves(state)) == (top in allowed), (name, top)
             if top not in allowed:
                 assert GAME.explain_illegal(state, move).rule == "1. Play a Crab Card"
     # Every card in hand has somewhere to go: this turn has a main action, and no Pass (B6).
-    assert Pass() not in rules.legal_moves(state)
+    assert Pass() not in turn.legal_moves(state)
     # Played: the card goes on top of its pile, and the other piles keep theirs.
-    rules.apply_move(state, PlayCard(card("yellow 7"), EXAMPLE_TOPS.index("yellow 4")))
+    turn.apply_move(state, PlayCard(card("yellow 7"), EXAMPLE_TOPS.index("yellow 4")))
     tops = [CARD_NAMES[t] for t in rules.tops(state)]
     assert tops == [*EXAMPLE_TOPS[:4], "yellow 7", *EXAMPLE_TOPS[5:]]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from crabgames.core.engine import Engine
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import BLUE, GREEN, OXI, RED, Gap, Mission, title_for
 from crabgames.games.crab_bucket.events import TurnEnded
 from crabgames.games.crab_bucket.moves import ChooseMissionPile, Pass, PlayCard, UseAbility
@@ -37,8 +37,8 @@ def simple(hands, mode=QUICK, current="Red pair", **kw):
 
 def test_quick_oxi_may_be_played_onto_any_pile_and_anything_goes_on_it():
     state = simple({0: ["oxi", "blue 1", "blue 2"]})
-    assert {m.pile for m in rules.legal_moves(state) if m == PlayCard(OXI, m.pile)} == set(range(8))
-    rules.apply_move(state, PlayCard(OXI, 0))
+    assert {m.pile for m in turn.legal_moves(state) if m == PlayCard(OXI, m.pile)} == set(range(8))
+    turn.apply_move(state, PlayCard(OXI, 0))
     assert state.piles[0] == (card("red 8"), OXI)
     assert rules.can_place(card("red 8"), OXI)
 
@@ -48,7 +48,7 @@ def test_wild_crab_oxi_is_discarded_and_the_pile_keeps_only_its_top_card():
     state = position(piles, {0: ["oxi", "green 1", "green 2"]}, mode=WILD_CRAB, missions=SIMPLE,
                      current="Red pair")  # fmt: skip
     draw = rules.draw_total(state)
-    rules.apply_move(state, PlayCard(OXI, 0))
+    turn.apply_move(state, PlayCard(OXI, 0))
     assert state.piles[0] == cards("red 8")
     assert state.oxi_discarded == 1
     assert rules.draw_total(state) == draw + 2  # blue 1 and blue 2 shuffled back in
@@ -60,7 +60,7 @@ def test_wild_crab_oxi_is_discarded_and_the_pile_keeps_only_its_top_card():
 
 def test_quick_mode_completes_level_1_then_draws_level_2_at_once():
     state = simple({0: ["red 2", "blue 1", "blue 2"]})
-    rules.apply_move(state, PlayCard(card("red 2"), 7))  # red 1 at 6, red 2 at 7: a red pair
+    turn.apply_move(state, PlayCard(card("red 2"), 7))  # red 1 at 6, red 2 at 7: a red pair
     assert state.completed == [0] and state.spent == [False]
     assert rules.decision_name(state) == "draw_mission"
     assert rules.chance_outcomes(state) == [(1, 1)]
@@ -69,7 +69,7 @@ def test_quick_mode_completes_level_1_then_draws_level_2_at_once():
 def test_quick_mode_wins_as_soon_as_the_level_3_mission_is_completed():
     state = simple({0: ["blue 7", "green 1", "green 2"]}, current="Blue pair",
                    completed=("Red pair", "Green pair"))  # fmt: skip
-    rules.apply_move(state, PlayCard(card("blue 7"), 5))  # blue 8 at 4, blue 7 at 5
+    turn.apply_move(state, PlayCard(card("blue 7"), 5))  # blue 8 at 4, blue 7 at 5
     assert state.step == GAME_OVER
     outcome = rules.outcome(state)
     assert outcome.won and outcome.end_reason == rules.LEVEL_3_COMPLETED and outcome.points == 6
@@ -77,19 +77,19 @@ def test_quick_mode_wins_as_soon_as_the_level_3_mission_is_completed():
 
 def test_wild_crab_mode_lets_the_player_pick_the_next_missions_level():
     state = simple({0: ["red 2", "blue 1", "blue 2"]}, mode=WILD_CRAB)
-    rules.apply_move(state, PlayCard(card("red 2"), 7))
+    turn.apply_move(state, PlayCard(card("red 2"), 7))
     assert rules.decision_name(state) == "choose_mission_pile"
-    assert rules.legal_moves(state) == [ChooseMissionPile(1), ChooseMissionPile(2),
+    assert turn.legal_moves(state) == [ChooseMissionPile(1), ChooseMissionPile(2),
                                         ChooseMissionPile(3)]  # fmt: skip
-    rules.apply_move(state, ChooseMissionPile(3))
+    turn.apply_move(state, ChooseMissionPile(3))
     assert {v for v, _ in rules.chance_outcomes(state)} == {2, 4}
 
 
 def test_wild_crab_mode_cannot_pick_an_empty_mission_pile():
     state = simple({0: ["red 2", "blue 1", "blue 2"]}, mode=WILD_CRAB,
                    completed=("Spare 1",))  # fmt: skip
-    rules.apply_move(state, PlayCard(card("red 2"), 7))
-    assert ChooseMissionPile(1) not in rules.legal_moves(state)
+    turn.apply_move(state, PlayCard(card("red 2"), 7))
+    assert ChooseMissionPile(1) not in turn.legal_moves(state)
 
 
 def test_a_new_mission_already_met_by_the_circle_is_completed_at_once():
@@ -104,9 +104,9 @@ def test_a_new_mission_already_met_by_the_circle_is_completed_at_once():
 
 def test_after_the_main_action_the_player_draws_back_to_3_and_the_turn_passes_clockwise():
     state = simple({0: ["blue 1", "green 1", "green 2"]}, num_players=3)
-    rules.apply_move(state, PlayCard(card("blue 1"), 1))
+    turn.apply_move(state, PlayCard(card("blue 1"), 1))
     assert rules.decision_name(state) == "draw_card"
-    rules.apply_chance(state, card("blue 3"))
+    turn.apply_chance(state, card("blue 3"))
     assert len(state.hands[0]) == 3 and state.turn_player == 1
 
 
@@ -117,17 +117,17 @@ BLOCKED = ["green 8", "yellow 8"]
 
 def test_pass_is_offered_only_when_no_main_action_is_possible_but_an_ability_is():
     state = position(BLOCKING, {0: BLOCKED}, current="Mission 1-D", completed=("Mission 1-A",))
-    moves = rules.legal_moves(state)
+    moves = turn.legal_moves(state)
     assert Pass() in moves and not any(isinstance(m, PlayCard) for m in moves)
     normal = simple({0: ["blue 1", "green 1", "green 2"]})
-    assert Pass() not in rules.legal_moves(normal)
+    assert Pass() not in turn.legal_moves(normal)
     assert GAME.explain_illegal(normal, Pass()).rule == "B6"
 
 
 def test_a_player_with_no_legal_decision_passes_automatically_and_draws_nothing():
     state = position(BLOCKING, {0: BLOCKED, 1: ["blue 8"]}, current="Mission 1-D")
     events: list = []
-    rules.advance(state, events)
+    turn.advance(state, events)
     assert [e.kind for e in events] == ["turn_passed", "turn_ended"]
     assert events[0].automatic and words.text(events[0]) == "player 0 cannot act and passes"
     assert events[1] == TurnEnded(0, passes=1, next_player=1)
@@ -136,16 +136,16 @@ def test_a_player_with_no_legal_decision_passes_automatically_and_draws_nothing(
 
 def test_when_a_draw_finds_the_pile_empty_nobody_draws_again():
     state = simple({0: ["blue 1", "green 1", "green 2"]}, draw_pile=[])
-    rules.apply_move(state, PlayCard(card("blue 1"), 1))
+    turn.apply_move(state, PlayCard(card("blue 1"), 1))
     assert state.draws_over and len(state.hands[0]) == 2 and state.turn_player == 1
 
 
 def test_players_with_empty_hands_are_skipped_and_the_game_ends_when_all_hands_are_empty():
     state = simple({0: ["blue 1"], 1: [], 2: ["green 1"]}, num_players=3, draw_pile=[])
     state.draws_over = True
-    rules.apply_move(state, PlayCard(card("blue 1"), 1))
+    turn.apply_move(state, PlayCard(card("blue 1"), 1))
     assert state.turn_player == 2  # seat 1 has no cards
-    rules.apply_move(state, PlayCard(card("green 1"), 3))
+    turn.apply_move(state, PlayCard(card("green 1"), 3))
     assert state.step == GAME_OVER and state.end_reason == CARDS_RAN_OUT
     outcome = rules.outcome(state)
     assert not outcome.won  # Quick mode lost before the level 3 mission
@@ -154,7 +154,7 @@ def test_players_with_empty_hands_are_skipped_and_the_game_ends_when_all_hands_a
 def test_a_full_round_of_passes_ends_the_game():
     state = position(BLOCKING, {0: ["green 8"], 1: ["yellow 8"]}, current="Mission 1-D")
     events: list = []
-    rules.advance(state, events)
+    turn.advance(state, events)
     assert state.step == GAME_OVER and state.end_reason == STALLED
     kinds = ["turn_passed", "turn_ended", "turn_passed", "turn_ended", "game_ended"]
     assert [e.kind for e in events] == kinds
@@ -167,7 +167,7 @@ def test_a_full_round_of_passes_ends_the_game():
 def test_using_an_ability_then_having_no_main_action_is_not_a_pass():
     state = position(BLOCKING, {0: BLOCKED, 1: ["blue 8"]}, current="Mission 1-D",
                      completed=("Mission 1-B",))  # fmt: skip
-    rules.apply_move(state, UseAbility(1, (0, 1)))  # Mission 1-B: swap two tops
+    turn.apply_move(state, UseAbility(1, (0, 1)))  # Mission 1-B: swap two tops
     assert state.turn_player == 1 and state.passes == 0
 
 
@@ -227,7 +227,7 @@ def test_quick_loss_has_no_winners_and_a_win_has_every_seat():
 def test_talking_is_allowed_in_quick_mode_during_the_first_mission_only():
     state = simple({0: ["red 2", "blue 1", "blue 2"]})
     assert rules.talking_allowed(state)
-    rules.apply_move(state, PlayCard(card("red 2"), 7))
+    turn.apply_move(state, PlayCard(card("red 2"), 7))
     assert not rules.talking_allowed(state)
     assert not rules.talking_allowed(simple({}, mode=WILD_CRAB))
 
@@ -248,11 +248,11 @@ def test_a_manual_pass_counts_toward_the_everyone_passed_end():
     # per player with cards, end the game (B7, G6), just as automatic passes do.
     state = position(BLOCKING, {0: ["green 8"], 1: ["yellow 8"]}, current="Mission 1-D",
                      completed=("Mission 1-A",))  # fmt: skip
-    assert Pass() in rules.legal_moves(state)
-    events = rules.apply_move(state, Pass())
+    assert Pass() in turn.legal_moves(state)
+    events = turn.apply_move(state, Pass())
     assert events[0].kind == "turn_passed" and not events[0].automatic
     assert state.passes == 1 and state.turn_player == 1 and state.step == PLAY
-    assert Pass() in rules.legal_moves(state)
-    events = rules.apply_move(state, Pass())
+    assert Pass() in turn.legal_moves(state)
+    events = turn.apply_move(state, Pass())
     assert [e.kind for e in events] == ["turn_passed", "turn_ended", "game_ended"]
     assert state.step == GAME_OVER and state.end_reason == STALLED

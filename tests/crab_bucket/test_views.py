@@ -5,7 +5,7 @@ engine."""
 from __future__ import annotations
 
 from crabgames.core.engine import Engine
-from crabgames.games.crab_bucket import GAME, rules
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.codec import card_msg
 from crabgames.games.crab_bucket.moves import PlayCard
 from crabgames.games.crab_bucket.state import CARDS_RAN_OUT, GAME_OVER
@@ -75,7 +75,7 @@ def test_wild_crab_game_ends_when_every_hand_is_empty_with_points_and_title():
     state = position(PILES, {0: ["red 1"], 1: []}, mode=WILD_CRAB, current=None,
                      completed=done, draw_pile=[])  # fmt: skip
     state.draws_over = True
-    rules.apply_move(state, PlayCard(card("red 1"), 1))
+    turn.apply_move(state, PlayCard(card("red 1"), 1))
     assert state.step == GAME_OVER
     outcome = rules.outcome(state)
     assert (outcome.points, outcome.title) == (6, "Crab Shell Grabber")

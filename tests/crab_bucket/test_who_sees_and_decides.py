@@ -3,7 +3,7 @@ every card and mission is in exactly one place (B1, B2)."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.data import CIRCLE, DEFAULT_MISSIONS, HAND_SIZE, OXI
 from crabgames.games.crab_bucket.moves import PlayCard, UseAbility
 from crabgames.games.crab_bucket.state import CARDS_RAN_OUT, Options
@@ -19,7 +19,7 @@ def test_the_circle_is_dealt_for_all_to_see_and_each_hand_to_its_holder_only():
         assert rules.card_receiver(state) == receiver
         hidden = [p for p in range(3) if receiver is not None and p != receiver]
         assert rules.chance_hidden_from(state) == hidden
-        rules.apply_chance(state, rules.chance_outcomes(state)[0][0])
+        turn.apply_chance(state, rules.chance_outcomes(state)[0][0])
     # Then the first mission is drawn, face up for everyone.
     assert rules.decision_name(state) == "draw_mission"
     assert rules.card_receiver(state) is None and rules.chance_hidden_from(state) == []
@@ -28,14 +28,14 @@ def test_the_circle_is_dealt_for_all_to_see_and_each_hand_to_its_holder_only():
 def test_the_extra_card_of_draw_1_and_play_2_is_seen_by_its_drawer_only():
     state = position(PILES, {0: HAND}, num_players=3, current="Mission 1-D",
                      completed=("Mission 2-C",))  # fmt: skip
-    rules.apply_move(state, UseAbility(mission_index("Mission 2-C")))
+    turn.apply_move(state, UseAbility(mission_index("Mission 2-C")))
     assert rules.decision_name(state) == "draw_card"
     assert rules.card_receiver(state) == 0 and rules.chance_hidden_from(state) == [1, 2]
 
 
 def test_the_card_drawn_back_to_3_is_seen_by_its_drawer_only():
     state = position(PILES, {1: HAND}, num_players=3, current="Mission 1-D", turn=1)
-    rules.apply_move(state, PlayCard(card("red 1"), 3))  # red 1 on red 6
+    turn.apply_move(state, PlayCard(card("red 1"), 3))  # red 1 on red 6
     assert rules.decision_name(state) == "draw_card"
     assert rules.card_receiver(state) == 1 and rules.chance_hidden_from(state) == [0, 2]
 
@@ -44,18 +44,18 @@ def test_nobody_decides_once_the_game_is_over():
     state = position(PILES, {0: HAND}, current="Mission 1-D")
     rules.game_over(state, CARDS_RAN_OUT, [])
     assert rules.decision_name(state) == "game_over"
-    assert rules.legal_moves(state) == [] and rules.chance_outcomes(state) == []
+    assert turn.legal_moves(state) == [] and rules.chance_outcomes(state) == []
     assert rules.card_receiver(state) is None and not rules.is_chance(state)
 
 
 def test_a_player_can_act_exactly_when_some_move_is_listed():
     blocking = ["red 1", "red 2", "red 3", "red 4", "red 5", "red 6", "red 7", "blue 7"]
     stuck = position(blocking, {0: ["green 8", "yellow 8"]}, current="Mission 1-D")
-    assert not rules.can_act(stuck) and rules.play_moves(stuck) == []
+    assert not turn.can_act(stuck) and turn.play_moves(stuck) == []
     with_ability = position(blocking, {0: ["green 8", "yellow 8"]}, current="Mission 1-D",
                             completed=("Mission 1-A",))  # fmt: skip
-    assert rules.can_act(with_ability) and not rules.has_main_action(with_ability)
-    assert rules.can_act(position(PILES, {0: HAND}, current="Mission 1-D"))
+    assert turn.can_act(with_ability) and not rules.has_main_action(with_ability)
+    assert turn.can_act(position(PILES, {0: HAND}, current="Mission 1-D"))
 
 
 def test_every_card_and_mission_must_be_in_exactly_one_place():

@@ -3,12 +3,11 @@ the rulebook's order, for each the uses a player may choose (its legal moves) an
 by side.
 
 A completed mission's ability is ready until used (its card is then turned face down); a turn
-may use one, before the main action. `rules.play_moves` lists the uses from `ability_moves` and
-`rules.apply_move` applies one with `use_ability`. Each effect says what it moved, from where to
-where, in its own event (after the `ability_used` event that turns the card face down). The
-effects change the circle through the rules' own functions (`play_from_hand`, `cut_pile`,
-`check_mission`); this module and `rules` import each other as modules, which works whichever
-is imported first.
+may use one, before the main action (`rules.may_use_ability`). `turn.play_moves` lists the uses
+from `ability_moves` and `turn.apply_move` applies one with `use_ability`. Each effect says what
+it moved, from where to where, in its own event (after the `ability_used` event that turns the
+card face down). The effects change the circle through the rules' own functions
+(`play_from_hand`, `cut_pile`, `check_mission`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Crab Bucket's readable codec: cards, missions, options, the state, moves, events and the
-outcome, field by field through the protobuf API, and the validated decoders. fast.py writes the
-state's and the events' wire bytes directly; tests check them against these encoders."""
+"""Crab Bucket's readable codec: cards, missions, options, the state, a seat's view, moves, events
+and the outcome, field by field through the protobuf API, and the validated decoders. fast.py
+writes the state's and the events' wire bytes directly; tests check them against these encoders."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec
-from crabgames.games.crab_bucket import rules, view, words
+from crabgames.games.crab_bucket import rules, turn, view, words
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
     CARD_KINDS,
@@ -345,6 +345,26 @@ def encode_open_fields(state: CrabBucketState, msg: pb.CrabBucketState | pb.Crab
     msg.talking_allowed = rules.talking_allowed(state)
 
 
+def encode_view(state: CrabBucketState, player: int | None, msg: pb.CrabBucketView) -> None:
+    """What a seat sees (B2, G5): every pile whole, its own hand, the size of every hand and of
+    the draw pile, the missions, and the current decision. A spectator sees the same without a
+    hand."""
+    options_msg(state.options, msg.options)
+    for stack in state.piles:  # every card of every pile, for every viewer (B2)
+        pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
+        if stack:
+            pile.top.CopyFrom(CARD_MSGS[stack[-1]])
+            pile.cards.extend([CARD_MSGS[c] for c in stack])
+    if player is not None:
+        msg.hand.extend([CARD_MSGS[c] for c in state.hands[player]])
+    msg.hand_sizes.extend(len(h) for h in state.hands)
+    msg.draw_pile_size = rules.draw_total(state)
+    msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
+    msg.points = rules.points(state)
+    encode_open_fields(state, msg)
+    view.decision_msg(state, msg.decision)
+
+
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
     """Validate every field and build the native state; the first problem raises bad_state."""
     options = _decode_options_once(msg.options, num_players, f"{path}.options")
@@ -568,8 +588,8 @@ def _check_at_rest(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -
     probe = state.clone()
     try:
         events: list[Event] = []
-        rules.advance(probe, events)
-        waiting = rules.waits_for_decision(state)
+        turn.advance(probe, events)
+        waiting = turn.waits_for_decision(state)
     except (ValueError, IndexError, KeyError, AttributeError) as error:
         raise bad_state(path, f"inconsistent state ({error})") from error
     if events or probe.step != state.step or probe.pending != state.pending or not waiting:
@@ -709,7 +729,7 @@ class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
     def encode_view(
         self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView
     ) -> None:
-        view.encode_view(state, player, msg)
+        encode_view(state, player, msg)
 
     def encode_outcome(self, outcome: Outcome, msg: game_pb2.Outcome) -> None:
         encode_outcome(outcome, msg)

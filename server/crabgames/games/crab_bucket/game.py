@@ -10,7 +10,15 @@ from typing import TypeVar
 
 from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
-from crabgames.games.crab_bucket import events, explain, observation, rules, sampling, strategy
+from crabgames.games.crab_bucket import (
+    events,
+    explain,
+    observation,
+    rules,
+    sampling,
+    strategy,
+    turn,
+)
 from crabgames.games.crab_bucket.codec import CODEC, MAX_MISSIONS
 from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS, MAX_PLAYERS
 from crabgames.games.crab_bucket.events import Event
@@ -109,22 +117,22 @@ class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
         return STEP_DECIDERS[state.step][state.turn_player]
 
     def legal_moves(self, state: CrabBucketState) -> list[Move]:
-        return rules.legal_moves(state)
+        return turn.legal_moves(state)
 
     def is_legal(self, state: CrabBucketState, move: Move) -> bool:
-        return rules.is_legal(state, move)
+        return turn.is_legal(state, move)
 
     def explain_illegal(self, state: CrabBucketState, move: Move) -> Violation:
         return explain.explain(state, move)
 
     def apply_move(self, state: CrabBucketState, move: Move) -> list[Event]:
-        return rules.apply_move(state, move)
+        return turn.apply_move(state, move)
 
     def chance_outcomes(self, state: CrabBucketState) -> list[tuple[int, int]]:
         return rules.chance_outcomes(state)
 
     def apply_chance(self, state: CrabBucketState, value: int) -> list[Event]:
-        return rules.apply_chance(state, value)
+        return turn.apply_chance(state, value)
 
     def outcome(self, state: CrabBucketState) -> Outcome | None:
         return rules.outcome(state)

@@ -1,7 +1,8 @@
 """Crab Bucket's rules, in the rulebook's order: Setup (B1), Mission Cards and How to Complete Them
 (B3, B5), How to Play (B6), 1. Play a Crab Card, 2. Play an Oxi! Card, drawing back to 3, End of
 Game (B7) and the Levels Table (B8). 3. Use a Mission's Ability and the nine Mission Abilities
-are the next chapter, in abilities.py.
+are the next chapter, in abilities.py, built on these; turn.py puts both together into a turn:
+the moves listed, applied, and the steps between decisions.
 
 The state is in state.py, the moves in moves.py, the events in events.py.
 """
@@ -15,7 +16,6 @@ from itertools import compress
 from operator import getitem
 from typing import NamedTuple
 
-from crabgames.games.crab_bucket import abilities
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
@@ -38,27 +38,19 @@ from crabgames.games.crab_bucket.events import (
     CardDealt,
     CardDrawn,
     CardPlayed,
-    DrawPileEmpty,
     Event,
     GameEnded,
     MissionCompleted,
     MissionDrawn,
     MissionKept,
     MissionPileChosen,
-    NoMainAction,
-    NoMissionDrawn,
     OxiShuffledIn,
     PileCut,
     TurnEnded,
-    TurnPassed,
 )
 from crabgames.games.crab_bucket.moves import (
-    ChooseMissionPile,
-    KeepMission,
     Move,
-    Pass,
     PlayCard,
-    UseAbility,
 )
 from crabgames.games.crab_bucket.state import (
     CARDS_RAN_OUT,
@@ -331,6 +323,15 @@ def keep_mission(
     check_mission(state, events)
 
 
+def choose_mission_pile(state: CrabBucketState, level: int, events: list[Event]) -> None:
+    """B5 (Wild Crab): the pile the next mission (or, "draw 2 choose 1", an offered one) is
+    drawn from."""
+    kind, _ = state.pending.pop()
+    offer = kind == OFFER_CHOOSE_PILE
+    state.pending.append((OFFER_DRAW if offer else DRAW_MISSION, level))
+    events.append(MissionPileChosen(state.turn_player, level, offer))
+
+
 def talking_allowed(state: CrabBucketState) -> bool:
     """B9: Quick mode allows talking during the first mission only; Wild Crab never."""
     return not state.options.wild and not state.completed
@@ -388,66 +389,29 @@ def chance_hidden_from(state: CrabBucketState) -> list[int]:
     return [p for p in range(state.num_players) if p != receiver]
 
 
-def waits_for_decision(state: CrabBucketState) -> bool:
-    """Chance, or a player with at least one legal move, or the end: nothing automatic pending."""
-    if state.step == GAME_OVER:
-        return True
-    if is_chance(state):
-        return bool(chance_outcomes(state))
-    return bool(legal_moves(state))
-
-
-def legal_moves(state: CrabBucketState) -> list[Move]:
-    """The moves of the player who decides now; none at the end or while chance decides."""
-    if state.step == GAME_OVER:
+def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
+    """Card draws: (card id, copies in the draw pile) in card-id order. Mission draws: (mission
+    index, 1) in index order (G2)."""
+    if not is_chance(state):
         return []
-    if state.pending:
-        kind = state.pending[-1][0]
-        if kind == KEEP_MISSION:
-            return [KeepMission(m) for m in state.offered]
-        if kind in CHANCE_PENDING:
-            return []
-        return [ChooseMissionPile(level) for level in LEVELS if state.mission_piles[level - 1]]
-    if state.step != PLAY:  # a card dealt or drawn: chance decides
-        return []
-    return play_moves(state)
+    if state.pending and state.pending[-1][0] in LEVELED_PENDING:
+        level = state.pending[-1][1]
+        return [(m, 1) for m in state.mission_piles[level - 1]]
+    # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
+    # crab card); the Oxi! cards are the last card id and may be there several times.
+    draw_pile = state.draw_pile
+    outcomes = list(compress(CRAB_CARD_DRAWS, draw_pile))
+    if draw_pile[OXI]:
+        outcomes.append((OXI, draw_pile[OXI]))
+    return outcomes
 
 
-def play_moves(state: CrabBucketState) -> list[Move]:
-    """B6: an ability first (optional), then the main action; Pass only when no main action is
-    possible but an ability is (with neither, the turn passes automatically, G6)."""
-    mains = main_moves(state)
-    uses: list[Move] = []
-    if state.completed and may_use_ability(state):
-        uses = abilities.ability_moves(state)  # only a completed mission has an ability
-    if mains:
-        return uses + mains
-    if uses:
-        return [*uses, Pass()]
-    return []
+CRAB_CARD_DRAWS = tuple((card, 1) for card in range(CRAB_CARDS))
 
 
 def may_use_ability(state: CrabBucketState) -> bool:
     """B6: one ability per turn, used before the main action."""
     return not state.ability_used and not state.played
-
-
-def can_act(state: CrabBucketState) -> bool:
-    """Whether `play_moves` lists any move: a main action settles it without listing the ability
-    uses (which may be dozens)."""
-    return has_main_action(state) or bool(play_moves(state))
-
-
-def is_legal(state: CrabBucketState, move: Move) -> bool:
-    """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
-    card on its own pile only (the same generator), which is all it can be. A card play is
-    decided in the "play" decision only: the PLAY step with nothing pending (`decision_name`)."""
-    if not isinstance(move, PlayCard):
-        return move in legal_moves(state)
-    card, pile = move.card, move.pile
-    if state.step != PLAY or state.pending or card not in state.hands[state.turn_player]:
-        return False
-    return 0 <= pile < CIRCLE and move in card_plays(state, (card,), (pile,))
 
 
 # ----- 1. Play a Crab Card, 2. Play an Oxi! Card -----
@@ -574,72 +538,6 @@ def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Even
     events.append(PileCut(state.turn_player, pile, len(returned), returned, rescued))
 
 
-# ----- the moves and chance outcomes applied -----
-
-
-def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
-    events: list[Event] = []
-    if isinstance(move, PlayCard):
-        play_card(state, move.card, move.pile, events)
-    elif isinstance(move, Pass):
-        events.append(TurnPassed(state.turn_player, False))
-        end_turn(state, events, passed=not state.ability_used)
-    elif isinstance(move, UseAbility):
-        abilities.use_ability(state, move, events)
-    elif isinstance(move, ChooseMissionPile):
-        choose_mission_pile(state, move.level, events)
-    else:
-        state.pending.pop()
-        keep_mission(state, move.mission, state.turn_player, events)
-    advance(state, events)
-    return events
-
-
-def choose_mission_pile(state: CrabBucketState, level: int, events: list[Event]) -> None:
-    """B5 (Wild Crab): the pile the next mission (or, "draw 2 choose 1", an offered one) is
-    drawn from."""
-    kind, _ = state.pending.pop()
-    offer = kind == OFFER_CHOOSE_PILE
-    state.pending.append((OFFER_DRAW if offer else DRAW_MISSION, level))
-    events.append(MissionPileChosen(state.turn_player, level, offer))
-
-
-def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
-    """Card draws: (card id, copies in the draw pile) in card-id order. Mission draws: (mission
-    index, 1) in index order (G2)."""
-    if not is_chance(state):
-        return []
-    if state.pending and state.pending[-1][0] in LEVELED_PENDING:
-        level = state.pending[-1][1]
-        return [(m, 1) for m in state.mission_piles[level - 1]]
-    # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
-    # crab card); the Oxi! cards are the last card id and may be there several times.
-    draw_pile = state.draw_pile
-    outcomes = list(compress(CRAB_CARD_DRAWS, draw_pile))
-    if draw_pile[OXI]:
-        outcomes.append((OXI, draw_pile[OXI]))
-    return outcomes
-
-
-CRAB_CARD_DRAWS = tuple((card, 1) for card in range(CRAB_CARDS))
-
-
-def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
-    events: list[Event] = []
-    if state.pending:
-        kind, level = state.pending.pop()
-        if kind == EXTRA_DRAW:
-            draw_card(state, value, True, events)
-        else:
-            draw_mission(state, value, level, kind == OFFER_DRAW, events)
-    elif state.step == DEAL:
-        deal(state, value, events)
-    else:
-        draw_card(state, value, False, events)
-    advance(state, events)
-    return events
-
-
 # ----- drawing back to 3 cards -----
 
 
@@ -653,81 +551,6 @@ def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
     events.append(CardDrawn(player, card, extra))
-
-
-# ----- the flow of turns -----
-
-
-def advance(state: CrabBucketState, events: list[Event]) -> None:
-    """Run every step that needs no decision, until someone (or chance) must decide."""
-    while True:
-        if state.step == GAME_OVER:
-            state.pending.clear()
-            return
-        if state.pending:
-            if _pending_waits(state, events):
-                return
-            continue
-        if state.step == DEAL:
-            return
-        if state.step == PLAY:
-            if _play_waits(state, events):
-                return
-            continue
-        if _refill_waits(state, events):
-            return
-
-
-def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
-    kind, level = state.pending[-1]
-    if kind in LEVELED_PENDING:
-        waits = bool(state.mission_piles[level - 1])
-    elif kind == EXTRA_DRAW:
-        waits = draw_total(state) > 0
-    elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
-        waits = any(state.mission_piles)  # B5: with every pile empty there is no next mission
-    else:
-        waits = len(state.offered) >= 2
-    if waits:
-        return True
-    state.pending.pop()
-    if kind in LEVELED_PENDING:
-        events.append(NoMissionDrawn(kind == OFFER_DRAW, level))
-    elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
-        events.append(NoMissionDrawn(kind == OFFER_CHOOSE_PILE))
-    elif kind == KEEP_MISSION and state.offered:
-        keep_mission(state, state.offered[0], None, events)  # only one could be drawn
-    return False
-
-
-def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
-    """The PLAY step always has a play left: `count_play` moves on to drawing with none."""
-    if can_act(state):
-        return True
-    player = state.turn_player
-    if state.played:  # "Draw 1 card and play 2" with no legal second play: on to the draw
-        state.plays_left = 0
-        state.step = REFILL
-        events.append(NoMainAction(player, True))
-    elif state.ability_used:  # the turn ends without drawing; not a pass (rules notes)
-        events.append(NoMainAction(player, False))
-        end_turn(state, events, passed=False)
-    else:  # B6, G6: no legal decision at all
-        events.append(TurnPassed(player, True))
-        end_turn(state, events, passed=True)
-    return False
-
-
-def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
-    if len(state.hands[state.turn_player]) >= HAND_SIZE or state.draws_over:
-        end_turn(state, events, passed=False)
-        return False
-    if not draw_total(state):
-        state.draws_over = True  # B7: nobody draws again
-        events.append(DrawPileEmpty())
-        end_turn(state, events, passed=False)
-        return False
-    return True
 
 
 # ----- End of Game (B7) -----

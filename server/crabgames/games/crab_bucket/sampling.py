@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from crabgames.core.errors import InvalidArgument, bad_request
-from crabgames.games.crab_bucket import codec, rules
+from crabgames.games.crab_bucket import codec, rules, turn
 from crabgames.games.crab_bucket.codec import decode_card, decode_options_msg
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
@@ -35,7 +35,7 @@ def resample_hidden(
     decides, G3)."""
     for _ in range(RESAMPLE_TRIES):
         new = redraw_hidden(state, player, rng)
-        if rules.waits_for_decision(new):
+        if turn.waits_for_decision(new):
             return new
     return state.clone()  # the real state is always consistent with the view
 

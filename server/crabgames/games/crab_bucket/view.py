@@ -1,31 +1,13 @@
-"""What a seat sees (B2, G5): every pile whole, its own hand, the size of every hand and of the
-draw pile, the missions, and the current decision. A spectator sees the same without a hand.
-The readable codec (`codec.CODEC.encode_view`) writes it with this module."""
+"""The current decision as a seat's view shows it (G3): what it is and what it is about, from
+public facts only. The rest of the view (B2, G5) is written by the readable codec
+(`codec.encode_view`), beside the state whose open fields it shares."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import abilities, codec, rules
-from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS, OXI
+from crabgames.games.crab_bucket import abilities, rules
+from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS
 from crabgames.games.crab_bucket.state import CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
-
-
-def encode_view(state: CrabBucketState, player: int | None, msg: pb.CrabBucketView) -> None:
-    codec.options_msg(state.options, msg.options)
-    for stack in state.piles:  # every card of every pile, for every viewer (B2)
-        pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
-        if stack:
-            pile.top.CopyFrom(codec.CARD_MSGS[stack[-1]])
-            pile.cards.extend([codec.CARD_MSGS[c] for c in stack])
-    if player is not None:
-        msg.hand.extend([codec.CARD_MSGS[c] for c in state.hands[player]])
-    msg.hand_sizes.extend(len(h) for h in state.hands)
-    msg.draw_pile_size = rules.draw_total(state)
-    msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
-    msg.points = rules.points(state)
-    codec.encode_open_fields(state, msg)
-    decision_msg(state, msg.decision)
-
 
 DECISION_KINDS = {
     "deal": pb.CRAB_BUCKET_DECISION_KIND_DEAL,

@@ -1,0 +1,227 @@
+"""How to Play, put together: the moves of the player who decides (B6: a ready ability's uses,
+from abilities.py, before the main action), each move and chance outcome applied, and the steps
+that run on their own until someone (or chance) must decide (drawing back to 3 cards, a turn with
+no possible move, the next player, B7). The rules it applies are in rules.py and abilities.py;
+neither imports this module.
+"""
+
+from __future__ import annotations
+
+from crabgames.games.crab_bucket import abilities
+from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS
+from crabgames.games.crab_bucket.events import (
+    DrawPileEmpty,
+    Event,
+    NoMainAction,
+    NoMissionDrawn,
+    TurnPassed,
+)
+from crabgames.games.crab_bucket.moves import (
+    ChooseMissionPile,
+    KeepMission,
+    Move,
+    Pass,
+    PlayCard,
+    UseAbility,
+)
+from crabgames.games.crab_bucket.rules import (
+    CHANCE_PENDING,
+    card_plays,
+    chance_outcomes,
+    choose_mission_pile,
+    deal,
+    draw_card,
+    draw_mission,
+    draw_total,
+    end_turn,
+    has_main_action,
+    is_chance,
+    keep_mission,
+    main_moves,
+    may_use_ability,
+    play_card,
+)
+from crabgames.games.crab_bucket.state import (
+    CHOOSE_MISSION_PILE,
+    DEAL,
+    EXTRA_DRAW,
+    GAME_OVER,
+    KEEP_MISSION,
+    LEVELED_PENDING,
+    OFFER_CHOOSE_PILE,
+    OFFER_DRAW,
+    PLAY,
+    REFILL,
+    CrabBucketState,
+)
+
+# ----- the moves of the player who decides (B6, G3) -----
+
+
+def legal_moves(state: CrabBucketState) -> list[Move]:
+    """The moves of the player who decides now; none at the end or while chance decides."""
+    if state.step == GAME_OVER:
+        return []
+    if state.pending:
+        kind = state.pending[-1][0]
+        if kind == KEEP_MISSION:
+            return [KeepMission(m) for m in state.offered]
+        if kind in CHANCE_PENDING:
+            return []
+        return [ChooseMissionPile(level) for level in LEVELS if state.mission_piles[level - 1]]
+    if state.step != PLAY:  # a card dealt or drawn: chance decides
+        return []
+    return play_moves(state)
+
+
+def play_moves(state: CrabBucketState) -> list[Move]:
+    """B6: an ability first (optional), then the main action; Pass only when no main action is
+    possible but an ability is (with neither, the turn passes automatically, G6)."""
+    mains = main_moves(state)
+    uses: list[Move] = []
+    if state.completed and may_use_ability(state):
+        uses = abilities.ability_moves(state)  # only a completed mission has an ability
+    if mains:
+        return uses + mains
+    if uses:
+        return [*uses, Pass()]
+    return []
+
+
+def can_act(state: CrabBucketState) -> bool:
+    """Whether `play_moves` lists any move: a main action settles it without listing the ability
+    uses (which may be dozens)."""
+    return has_main_action(state) or bool(play_moves(state))
+
+
+def is_legal(state: CrabBucketState, move: Move) -> bool:
+    """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
+    card on its own pile only (the same generator), which is all it can be. A card play is
+    decided in the "play" decision only: the PLAY step with nothing pending (`decision_name`)."""
+    if not isinstance(move, PlayCard):
+        return move in legal_moves(state)
+    card, pile = move.card, move.pile
+    if state.step != PLAY or state.pending or card not in state.hands[state.turn_player]:
+        return False
+    return 0 <= pile < CIRCLE and move in card_plays(state, (card,), (pile,))
+
+
+def waits_for_decision(state: CrabBucketState) -> bool:
+    """Chance, or a player with at least one legal move, or the end: nothing automatic pending."""
+    if state.step == GAME_OVER:
+        return True
+    if is_chance(state):
+        return bool(chance_outcomes(state))
+    return bool(legal_moves(state))
+
+
+# ----- the moves and chance outcomes applied -----
+
+
+def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
+    events: list[Event] = []
+    if isinstance(move, PlayCard):
+        play_card(state, move.card, move.pile, events)
+    elif isinstance(move, Pass):
+        events.append(TurnPassed(state.turn_player, False))
+        end_turn(state, events, passed=not state.ability_used)
+    elif isinstance(move, UseAbility):
+        abilities.use_ability(state, move, events)
+    elif isinstance(move, ChooseMissionPile):
+        choose_mission_pile(state, move.level, events)
+    else:
+        state.pending.pop()
+        keep_mission(state, move.mission, state.turn_player, events)
+    advance(state, events)
+    return events
+
+
+def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
+    events: list[Event] = []
+    if state.pending:
+        kind, level = state.pending.pop()
+        if kind == EXTRA_DRAW:
+            draw_card(state, value, True, events)
+        else:
+            draw_mission(state, value, level, kind == OFFER_DRAW, events)
+    elif state.step == DEAL:
+        deal(state, value, events)
+    else:
+        draw_card(state, value, False, events)
+    advance(state, events)
+    return events
+
+
+# ----- the flow of turns -----
+
+
+def advance(state: CrabBucketState, events: list[Event]) -> None:
+    """Run every step that needs no decision, until someone (or chance) must decide."""
+    while True:
+        if state.step == GAME_OVER:
+            state.pending.clear()
+            return
+        if state.pending:
+            if _pending_waits(state, events):
+                return
+            continue
+        if state.step == DEAL:
+            return
+        if state.step == PLAY:
+            if _play_waits(state, events):
+                return
+            continue
+        if _refill_waits(state, events):
+            return
+
+
+def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
+    kind, level = state.pending[-1]
+    if kind in LEVELED_PENDING:
+        waits = bool(state.mission_piles[level - 1])
+    elif kind == EXTRA_DRAW:
+        waits = draw_total(state) > 0
+    elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
+        waits = any(state.mission_piles)  # B5: with every pile empty there is no next mission
+    else:
+        waits = len(state.offered) >= 2
+    if waits:
+        return True
+    state.pending.pop()
+    if kind in LEVELED_PENDING:
+        events.append(NoMissionDrawn(kind == OFFER_DRAW, level))
+    elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
+        events.append(NoMissionDrawn(kind == OFFER_CHOOSE_PILE))
+    elif kind == KEEP_MISSION and state.offered:
+        keep_mission(state, state.offered[0], None, events)  # only one could be drawn
+    return False
+
+
+def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
+    """The PLAY step always has a play left: `count_play` moves on to drawing with none."""
+    if can_act(state):
+        return True
+    player = state.turn_player
+    if state.played:  # "Draw 1 card and play 2" with no legal second play: on to the draw
+        state.plays_left = 0
+        state.step = REFILL
+        events.append(NoMainAction(player, True))
+    elif state.ability_used:  # the turn ends without drawing; not a pass (rules notes)
+        events.append(NoMainAction(player, False))
+        end_turn(state, events, passed=False)
+    else:  # B6, G6: no legal decision at all
+        events.append(TurnPassed(player, True))
+        end_turn(state, events, passed=True)
+    return False
+
+
+def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
+    if len(state.hands[state.turn_player]) >= HAND_SIZE or state.draws_over:
+        end_turn(state, events, passed=False)
+        return False
+    if not draw_total(state):
+        state.draws_over = True  # B7: nobody draws again
+        events.append(DrawPileEmpty())
+        end_turn(state, events, passed=False)
+        return False
+    return True

@@ -1,0 +1,58 @@
+"""How Crab Bucket's modules import each other: no circle (each one reads the modules under it
+whole, whichever is imported first), imports inside functions and under TYPE_CHECKING counted
+too."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import crabgames.games.crab_bucket as package
+
+PACKAGE = package.__name__
+MODULES = {path.stem: path for path in Path(package.__file__).parent.glob("*.py")}
+
+
+def imported(path: Path) -> set[str]:
+    """The package's modules that a module imports anywhere in its text."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == PACKAGE:
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(PACKAGE + "."):
+            found.add(node.module.removeprefix(PACKAGE + ".").split(".")[0])
+        elif isinstance(node, ast.Import):
+            found |= {
+                alias.name.removeprefix(PACKAGE + ".").split(".")[0]
+                for alias in node.names
+                if alias.name.startswith(PACKAGE + ".")
+            }
+    return found & MODULES.keys() - {path.stem}
+
+
+GRAPH = {name: imported(path) for name, path in MODULES.items()}
+
+
+def circle_through(start: str) -> list[str] | None:
+    """A path of imports from `start` back to itself, if there is one."""
+    stack = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        name, path = stack.pop()
+        for target in sorted(GRAPH[name]):
+            if target == start:
+                return [*path, start]
+            if target not in seen:
+                seen.add(target)
+                stack.append((target, [*path, target]))
+    return None
+
+
+def test_the_graph_is_read_from_the_modules():
+    assert GRAPH["turn"] >= {"rules", "abilities"} and GRAPH["abilities"] >= {"rules"}
+    assert GRAPH["codec"] >= {"view", "rules"}
+
+
+def test_no_module_imports_itself_through_others():
+    circles = {name: circle_through(name) for name in GRAPH}
+    assert {name: path for name, path in circles.items() if path} == {}
