@@ -152,8 +152,10 @@ def season_response(standings: Iterable[season.Standing]) -> api.ScoreCrabRageSe
 # ApplyMove is the call a game makes most. Everything its answer holds the engine already keeps
 # serialized: the new state (the bytes it is remembered by) and each event with its length in
 # front (engine.Happened). An ApplyMoveResponse message would parse all of it back only to
-# serialize it again, so the answer is those bytes framed: a valid ApplyMoveResponse, the same
-# bytes protobuf writes (tests/test_wire.py). By issue 28 this framing belongs in core/wire.py.
+# serialize it again: built so, the answer to a mid-game move took about 10 times as long as
+# framing it (Kraby 236 against 23 us, Crab Bucket 327 against 23 us), most of the whole call.
+# So the answer is those bytes framed: the ApplyMoveResponse protobuf would build
+# (tests/test_wire.py). By issue 28 this framing belongs in core/wire.py.
 
 _STATE_TAG = wire.tag(api.ApplyMoveResponse.STATE_FIELD_NUMBER, wire.LENGTH_DELIMITED)
 _SEAT_EVENTS_TAG = wire.tag(api.ApplyMoveResponse.SEAT_EVENTS_FIELD_NUMBER, wire.LENGTH_DELIMITED)
