@@ -43,14 +43,16 @@ class CallContext:
 
     def __init__(self, deadline: float | None, peer: str = "") -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
-        self.gone = threading.Event()
+        # Set when the caller goes away while the work runs on another thread (edge.run_on);
+        # work on the event loop cannot see its caller go, so it needs none (most calls).
+        self.gone: threading.Event | None = None
         self.peer = peer
 
     def time_remaining(self) -> float | None:
         return None if self.deadline is None else self.deadline - time.monotonic()
 
     def is_active(self) -> bool:
-        return not self.gone.is_set()
+        return self.gone is None or not self.gone.is_set()
 
     def abort_with_status(self, status: grpc.Status) -> NoReturn:
         raise Aborted(status)

@@ -432,10 +432,11 @@ class Edge:
         """Run on a pool; a caller that goes away stops the work at its next check."""
         loop = asyncio.get_running_loop()
         work = functools.partial(self.run, behavior, request, call)
+        gone = call.gone = threading.Event()
         try:
             return await loop.run_in_executor(pool, work)
         except asyncio.CancelledError:
-            call.gone.set()
+            gone.set()
             raise
 
     def apply_moves(self) -> Handler:
