@@ -49,6 +49,7 @@ from crabgames.games.crab_bucket.state import (
     GAME_OVER,
     KEEP_MISSION,
     LEVELED_PENDING,
+    MODES,
     NO_MISSION,
     PENDING_KINDS,
     PLAY,
@@ -70,6 +71,15 @@ MAX_MISSIONS = 200  # 11 times the default deck of 18
 MAX_NAME = 64  # characters in a mission's name
 MAX_REQUIREMENTS = 12  # twice the most a default mission shows (4 gaps, an X and a chain)
 Fail = Callable[[str, str], InvalidArgument]
+
+# The rules' modes, steps, pending kinds, ends and abilities (state.py, data.py) hold the values
+# of the protocol's enums of the same names (tests/crab_bucket/test_codec.py checks every name):
+# each is written as it is, as its enum's type, and read back as the int it is.
+MODE = pb.CrabBucketMode.ValueType
+STEP = pb.CrabBucketStep.ValueType
+PENDING_KIND = pb.CrabBucketPendingKind.ValueType
+END_REASON = pb.CrabBucketEndReason.ValueType
+ABILITY = pb.CrabBucketAbility.ValueType
 
 
 # ----- small codecs -----
@@ -169,7 +179,7 @@ def mission_msg(mission: Mission) -> pb.CrabBucketMission:
     return pb.CrabBucketMission(
         name=mission.name,
         level=mission.level,
-        ability=mission.ability,
+        ability=ABILITY(mission.ability),
         requirements=[requirement_msg(r) for r in mission.requirements],
     )
 
@@ -215,7 +225,7 @@ def decode_options_msg(
     msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail
 ) -> Options:
     mode = msg.mode or QUICK
-    if mode not in (QUICK, WILD_CRAB):
+    if mode not in MODES:
         raise fail(f"{path}.mode", f"unknown mode {mode}")
     first = msg.first_player if msg.HasField("first_player") else 0
     if not 0 <= first < num_players:
@@ -285,7 +295,7 @@ def options_encodings(options: Options) -> tuple[Options, bytes, bytes]:
     entry = _OPTIONS_BYTES.get(id(options))
     if entry is None or entry[0] is not options:
         msg = pb.CrabBucketOptions(
-            mode=options.mode,
+            mode=MODE(options.mode),
             first_player=options.first_player,
             first_mission_level=options.first_mission_level,
             missions=[mission_msg(m) for m in options.missions],
@@ -332,7 +342,7 @@ def encode_open_fields(state: CrabBucketState, msg: pb.CrabBucketState | pb.Crab
         msg.completed.add(mission=mission, ability_used=used)
     msg.discarded_missions.extend(state.discarded_missions)
     msg.offered_missions.extend(state.offered)
-    msg.step = state.step
+    msg.step = STEP(state.step)
     msg.turn_player = state.turn_player
     msg.ability_used = state.ability_used
     msg.plays_left = state.plays_left
@@ -340,8 +350,8 @@ def encode_open_fields(state: CrabBucketState, msg: pb.CrabBucketState | pb.Crab
     msg.draws_over = state.draws_over
     msg.passes = state.passes
     for kind, level in state.pending:
-        msg.pending.add(kind=kind, level=level)
-    msg.end_reason = state.end_reason
+        msg.pending.add(kind=PENDING_KIND(kind), level=level)
+    msg.end_reason = END_REASON(state.end_reason)
     msg.talking_allowed = rules.talking_allowed(state)
 
 
@@ -693,13 +703,13 @@ def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
     if team_wins:
         msg.winners.extend(range(num_players))
     detail = msg.crab_bucket
-    detail.mode = outcome.mode
+    detail.mode = MODE(outcome.mode)
     detail.won = outcome.won
     detail.points = outcome.points
     detail.title = outcome.title
     detail.note = outcome.note
     detail.completed_missions.extend(outcome.completed)
-    detail.end_reason = outcome.end_reason
+    detail.end_reason = END_REASON(outcome.end_reason)
     msg.summary = words.outcome_summary(outcome)
 
 

@@ -22,7 +22,7 @@ from crabgames.core import wire
 from crabgames.core.game import FastPaths
 from crabgames.core.wire import Remembered
 from crabgames.games.crab_bucket import rules, words
-from crabgames.games.crab_bucket.codec import CARD_MSGS, options_encodings
+from crabgames.games.crab_bucket.codec import CARD_MSGS, PENDING_KIND, options_encodings
 from crabgames.games.crab_bucket.data import CRAB_CARDS, OXI
 from crabgames.games.crab_bucket.events import Event
 from crabgames.games.crab_bucket.moves import KeepMission, Move, PlayCard, UseAbility
@@ -115,7 +115,7 @@ def _completed(done: tuple[int, bool]) -> bytes:
 
 
 def _pending(item: tuple[PendingKind, int]) -> bytes:
-    decision = pb.CrabBucketPending(kind=item[0], level=item[1])
+    decision = pb.CrabBucketPending(kind=PENDING_KIND(item[0]), level=item[1])
     return pb.CrabBucketState(pending=[decision]).SerializeToString()
 
 
