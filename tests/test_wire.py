@@ -150,3 +150,13 @@ def test_a_state_header_written_by_hand_is_what_protobuf_writes(game_id):
             match.seed = match.prng.seed = seed or match.seed
             expected = state_header(match).SerializeToString(deterministic=True)
             assert b"".join(state_header_fields(match)) == expected
+
+
+def test_a_leading_field_is_split_off_only_when_it_leads_whole():
+    state = game_pb2.GameState(rules_version="kraby/1", num_players=3)
+    data = state.SerializeToString()
+    assert wire.leading_field(data, 1) == (b"kraby/1", data[9:])
+    assert wire.leading_field(data, 2) is None  # not the first field
+    assert wire.leading_field(data[:5], 1) is None  # cut short
+    long = game_pb2.GameState(rules_version="x" * 300).SerializeToString()
+    assert wire.leading_field(long, 1) == (b"x" * 300, b"")  # a two-byte length

@@ -102,6 +102,25 @@ class Remembered(dict[K, V]):
         self.used = 0
 
 
+def leading_field(data: bytes, field_number: int) -> tuple[bytes, bytes] | None:
+    """When a serialized message starts with the length-delimited field `field_number` (every
+    protobuf library writes fields in number order), that field's bytes and the rest of the
+    message; else None. Reads a few bytes, parses nothing."""
+    head = tag(field_number, LENGTH_DELIMITED)
+    if not data.startswith(head):
+        return None
+    length = shift = 0
+    start = len(head)
+    for i in range(start, min(len(data), start + 5)):  # a length below 2**32: 5 bytes at most
+        byte = data[i]
+        length |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            end = i + 1 + length
+            return (data[i + 1 : end], data[end:]) if end <= len(data) else None
+        shift += 7
+    return None
+
+
 def first_unknown_field(message: Message, path: str) -> tuple[str, int] | None:
     """The path and number of the first field at any depth of `message` that its schema does
     not know, or None. A state or request parsed from a caller's bytes keeps such fields, and

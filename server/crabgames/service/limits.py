@@ -15,6 +15,7 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
+from crabgames.core import wire
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -199,21 +200,19 @@ class Received:
         self.state = state
 
 
-STATE_TAG = 0x0A  # field 1 (`state` in LegalMovesRequest and ApplyMoveRequest), length-delimited
-
-
 def state_left_as_bytes(
     message_class: type[Message], limit: int = MAX_REQUEST_BYTES
 ) -> Callable[[bytes], Message | Received | Undecodable | TooLarge]:
-    """A deserializer for a request whose field 1 is its state: a Received when the state is
-    the first field on the wire (as every protobuf library writes fields in number order) and
-    appears only once; otherwise the request parsed whole, as `safe_deserializer` does."""
+    """A deserializer for a request whose first field is its state: a Received when the state
+    is the first field on the wire (as every protobuf library writes fields in number order)
+    and appears only once; otherwise the request parsed whole, as `safe_deserializer` does."""
+    state_field = message_class.DESCRIPTOR.fields_by_name["state"].number
 
     def deserialize(data: bytes) -> Message | Received | Undecodable | TooLarge:
         larger = too_large(message_class, data, limit)
         if larger is not None:
             return larger
-        split = split_state(data)
+        split = wire.leading_field(data, state_field)
         if split is not None:
             state, rest = split
             request = parsed(message_class, rest)
@@ -225,22 +224,6 @@ def state_left_as_bytes(
         return parsed(message_class, data)
 
     return deserialize
-
-
-def split_state(data: bytes) -> tuple[bytes, bytes] | None:
-    """The leading state field's bytes and the rest of the request, or None when the request
-    does not start with a whole state field."""
-    if not data or data[0] != STATE_TAG:
-        return None
-    length = shift = 0
-    for i in range(1, min(len(data), 6)):  # a length below 2**32 takes at most 5 bytes
-        byte = data[i]
-        length |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            end = i + 1 + length
-            return (data[i + 1 : end], data[end:]) if end <= len(data) else None
-        shift += 7
-    return None
 
 
 def check_time(context: CallTime) -> None:

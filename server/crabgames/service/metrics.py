@@ -51,6 +51,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.exposition import make_asgi_app
 from prometheus_client.registry import Collector
 
+from crabgames.core import wire
 from crabgames.core.engine import Engine
 from crabgames.core.wire import Remembered
 from crabgames.service import http
@@ -84,7 +85,7 @@ BUCKETS = (
     10.0,
     float("inf"),
 )
-STATE_RULES_VERSION_TAG = 0x0A  # GameState field 1, rules_version, length-delimited
+RULES_VERSION_FIELD = game_pb2.GameState.RULES_VERSION_FIELD_NUMBER
 
 
 T = TypeVar("T")
@@ -108,11 +109,10 @@ class Games:
         self.by_version_bytes = {f.rules_version.encode(): f.id for f in facts}
 
     def of_state_bytes(self, data: bytes) -> str:
-        """A state's game from its leading rules_version field (every writer puts field 1
-        first), without parsing the state: two byte reads and a slice."""
-        if len(data) > 2 and data[0] == STATE_RULES_VERSION_TAG and data[1] < 0x80:
-            return self.by_version_bytes.get(data[2 : 2 + data[1]], NO_GAME)
-        return NO_GAME
+        """A state's game from its leading rules_version field (every writer puts its fields
+        in number order, and rules_version is the first), without parsing the state."""
+        split = wire.leading_field(data, RULES_VERSION_FIELD)
+        return NO_GAME if split is None else self.by_version_bytes.get(split[0], NO_GAME)
 
     def of_state(self, state: game_pb2.GameState) -> str:
         # By rules_version, which a sealed state keeps in the clear beside its seal.
