@@ -55,7 +55,6 @@ from crabgames.games.crab_bucket.state import (
     PLAY,
     QUICK,
     STEPS,
-    WILD_CRAB,
     CrabBucketState,
     Options,
 )
@@ -697,10 +696,9 @@ def encode_event(event: Event, msg: game_pb2.Event) -> None:
 
 def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
     num_players = outcome.num_players
-    team_wins = outcome.won or outcome.mode == WILD_CRAB
-    for seat in range(num_players):
-        msg.players.add(player=seat, score=outcome.points, rank=1, winner=team_wins)
-    if team_wins:
+    for seat in range(num_players):  # one team: every seat wins or loses with it
+        msg.players.add(player=seat, score=outcome.points, rank=1, winner=outcome.won)
+    if outcome.won:
         msg.winners.extend(range(num_players))
     detail = msg.crab_bucket
     detail.mode = MODE(outcome.mode)
