@@ -7,7 +7,7 @@ neither imports this module.
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import abilities
+from crabgames.games.crab_bucket import abilities, rules
 from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS
 from crabgames.games.crab_bucket.events import (
     DrawPileEmpty,
@@ -23,23 +23,6 @@ from crabgames.games.crab_bucket.moves import (
     Pass,
     PlayCard,
     UseAbility,
-)
-from crabgames.games.crab_bucket.rules import (
-    CHANCE_PENDING,
-    card_plays,
-    chance_outcomes,
-    choose_mission_pile,
-    deal,
-    draw_card,
-    draw_mission,
-    draw_total,
-    end_turn,
-    has_main_action,
-    is_chance,
-    keep_mission,
-    main_moves,
-    may_use_ability,
-    play_card,
 )
 from crabgames.games.crab_bucket.state import (
     CHOOSE_MISSION_PILE,
@@ -66,7 +49,7 @@ def legal_moves(state: CrabBucketState) -> list[Move]:
         kind = state.pending[-1][0]
         if kind == KEEP_MISSION:
             return [KeepMission(m) for m in state.offered]
-        if kind in CHANCE_PENDING:
+        if kind in rules.CHANCE_PENDING:
             return []
         return [ChooseMissionPile(level) for level in LEVELS if state.mission_piles[level - 1]]
     if state.step != PLAY:  # a card dealt or drawn: chance decides
@@ -77,9 +60,9 @@ def legal_moves(state: CrabBucketState) -> list[Move]:
 def play_moves(state: CrabBucketState) -> list[Move]:
     """B6: an ability first (optional), then the main action; Pass only when no main action is
     possible but an ability is (with neither, the turn passes automatically, G6)."""
-    mains = main_moves(state)
+    mains = rules.main_moves(state)
     uses: list[Move] = []
-    if state.completed and may_use_ability(state):
+    if state.completed and rules.may_use_ability(state):
         uses = abilities.ability_moves(state)  # only a completed mission has an ability
     if mains:
         return uses + mains
@@ -91,27 +74,28 @@ def play_moves(state: CrabBucketState) -> list[Move]:
 def can_act(state: CrabBucketState) -> bool:
     """Whether `play_moves` lists any move: a main action settles it without listing the ability
     uses (which may be dozens)."""
-    return has_main_action(state) or bool(play_moves(state))
+    return rules.has_main_action(state) or bool(play_moves(state))
 
 
 def is_legal(state: CrabBucketState, move: Move) -> bool:
     """Whether `legal_moves` lists `move`; a card play is looked for among the plays of its own
     card on its own pile only (the same generator), which is all it can be. A card play is
-    decided in the "play" decision only: the PLAY step with nothing pending (`decision_name`)."""
+    decided in the "play" decision only: the PLAY step with nothing pending
+    (`rules.decision_name`)."""
     if not isinstance(move, PlayCard):
         return move in legal_moves(state)
     card, pile = move.card, move.pile
     if state.step != PLAY or state.pending or card not in state.hands[state.turn_player]:
         return False
-    return 0 <= pile < CIRCLE and move in card_plays(state, (card,), (pile,))
+    return 0 <= pile < CIRCLE and move in rules.card_plays(state, (card,), (pile,))
 
 
 def waits_for_decision(state: CrabBucketState) -> bool:
     """Chance, or a player with at least one legal move, or the end: nothing automatic pending."""
     if state.step == GAME_OVER:
         return True
-    if is_chance(state):
-        return bool(chance_outcomes(state))
+    if rules.is_chance(state):
+        return bool(rules.chance_outcomes(state))
     return bool(legal_moves(state))
 
 
@@ -121,17 +105,17 @@ def waits_for_decision(state: CrabBucketState) -> bool:
 def apply_move(state: CrabBucketState, move: Move) -> list[Event]:
     events: list[Event] = []
     if isinstance(move, PlayCard):
-        play_card(state, move.card, move.pile, events)
+        rules.play_card(state, move.card, move.pile, events)
     elif isinstance(move, Pass):
         events.append(TurnPassed(state.turn_player, False))
-        end_turn(state, events, passed=not state.ability_used)
+        rules.end_turn(state, events, passed=not state.ability_used)
     elif isinstance(move, UseAbility):
         abilities.use_ability(state, move, events)
     elif isinstance(move, ChooseMissionPile):
-        choose_mission_pile(state, move.level, events)
+        rules.choose_mission_pile(state, move.level, events)
     else:
         state.pending.pop()
-        keep_mission(state, move.mission, state.turn_player, events)
+        rules.keep_mission(state, move.mission, state.turn_player, events)
     advance(state, events)
     return events
 
@@ -141,13 +125,13 @@ def apply_chance(state: CrabBucketState, value: int) -> list[Event]:
     if state.pending:
         kind, level = state.pending.pop()
         if kind == EXTRA_DRAW:
-            draw_card(state, value, True, events)
+            rules.draw_card(state, value, True, events)
         else:
-            draw_mission(state, value, level, kind == OFFER_DRAW, events)
+            rules.draw_mission(state, value, level, kind == OFFER_DRAW, events)
     elif state.step == DEAL:
-        deal(state, value, events)
+        rules.deal(state, value, events)
     else:
-        draw_card(state, value, False, events)
+        rules.draw_card(state, value, False, events)
     advance(state, events)
     return events
 
@@ -180,7 +164,7 @@ def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if kind in LEVELED_PENDING:
         waits = bool(state.mission_piles[level - 1])
     elif kind == EXTRA_DRAW:
-        waits = draw_total(state) > 0
+        waits = rules.draw_total(state) > 0
     elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
         waits = any(state.mission_piles)  # B5: with every pile empty there is no next mission
     else:
@@ -193,12 +177,12 @@ def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
     elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
         events.append(NoMissionDrawn(kind == OFFER_CHOOSE_PILE))
     elif kind == KEEP_MISSION and state.offered:
-        keep_mission(state, state.offered[0], None, events)  # only one could be drawn
+        rules.keep_mission(state, state.offered[0], None, events)  # only one could be drawn
     return False
 
 
 def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
-    """The PLAY step always has a play left: `count_play` moves on to drawing with none."""
+    """The PLAY step always has a play left: `rules.count_play` moves on to drawing with none."""
     if can_act(state):
         return True
     player = state.turn_player
@@ -208,20 +192,20 @@ def _play_waits(state: CrabBucketState, events: list[Event]) -> bool:
         events.append(NoMainAction(player, True))
     elif state.ability_used:  # the turn ends without drawing; not a pass (rules notes)
         events.append(NoMainAction(player, False))
-        end_turn(state, events, passed=False)
+        rules.end_turn(state, events, passed=False)
     else:  # B6, G6: no legal decision at all
         events.append(TurnPassed(player, True))
-        end_turn(state, events, passed=True)
+        rules.end_turn(state, events, passed=True)
     return False
 
 
 def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if len(state.hands[state.turn_player]) >= HAND_SIZE or state.draws_over:
-        end_turn(state, events, passed=False)
+        rules.end_turn(state, events, passed=False)
         return False
-    if not draw_total(state):
+    if not rules.draw_total(state):
         state.draws_over = True  # B7: nobody draws again
         events.append(DrawPileEmpty())
-        end_turn(state, events, passed=False)
+        rules.end_turn(state, events, passed=False)
         return False
     return True
