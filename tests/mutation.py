@@ -48,7 +48,7 @@ EQUIVALENTS = ROOT / "tests" / "mutation_equivalents.txt"
 # Each game's rules modules: where its rules live (not the codec, views, labels or events).
 RULES_MODULES = {
     "kraby": ["rules.py", "data.py"],
-    "crab_bucket": ["rules.py", "abilities.py", "data.py"],
+    "crab_bucket": ["rules.py", "turn.py", "abilities.py", "data.py"],
     "crab_rage": [
         "rules.py",
         "actions.py",
