@@ -21,7 +21,6 @@ from crabgames.games.crab_bucket.data import (
     DISCARD_ALL_TOPS,
     DISCARD_PILE,
     DRAW_ONE_PLAY_TWO,
-    LEVELS,
     NEW_MISSION,
     OXI,
     PLAY_FREELY,
@@ -244,7 +243,7 @@ def offer_levels(state: CrabBucketState) -> list[int]:
     """The piles "draw 2 choose 1" may draw from: any in Wild Crab mode; in Quick mode only the
     current mission's level, so the levels still come in order (rules notes)."""
     if state.options.wild:
-        return [level for level in LEVELS if state.mission_piles[level - 1]]
+        return rules.levels_to_draw_from(state)
     level = state.options.missions[state.current].level
     return [level] if state.mission_piles[level - 1] else []
 

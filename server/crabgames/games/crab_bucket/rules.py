@@ -323,6 +323,12 @@ def keep_mission(
     check_mission(state, events)
 
 
+def levels_to_draw_from(state: CrabBucketState) -> list[int]:
+    """B5 (Wild Crab): the levels whose pile the next mission may be drawn from, those not
+    empty."""
+    return [level for level in LEVELS if state.mission_piles[level - 1]]
+
+
 def choose_mission_pile(state: CrabBucketState, level: int, events: list[Event]) -> None:
     """B5 (Wild Crab): the pile the next mission (or, "draw 2 choose 1", an offered one) is
     drawn from."""

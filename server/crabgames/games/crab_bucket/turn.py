@@ -8,7 +8,7 @@ neither imports this module.
 from __future__ import annotations
 
 from crabgames.games.crab_bucket import abilities, rules
-from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, LEVELS
+from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE
 from crabgames.games.crab_bucket.events import (
     DrawPileEmpty,
     Event,
@@ -51,7 +51,7 @@ def legal_moves(state: CrabBucketState) -> list[Move]:
             return [KeepMission(m) for m in state.offered]
         if kind in rules.CHANCE_PENDING:
             return []
-        return [ChooseMissionPile(level) for level in LEVELS if state.mission_piles[level - 1]]
+        return [ChooseMissionPile(level) for level in rules.levels_to_draw_from(state)]
     if state.step != PLAY:  # a card dealt or drawn: chance decides
         return []
     return play_moves(state)
