@@ -139,13 +139,17 @@ class RulesServicer:
             # The caller would choose hidden draws and see the unseen multiset.
             raise bad_request(path, "sealed games resolve chance on the server (AUTO only)")
 
-    def opened_by_decider(self, state: game_pb2.GameState, token: str, what: str) -> Opened:
+    def opened_by_decider(
+        self, request: api.LegalMovesRequest | api.ApplyMoveRequest, what: str
+    ) -> Opened:
         """`opened`, with the token of the player who decides now checked on a sealing server:
-        what they are asked (their moves) or send (a move) is theirs alone."""
-        opened = self.opened(state)
-        decides = opened.state.next
-        if self.sealer is not None and decides.kind == game_pb2.DECIDER_KIND_PLAYER:
-            self.check_seat(opened, decides.player, token, what)
+        what they are asked (their moves) or send (a move) is theirs alone. Without sealing,
+        neither the decider nor the token is read (each read costs: these are the hot calls)."""
+        opened = self.opened(request.state)
+        if self.sealer is not None:
+            decides = opened.state.next
+            if decides.kind == game_pb2.DECIDER_KIND_PLAYER:
+                self.check_seat(opened, decides.player, request.player_token, what)
         return opened
 
     def admit(self, method: str, peer: str) -> None:
@@ -180,8 +184,11 @@ class RulesServicer:
     def LegalMoves(
         self, request: api.LegalMovesRequest, context: ServicerContext, state: bytes | None = None
     ) -> bytes:
-        full = self.moves_state(request) if state is None else state
-        return self.engine.legal_moves_response_bytes(full, request.with_mask)
+        if state is None:  # the message: the moves show the decider's hand, of the newest state
+            opened = self.opened_by_decider(request, "the legal moves")
+            self.check_fresh(opened)
+            return self.engine.legal_moves_response_bytes(opened.state, request.with_mask)
+        return self.engine.legal_moves_response_bytes(state, request.with_mask)
 
     @translate_errors
     def ApplyMove(
@@ -189,7 +196,7 @@ class RulesServicer:
     ) -> bytes:
         moved_from: game_pb2.GameState | bytes
         if state is None:
-            opened = self.opened_by_decider(request.state, request.player_token, "a move")
+            opened = self.opened_by_decider(request, "a move")
             if opened.instance:  # a real game's secrets: the answer sealed, the ledger told
                 return self.apply_sealed(opened, request)
             moved_from = opened.state
@@ -265,13 +272,6 @@ class RulesServicer:
         self.refuse_explicit_chance(request.chance_mode, prefix + "chance_mode")
         options = getattr(request, game_id) if game_id else None
         return GameSetup(game_id, options, request.num_players, request.seed, request.chance_mode)
-
-    def moves_state(self, request: api.LegalMovesRequest) -> game_pb2.GameState:
-        """The full state whose legal moves are asked for: they show the deciding player's
-        hand (so their token, on a sealing server), and they are the newest state's."""
-        opened = self.opened_by_decider(request.state, request.player_token, "the legal moves")
-        self.check_fresh(opened)
-        return opened.state
 
     def viewed_state(self, request: api.GetViewRequest, player: int | None) -> game_pb2.GameState:
         """The full state a view is asked of: a seat's view needs its token, on a sealing
