@@ -10,10 +10,13 @@ from crabgames.games.crab_bucket.data import (
     OXI,
     Mission,
     card_id,
+    color_of,
+    number_of,
 )
 from crabgames.games.crab_bucket.state import PLAY, QUICK, WILD_CRAB, CrabBucketState, Options
+from crabgames.v1 import crab_bucket_pb2 as pb
 
-__all__ = ["QUICK", "WILD_CRAB", "card", "cards", "position", "mission_index"]
+__all__ = ["QUICK", "WILD_CRAB", "card", "card_message", "cards", "position", "mission_index"]
 
 
 def card(name: str) -> int:
@@ -22,6 +25,16 @@ def card(name: str) -> int:
         return OXI
     color, number = name.split()
     return card_id(COLOR_NAMES.index(color), int(number))
+
+
+def card_message(card: int) -> pb.CrabBucketCard:
+    """A card id as the protocol's comment describes its card, built here and not by the
+    game's codec: an Oxi! card is `oxi` alone; a crab card is its colour (RED is 1) and its
+    number."""
+    if card == OXI:
+        return pb.CrabBucketCard(oxi=True)
+    name = f"CRAB_BUCKET_COLOR_{COLOR_NAMES[color_of(card)].upper()}"
+    return pb.CrabBucketCard(color=pb.CrabBucketColor.Value(name), number=number_of(card))
 
 
 def cards(*names: str) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from crabgames.games.crab_bucket import GAME, fast
+from crabgames.games.crab_bucket import GAME
 from crabgames.games.crab_bucket.moves import UseAbility
 from tests.cases.crab_bucket import CASES
 
@@ -18,20 +18,20 @@ def test_playing_every_kind_of_move_on_a_clone_leaves_the_original_as_it_was():
             num_players, GAME.codec.decode_options(options_msg, num_players, "")
         )
         while GAME.outcome(state) is None:
-            before = fast.state_bytes(state)
+            before = GAME.codec.state_bytes(state)
             outcomes = GAME.chance_outcomes(state)
             if outcomes:
                 values = [value for value, _ in outcomes]
                 weights = [weight for _, weight in outcomes]
                 value = rng.choices(values, weights)[0]
                 GAME.apply_chance(GAME.clone(state), value)
-                assert fast.state_bytes(state) == before
+                assert GAME.codec.state_bytes(state) == before
                 GAME.apply_chance(state, value)
                 continue
             moves = list(GAME.legal_moves(state))
             for move in moves:  # every legal move, each on its own clone
                 GAME.apply_move(GAME.clone(state), move)
-                assert fast.state_bytes(state) == before, move
+                assert GAME.codec.state_bytes(state) == before, move
                 if isinstance(move, UseAbility):
                     used.add(state.options.missions[move.mission].ability)
             GAME.apply_move(state, rng.choice(moves))

@@ -7,13 +7,12 @@ from __future__ import annotations
 from crabgames.core.engine import EXPLICIT, Engine, Match
 from crabgames.core.prng import Prng
 from crabgames.games.crab_bucket import GAME, rules
-from crabgames.games.crab_bucket.codec import card_msg
 from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, OXI
 from crabgames.games.crab_bucket.moves import PlayCard, UseAbility
 from crabgames.games.crab_bucket.state import DRAW_MISSION, NO_MISSION, REFILL, CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
-from tests.crab_bucket.helpers import WILD_CRAB, card, mission_index, position
+from tests.crab_bucket.helpers import WILD_CRAB, card, card_message, mission_index, position
 
 ENGINE = Engine([GAME])
 TOPS = ["red 8", "yellow 1", "green 8", "yellow 2", "blue 8", "yellow 3", "red 1", "yellow 4"]
@@ -43,7 +42,7 @@ def test_a_drawn_card_is_seen_by_its_holder_only():
     happened = draw(after_play, "red 5")
     (host,) = [e for e in happened.events if e.crab_bucket.HasField("card_drawn")]
     assert host.text == "player 0 draws red 5"
-    assert host.crab_bucket.card_drawn.card == card_msg(card("red 5"))
+    assert host.crab_bucket.card_drawn.card == card_message(card("red 5"))
     assert host in happened.seat_events[0]
     for seen in (happened.seat_events[1], happened.public_events):
         (other,) = [e for e in seen if e.crab_bucket.HasField("card_drawn")]
@@ -81,7 +80,7 @@ def test_b2_the_cut_event_names_the_cards_it_shuffles_back_to_every_seat():
     (cut,) = [e for e in happened.events if e.crab_bucket.HasField("pile_cut")]
     assert cut.crab_bucket.pile_cut.returned == 2
     # B2: the cards under the top were dealt or played face up, so the cut names them.
-    expected = [card_msg(card("blue 1")), card_msg(card("blue 2"))]
+    expected = [card_message(card("blue 1")), card_message(card("blue 2"))]
     assert list(cut.crab_bucket.pile_cut.returned_cards) == expected
     for seen in (*happened.seat_events, happened.public_events):
         assert seen == happened.events  # nothing secret: everyone sees the same

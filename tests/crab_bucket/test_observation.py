@@ -7,7 +7,6 @@ import random
 from crabgames.core.agents import Table
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
-from crabgames.games.crab_bucket.codec import CARD_MSGS
 from crabgames.games.crab_bucket.data import CRAB_CARDS, MAX_BETWEEN, OXI, card_id
 from crabgames.games.crab_bucket.observation import (
     ADJACENT_AT,
@@ -19,6 +18,7 @@ from crabgames.games.crab_bucket.observation import (
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 from tests.cases.crab_bucket import easy_missions
+from tests.crab_bucket.helpers import card_message
 
 ENGINE = Engine(all_games())
 RED, GREEN, BLUE, YELLOW = 0, 1, 2, 3  # colour indices in the tensor (CrabBucketColor - 1)
@@ -41,7 +41,7 @@ def test_a_piles_top_and_the_card_under_it_are_one_hot_by_card_id():
     view = started_view()
     pile = view.crab_bucket.piles[3]
     del pile.cards[:]
-    pile.cards.extend([CARD_MSGS[card_id(RED, 5)], CARD_MSGS[card_id(BLUE, 2)]])
+    pile.cards.extend([card_message(card_id(RED, 5)), card_message(card_id(BLUE, 2))])
     pile.height = 2
     values = observe(view)
     assert feature(values, "pile_tops")[3 * 33 : 4 * 33] == one_hot(33, card_id(BLUE, 2))
@@ -52,7 +52,9 @@ def test_a_piles_top_and_the_card_under_it_are_one_hot_by_card_id():
 def test_the_hand_counts_crab_cards_once_and_oxi_cards_by_quarters():
     view = started_view()
     del view.crab_bucket.hand[:]
-    view.crab_bucket.hand.extend([CARD_MSGS[card_id(YELLOW, 8)], CARD_MSGS[OXI], CARD_MSGS[OXI]])
+    view.crab_bucket.hand.extend(
+        [card_message(card_id(YELLOW, 8)), card_message(OXI), card_message(OXI)]
+    )
     hand = feature(observe(view), "hand")
     assert hand[card_id(YELLOW, 8)] == 1 and hand[OXI] == 0.5 and sum(hand) == 1.5
 

@@ -11,9 +11,8 @@ import pytest
 
 from crabgames.core.errors import InvalidArgument
 from crabgames.games.crab_bucket import GAME
-from crabgames.games.crab_bucket.codec import card_msg
 from crabgames.v1 import crab_bucket_pb2 as pb
-from tests.crab_bucket.helpers import card, position
+from tests.crab_bucket.helpers import card, card_message, position
 
 # Buried crab cards, a buried Oxi! and an Oxi! top (both of 2 players' Oxi! cards), one pile empty.
 PILES = [
@@ -88,19 +87,19 @@ def test_b2_a_view_whose_pile_cards_do_not_match_its_height_is_refused():
 
 def test_b2_a_view_whose_pile_cards_end_under_another_top_is_refused():
     view = view_of(position(PILES, HANDS, num_players=2), 0)
-    view.piles[0].cards[-1].CopyFrom(card_msg(card("red 1")))  # the viewer's own card, too
+    view.piles[0].cards[-1].CopyFrom(card_message(card("red 1")))  # the viewer's own card, too
     assert refused_at(view) == "view.crab_bucket.piles[0].top"
 
 
 def test_b2_a_view_whose_pile_cards_hide_an_oxi_it_counts_is_refused():
     view = view_of(position(PILES, HANDS, num_players=2), 0)
-    view.piles[2].cards[0].CopyFrom(card_msg(card("red 2")))  # an Oxi! counted, not shown
+    view.piles[2].cards[0].CopyFrom(card_message(card("red 2")))  # an Oxi! counted, not shown
     assert refused_at(view) == "view.crab_bucket.piles[2].oxi_count"
 
 
 def test_b2_a_view_showing_a_card_on_two_piles_is_refused():
     view = view_of(position(PILES, HANDS, num_players=2), 0)
-    view.piles[0].cards[0].CopyFrom(card_msg(card("red 7")))  # also pile 1's top
+    view.piles[0].cards[0].CopyFrom(card_message(card("red 7")))  # also pile 1's top
     assert refused_at(view) == "view.crab_bucket"
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from crabgames.core.engine import Engine
 from crabgames.games.crab_bucket import GAME, rules, turn
-from crabgames.games.crab_bucket.codec import card_msg
 from crabgames.games.crab_bucket.moves import PlayCard
 from crabgames.games.crab_bucket.state import CARDS_RAN_OUT, GAME_OVER
 from crabgames.v1 import crab_bucket_pb2 as pb
-from tests.crab_bucket.helpers import WILD_CRAB, card, cards, position
+from tests.crab_bucket.helpers import WILD_CRAB, card, card_message, cards, position
 
 PILES = [
     ["blue 1", "red 8"],
@@ -34,7 +33,7 @@ def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
     state = position(PILES, {0: ["red 1", "blue 3"], 1: ["yellow 3", "yellow 4", "green 5"]})
     view = view_of(state, 1)
     hand = sorted(cards("yellow 3", "yellow 4", "green 5"))  # hands are kept in card-id order
-    assert list(view.hand) == [card_msg(c) for c in hand]
+    assert list(view.hand) == [card_message(c) for c in hand]
     assert list(view.hand_sizes) == [2, 3]
     assert view.draw_pile_size == rules.draw_total(state)
     assert not view_of(state, None).hand  # a spectator sees no hand
@@ -43,9 +42,9 @@ def test_a_player_sees_their_own_hand_and_only_counts_of_the_others():
 def test_each_pile_shows_its_top_card_height_and_oxi_count():
     view = view_of(position(PILES), 0)
     assert [p.height for p in view.piles] == [2, 1, 2, 1, 2, 1, 1, 2]
-    assert view.piles[0].top == card_msg(card("red 8"))
+    assert view.piles[0].top == card_message(card("red 8"))
     assert [p.oxi_count for p in view.piles] == [0] * 7 + [1]
-    assert not any(p.top == card_msg(card("blue 1")) for p in view.piles)
+    assert not any(p.top == card_message(card("blue 1")) for p in view.piles)
 
 
 def test_b2_a_view_shows_every_card_of_every_pile_to_every_viewer():
@@ -54,7 +53,7 @@ def test_b2_a_view_shows_every_card_of_every_pile_to_every_viewer():
     for viewer in (0, 1, None):  # each seat and a spectator
         view = view_of(state, viewer)
         assert [list(p.cards) for p in view.piles] == [
-            [card_msg(c) for c in cards(*pile)] for pile in PILES
+            [card_message(c) for c in cards(*pile)] for pile in PILES
         ]
 
 

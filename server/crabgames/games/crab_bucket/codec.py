@@ -1,6 +1,6 @@
-"""Crab Bucket's readable codec: cards, missions, options, the state, a seat's view, moves, events
-and the outcome, field by field through the protobuf API, and the validated decoders. fast.py
-writes the state's and the events' wire bytes directly; tests check them against these encoders."""
+"""Crab Bucket's codec: the validated decoders of cards, missions, options, the state and moves,
+and the outcome. States, events, views and moves are written by the shapes messages.py
+declares (core/wire.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec
-from crabgames.games.crab_bucket import rules, turn, view, words
+from crabgames.games.crab_bucket import rules, turn, words
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
     CARD_KINDS,
@@ -29,11 +29,10 @@ from crabgames.games.crab_bucket.data import (
     NotAdjacent,
     card_id,
     card_name,
-    color_of,
     deck_size,
-    number_of,
 )
 from crabgames.games.crab_bucket.events import Event
+from crabgames.games.crab_bucket.messages import EVENT, MOVE, SHAPES, STATE, VIEW
 from crabgames.games.crab_bucket.moves import (
     ChooseMissionPile,
     KeepMission,
@@ -71,32 +70,14 @@ MAX_NAME = 64  # characters in a mission's name
 MAX_REQUIREMENTS = 12  # twice the most a default mission shows (4 gaps, an X and a chain)
 Fail = Callable[[str, str], InvalidArgument]
 
-# The rules' modes, steps, pending kinds, ends and abilities (state.py, data.py) hold the values
-# of the protocol's enums of the same names (tests/crab_bucket/test_codec.py checks every name):
-# each is written as it is, as its enum's type, and read back as the int it is.
+# The rules' modes, ends and abilities (state.py, data.py) hold the values of the protocol's
+# enums of the same names (tests/crab_bucket/test_codec.py checks every name): each is written
+# as it is, as its enum's type, and read back as the int it is.
 MODE = pb.CrabBucketMode.ValueType
-STEP = pb.CrabBucketStep.ValueType
-PENDING_KIND = pb.CrabBucketPendingKind.ValueType
 END_REASON = pb.CrabBucketEndReason.ValueType
-ABILITY = pb.CrabBucketAbility.ValueType
 
 
 # ----- small codecs -----
-
-
-def proto_color(color: int) -> pb.CrabBucketColor.ValueType:
-    """A colour (0 to 3, data.py) as the proto enum (1 to 4; 0 is unspecified)."""
-    return pb.CrabBucketColor.ValueType(color + 1)
-
-
-def card_msg(card: int) -> pb.CrabBucketCard:
-    if card == OXI:
-        return pb.CrabBucketCard(oxi=True)
-    return pb.CrabBucketCard(color=proto_color(color_of(card)), number=number_of(card))
-
-
-# Every card's message, built once: callers copy them (extend, CopyFrom), never change them.
-CARD_MSGS: tuple[pb.CrabBucketCard, ...] = tuple(card_msg(c) for c in range(CARD_KINDS))
 
 
 def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
@@ -133,17 +114,6 @@ def decode_color(value: int, path: str, fail: Fail) -> int:
     return value - 1
 
 
-def requirement_msg(req: Any) -> pb.CrabBucketRequirement:
-    if isinstance(req, Gap):
-        return pb.CrabBucketRequirement(
-            gap=pb.CrabBucketGap(color=proto_color(req.color), between=req.between)
-        )
-    pair = pb.CrabBucketColorPair(first=proto_color(req.first), second=proto_color(req.second))
-    if isinstance(req, NotAdjacent):
-        return pb.CrabBucketRequirement(not_adjacent=pair)
-    return pb.CrabBucketRequirement(adjacent=pair)
-
-
 def decode_requirement(msg: pb.CrabBucketRequirement, path: str, fail: Fail) -> Any:
     which = msg.WhichOneof("requirement")
     if which is None:
@@ -166,21 +136,12 @@ def decode_requirement(msg: pb.CrabBucketRequirement, path: str, fail: Fail) -> 
 # call each instead of reading every field; any other encoding (an invalid value, unknown
 # fields) goes through the checks.
 REQUIREMENTS: dict[bytes, Any] = {
-    requirement_msg(req).SerializeToString(): req
+    SHAPES.encoder(pb.CrabBucketRequirement)(req): req
     for req in (
         *(Gap(color, between) for color in COLORS for between in range(MAX_BETWEEN + 1)),
         *(kind(a, b) for kind in (NotAdjacent, Adjacent) for a in COLORS for b in COLORS),
     )
 }
-
-
-def mission_msg(mission: Mission) -> pb.CrabBucketMission:
-    return pb.CrabBucketMission(
-        name=mission.name,
-        level=mission.level,
-        ability=ABILITY(mission.ability),
-        requirements=[requirement_msg(r) for r in mission.requirements],
-    )
 
 
 def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
@@ -248,10 +209,11 @@ def decode_options_msg(
     return Options(mode, first, missions, level)
 
 
-# The options are most of a state's bytes and never change during a game: each Options object
-# (shared by every clone of a game's states) is encoded once, bare and as the state's `options`
-# field. Keyed by id, with the object kept beside its bytes so that its id cannot be reused while
-# the entry exists.
+# ----- the state -----
+
+# The options are most of a state's bytes and never change during a game: the options a state
+# sends back are decoded once and kept (`_decode_options_once`), in a table bounded by count
+# and by the bytes it keeps.
 OPTIONS_CACHE_SIZE = 256
 # Each options table keeps at most this many bytes, estimated from the options' encoded size:
 # the Options object (names, requirements, links) takes about 5 times its encoding (measured:
@@ -283,95 +245,6 @@ class OptionsTable(dict[Any, Any]):
     def clear(self) -> None:
         super().clear()
         self.used = 0
-
-
-# id(options) -> (options, the options message's bytes, the same as a state's `options` field)
-_OPTIONS_BYTES = OptionsTable()
-
-
-def options_encodings(options: Options) -> tuple[Options, bytes, bytes]:
-    """(options, the options message's bytes, the same as a state's `options` field)."""
-    entry = _OPTIONS_BYTES.get(id(options))
-    if entry is None or entry[0] is not options:
-        msg = pb.CrabBucketOptions(
-            mode=MODE(options.mode),
-            first_player=options.first_player,
-            first_mission_level=options.first_mission_level,
-            missions=[mission_msg(m) for m in options.missions],
-        )
-        field = pb.CrabBucketState(options=msg).SerializeToString()
-        entry = (options, msg.SerializeToString(), field)
-        _OPTIONS_BYTES.keep(id(options), entry, 2 * len(entry[1]))
-    return entry
-
-
-def options_msg(options: Options, msg: pb.CrabBucketOptions) -> None:
-    """The options message, merged from its bytes (encoded once per Options)."""
-    msg.MergeFromString(options_encodings(options)[1])
-
-
-# ----- the state -----
-
-
-def encode_state(state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-    """The state message, field by field."""
-    options_msg(state.options, msg.options)
-    for stack in state.piles:
-        msg.piles.add().cards.extend([CARD_MSGS[c] for c in stack])
-    for hand in state.hands:
-        msg.hands.add().cards.extend([CARD_MSGS[c] for c in hand])
-    for card in range(CARD_KINDS):
-        msg.draw_pile.extend([CARD_MSGS[card]] * state.draw_pile[card])
-    for pile in state.mission_piles:
-        msg.mission_piles.add().missions.extend(pile)
-    msg.dealt = state.dealt
-    encode_open_fields(state, msg)
-
-
-def encode_open_fields(state: CrabBucketState, msg: pb.CrabBucketState | pb.CrabBucketView) -> None:
-    """The fields every seat sees, the same in the state and in a view (B2): the Oxi! cards
-    counted, the cards removed, the missions, whose turn and where in it, what is pending, and
-    how the game ended."""
-    msg.oxi_set_aside = state.oxi_set_aside
-    msg.oxi_discarded = state.oxi_discarded
-    msg.removed.extend([CARD_MSGS[c] for c in state.removed])
-    if state.current != NO_MISSION:
-        msg.current_mission = state.current
-    for mission, used in zip(state.completed, state.spent, strict=True):
-        msg.completed.add(mission=mission, ability_used=used)
-    msg.discarded_missions.extend(state.discarded_missions)
-    msg.offered_missions.extend(state.offered)
-    msg.step = STEP(state.step)
-    msg.turn_player = state.turn_player
-    msg.ability_used = state.ability_used
-    msg.plays_left = state.plays_left
-    msg.played = state.played
-    msg.draws_over = state.draws_over
-    msg.passes = state.passes
-    for kind, level in state.pending:
-        msg.pending.add(kind=PENDING_KIND(kind), level=level)
-    msg.end_reason = END_REASON(state.end_reason)
-    msg.talking_allowed = rules.talking_allowed(state)
-
-
-def encode_view(state: CrabBucketState, player: int | None, msg: pb.CrabBucketView) -> None:
-    """What a seat sees (B2, G5): every pile whole, its own hand, the size of every hand and of
-    the draw pile, the missions, and the current decision. A spectator sees the same without a
-    hand."""
-    options_msg(state.options, msg.options)
-    for stack in state.piles:  # every card of every pile, for every viewer (B2)
-        pile = msg.piles.add(height=len(stack), oxi_count=stack.count(OXI))
-        if stack:
-            pile.top.CopyFrom(CARD_MSGS[stack[-1]])
-            pile.cards.extend([CARD_MSGS[c] for c in stack])
-    if player is not None:
-        msg.hand.extend([CARD_MSGS[c] for c in state.hands[player]])
-    msg.hand_sizes.extend(len(h) for h in state.hands)
-    msg.draw_pile_size = rules.draw_total(state)
-    msg.mission_pile_sizes.extend(len(p) for p in state.mission_piles)
-    msg.points = rules.points(state)
-    encode_open_fields(state, msg)
-    view.decision_msg(state, msg.decision)
 
 
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
@@ -637,58 +510,7 @@ def decode_move(msg: pb.CrabBucketMove, path: str) -> Move:
 
 
 def encode_move(move: Move, msg: pb.CrabBucketMove) -> None:
-    if isinstance(move, PlayCard):
-        msg.play_card.card.CopyFrom(CARD_MSGS[move.card])
-        msg.play_card.pile = move.pile
-    elif isinstance(move, Pass):
-        getattr(msg, "pass").SetInParent()
-    elif isinstance(move, UseAbility):
-        msg.use_ability.mission = move.mission
-        msg.use_ability.piles.extend(move.piles)
-        msg.use_ability.SetInParent()
-        if move.card >= 0:
-            msg.use_ability.card.CopyFrom(CARD_MSGS[move.card])
-        if move.source >= 0:
-            msg.use_ability.oxi_from_pile = move.source
-    elif isinstance(move, ChooseMissionPile):
-        msg.choose_mission_pile.level = move.level
-        msg.choose_mission_pile.SetInParent()
-    else:
-        msg.keep_mission.mission = move.mission
-        msg.keep_mission.SetInParent()
-
-
-# ----- events -----
-
-
-def encode_event(event: Event, msg: game_pb2.Event) -> None:
-    """The event's sentence (words.py) and its fields; a field holding None is left out."""
-    template, args = words.words(event)
-    msg.text = template.format_map(args)
-    msg.template = template
-    msg.args.update(args)
-    part = getattr(msg.crab_bucket, event.kind)
-    part.SetInParent()
-    for field in part.DESCRIPTOR.fields:
-        value = getattr(event, field.name)
-        if value is None:
-            continue
-        if field.message_type is None:
-            if field.is_repeated:
-                getattr(part, field.name).extend(value)
-            else:
-                setattr(part, field.name, value)
-            continue
-        values = value if field.is_repeated else (value,)
-        for item in values:
-            element = (
-                getattr(part, field.name).add() if field.is_repeated else getattr(part, field.name)
-            )
-            if isinstance(item, tuple):  # a card on a pile
-                element.pile = item[0]
-                element.card.CopyFrom(CARD_MSGS[item[1]])
-            else:
-                element.CopyFrom(CARD_MSGS[item])
+    msg.MergeFromString(MOVE(move))
 
 
 # ----- the outcome -----
@@ -715,6 +537,9 @@ class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
     """The readable codec, as the engine calls it."""
 
     state_message = pb.CrabBucketState
+    state_encoder = STATE
+    event_encoder = EVENT
+    view_encoder = VIEW
 
     def decode_options(self, options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
         return decode_options_msg(options, num_players, path, bad_request)
@@ -722,22 +547,11 @@ class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
     def decode_state(self, msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
         return decode_state(msg, num_players, path)
 
-    def encode_state(self, state: CrabBucketState, msg: pb.CrabBucketState) -> None:
-        encode_state(state, msg)
-
     def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
         return decode_move(msg, path)
 
     def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
         encode_move(move, msg)
-
-    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
-        encode_event(event, msg)
-
-    def encode_view(
-        self, state: CrabBucketState, player: int | None, msg: pb.CrabBucketView
-    ) -> None:
-        encode_view(state, player, msg)
 
     def encode_outcome(self, outcome: Outcome, msg: game_pb2.Outcome) -> None:
         encode_outcome(outcome, msg)

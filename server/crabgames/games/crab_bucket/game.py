@@ -1,6 +1,6 @@
-"""Crab Bucket plugged into the engine: facts and options, the readable codec (codec.py) and the
-accelerators (fast.py), then each rules hook as a short method calling the module that holds
-it."""
+"""Crab Bucket plugged into the engine: facts and options, the codec (codec.py, its messages'
+shapes in messages.py) and the moves' encoding keys (words.py), then each rules hook as a short
+method calling the module that holds it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping
 from typing import TypeVar
 
-from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
+from crabgames.core.game import Decision, FastPaths, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
 from crabgames.games.crab_bucket import (
     events,
@@ -18,11 +18,11 @@ from crabgames.games.crab_bucket import (
     sampling,
     strategy,
     turn,
+    words,
 )
 from crabgames.games.crab_bucket.codec import CODEC, MAX_MISSIONS
 from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS, MAX_PLAYERS
 from crabgames.games.crab_bucket.events import Event
-from crabgames.games.crab_bucket.fast import FAST
 from crabgames.games.crab_bucket.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_bucket.moves import Move
 from crabgames.games.crab_bucket.rules import Outcome
@@ -102,7 +102,10 @@ class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
     )
 
     codec = CODEC
-    fast = FAST
+    # A listed move's label and id read the mode and the deck as well (an Oxi! cuts, a mission's
+    # ability, name and place in the offer), which a move as a player sends it does not carry:
+    # the engine keeps each encoding by the move and those (words.move_cache_keys).
+    fast: FastPaths[CrabBucketState, Move, Event] = FastPaths(move_cache_keys=words.move_cache_keys)
 
     # ----- the rules hooks -----
 

@@ -20,6 +20,7 @@ from crabgames.games.crab_bucket.data import (
     OXI,
     deck_size,
 )
+from crabgames.games.crab_bucket.messages import STATE
 from crabgames.games.crab_bucket.state import DEAL, EMPTY, NO_MISSION, CrabBucketState, Options
 from crabgames.v1 import crab_bucket_pb2 as pb
 
@@ -46,8 +47,7 @@ def state_from_view(
     """Hidden cards drawn at random until the turn player's decision matches the view."""
     for _ in range(RESAMPLE_TRIES):
         state = sample_view(view, player, num_players, rng)
-        msg = pb.CrabBucketState()
-        codec.encode_state(state, msg)
+        msg = pb.CrabBucketState.FromString(STATE(state))
         try:
             return codec.decode_state(msg, num_players, "view.crab_bucket")
         except InvalidArgument as error:

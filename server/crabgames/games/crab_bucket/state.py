@@ -72,6 +72,15 @@ class Options:
     def wild(self) -> bool:
         return self.mode == WILD_CRAB
 
+    def __hash__(self) -> int:
+        return self.hashed
+
+    @cached_property
+    def hashed(self) -> int:
+        """The hash of the options' fields, computed once: every state's bytes look up its
+        options' bytes by their value (messages.py), and a deck is hundreds of values."""
+        return hash((self.mode, self.first_player, self.missions, self.first_mission_level))
+
 
 @dataclass
 class CrabBucketState:

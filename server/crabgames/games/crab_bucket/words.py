@@ -10,7 +10,7 @@ and piles print the numbers their fields carry (0-based, as everywhere in Crab B
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from crabgames.games.crab_bucket import rules
@@ -382,6 +382,26 @@ def move_label(state: CrabBucketState, move: Move) -> str:
         return f"keep mission {move.mission} ({missions[move.mission].name})"
     ability = missions[move.mission].ability
     return f"use {ABILITY_NAMES[ability]!r}" + ABILITY_DETAILS[ability](move)
+
+
+def move_cache_keys(state: CrabBucketState, moves: Sequence[Move]) -> list[Hashable]:
+    """Each move with what its label (`move_label`) and id (move_ids.py) read besides it, for
+    the engine to keep its encoding by: whether an Oxi! cuts, for a card play; the mission's
+    ability, for a use; a kept mission's name and its place in the offer. A move as a player
+    sends it carries none of these (the state decides them), so the listed moves cannot be
+    their own keys."""
+    cuts, missions = rules.oxi_cuts(state), state.options.missions
+    keys: list[Hashable] = []
+    for move in moves:
+        if type(move) is PlayCard:
+            keys.append((move, cuts))
+        elif type(move) is UseAbility:
+            keys.append((move, missions[move.mission].ability))
+        elif type(move) is KeepMission:
+            keys.append((move, missions[move.mission].name, state.offered.index(move.mission)))
+        else:
+            keys.append(move)
+    return keys
 
 
 def _piles(piles: tuple[int, ...]) -> str:

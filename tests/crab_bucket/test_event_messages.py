@@ -1,6 +1,7 @@
-"""An event's bytes as the accelerator writes them (fast.event_bytes) are exactly the serialized
-Event message that the readable codec's `encode_event` builds with protobuf's own API: the
-engine frames every response's events from these bytes."""
+"""What an event's message holds (the codec writes it by the shapes messages.py declares; that
+its bytes are protobuf's own is tests/test_encoder.py's): each kind in the field of its name,
+each fact of the event in the field of the same name, and its sentence from its template and
+args."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import string
 
 import pytest
 
-from crabgames.games.crab_bucket import GAME, fast
+from crabgames.games.crab_bucket import GAME
 from crabgames.games.crab_bucket.data import OXI, RESCUE_TOPS
 from crabgames.games.crab_bucket.events import (
     AbilityUsed,
@@ -37,14 +38,18 @@ from crabgames.games.crab_bucket.events import (
     TurnEnded,
     TurnPassed,
 )
+from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 from tests.cases.crab_bucket import CASES
+from tests.crab_bucket.helpers import card_message
+
+KINDS = {field.name for field in pb.CrabBucketEvent.DESCRIPTOR.oneofs_by_name["event"].fields}
 
 
-def message_route(event: Event) -> bytes:
+def encoded(event: Event) -> game_pb2.Event:
     msg = game_pb2.Event()
     GAME.codec.encode_event(event, msg)
-    return msg.SerializeToString(deterministic=True)  # map entries sorted by key
+    return msg
 
 
 def random_game_events(num_players: int, options_msg, seed: int) -> list[Event]:
@@ -113,22 +118,41 @@ EDGE_EVENTS: list[Event] = [
 ]
 
 
-def test_every_kind_of_event_is_written_as_protobuf_serializes_it(played_events):
+def expected(field, value):
+    """An event's value as the message field `field` holds it: a card id as its card, a
+    (pile, card) pair as a card on a pile, a tuple as a list."""
+    if field.message_type is pb.CrabBucketCard.DESCRIPTOR:
+        return [card_message(v) for v in value] if field.is_repeated else card_message(value)
+    if field.message_type is pb.CrabBucketPileCard.DESCRIPTOR:
+        pairs = value if field.is_repeated else [value]
+        held = [pb.CrabBucketPileCard(pile=p, card=card_message(c)) for p, c in pairs]
+        return held if field.is_repeated else held[0]
+    return list(value) if field.is_repeated else value
+
+
+def test_every_kind_of_event_is_its_message_holding_its_facts(played_events):
+    """Each kind is the oneof field of its name, holding each of the event's facts in the
+    field of the same name; a fact that is None (a hidden card, no next player) is left out."""
     events = played_events + EDGE_EVENTS
-    assert {e.kind for e in events} == set(fast.EVENT_KINDS)  # every kind is checked
+    assert {e.kind for e in events} == KINDS  # every kind is checked
     for event in events:
-        assert fast.event_bytes(event) == message_route(event), event
-        assert GAME.codec.event_bytes(event) == message_route(event), event
+        kind = encoded(event).crab_bucket
+        assert kind.WhichOneof("event") == event.kind, event
+        fields = getattr(kind, event.kind)
+        for field in fields.DESCRIPTOR.fields:
+            value = getattr(event, field.name)
+            if value is None:
+                assert not fields.HasField(field.name), (event, field.name)
+            else:
+                assert getattr(fields, field.name) == expected(field, value), (event, field.name)
 
 
 def test_a_redacted_draw_is_written_without_its_card():
     drawn = CardDrawn(1, 5, False)
     others = GAME.redact_event(drawn, 0)
     assert others is not None and others.card is None
-    assert fast.event_bytes(others) == message_route(others)
-    assert not game_pb2.Event.FromString(fast.event_bytes(others)).crab_bucket.card_drawn.HasField(
-        "card"
-    )
+    assert encoded(drawn).crab_bucket.card_drawn.card == card_message(5)
+    assert not encoded(others).crab_bucket.card_drawn.HasField("card")
 
 
 def test_every_event_text_is_its_template_filled_from_its_args(played_events):
@@ -136,7 +160,7 @@ def test_every_event_text_is_its_template_filled_from_its_args(played_events):
     has the same placeholders; no number or name is baked into a template."""
     placeholders: dict[str, set[str]] = {}
     for event in played_events + EDGE_EVENTS:
-        msg = game_pb2.Event.FromString(fast.event_bytes(event))
+        msg = encoded(event)
         assert msg.text and msg.text == msg.template.format_map(dict(msg.args)), event
         names = {name for _, name, _, _ in string.Formatter().parse(msg.template) if name}
         assert names == set(msg.args), event
