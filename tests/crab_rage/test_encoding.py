@@ -1,5 +1,5 @@
-"""Event messages: every text is its template filled from its arguments (the accelerators'
-bytes are checked against the readable codec in test_fast_paths.py)."""
+"""Event messages: every text is its template filled from its arguments (their bytes are
+checked against protobuf's own serialization in tests/test_encoder.py)."""
 
 from __future__ import annotations
 

@@ -8,10 +8,10 @@ from crabgames.core.engine import AUTO, Engine, Match
 from crabgames.core.errors import IllegalMove, InvalidArgument
 from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.codec import event_fields
 from crabgames.games.crab_rage.data import ACTION_CARDS, ROUNDS
 from crabgames.games.crab_rage.endgame import arena_glory
 from crabgames.games.crab_rage.events import Cause, seen_by
+from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.moves import DuelKeep, DuelReroll, HardcoreFans
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.games.crab_rage.words import text

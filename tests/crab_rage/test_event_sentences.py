@@ -5,9 +5,9 @@ change, result, cause) follows from the scene by the rules (docs/rules/crab_rage
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.codec import event_fields
 from crabgames.games.crab_rage.data import Action, SignatureMove
 from crabgames.games.crab_rage.events import Cause
+from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.moves import (
     Act,
     Alliance,

@@ -3,7 +3,7 @@ where it came from and went, the real change and the result, and the cause, as d
 
 from __future__ import annotations
 
-from crabgames.games.crab_rage import GAME, codec
+from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, SignatureMove
 from crabgames.games.crab_rage.moves import (
     Act,
@@ -44,7 +44,7 @@ def encoded(events) -> list[pb.CrabRageEvent]:
     parts = []
     for event in events:
         msg = game_pb2.Event()
-        codec.encode_event(event, msg)
+        GAME.codec.encode_event(event, msg)
         parts.append(msg.crab_rage)
     return parts
 
@@ -278,16 +278,16 @@ def test_an_alliance_choice_says_the_choice_and_the_partner():
 def test_a_move_sets_exactly_the_fields_its_kind_uses():
     """Presence: crab 0, arena 0, seat 0 and X are told apart from a field a move does not use."""
     msg = pb.CrabRageMove()
-    codec.encode_move(Act(action=Action.MOVE, crab=0, arena=0), msg)
+    GAME.codec.encode_move(Act(action=Action.MOVE, crab=0, arena=0), msg)
     assert [f.name for f, _ in msg.ListFields()] == ["kind", "action", "crab", "arena"]
     msg = pb.CrabRageMove()
-    codec.encode_move(Pass(), msg)
+    GAME.codec.encode_move(Pass(), msg)
     assert [f.name for f, _ in msg.ListFields()] == ["kind"]
     msg = pb.CrabRageMove()
-    codec.encode_move(HardcoreFans(amount=0), msg)
+    GAME.codec.encode_move(HardcoreFans(amount=0), msg)
     assert [f.name for f, _ in msg.ListFields()] == ["kind", "amount"]
     msg = pb.CrabRageMove()
-    codec.encode_move(SignatureTarget(target=(0, 0), arena=1), msg)
+    GAME.codec.encode_move(SignatureTarget(target=(0, 0), arena=1), msg)
     assert (msg.target.HasField("player"), msg.target.HasField("crab")) == (True, True)
     assert not msg.HasField("crab")
 

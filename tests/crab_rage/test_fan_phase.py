@@ -4,7 +4,7 @@ manager whose rewards hold no rage builds none: no rage told and no mutation, ev
 
 from __future__ import annotations
 
-from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import AOTF, BB, BLUE, MM, PC, YELLOW, action_phase, decision, put, run
 

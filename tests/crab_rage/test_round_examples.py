@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.moves import MutationCrab, RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task, rumble_order
 from crabgames.games.crab_rage.words import text

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.codec import event_fields
+from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.moves import RumbleOpponent
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.games.crab_rage.words import text

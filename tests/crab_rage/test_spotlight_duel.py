@@ -5,8 +5,8 @@ tell whether the duel goes round clockwise from the microphone holder."""
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.codec import event_fields
 from crabgames.games.crab_rage.events import Cause
+from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.games.crab_rage.words import text
 from tests.crab_rage.helpers import (

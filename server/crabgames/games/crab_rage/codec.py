@@ -1,5 +1,6 @@
-"""Protobuf <-> native for CRAB RAGE!: options, state (validated), moves, events, outcome (the
-views: view.py; the engine's hooks calling both: game.CrabRageCodec)."""
+"""Protobuf -> native for CRAB RAGE!: options, states and moves, each validated (the first
+problem is reported with its path), and which CrabRageMove fields a move uses. The messages
+written from native values: messages.py; the engine's hooks calling both: game.CrabRageCodec."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import functools
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
-from crabgames.games.crab_rage import rules, words
+from crabgames.games.crab_rage import rules
 from crabgames.games.crab_rage.consistency import check_reachable
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
@@ -20,8 +21,6 @@ from crabgames.games.crab_rage.data import (
     SignatureMove,
     Team,
 )
-from crabgames.games.crab_rage.endgame import Result
-from crabgames.games.crab_rage.events import EVENT_CLASSES, Cause, Event
 from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.moves import (
     ACT_FIELDS,
@@ -49,18 +48,11 @@ from crabgames.games.crab_rage.state import (
 )
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
-from crabgames.v1.crab_rage_pb2 import (
-    CrabRageCrab,
-    CrabRageEvent,
-    CrabRagePending,
-    CrabRagePlayer,
-    CrabRageState,
-)
+from crabgames.v1.crab_rage_pb2 import CrabRageState
 
 PLACE_BACKSTAGE = pb.CRAB_RAGE_PLACE_BACKSTAGE
 PLACE_ARENA = pb.CRAB_RAGE_PLACE_ARENA
 PLACE_TRANSIT = pb.CRAB_RAGE_PLACE_TRANSIT
-FULL_STATE = -2  # encode_state's viewer for the whole state, nothing hidden
 # R3 leaves rage unlimited, but it is an int32 on the wire: a fanbase reward is capped so that no
 # game can come near MAX_RAGE (about 4 rounds x 4 arenas x MAX_REWARD at most), and a state above
 # it is one no game reached. No work per decision grows with rage (a Smash may unleash any X the
@@ -121,93 +113,6 @@ def decode_fanbase(card: Any, path: str, error: Any) -> tuple[Reward, ...]:
 def fanbase_card(rewards: tuple[tuple[int, int], ...]) -> tuple[Reward, ...]:
     """A checked card as Rewards: most games use the printed cards, so they are built once."""
     return tuple(Reward(rage, fans) for rage, fans in rewards)
-
-
-def encode_fanbase(card: tuple[Reward, ...], msg: Any) -> None:
-    for reward in card:
-        msg.rewards.add(rage=reward.rage, fans=reward.fans)
-
-
-# ----- state: encode -----
-
-
-# ----- state: encode, field by field -----
-
-PLACE_OF = {BACKSTAGE: PLACE_BACKSTAGE, IN_TRANSIT: PLACE_TRANSIT}  # else PLACE_ARENA
-
-
-def encode_crab(c: Crab, msg: CrabRageCrab) -> None:
-    """A crab's place and arena on the wire (in transit: the arena it is entering)."""
-    msg.muscle, msg.riding_fans = c.muscle, c.riding_fans
-    msg.place = pb.CrabRagePlace.ValueType(PLACE_OF.get(c.arena, PLACE_ARENA))
-    msg.arena = -1 if c.arena == BACKSTAGE else c.destination if c.arena == IN_TRANSIT else c.arena
-
-
-def encode_player(p: Player, msg: CrabRagePlayer, hide_commitment: bool) -> None:
-    msg.team = pb.CrabRageTeam.ValueType(p.team)
-    msg.rage, msg.supply, msg.hardcore_fans = p.rage, p.supply, p.hardcore
-    for c in p.crabs:
-        encode_crab(c, msg.crabs.add())
-    msg.passed, msg.signature_used = p.passed, p.signature_used
-    msg.signature_move = pb.CrabRageSignatureMove.ValueType(p.signature)
-    encode_fanbase(p.fanbase, msg.fanbase_card)
-    msg.committed = p.committed
-    msg.commitment = 0 if hide_commitment else p.commitment  # G4
-
-
-def encode_task(t: Task, msg: CrabRagePending) -> None:
-    msg.kind = pb.CrabRagePendingKind.ValueType(t.kind)
-    msg.player, msg.arena, msg.flag = t.player, t.arena, t.flag
-    msg.values.extend(t.values)
-    for seat, index in t.crabs:
-        msg.crabs.add(player=seat, crab=index)
-
-
-def actions_msg(actions: list[int]) -> list[pb.CrabRageAction.ValueType]:
-    return [pb.CrabRageAction.ValueType(a) for a in actions]
-
-
-def encode_state(state: State, msg: CrabRageState, viewer: int | None = FULL_STATE) -> None:
-    """The state, field by field. `viewer` FULL_STATE encodes it all; a seat or None (a
-    spectator) leaves out everyone else's hardcore fan commitment (G4)."""
-    for seat, p in enumerate(state.players):
-        encode_player(p, msg.players.add(), viewer != FULL_STATE and viewer != seat)
-    for a in state.arenas:
-        msg.arenas.add(billboard=a.billboard, fans=a.fans, partner=a.partner, glory=a.glory)
-    msg.action_cards.extend(actions_msg(state.action_cards))
-    msg.round, msg.microphone = state.round, state.microphone
-    msg.phase = pb.CrabRagePhase.ValueType(state.phase)
-    msg.active_player = state.active
-    msg.used_actions.extend(actions_msg(state.used_actions))
-    msg.billboards_to_deal.extend(
-        pb.CrabRageBillboard.ValueType(b) for b in state.billboards_to_deal
-    )
-    for t in state.pending:
-        encode_task(t, msg.pending.add())
-    if state.roll_off is not None:
-        msg.roll_off.SetInParent()
-        msg.roll_off.standing.extend(state.roll_off.standing)
-        msg.roll_off.rolling.extend(state.roll_off.rolling)
-        msg.roll_off.dice.extend(state.roll_off.dice)
-    if state.duel is not None:
-        encode_duel(state.duel, msg.duel)
-
-
-def state_bytes(state: State, viewer: int | None = FULL_STATE) -> bytes:
-    """`encode_state` serialized deterministically (a view's continuation)."""
-    msg = CrabRageState()
-    encode_state(state, msg, viewer)
-    return msg.SerializeToString(deterministic=True)
-
-
-def encode_duel(duel: Duel, msg: Any) -> None:
-    msg.SetInParent()
-    msg.duelists.extend(duel.duelists)
-    for rolls in duel.rolls:
-        msg.rolls.add(values=rolls)
-    msg.turn, msg.awaiting_keep = duel.turn, duel.awaiting_keep  # turn: always set
-    msg.rerolls.extend(duel.rerolls)
-    msg.winners.extend(duel.winners)
 
 
 # ----- state: decode (validates everything; the first problem is reported) -----
@@ -567,71 +472,6 @@ def decode_duel(msg: Any, crabs: int, path: str) -> Duel:
     )
 
 
-# ----- events -----
-
-# Each event class's CrabRageEventKind value, by its `kind`.
-EVENT_KIND_VALUE = {
-    cls._field_defaults["kind"]: pb.CrabRageEventKind.Value(
-        f"CRAB_RAGE_EVENT_KIND_{cls._field_defaults['kind'].upper()}"
-    )
-    for cls in EVENT_CLASSES
-}
-EVENT_FIELDS = frozenset(CrabRageEvent.DESCRIPTOR.fields_by_name) - {"kind"}
-UNIT_FIELDS = ("units", "rolling")  # lists of units, each a tuple of seats
-LIST_FIELDS = ("seats", "billboards")
-# The CrabRageEvent field that names what caused a change, by its cause.
-WHY_FIELD: dict[int, str] = {
-    Cause.ACTION: "action",
-    Cause.SIGNATURE_MOVE: "signature_move",
-    Cause.BILLBOARD: "billboard",
-}
-
-
-def event_fields(event: Event) -> dict[str, Any]:
-    """The CrabRageEvent fields the event sets, as native values: its fields of the proto's
-    names but those holding None, and its `why` as the cause and what names it."""
-    fields = {
-        name: value
-        for name, value in zip(event._fields, event, strict=True)
-        if name in EVENT_FIELDS and value is not None
-    }
-    why = getattr(event, "why", None)
-    if why is not None:
-        cause, what = why
-        fields["cause"] = cause
-        if cause in WHY_FIELD:
-            fields[WHY_FIELD[cause]] = what
-    return fields
-
-
-def encode_event(event: Event, msg: game_pb2.Event) -> None:
-    """Fill an `Event`: the sentence (words.py), its template and arguments, and the game's
-    part."""
-    template, args = words.words(event)
-    msg.text = template.format_map(args)
-    msg.template = template
-    msg.args.update(args)
-    fill_event_part(event, msg.crab_rage)
-
-
-def fill_event_part(event: Event, part: Any) -> None:
-    """A `CrabRageEvent` from the event's fields (`event_fields`)."""
-    part.kind = EVENT_KIND_VALUE[event.kind]
-    for name, value in event_fields(event).items():
-        if name == "crab":
-            part.crab.player, part.crab.crab = value
-        elif name == "move":
-            encode_move(value, part.move)
-        elif name in UNIT_FIELDS:
-            units = getattr(part, name)
-            for seats in value:
-                units.add(seats=seats)
-        elif name in LIST_FIELDS:
-            getattr(part, name).extend(value)
-        else:
-            setattr(part, name, value)
-
-
 # ----- moves -----
 
 
@@ -676,44 +516,16 @@ def decode_move(msg: Any, path: str) -> Move:
     return cls(**values)
 
 
-def encode_move(move: Move, msg: Any) -> None:
-    """The move with exactly the fields it uses set (`fields_used`), so an index 0 is told
-    apart from a field the move does not use."""
-    names: tuple[str, ...]
+def move_fields(move: Move) -> tuple[str, ...]:
+    """The CrabRageMove fields a move sets (`fields_used`; a signature target's own), so that
+    an index 0 is told apart from a field the move does not use."""
     if isinstance(move, SignatureTarget):
-        names = SHELL_UP_FIELDS if move.target[0] < 0 else TARGET_FIELDS
-    elif isinstance(move, Act):
-        names = fields_used(move.kind, move.action, 0)
-    elif isinstance(move, Alliance):
-        names = fields_used(move.kind, 0, move.alliance)
-    else:
-        names = MOVE_FIELDS[move.kind]
-    msg.kind = MOVE_KIND_VALUE[move.kind]
-    for name in names:
-        value = getattr(move, name)
-        if name == "target":
-            msg.target.player, msg.target.crab = value
-        else:
-            setattr(msg, name, value)
-
-
-# ----- outcome -----
-
-
-def encode_outcome(result: Result, msg: game_pb2.Outcome) -> None:
-    for seat, (glory, rank) in enumerate(zip(result.glory, result.ranks, strict=True)):
-        msg.players.add(player=seat, score=glory, rank=rank, winner=seat in result.winners)
-    msg.winners.extend(result.winners)
-    names = " and ".join(result.teams[w] for w in result.winners)
-    best = max(result.glory)
-    duel = " after a spotlight duel" if result.duel is not None else ""
-    msg.summary = f"{names} win(s) with {best} glory{duel}"
-    part = msg.crab_rage
-    for a in result.arenas:
-        part.arenas.add(arena=a.arena, billboard=a.billboard, fans=a.fans, glory=a.glory)
-    part.glory.extend(result.glory)
-    if result.duel is not None:
-        encode_duel(result.duel, part.duel)
+        return SHELL_UP_FIELDS if move.target[0] < 0 else TARGET_FIELDS
+    if isinstance(move, Act):
+        return fields_used(move.kind, move.action, 0)
+    if isinstance(move, Alliance):
+        return fields_used(move.kind, 0, move.alliance)
+    return MOVE_FIELDS[move.kind]
 
 
 # ----- the codec, as the engine calls it -----

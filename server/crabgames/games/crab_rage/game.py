@@ -1,6 +1,7 @@
 """CRAB RAGE! plugged into the engine: facts and options, the codec hooks (each calling codec.py,
-view.py or words.py) and the accelerators (fast.py), then each rules hook as a short method
-calling the module that holds it (style: OpenSpiel)."""
+messages.py or words.py; states, events and views written by their messages' shapes) and the
+legal moves' cache keys (fast.py), then each rules hook as a short method calling the module
+that holds it (style: OpenSpiel)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,23 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from crabgames.core.game import Codec, Decision, Game, GameFacts, OptionInfo, Violation
+from crabgames.core.game import (
+    Codec,
+    Decision,
+    Game,
+    GameFacts,
+    OptionInfo,
+    Violation,
+)
 from crabgames.core.observation import Writer
 from crabgames.games.crab_rage import (
     codec,
     endgame,
     explain,
+    messages,
     observation,
     rules,
     sampling,
-    view,
     words,
 )
 from crabgames.games.crab_rage.codec import MAX_REWARD
@@ -77,9 +85,14 @@ FACTS = GameFacts(
 
 
 class CrabRageCodec(Codec[State, Move, Event, endgame.Result]):
-    """The readable codec: every message built field by field through the protobuf API."""
+    """The decoders (codec.py), and the messages written from native values by their shapes
+    (messages.py): a state, an event and a seat's view by the base class's encode_state,
+    encode_event and encode_view."""
 
     state_message = CrabRageState
+    state_encoder = messages.STATE
+    event_encoder = messages.EVENT
+    view_encoder = messages.VIEW
 
     def decode_options(self, options: Any, num_players: int, path: str) -> Options:
         return codec.decode_options(options, num_players, path)
@@ -87,23 +100,14 @@ class CrabRageCodec(Codec[State, Move, Event, endgame.Result]):
     def decode_state(self, msg: Any, num_players: int, path: str) -> State:
         return codec.decode_state(msg, num_players, path)
 
-    def encode_state(self, state: State, msg: Any) -> None:
-        codec.encode_state(state, msg)
-
     def decode_move(self, msg: Any, path: str) -> Move:
         return codec.decode_move(msg, path)
 
     def encode_move(self, move: Move, msg: Any) -> None:
-        codec.encode_move(move, msg)
-
-    def encode_event(self, event: Event, msg: game_pb2.Event) -> None:
-        codec.encode_event(event, msg)
-
-    def encode_view(self, state: State, player: int | None, msg: Any) -> None:
-        view.encode_view(state, player, msg)
+        messages.encode_move(move, msg)
 
     def encode_outcome(self, outcome: endgame.Result, msg: game_pb2.Outcome) -> None:
-        codec.encode_outcome(outcome, msg)
+        messages.encode_outcome(outcome, msg)
 
     def move_label(self, state: State, move: Move) -> str:
         return words.label(state, move)

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
@@ -77,8 +77,8 @@ STEPS = frozenset(v for k, v in vars(Step).items() if k.isupper())
 @dataclass(slots=True)
 class Task:
     """One pending step. Field use depends on `kind` (documented in the proto). A step is
-    never changed once pushed (a handler replaces it: `replaced`), so clones share it and its
-    wire bytes are kept with it."""
+    never changed once pushed (a handler replaces it: `replaced`), so clones share it, and its
+    value (messages.py: what its message's bytes are remembered by) is built once."""
 
     kind: int  # a Step
     player: int = -1
@@ -86,7 +86,7 @@ class Task:
     crabs: list[CrabRef] = field(default_factory=list)
     values: list[int] = field(default_factory=list)
     flag: bool = False
-    encoded: bytes = field(default=b"", compare=False, repr=False)
+    value: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     def replaced(self, values: list[int]) -> Task:
         """This step with other values, to put in its place."""
@@ -118,9 +118,10 @@ class Player:
     committed: bool = False
     commitment: int = 0
     # Copy on write (State.clone): a frozen player may be shared by several states and is never
-    # changed again (`writable_player` copies it first), so its wire bytes are kept with it.
+    # changed again (`writable_player` copies it first), so its value (messages.py: what its
+    # message's bytes are remembered by; writing it freezes the player) is built once.
     frozen: bool = field(default=False, compare=False, repr=False)
-    encoded: bytes = field(default=b"", compare=False, repr=False)
+    value: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     def clone(self) -> Player:
         """A private (not frozen) deep copy."""
@@ -145,9 +146,9 @@ class Arena:
     fans: list[int]
     partner: list[int]  # R10: alliance partner by seat, -1 independent or absent
     glory: list[int]
-    # Copy on write, as for Player (`writable_arena`).
+    # Copy on write, as for Player (`writable_arena`), its value built once as a player's.
     frozen: bool = field(default=False, compare=False, repr=False)
-    encoded: bytes = field(default=b"", compare=False, repr=False)
+    value: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     def clone(self) -> Arena:
         """A private (not frozen) deep copy."""

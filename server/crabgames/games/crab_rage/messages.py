@@ -1,0 +1,364 @@
+"""CRAB RAGE!'s native values as its messages (core/wire.py): a state, an event, a move, the
+outcome's part and a seat's view. Every message is written from the native value of the same
+shape (its fields by name; a crab named by a (seat, index) tuple, its items in the message's
+order), but for the few declared here: a field the native value holds under another name or
+derives (a crab's place, an event's cause), a message written from a sequence (a unit's seats,
+a fanbase card's rewards), the fields a move uses, and the view: the state as one seat may see
+it (view.py). A state's players, arenas and pending steps are written from their values, each
+kept with its piece while it cannot change (state.py), so unchanged pieces are not written
+again."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from operator import attrgetter, itemgetter
+from typing import Any
+
+from google.protobuf.message import Message
+
+from crabgames.core import wire
+from crabgames.core.game import event_encoder
+from crabgames.games.crab_rage import words
+from crabgames.games.crab_rage.codec import (
+    MOVE_KIND_VALUE,
+    PLACE_ARENA,
+    PLACE_BACKSTAGE,
+    PLACE_TRANSIT,
+    move_fields,
+)
+from crabgames.games.crab_rage.endgame import Result
+from crabgames.games.crab_rage.events import EVENT_CLASSES, Cause, Event
+from crabgames.games.crab_rage.moves import Move
+from crabgames.games.crab_rage.phases import unrevealed_cards
+from crabgames.games.crab_rage.state import (
+    BACKSTAGE,
+    IN_TRANSIT,
+    Arena,
+    Crab,
+    Player,
+    Task,
+    seats_of,
+)
+from crabgames.games.crab_rage.view import decision_about, managers, seen_state, tie_break_arena
+from crabgames.v1 import crab_rage_pb2 as pb
+from crabgames.v1 import game_pb2
+
+# How a game declares a message's Encoder (wire.Shapes).
+Maker = Callable[[wire.Shapes], wire.Encoder]
+
+# ----- pieces -----
+
+
+def sequence(message: type[Message], remember: bool = True) -> Maker:
+    """A message of one repeated field, written from the sequence itself (a unit's seats, a
+    fanbase card's rewards, a duelist's rolls)."""
+    (field,) = message.DESCRIPTOR.fields
+    read = {field.name: lambda items: items}
+    return lambda shapes: wire.Encoder(message, read, shapes, remember)
+
+
+PLACE_OF = {BACKSTAGE: PLACE_BACKSTAGE, IN_TRANSIT: PLACE_TRANSIT}
+
+
+def place(arena: int) -> int:
+    """Where a crab in `arena` (or BACKSTAGE, IN_TRANSIT) is, as CrabRagePlace."""
+    return PLACE_OF.get(arena, PLACE_ARENA)
+
+
+def arena_of(arena: int, destination: int) -> int | None:
+    """The arena a crab is in, or the one it is entering in transit; None backstage."""
+    if arena == BACKSTAGE:
+        return None
+    return destination if arena == IN_TRANSIT else arena
+
+
+# A crab as its value, its fields in Crab's order: a Crab changes in place, so the player's
+# crabs are written from their values, each remembered.
+CRAB_FIELDS = [f.name for f in dataclasses.fields(Crab)]
+crab_value = attrgetter(*CRAB_FIELDS)
+MUSCLE, ARENA, RIDING_FANS, DESTINATION = map(
+    CRAB_FIELDS.index, ("muscle", "arena", "riding_fans", "destination")
+)
+
+
+def crab(shapes: wire.Shapes) -> wire.Encoder:
+    """A crab in the state, from its value: its arena -1 backstage."""
+    read: dict[str, wire.Read] = {
+        "muscle": itemgetter(MUSCLE),
+        "place": lambda value: place(value[ARENA]),
+        "arena": lambda value: (
+            -1 if value[ARENA] == BACKSTAGE else arena_of(value[ARENA], value[DESTINATION])
+        ),
+        "riding_fans": itemgetter(RIDING_FANS),
+    }
+    return wire.Encoder(pb.CrabRageCrab, read, shapes)
+
+
+def crab_view(shapes: wire.Shapes) -> wire.Encoder:
+    """A crab as the table shows it: no arena backstage."""
+    read = {
+        "place": lambda c: place(c.arena),
+        "arena": lambda c: arena_of(c.arena, c.destination),
+    }
+    return wire.Encoder(pb.CrabRageCrabView, read, shapes, remember=False)
+
+
+# The CrabRagePlayer and CrabRageManager fields a Player holds under another name.
+PLAYER_NAMES = {
+    "hardcore_fans": "hardcore",
+    "signature_move": "signature",
+    "fanbase_card": "fanbase",
+}
+
+
+def manager(shapes: wire.Shapes) -> wire.Encoder:
+    """A view.Manager: the player's board, and the commitment as the seat sees it (G4)."""
+    read: dict[str, wire.Read] = {
+        f.name: attrgetter(f"player.{PLAYER_NAMES.get(f.name, f.name)}")
+        for f in pb.CrabRageManager.DESCRIPTOR.fields
+    }
+    read["commitment"] = attrgetter("commitment")
+    return wire.Encoder(pb.CrabRageManager, read, shapes, remember=False)
+
+
+def arena_view(shapes: wire.Shapes) -> wire.Encoder:
+    """An arena as the table shows it: its alliances as pairs of seats, by the lower one."""
+    read = {
+        "alliances": lambda arena: [
+            (seat, other) for seat, other in enumerate(arena.partner) if seat < other
+        ]
+    }
+    return wire.Encoder(pb.CrabRageArenaView, read, shapes, remember=False)
+
+
+def roll_off_view(shapes: wire.Shapes) -> wire.Encoder:
+    """The roll-off under way, written from the state: the tied rumble's arena (none: the
+    microphone), the units as their seats."""
+    read: dict[str, wire.Read] = {
+        "arena": lambda state: seat_or_none(tie_break_arena(state)),
+        "standing": lambda state: [seats_of(unit) for unit in state.roll_off.standing],
+        "rolling": lambda state: [seats_of(unit) for unit in state.roll_off.rolling],
+        "dice": lambda state: state.roll_off.dice,
+    }
+    return wire.Encoder(pb.CrabRageRollOffView, read, shapes, remember=False)
+
+
+def changing(message: type[Message]) -> Maker:
+    """A message written from a value that changes (a roll-off, a duel, an outcome's lists):
+    not remembered."""
+    return lambda shapes: wire.Encoder(message, shapes=shapes, remember=False)
+
+
+# ----- moves and events -----
+
+
+def move_field(name: str) -> wire.Read:
+    """A CrabRageMove field: the move's own when its kind uses it (codec.move_fields)."""
+    return lambda move: getattr(move, name) if name in move_fields(move) else None
+
+
+def move(shapes: wire.Shapes) -> wire.Encoder:
+    read = {f.name: move_field(f.name) for f in pb.CrabRageMove.DESCRIPTOR.fields}
+    read["kind"] = lambda move: MOVE_KIND_VALUE[move.kind]
+    return wire.Encoder(pb.CrabRageMove, read, shapes)
+
+
+# The CrabRageEvent field naming what caused a change, by its cause (an event's `why`).
+WHY_FIELD = {
+    Cause.ACTION: "action",
+    Cause.SIGNATURE_MOVE: "signature_move",
+    Cause.BILLBOARD: "billboard",
+}
+# Each event class's CrabRageEventKind value, by its `kind`.
+EVENT_KIND_VALUE = {
+    cls._field_defaults["kind"]: pb.CrabRageEventKind.Value(
+        f"CRAB_RAGE_EVENT_KIND_{cls._field_defaults['kind'].upper()}"
+    )
+    for cls in EVENT_CLASSES
+}
+
+
+def event_field(name: str) -> wire.Read:
+    """A CrabRageEvent field as the event holds it under the same name (None: unset, as for an
+    event that has no such field)."""
+    return lambda event: getattr(event, name, None)
+
+
+def why_field(name: str, cause: int) -> wire.Read:
+    """The action, signature move or billboard that caused a change (its `why`), else the
+    event's own field."""
+
+    def read(event: Event) -> int | None:
+        why = getattr(event, "why", None)
+        return why[1] if why is not None and why[0] == cause else getattr(event, name, None)
+
+    return read
+
+
+def cause_of(event: Event) -> int | None:
+    why = getattr(event, "why", None)
+    return getattr(event, "cause", None) if why is None else why[0]
+
+
+# Each CrabRageEvent field (but its kind) as the event holds it, None: unset.
+EVENT_FIELDS: dict[str, wire.Read] = {
+    f.name: event_field(f.name) for f in pb.CrabRageEvent.DESCRIPTOR.fields if f.name != "kind"
+}
+EVENT_FIELDS |= {name: why_field(name, cause) for cause, name in WHY_FIELD.items()}
+EVENT_FIELDS["cause"] = cause_of
+
+
+def event_fields(event: Event) -> dict[str, object]:
+    """The CrabRageEvent fields the event sets (but its kind), as native values."""
+    fields = {name: read(event) for name, read in EVENT_FIELDS.items()}
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def none_as_empty(read: wire.Read) -> wire.Read:
+    """A repeated field unset: written as empty (wire writes a repeated field from a
+    sequence)."""
+    return lambda event: read(event) or ()
+
+
+def event(shapes: wire.Shapes) -> wire.Encoder:
+    fields = pb.CrabRageEvent.DESCRIPTOR.fields_by_name
+    read = {
+        name: none_as_empty(read) if fields[name].is_repeated else read
+        for name, read in EVENT_FIELDS.items()
+    }
+    read["kind"] = lambda event: EVENT_KIND_VALUE[event.kind]
+    return wire.Encoder(pb.CrabRageEvent, read, shapes)
+
+
+# ----- the messages -----
+
+SHAPES = wire.Shapes(
+    {
+        pb.CrabRageUnit: sequence(pb.CrabRageUnit),
+        pb.CrabRageFanbaseCard: sequence(pb.CrabRageFanbaseCard),
+        pb.CrabRageDuelRolls: sequence(pb.CrabRageDuelRolls, remember=False),
+        pb.CrabRageCrab: crab,
+        pb.CrabRageCrabView: crab_view,
+        pb.CrabRageManager: manager,
+        pb.CrabRageArenaView: arena_view,
+        pb.CrabRageRollOff: changing(pb.CrabRageRollOff),
+        pb.CrabRageRollOffView: roll_off_view,
+        pb.CrabRageDuel: changing(pb.CrabRageDuel),
+        pb.CrabRageOutcome: changing(pb.CrabRageOutcome),
+        pb.CrabRageArenaGlory: changing(pb.CrabRageArenaGlory),
+        pb.CrabRageMove: move,
+        pb.CrabRageEvent: event,
+    }
+)
+
+# ----- a state's pieces, by their values -----
+
+# A player's, an arena's or a step's value: its fields in its message's declared order (wire
+# writes a plain tuple by place), each list as a tuple and a crab as its value: what its bytes
+# are remembered by. A frozen player or arena, and a pushed step, never change: each keeps its
+# value, built once (state.py), so a state's unchanged pieces cost a lookup each.
+
+
+def fields_of(message: type[Message], names: dict[str, str]) -> Callable[[object], tuple[Any, ...]]:
+    """The native attributes holding `message`'s fields, in its declared order."""
+    return attrgetter(*[names.get(f.name, f.name) for f in message.DESCRIPTOR.fields])
+
+
+def valued(fields: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple([tuple(v) if type(v) is list else v for v in fields])
+
+
+PLAYER_FIELDS = fields_of(pb.CrabRagePlayer, PLAYER_NAMES)
+CRABS = [f.name for f in pb.CrabRagePlayer.DESCRIPTOR.fields].index("crabs")
+ARENA_FIELDS = fields_of(pb.CrabRageArena, {})
+TASK_FIELDS = fields_of(pb.CrabRagePending, {})
+
+
+def player_value(player: Player) -> tuple[Any, ...]:
+    """The player's value, kept: the player is frozen (a change copies it first)."""
+    fields = list(PLAYER_FIELDS(player))
+    fields[CRABS] = tuple(map(crab_value, player.crabs))
+    player.frozen, player.value = True, tuple(fields)
+    return player.value
+
+
+def arena_value(arena: Arena) -> tuple[Any, ...]:
+    """The arena's value, kept: the arena is frozen (a change copies it first)."""
+    arena.frozen, arena.value = True, valued(ARENA_FIELDS(arena))
+    return arena.value
+
+
+def task_value(task: Task) -> tuple[Any, ...]:
+    task.value = valued(TASK_FIELDS(task))
+    return task.value
+
+
+def enums(name: str) -> wire.Read:
+    """A list of enum values as bytes: each value is under 128, its own packed varint
+    (wire.packed_writer), written without a call per value."""
+    return lambda state: bytes(getattr(state, name))
+
+
+STATE = wire.Encoder(
+    pb.CrabRageState,
+    {
+        "players": lambda state: [p.value or player_value(p) for p in state.players],
+        "arenas": lambda state: [a.value or arena_value(a) for a in state.arenas],
+        "pending": lambda state: [t.value or task_value(t) for t in state.pending],
+        "action_cards": enums("action_cards"),
+        "active_player": attrgetter("active"),
+        "used_actions": enums("used_actions"),
+    },
+    SHAPES,
+    remember=False,  # a state changes in place
+)
+EVENT = event_encoder("crab_rage", words.words, SHAPES)
+MOVE = SHAPES.encoder(pb.CrabRageMove)
+OUTCOME = SHAPES.encoder(pb.CrabRageOutcome)
+
+
+def seat_or_none(seat: int) -> int | None:
+    """A seat or an arena, None for the state's -1 (unset in a view)."""
+    return seat if seat >= 0 else None
+
+
+def state_field(name: str) -> wire.Read:
+    return lambda seat: getattr(seat.state, name)
+
+
+VIEW = wire.Encoder(
+    pb.CrabRageView,
+    {
+        "action_deck_count": lambda seat: len(unrevealed_cards(seat.state)),
+        "players": lambda seat: managers(seat.state, seat.player),
+        "arenas": state_field("arenas"),
+        "action_cards": state_field("action_cards"),
+        "used_actions": state_field("used_actions"),
+        "round": state_field("round"),
+        "phase": state_field("phase"),
+        "microphone": lambda seat: seat_or_none(seat.state.microphone),
+        "active_player": lambda seat: seat_or_none(seat.state.active),
+        "roll_off": lambda seat: None if seat.state.roll_off is None else seat.state,
+        "duel": state_field("duel"),
+        "decision": lambda seat: decision_about(seat.state),
+        "continuation": lambda seat: STATE(seen_state(seat.state, seat.player)),
+    },
+    SHAPES,
+    remember=False,
+)
+
+
+def encode_move(move: Move, msg: pb.CrabRageMove) -> None:
+    msg.MergeFromString(MOVE(move))
+
+
+def encode_outcome(result: Result, msg: game_pb2.Outcome) -> None:
+    for seat, (glory, rank) in enumerate(zip(result.glory, result.ranks, strict=True)):
+        msg.players.add(player=seat, score=glory, rank=rank, winner=seat in result.winners)
+    msg.winners.extend(result.winners)
+    names = " and ".join(result.teams[w] for w in result.winners)
+    best = max(result.glory)
+    duel = " after a spotlight duel" if result.duel is not None else ""
+    msg.summary = f"{names} win(s) with {best} glory{duel}"
+    msg.crab_rage.MergeFromString(OUTCOME(result))
