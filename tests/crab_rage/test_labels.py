@@ -1,5 +1,6 @@
-"""The engine builds each encoded move once, keyed by the deciding seat and the game's
-`move_cache_key`: two legal moves with the same key must have the same label (and id)."""
+"""The engine builds each encoded move once, keyed by the deciding seat and the game's move
+cache key (words.move_keys): two legal moves with the same key must have the same label (and
+id)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from dataclasses import replace
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import SignatureMove, Team
-from crabgames.games.crab_rage.fast import FAST
 from crabgames.games.crab_rage.setup import default_options, initial_state
+from crabgames.games.crab_rage.words import move_keys
 
 
 def test_equal_move_cache_keys_mean_equal_labels_and_ids():
@@ -29,7 +30,7 @@ def test_equal_move_cache_keys_mean_equal_labels_and_ids():
                 continue
             moves = GAME.legal_moves(state)
             for move in moves:
-                key = (decision.player, FAST.move_cache_keys(state, [move])[0])
+                key = (decision.player, move_keys(state, [move])[0])
                 found = (GAME.codec.move_label(state, move), GAME.move_id(state, move))
                 assert seen.setdefault(key, found) == found, key
             GAME.apply_move(state, rng.choice(moves))
@@ -53,7 +54,7 @@ def test_a_turn_key_changes_with_every_team_signature_and_billboard_a_label_read
                 seen: dict = {}
                 for variant in variants(state, decision.player):
                     for move in GAME.legal_moves(variant):
-                        key = FAST.move_cache_keys(variant, [move])[0]
+                        key = move_keys(variant, [move])[0]
                         found = GAME.codec.move_label(variant, move)
                         assert seen.setdefault(key, found) == found, key
             GAME.apply_move(state, rng.choice(moves))

@@ -1,7 +1,7 @@
 """CRAB RAGE! plugged into the engine: facts and options, the codec hooks (each calling codec.py,
 messages.py or words.py; states, events and views written by their messages' shapes) and the
-legal moves' cache keys (fast.py), then each rules hook as a short method calling the module
-that holds it (style: OpenSpiel)."""
+legal moves' cache keys (words.move_keys), then each rules hook as a short method calling the
+module that holds it (style: OpenSpiel)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 from crabgames.core.game import (
     Codec,
     Decision,
+    FastPaths,
     Game,
     GameFacts,
     OptionInfo,
@@ -31,7 +32,6 @@ from crabgames.games.crab_rage import (
 from crabgames.games.crab_rage.codec import MAX_REWARD
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event, seen_by
-from crabgames.games.crab_rage.fast import FAST
 from crabgames.games.crab_rage.flow import current_decision, top
 from crabgames.games.crab_rage.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_rage.moves import Move
@@ -126,7 +126,9 @@ class CrabRageGame(Game[State, Move, Event, endgame.Result]):
     observation_layout = observation.LAYOUT
     facts = FACTS
     codec = CODEC
-    fast = FAST
+    # A turn's moves' labels read the teams, the signature move and the billboards, which no
+    # move carries: the engine keys their encodings by those (words.move_keys).
+    fast = FastPaths[State, Move, Event](move_cache_keys=words.move_keys)
 
     # ----- the rules hooks -----
 

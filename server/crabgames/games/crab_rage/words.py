@@ -12,7 +12,8 @@ from 0 ("Blue crab 0"), arenas lettered A-D for indices 0-3, seats by team colou
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
+from itertools import repeat
 from typing import Any
 
 from crabgames.games.crab_rage.data import (
@@ -88,7 +89,7 @@ from crabgames.games.crab_rage.moves import (
     SignatureTarget,
     StyleBonus,
 )
-from crabgames.games.crab_rage.state import Phase, State, next_leaving_crab, seats_of
+from crabgames.games.crab_rage.state import Phase, State, Step, next_leaving_crab, seats_of
 
 Words = tuple[str, dict[str, str]]  # a sentence: its template and args
 
@@ -190,6 +191,23 @@ def label(state: State, move: Move) -> str:
     if isinstance(move, DuelReroll):
         return f"{who}: unleash 1 rage to re-roll crab {index} (rolled {rolled})"
     return f"{who}: keep {rolled} for crab {index}"
+
+
+def move_keys(state: State, moves: Sequence[Move]) -> list[Hashable]:
+    """What each legal move's label depends on besides the move and the deciding seat (the
+    engine keys its encoded moves by both; a move's id depends on the move alone, move_ids.py).
+    A turn of the Action Phase lists up to ~130 moves, whose labels (`describe`) read only the
+    teams, the acting team's signature move and the billboards: the key is the move with those
+    as one bytes value (shared by the turn's keys, its hash is computed once; 3, 4 and 5
+    players give different lengths). Another decision's few moves are keyed by their labels."""
+    task = state.pending[-1]
+    if task.kind != Step.ACTION_TURN:
+        return [(move, label(state, move)) for move in moves]
+    players = state.players
+    teams = [p.team for p in players]
+    billboards = [a.billboard for a in state.arenas]
+    table = bytes([*teams, players[task.player].signature, *billboards])
+    return list(zip(moves, repeat(table), strict=False))
 
 
 def alliance_label(state: State, who: str, move: Alliance) -> str:
