@@ -6,7 +6,6 @@ responses need: varint fields, length-delimited fields and repeated length-delim
 from __future__ import annotations
 
 import functools
-import operator
 import struct
 import sys
 import weakref
@@ -196,8 +195,9 @@ class Encoder:
         descriptor = message.DESCRIPTOR
         read = dict(read or {})
         declared = [f.name for f in descriptor.fields]
-        # (read from an object, read from a plain tuple, write), a field (or oneof) each
-        writers: list[tuple[Read, Read, Callable[[Any], bytes]]] = []
+        # (read from an object, read from a plain tuple, write), a field (or oneof) each; a read
+        # given as text is an attribute or item access, written inline by `joined`
+        writers: list[tuple[Read | str, Read | str, Callable[[Any], bytes]]] = []
         written: set[str] = set()  # the oneofs already written
         fields: Iterable[FieldDescriptor] = descriptor.fields  # type: ignore[assignment]
         ordered = sorted(fields, key=lambda f: f.number)
@@ -205,8 +205,8 @@ class Encoder:
             oneof = real_oneof(field)
             if oneof is None:
                 given = read.get(field.name)
-                by_name = given or operator.attrgetter(field.name)
-                by_place = given or operator.itemgetter(declared.index(field.name))
+                by_name = given or f".{field.name}"
+                by_place = given or f"[{declared.index(field.name)}]"
                 writers.append((by_name, by_place, self.field_writer(field)))
             elif oneof.name not in written:
                 numbers = [f.number for f in ordered[place : place + len(oneof.fields)]]
@@ -249,10 +249,10 @@ class Encoder:
         def whole(value: Any) -> bytes:
             return b"" if value is None else tag_bytes + sized(encoder.build(value))
 
-        write = Remembered(whole).__getitem__ if encoder.remember else whole
+        table = Remembered(whole) if encoder.remember else None
         if field.is_repeated:
-            return lambda values: b"".join(map(write, values))
-        return write
+            return Write(EACH, whole if table is None else table.__getitem__)
+        return Write(CALL, whole) if table is None else Write(TABLE, table)
 
     def build(self, value: Any) -> bytes:
         """The message's bytes for `value`."""
@@ -281,17 +281,51 @@ class Shapes:
         return found
 
 
-def joined(writers: list[tuple[Read, Callable[[Any], bytes]]]) -> Callable[[Any], bytes]:
-    """One function joining each writer's bytes for its read of the value, written out as
-    one expression (compiled once per message type): the loop over fields it stands for costs
-    more than the fields' own work in a state of a dozen small fields."""
+TABLE, EACH, CALL = "table", "each", "call"
+
+
+class Write:
+    """How a field's bytes are written from its value: `target[value]` (a Remembered table of
+    them), `b"".join(map(target, values))` (a repeated field's items), or `target(value)`.
+    Called, it does that; `joined` writes the same as an expression."""
+
+    __slots__ = ("how", "target")
+
+    def __init__(self, how: str, target: Any) -> None:
+        self.how, self.target = how, target
+
+    def __call__(self, value: Any) -> bytes:
+        if self.how == TABLE:
+            found: bytes = self.target[value]
+            return found
+        if self.how == EACH:
+            return b"".join(map(self.target, value))
+        written: bytes = self.target(value)
+        return written
+
+
+def joined(writers: list[tuple[Read | str, Callable[[Any], bytes]]]) -> Callable[[Any], bytes]:
+    """One function joining each field's bytes, written out as one expression and compiled
+    once per message type: a field read as an attribute or item is read inline, a remembered
+    one is indexed, a repeated one joined in place. The loop over fields it stands for, and a
+    call per field, would cost more than the fields' own work in a state of small fields."""
     if not writers:
         return lambda _value: b""
-    names = {f"r{i}": read for i, (read, _) in enumerate(writers)}
-    names |= {f"w{i}": write for i, (_, write) in enumerate(writers)}
-    parts = ", ".join(f"w{i}(r{i}(value))" for i in range(len(writers)))
-    source = f"def build(value):\n    return b''.join(({parts},))\n"
-    exec(source, names)  # noqa: S102 (the source is made here from field positions only)
+    names: dict[str, Any] = {}
+    parts = []
+    for i, (read, write) in enumerate(writers):
+        if isinstance(read, str):
+            got = f"value.{read[1:]}" if read.startswith(".") else f"value{read}"
+        else:
+            names[f"r{i}"], got = read, f"r{i}(value)"
+        how, target = (write.how, write.target) if isinstance(write, Write) else (CALL, write)
+        names[f"w{i}"] = target
+        parts.append(
+            {TABLE: f"w{i}[{got}]", EACH: f"b''.join(map(w{i}, {got}))"}.get(how, f"w{i}({got})")
+        )
+    source = f"def build(value):\n    return b''.join(({', '.join(parts)},))\n"
+    # The source is made here from field names (identifiers, from the descriptor) and indexes.
+    exec(source, names)  # noqa: S102
     build: Callable[[Any], bytes] = names["build"]
     return build
 
@@ -330,7 +364,7 @@ def field_writer(field: FieldDescriptor, present: bool = False) -> Callable[[Any
 
     # A varint field's bytes by its value, kept: the values a game writes are few (a seat, a
     # step, a count), and a kept one is written without a Python call.
-    return Remembered(write).__getitem__ if field.type in _VARINT_TYPES else write
+    return Write(TABLE, Remembered(write)) if field.type in _VARINT_TYPES else write
 
 
 def packed_writer(field: FieldDescriptor, scalar: Callable[[Any], bytes]) -> Callable[[Any], bytes]:
