@@ -1,7 +1,6 @@
 """Instructions per call, two versions of the code side by side, in one run (cachegrind).
 
     python -m bench.instructions --before REF [--after DIR] [--calls 1000] [--games ...]
-                                 [--accelerators-off]
 
 For each game, at the bench's states (bench.bench.bench_states: a 3-player mid-game and the
 state with the most legal moves), it counts the instructions one LegalMoves and one ApplyMove
@@ -9,8 +8,7 @@ take through the servicer, in-process, under valgrind's cachegrind: each count i
 difference between a run of 100 + N calls and a run of 100 calls, divided by N, so start-up and
 imports cancel out. Then one native random game (what Playouts plays, from a 3-player game's
 first decision): the difference between 2 + N/50 games and 2 games. Instruction counts do not
-drift with the machine's load, unlike timings. With --accelerators-off, a last column counts
-the work tree with every game's FastPaths off (CRABGAMES_ACCELERATORS=off): what they buy.
+drift with the machine's load, unlike timings.
 
 The states and requests are built once, here, and the same bytes are sent to both versions.
 REF is a git revision, checked out into a temporary worktree (its generated protobuf code
@@ -85,9 +83,7 @@ def call_many(method: str, request_file: str, calls: int) -> None:
         handler(request, None)
 
 
-def instructions(
-    tree: Path, method: str, request_file: Path, calls: int, scratch: Path, fast: bool = True
-) -> int:
+def instructions(tree: Path, method: str, request_file: Path, calls: int, scratch: Path) -> int:
     out = scratch / f"cachegrind.{os.getpid()}.{calls}"
     command = [
         "valgrind",
@@ -102,8 +98,6 @@ def instructions(
         str(calls),
     ]
     env = {**os.environ, "PYTHONPATH": str(tree / "server")}
-    if not fast:
-        env["CRABGAMES_ACCELERATORS"] = "off"
     done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{method} in {tree} failed:\n{done.stderr[-3000:]}")
@@ -114,15 +108,13 @@ def instructions(
     return int(summary[1])
 
 
-def per_call(
-    tree: Path, method: str, request_file: Path, calls: int, scratch: Path, fast: bool = True
-) -> float:
+def per_call(tree: Path, method: str, request_file: Path, calls: int, scratch: Path) -> float:
     if method == "Playouts":
         warm, calls = WARM_GAMES, max(1, calls // GAMES_PER_CALLS)
     else:
         warm = WARM_CALLS
-    base = instructions(tree, method, request_file, warm, scratch, fast)
-    more = instructions(tree, method, request_file, warm + calls, scratch, fast)
+    base = instructions(tree, method, request_file, warm, scratch)
+    more = instructions(tree, method, request_file, warm + calls, scratch)
     return (more - base) / calls
 
 
@@ -144,7 +136,6 @@ def main() -> None:
     parser.add_argument("--after", type=Path, default=ROOT)
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--games", nargs="*", default=["kraby", "crab_bucket", "crab_rage"])
-    parser.add_argument("--accelerators-off", action="store_true")
     parser.add_argument("--call", nargs=3, help=argparse.SUPPRESS)  # inside valgrind
     args = parser.parse_args()
     if args.call:
@@ -158,9 +149,8 @@ def main() -> None:
             trees = {"before": checkout(args.before, scratch), **trees}
         try:
             requests = write_requests(scratch, args.games)
-            off = " | accelerators off" if args.accelerators_off else ""
-            print(f"| game | state | call | {' | '.join(trees)} | change{off} |")
-            print(f"|---|---|---|{'---:|' * len(trees)}---:|{'---:|' if off else ''}")
+            print(f"| game | state | call | {' | '.join(trees)} | change |")
+            print(f"|---|---|---|{'---:|' * len(trees)}---:|")
             for game_id, state, method, request_file in requests:
                 counts = [
                     per_call(tree, method, request_file, args.calls, scratch)
@@ -168,11 +158,6 @@ def main() -> None:
                 ]
                 change = f"{counts[-1] / counts[0] - 1:+.1%}" if len(counts) > 1 else ""
                 cells = " | ".join(f"{count / 1000:,.0f}k" for count in counts)
-                if off:
-                    slow = per_call(
-                        args.after.resolve(), method, request_file, args.calls, scratch, False
-                    )
-                    change += f" | {slow / 1000:,.0f}k ({slow / counts[-1] - 1:+.0%})"
                 print(f"| {game_id} | {state} | {method} | {cells} | {change} |", flush=True)
         finally:
             if "before" in trees:

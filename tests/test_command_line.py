@@ -25,10 +25,8 @@ from crabgames.service import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "server" / "crabgames"
-# Read from the environment but not a flag: the engine's switch to its readable path, for
-# tests and benchmarks of the engine (core/game.py), read when the engine is imported, before
-# any flag could be parsed.
-NOT_FLAGS = {"CRABGAMES_ACCELERATORS"}
+# Read from the environment but not a flag (none today).
+NOT_FLAGS: set[str] = set()
 
 
 def settings_read_by_the_server() -> set[str]:

@@ -52,6 +52,7 @@ class DealsToEachSeat:
         msg.text = f"player {event.holder} is dealt a card ({copy})"
 
     state_encoder = event_encoder = None  # no encoders: encode_event fills the message
+    move_cache_keys = None  # lists no moves
     state_bytes = Codec.state_bytes
     event_bytes = Codec.event_bytes
 

@@ -10,8 +10,8 @@ import pytest
 from crabgames.core import wire
 from crabgames.core.engine import Engine, ForcedMoveEvent, redact
 from crabgames.core.game import paths
+from crabgames.core.wire import apply_move_response
 from crabgames.games import all_games
-from crabgames.service.servicer import apply_move_response
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from tests.playthrough import play_random
@@ -112,7 +112,7 @@ def test_apply_move_bytes_are_the_response_protobuf_would_build(game_id):
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_an_events_bytes_are_what_its_message_serializes_to(game_id):
-    """A game may write an event's bytes directly (its FastPaths.event_bytes): they must be the
+    """A game's events are written by their message's shape (core/wire.py): they must be the
     message's, for every event a random game makes and every copy a viewer gets."""
     game = ENGINE.games[game_id]
     kinds = set()

@@ -1,13 +1,10 @@
-"""The shape every game plugs into, in three parts (docs/architecture.md):
+"""The shape every game plugs into, in two parts (docs/architecture.md):
 
 - `Game`: the rules hooks, on the game's native state (OpenSpiel's standard set: who decides,
   the legal moves, applying a move or a chance outcome, the outcome), and what each seat may see.
-- `Codec`: the readable translation between the native state, moves, events and views and the
-  game's protobuf messages, field by field through the protobuf API.
-- `FastPaths`: optional accelerators for the few conversions on every call's path (a state's
-  bytes, an event's bytes, the moves' cache keys). Each must give exactly what the readable path
-  gives; each game's tests check that byte for byte, and `use_accelerators(False)` (or
-  CRABGAMES_ACCELERATORS=off) makes the engine take the readable path everywhere.
+- `Codec`: the translation between the native values and the game's protobuf messages: its
+  decoders validate what a caller sends; states, events, moves and views are written by their
+  messages' shapes (`core/wire.py` Encoder), declared once per game.
 
 The generic machinery (who decides next, chance nodes and the PRNG, views, errors, replay)
 lives in `engine.py` and is written once for all games.
@@ -15,7 +12,6 @@ lives in `engine.py` and is written once for all games.
 
 from __future__ import annotations
 
-import os
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Sequence
@@ -119,6 +115,7 @@ class Codec(ABC, Generic[S, M, E, O]):
     state_encoder: ClassVar[Encoder | None] = None
     event_encoder: ClassVar[Encoder | None] = None
     view_encoder: ClassVar[Encoder | None] = None  # of a Seat: the state as one seat sees it
+    move_encoder: ClassVar[Encoder | None] = None  # of a move: the game's move message
 
     @abstractmethod
     def decode_options(self, options: Any, num_players: int, path: str) -> Any:
@@ -134,8 +131,10 @@ class Codec(ABC, Generic[S, M, E, O]):
     @abstractmethod
     def decode_move(self, msg: Any, path: str) -> M: ...
 
-    @abstractmethod
-    def encode_move(self, move: M, msg: Any) -> None: ...
+    def encode_move(self, move: M, msg: Any) -> None:
+        """Fill the game's move message."""
+        assert self.move_encoder is not None, "a game declares its move_encoder or this"
+        msg.MergeFromString(self.move_encoder(move))
 
     def encode_event(self, event: E, msg: game_pb2.Event) -> None:
         """Fill the game's event field, the template, its args and the one-line `text`."""
@@ -208,23 +207,11 @@ def event_encoder(game_id: str, sentence: Callable[[Any], Sentence], shapes: Sha
     return Encoder(game_pb2.Event, read, shapes)
 
 
-@dataclass(frozen=True)
-class FastPaths(Generic[S, M, E]):
-    """A game's accelerators: each, when given, returns exactly what the `Codec` method of the
-    same name returns (the game's tests check it byte for byte over random games); the engine
-    takes the readable path for any left out, and for all of them with accelerators off."""
-
-    state_bytes: Callable[[S], bytes] | None = None
-    event_bytes: Callable[[E], bytes] | None = None
-    move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]] | None = None
-
-
 class Game(ABC, Generic[S, M, E, O]):
     """The rules hooks. A game works on its own native state (plain Python objects)."""
 
     facts: ClassVar[GameFacts]
     codec: Codec[S, M, E, O]
-    fast: FastPaths[S, M, E] | None = None
     # A legal move as `legal_moves` lists it carries everything its encoding reads (its label
     # and id depend on the move alone): the engine keeps its encoding by the move itself.
     moves_encode_alone: ClassVar[bool] = False
@@ -266,6 +253,16 @@ class Game(ABC, Generic[S, M, E, O]):
 
     @abstractmethod
     def clone(self, state: S) -> S: ...
+
+    def move_cache_keys(self, state: S, moves: Sequence[M]) -> list[Hashable]:
+        """Everything each listed move's encoding reads (its label and id), so that the engine
+        encodes each distinct move once: the moves themselves when they carry it
+        (`moves_encode_alone`), else each with its label and id. A game may say it cheaper,
+        beside its labels."""
+        if self.moves_encode_alone:
+            return list(moves)
+        label, move_id = self.codec.move_label, self.move_id
+        return [(move, label(state, move), move_id(state, move)) for move in moves]
 
     def invariant_violations(self, state: S) -> list[str]:
         """Conservation laws that must hold after every move (tested by the conformance suite)."""
@@ -348,57 +345,28 @@ class Game(ABC, Generic[S, M, E, O]):
 AnyGame = Game[Any, Any, Any, Any]
 
 
-# ----- the accelerators' switch -----
-
-_accelerators = os.environ.get("CRABGAMES_ACCELERATORS", "on").lower() not in ("off", "0", "no")
-
-
-def use_accelerators(enabled: bool) -> None:
-    """Switch every game's FastPaths on or off (tests prove the engine is the same without)."""
-    global _accelerators
-    _accelerators = enabled
-
-
-def accelerators_on() -> bool:
-    return _accelerators
-
-
 @dataclass(frozen=True)
 class Paths(Generic[S, M, E]):
-    """The conversions on every call's path, as the engine calls them: the accelerator where
-    the game has one and accelerators are on, else the codec's readable path."""
+    """The conversions on every call's path, as the engine calls them (resolved once per game:
+    the encoders' own writers, one call shorter than the codec's methods)."""
 
     state_bytes: Callable[[S], bytes]
     event_bytes: Callable[[E], bytes]
     move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]]
 
 
-_resolved: dict[tuple[Game[Any, Any, Any, Any], bool], Paths[Any, Any, Any]] = {}
+_resolved: dict[Game[Any, Any, Any, Any], Paths[Any, Any, Any]] = {}
 
 
 def paths(game: Game[S, M, E, O]) -> Paths[S, M, E]:
-    """The game's paths with accelerators as they are now (resolved once per game and setting)."""
-    found = _resolved.get((game, _accelerators))
+    """The game's paths (resolved once per game)."""
+    found = _resolved.get(game)
     if found is None:
-        found = _resolved[game, _accelerators] = _resolve(game)
+        codec = game.codec
+        states, events = codec.state_encoder, codec.event_encoder
+        found = _resolved[game] = Paths(
+            state_bytes=codec.state_bytes if states is None else states.write,
+            event_bytes=codec.event_bytes if events is None else events.write,
+            move_cache_keys=game.move_cache_keys,
+        )
     return found
-
-
-def _resolve(game: Game[S, M, E, O]) -> Paths[S, M, E]:
-    codec, fast = game.codec, game.fast if _accelerators else None
-
-    def move_cache_keys(state: S, moves: Sequence[M]) -> list[Hashable]:
-        # Everything a move's encoding depends on, so the engine encodes each distinct move once.
-        if game.moves_encode_alone:
-            return list(moves)
-        label, move_id = codec.move_label, game.move_id
-        return [(move, label(state, move), move_id(state, move)) for move in moves]
-
-    states, events = codec.state_encoder, codec.event_encoder
-    state_bytes = codec.state_bytes if states is None else states.write
-    event_bytes = codec.event_bytes if events is None else events.write
-    return Paths(
-        state_bytes=(fast and fast.state_bytes) or state_bytes,
-        event_bytes=(fast and fast.event_bytes) or event_bytes,
-        move_cache_keys=(fast and fast.move_cache_keys) or move_cache_keys,
-    )

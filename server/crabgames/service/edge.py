@@ -94,7 +94,6 @@ LONG_CALLS = ("Playouts", "Replay", "SuggestMove")
 # The calls a game makes most, whose requests lead with the state. A sealing server opens and
 # checks every state, so it parses them whole.
 STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
-APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.DESCRIPTOR.fields_by_name["response"].number
 
 
 # A call's trailing metadata, as grpc.Status carries it.
@@ -462,7 +461,7 @@ class Edge:
                         request = await self.readable(context, request)
                         call = CallContext(deadline_of(context, None), peer)
                         body = await self.run_bounded(apply_move, request.request, call)
-                    await context.write(wire.message_field(APPLY_MOVES_RESPONSE, body))
+                    await context.write(wire.apply_moves_response(body))
 
         return handle if self.observer is None else self.observed("ApplyMoves", handle)
 

@@ -6,18 +6,15 @@ ApplyMove's answer is framed by hand (`apply_move_response`, at the end): why is
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from crabgames.core import wire
 from crabgames.core.engine import Happened, Selection
 from crabgames.core.game import AnyGame, OptionInfo
 from crabgames.core.playouts import PlayoutStats
 from crabgames.core.search import Suggestion
 from crabgames.games.crab_rage import season
-from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
 
@@ -145,55 +142,3 @@ def season_response(standings: Iterable[season.Standing]) -> api.ScoreCrabRageSe
         if standing.winner:
             response.winners.append(standing.manager)
     return response
-
-
-# ----- ApplyMove's answer, framed by hand -----
-#
-# ApplyMove is the call a game makes most. Everything its answer holds the engine already keeps
-# serialized: the new state (the bytes it is remembered by) and each event with its length in
-# front (engine.Happened). An ApplyMoveResponse message would parse all of it back only to
-# serialize it again: built so, the answer to a mid-game move took about 10 times as long as
-# framing it (Kraby 41 against 5 us, Crab Bucket 53 against 5 us), as long as the whole call.
-# So the answer is those bytes framed: the ApplyMoveResponse protobuf would build
-# (tests/test_wire.py). By issue 28 this framing belongs in core/wire.py.
-
-_STATE_TAG = wire.tag(api.ApplyMoveResponse.STATE_FIELD_NUMBER, wire.LENGTH_DELIMITED)
-_SEAT_EVENTS_TAG = wire.tag(api.ApplyMoveResponse.SEAT_EVENTS_FIELD_NUMBER, wire.LENGTH_DELIMITED)
-_OUTCOME_TAG = wire.tag(api.ApplyMoveResponse.OUTCOME_FIELD_NUMBER, wire.LENGTH_DELIMITED)
-_EVENTS_FIELD = api.ApplyMoveResponse.EVENTS_FIELD_NUMBER
-_PUBLIC_EVENTS_FIELD = api.ApplyMoveResponse.PUBLIC_EVENTS_FIELD_NUMBER
-_SEAT_EVENTS_EVENTS_FIELD = api.SeatEvents.EVENTS_FIELD_NUMBER
-
-
-@functools.cache  # a handful of seats
-def _seat_player_field(seat: int) -> bytes:
-    """`SeatEvents.player`, written even for seat 0 (the field has presence)."""
-    return wire.tag(api.SeatEvents.PLAYER_FIELD_NUMBER, wire.VARINT) + wire.varint(seat)
-
-
-def apply_move_response(
-    state: bytes,
-    events: list[bytes],
-    public_events: list[bytes],
-    seats: Iterable[tuple[int, list[bytes]]],
-    outcome: game_pb2.Outcome | None,
-) -> bytes:
-    """An ApplyMoveResponse's wire bytes, from the serialized state and the events as the
-    engine keeps them (each serialized once, with its length in front: Happened). Seats that
-    see the same list (often every seat) share its framing."""
-    parts = [
-        _STATE_TAG,
-        wire.varint(len(state)),
-        state,
-        wire.repeated_field(_EVENTS_FIELD, events),
-        wire.repeated_field(_PUBLIC_EVENTS_FIELD, public_events),
-    ]
-    framed: dict[int, bytes] = {}  # by id() of the list: the lists stay alive meanwhile
-    for seat, seen in seats:
-        body = framed.get(id(seen))
-        if body is None:
-            body = framed[id(seen)] = wire.repeated_field(_SEAT_EVENTS_EVENTS_FIELD, seen)
-        parts += (_SEAT_EVENTS_TAG, wire.sized(_seat_player_field(seat) + body))
-    if outcome is not None:
-        parts += (_OUTCOME_TAG, wire.sized(outcome.SerializeToString()))
-    return b"".join(parts)

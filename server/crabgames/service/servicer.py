@@ -21,11 +21,11 @@ from crabgames.core.engine import EXPLICIT, Engine, Happened, ReplayResult, Sele
 from crabgames.core.errors import RulesError, bad_request
 from crabgames.core.playouts import playouts
 from crabgames.core.search import MAX_SIMULATIONS, suggest_move
+from crabgames.core.wire import apply_move_response
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
 from crabgames.service.limits import CallTime, check_replay, short_of, time_check, time_is_up
 from crabgames.service.responses import (
-    apply_move_response,
     game_info,
     playouts_response,
     season_response,

@@ -509,10 +509,6 @@ def decode_move(msg: pb.CrabBucketMove, path: str) -> Move:
     return UseAbility(use.mission, tuple(sorted(use.piles)), card, source)
 
 
-def encode_move(move: Move, msg: pb.CrabBucketMove) -> None:
-    msg.MergeFromString(MOVE(move))
-
-
 # ----- the outcome -----
 
 
@@ -540,6 +536,7 @@ class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
     state_encoder = STATE
     event_encoder = EVENT
     view_encoder = VIEW
+    move_encoder = MOVE
 
     def decode_options(self, options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
         return decode_options_msg(options, num_players, path, bad_request)
@@ -549,9 +546,6 @@ class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
 
     def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
         return decode_move(msg, path)
-
-    def encode_move(self, move: Move, msg: pb.CrabBucketMove) -> None:
-        encode_move(move, msg)
 
     def encode_outcome(self, outcome: Outcome, msg: game_pb2.Outcome) -> None:
         encode_outcome(outcome, msg)

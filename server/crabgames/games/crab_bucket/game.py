@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping
 from typing import TypeVar
 
-from crabgames.core.game import Decision, FastPaths, Game, GameFacts, OptionInfo, Violation
+from crabgames.core.game import Decision, Game, GameFacts, OptionInfo, Violation
 from crabgames.core.observation import Writer
 from crabgames.games.crab_bucket import (
     events,
@@ -105,7 +105,7 @@ class CrabBucketGame(Game[CrabBucketState, Move, Event, Outcome]):
     # A listed move's label and id read the mode and the deck as well (an Oxi! cuts, a mission's
     # ability, name and place in the offer), which a move as a player sends it does not carry:
     # the engine keeps each encoding by the move and those (words.move_cache_keys).
-    fast: FastPaths[CrabBucketState, Move, Event] = FastPaths(move_cache_keys=words.move_cache_keys)
+    move_cache_keys = staticmethod(words.move_cache_keys)
 
     # ----- the rules hooks -----
 

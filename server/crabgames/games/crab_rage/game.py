@@ -12,7 +12,6 @@ from typing import Any
 from crabgames.core.game import (
     Codec,
     Decision,
-    FastPaths,
     Game,
     GameFacts,
     OptionInfo,
@@ -93,6 +92,7 @@ class CrabRageCodec(Codec[State, Move, Event, endgame.Result]):
     state_encoder = messages.STATE
     event_encoder = messages.EVENT
     view_encoder = messages.VIEW
+    move_encoder = messages.MOVE
 
     def decode_options(self, options: Any, num_players: int, path: str) -> Options:
         return codec.decode_options(options, num_players, path)
@@ -102,9 +102,6 @@ class CrabRageCodec(Codec[State, Move, Event, endgame.Result]):
 
     def decode_move(self, msg: Any, path: str) -> Move:
         return codec.decode_move(msg, path)
-
-    def encode_move(self, move: Move, msg: Any) -> None:
-        messages.encode_move(move, msg)
 
     def encode_outcome(self, outcome: endgame.Result, msg: game_pb2.Outcome) -> None:
         messages.encode_outcome(outcome, msg)
@@ -128,7 +125,7 @@ class CrabRageGame(Game[State, Move, Event, endgame.Result]):
     codec = CODEC
     # A turn's moves' labels read the teams, the signature move and the billboards, which no
     # move carries: the engine keys their encodings by those (words.move_keys).
-    fast = FastPaths[State, Move, Event](move_cache_keys=words.move_keys)
+    move_cache_keys = staticmethod(words.move_keys)
 
     # ----- the rules hooks -----
 

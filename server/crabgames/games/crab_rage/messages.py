@@ -29,7 +29,6 @@ from crabgames.games.crab_rage.codec import (
 )
 from crabgames.games.crab_rage.endgame import Result
 from crabgames.games.crab_rage.events import EVENT_CLASSES, Cause, Event
-from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.phases import unrevealed_cards
 from crabgames.games.crab_rage.state import (
     BACKSTAGE,
@@ -347,10 +346,6 @@ VIEW = wire.Encoder(
     SHAPES,
     remember=False,
 )
-
-
-def encode_move(move: Move, msg: pb.CrabRageMove) -> None:
-    msg.MergeFromString(MOVE(move))
 
 
 def encode_outcome(result: Result, msg: game_pb2.Outcome) -> None:

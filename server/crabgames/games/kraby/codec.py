@@ -35,7 +35,7 @@ from crabgames.games.kraby.data import (
 from crabgames.games.kraby.events import (
     Event,
 )
-from crabgames.games.kraby.messages import EVENT, STATE, VIEW
+from crabgames.games.kraby.messages import EVENT, MOVE, STATE, VIEW
 from crabgames.games.kraby.moves import SKIP_FIGURE, Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.rules import KrabyOutcome
 from crabgames.games.kraby.state import (
@@ -75,11 +75,6 @@ def decode_counts(msg: pb.KrabyTileCounts, path: str) -> list[int]:
         if count < 0:
             raise bad_state(f"{path}.{name}", "cannot be negative")
     return counts
-
-
-def set_position(msg: pb.KrabyPosition, cell: int) -> None:
-    """A cell as its row and column on the 11x11 board (K1), the numbers its label prints."""
-    msg.row, msg.column = divmod(cell, SIZE)
 
 
 # ----- options -----
@@ -308,18 +303,6 @@ def decode_move(msg: pb.KrabyMove, path: str) -> Move:
     raise bad_move(f"{path}.move", "no move given: set place_tile, place_figure or skip_figure")
 
 
-def encode_move(move: Move, msg: pb.KrabyMove) -> None:
-    if isinstance(move, PlaceTile):
-        tile = msg.place_tile
-        tile.edge, tile.lane, tile.color = move.edge, move.lane, move.color
-        if move.stop is not None:
-            set_position(tile.stop, move.stop)
-    elif isinstance(move, PlaceFigure):
-        msg.place_figure.color, msg.place_figure.multiplier = move.color, move.multiplier
-    else:
-        msg.skip_figure.SetInParent()
-
-
 # ----- outcomes -----
 
 
@@ -354,6 +337,7 @@ class KrabyCodec(Codec[KrabyState, Move, Event, KrabyOutcome]):
     state_encoder = STATE
     event_encoder = EVENT
     view_encoder = VIEW
+    move_encoder = MOVE
 
     def decode_options(self, options: pb.KrabyOptions, num_players: int, path: str) -> Options:
         return decode_options(options, num_players, path)
@@ -363,9 +347,6 @@ class KrabyCodec(Codec[KrabyState, Move, Event, KrabyOutcome]):
 
     def decode_move(self, msg: pb.KrabyMove, path: str) -> Move:
         return decode_move(msg, path)
-
-    def encode_move(self, move: Move, msg: pb.KrabyMove) -> None:
-        encode_move(move, msg)
 
     def encode_outcome(self, outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
         encode_outcome(outcome, msg)

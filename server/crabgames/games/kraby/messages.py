@@ -57,6 +57,7 @@ STATE = wire.Encoder(
     remember=False,  # a state's board changes in place
 )
 EVENT = event_encoder("kraby", words.event_sentence, SHAPES)
+MOVE = SHAPES.encoder(pb.KrabyMove)  # a tile, a figure or none, by its class; a tile's stop cell
 VIEW = wire.Encoder(
     pb.KrabyView,
     {
