@@ -86,6 +86,8 @@ def test_packed_ints_bools_and_floats_and_repeated_strings():
         native = SimpleNamespace(moves=[], next=None, move_id_count=len(mask), legal_mask=mask)
         message = api.LegalMovesResponse(move_id_count=len(mask), legal_mask=mask)
         assert legal(native) == protobufs(message)
+    unset = SimpleNamespace(moves=None, next=None, move_id_count=0, legal_mask=None)
+    assert legal(unset) == b""  # a repeated field that is None is left out, as an empty one
     tokens = wire.Encoder(api.NewGameResponse, remember=False)
     native = SimpleNamespace(
         state=None,

@@ -172,7 +172,7 @@ def by_class_name(value: Any) -> tuple[str, Any]:
 class Encoder:
     """A message type's bytes written from a native value, field by field in field-number
     order: exactly what protobuf's deterministic serialization gives for the message filled
-    from it (tests/test_wire.py checks that for every game's values), without building it.
+    from it (tests/test_encoder.py checks that for every game's values), without building it.
 
     A field's value is `read[name](value)` when given; else, from a plain tuple, the item at
     the field's place in the message's declaration; else the attribute of the same name. A
@@ -302,7 +302,7 @@ class Write:
             found: bytes = self.target[value]
             return found
         if self.how == EACH:
-            return b"".join(map(self.target, value))
+            return b"".join(map(self.target, value or ()))
         written: bytes = self.target(value)
         return written
 
@@ -323,9 +323,8 @@ def joined(writers: list[tuple[Read | str, Callable[[Any], bytes]]]) -> Callable
             names[f"r{i}"], got = read, f"r{i}(value)"
         how, target = (write.how, write.target) if isinstance(write, Write) else (CALL, write)
         names[f"w{i}"] = target
-        parts.append(
-            {TABLE: f"w{i}[{got}]", EACH: f"b''.join(map(w{i}, {got}))"}.get(how, f"w{i}({got})")
-        )
+        written = {TABLE: f"w{i}[{got}]", EACH: f"b''.join(map(w{i}, {got} or ()))"}
+        parts.append(written.get(how, f"w{i}({got})"))
     source = f"def build(value):\n    return b''.join(({', '.join(parts)},))\n"
     # The source is made here from field names (identifiers, from the descriptor) and indexes.
     exec(source, names)  # noqa: S102
@@ -352,7 +351,7 @@ def field_writer(field: FieldDescriptor, present: bool = False) -> Callable[[Any
         FieldDescriptor.TYPE_BYTES,
     ):
         tag_bytes = tag(field.number, LENGTH_DELIMITED)
-        return lambda values: b"".join([tag_bytes + scalar(v) for v in values])
+        return lambda values: b"".join([tag_bytes + scalar(v) for v in values or ()])
     if field.is_repeated:  # packed
         return packed_writer(field, scalar)
     tag_bytes = tag(field.number, wire_type(field.type))
@@ -377,7 +376,7 @@ def packed_writer(field: FieldDescriptor, scalar: Callable[[Any], bytes]) -> Cal
     varints = field.type in _VARINT_TYPES
 
     def write(values: Any) -> bytes:
-        if not len(values):
+        if values is None or not len(values):
             return b""
         if varints and type(values) in (bytes, bytearray) and values.isascii():
             return b"".join((tag_bytes, varint(len(values)), values))
@@ -429,7 +428,7 @@ def map_writer(field: FieldDescriptor) -> Callable[[Any], bytes]:
 # serialize it again: built so, the answer to a mid-game move took about 10 times as long as
 # framing it (Kraby 41 against 5 us, Crab Bucket 53 against 5 us), as long as the whole call.
 # So the answer is those bytes framed: the ApplyMoveResponse protobuf would build
-# (tests/test_py), here beside the rest of the framing, the only hand framing of answers.
+# (tests/test_wire.py), here beside the rest of the framing, the only hand framing of answers.
 
 _STATE_TAG = tag(api.ApplyMoveResponse.STATE_FIELD_NUMBER, LENGTH_DELIMITED)
 _SEAT_EVENTS_TAG = tag(api.ApplyMoveResponse.SEAT_EVENTS_FIELD_NUMBER, LENGTH_DELIMITED)
@@ -445,12 +444,12 @@ def _seat_player_field(seat: int) -> bytes:
     return tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT) + varint(seat)
 
 
+_APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.RESPONSE_FIELD_NUMBER
+
+
 def apply_moves_response(response: bytes) -> bytes:
     """An ApplyMovesResponse (one on the stream) holding an ApplyMoveResponse's bytes."""
     return message_field(_APPLY_MOVES_RESPONSE, response)
-
-
-_APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.RESPONSE_FIELD_NUMBER
 
 
 def apply_move_response(

@@ -214,18 +214,8 @@ def event_fields(event: Event) -> dict[str, object]:
     return {name: value for name, value in fields.items() if value is not None}
 
 
-def none_as_empty(read: wire.Read) -> wire.Read:
-    """A repeated field unset: written as empty (wire writes a repeated field from a
-    sequence)."""
-    return lambda event: read(event) or ()
-
-
 def event(shapes: wire.Shapes) -> wire.Encoder:
-    fields = pb.CrabRageEvent.DESCRIPTOR.fields_by_name
-    read = {
-        name: none_as_empty(read) if fields[name].is_repeated else read
-        for name, read in EVENT_FIELDS.items()
-    }
+    read = dict(EVENT_FIELDS)
     read["kind"] = lambda event: EVENT_KIND_VALUE[event.kind]
     return wire.Encoder(pb.CrabRageEvent, read, shapes)
 
