@@ -209,6 +209,16 @@ def duel_state(microphone: int = BLACK):
     return state
 
 
+def both_duelists_keep_threes_to_the_last_roll(state) -> None:
+    """Black and Purple roll 3 with each crab and keep it, up to Purple's last crab."""
+    chance(state, 3)
+    play(state, DuelKeep())
+    chance(state, 3, 3)
+    play(state, DuelKeep())
+    chance(state, 3, 3)
+    play(state, DuelKeep())
+
+
 def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
     state = duel_state()
     assert state.duel.duelists == [BLACK, PURPLE]
@@ -233,12 +243,7 @@ def test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10():
 
 def test_a_tied_spotlight_duel_shares_the_victory():
     state = duel_state()
-    chance(state, 3)
-    play(state, DuelKeep())
-    chance(state, 3, 3)
-    play(state, DuelKeep())
-    chance(state, 3, 3)
-    play(state, DuelKeep())
+    both_duelists_keep_threes_to_the_last_roll(state)
     chance(state, 3)
     assert GAME.outcome(state).winners == [BLACK, PURPLE]
 
@@ -261,12 +266,7 @@ def test_a_sent_back_duel_must_be_the_tied_players_and_after_the_last_roll_the_h
     ENGINE.legal_moves(game_state(state))  # accepted as it is
     for duelists in ([PURPLE, BLACK], [BLACK, BLACK], [BLACK, GREEN]):
         assert refused_duel_field(state, "duelists", duelists) == "state.crab_rage.duel.duelists"
-    chance(state, 3)
-    play(state, DuelKeep())
-    chance(state, 3, 3)
-    play(state, DuelKeep())
-    chance(state, 3, 3)
-    play(state, DuelKeep())
+    both_duelists_keep_threes_to_the_last_roll(state)
     chance(state, 2)  # Black 9, Purple 8: Black wins, the game is over
     assert state.duel.winners == [BLACK]
     ENGINE.legal_moves(game_state(state))  # accepted as it is
@@ -378,12 +378,7 @@ def test_a_three_player_spotlight_duel_rolls_all_four_crabs():
 
 def test_a_shared_spotlight_victory_names_every_tied_duelist_as_a_winner():
     state = duel_state()
-    chance(state, 3)
-    play(state, DuelKeep())
-    events = chance(state, 3, 3)
-    play(state, DuelKeep())
-    events = chance(state, 3, 3)
-    play(state, DuelKeep())
+    both_duelists_keep_threes_to_the_last_roll(state)
     events = chance(state, 3)
     assert state.duel.winners == [BLACK, PURPLE]
     assert "Black and Purple win(s) the spotlight duel with 9" in [text(e) for e in events]
@@ -563,12 +558,7 @@ def test_purple_wins_with_13_is_told_glory_arena_by_arena_and_the_game_over():
 def test_a_shared_spotlight_victory_ends_the_game_naming_both_winners():
     """Black and Purple roll 3 with every crab: 9 each, a shared victory (R19)."""
     state = duel_state()
-    chance(state, 3)
-    play(state, DuelKeep())
-    chance(state, 3, 3)
-    play(state, DuelKeep())
-    chance(state, 3, 3)
-    play(state, DuelKeep())
+    both_duelists_keep_threes_to_the_last_roll(state)
     events = chance(state, 3)
     assert [text(e) for e in events] == [
         "Purple crab 2 rolls 3 in the spotlight duel",
