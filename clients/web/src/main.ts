@@ -244,12 +244,7 @@ async function startGame(event: SubmitEvent): Promise<void> {
       drawn: "",
       pending: [],
     };
-    $("log").innerHTML = "";
-    $("setup").hidden = true;
-    $("table").hidden = false;
-    $("table").classList.remove("over");
-    $("outcome").hidden = true;
-    $("error").hidden = true;
+    showTable();
     table.view = await fetchView(table);
     logSetup(table, response.publicEvents);
     busy = false;
