@@ -282,7 +282,7 @@ def huge_smash_state(engine) -> game_pb2.GameState:
     from crabgames.core.engine import AUTO, Match
     from crabgames.core.prng import Prng
     from crabgames.games.crab_rage import GAME
-    from tests.crab_rage.test_smash_without_limit import smashing
+    from tests.crab_rage.helpers import smashing
 
     match = Match(GAME, 4, 7, Prng(7), AUTO, 0, smashing(100_000))
     return engine.encode(match)
@@ -308,7 +308,7 @@ def smash_message(state: game_pb2.GameState):
     """Blue's Smash with X = 50,000 on Yellow's crab 3, as a move message."""
     from crabgames.games.crab_rage import GAME
     from crabgames.v1 import crab_rage_pb2 as pb
-    from tests.crab_rage.test_smash_without_limit import smash
+    from tests.crab_rage.helpers import smash
 
     message = pb.CrabRageMove()
     GAME.codec.encode_move(smash(50_000), message)

@@ -106,3 +106,15 @@ def decision(state: State) -> tuple[int, str]:
 
 def muscles(state: State, player: int) -> list[int]:
     return [c.muscle for c in state.players[player].crabs]
+
+
+def smash(x: int, crab: int = 0, target=(YELLOW, 2)) -> Move:
+    return Act(action=Action.SMASH, crab=crab, target=target, amount=x)
+
+
+def smashing(rage: int):
+    """Blue's crab 1 and Yellow's crab 3 (muscle 6) share Attack of the Fans; Blue has `rage`."""
+    state = action_phase(4, (AOTF, PC, BB), rage=rage)
+    put(state, BLUE, 0, 0)
+    put(state, YELLOW, 2, 0, 6)
+    return state
