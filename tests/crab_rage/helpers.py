@@ -9,9 +9,9 @@ from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Billboard
 from crabgames.games.crab_rage.flow import advance
-from crabgames.games.crab_rage.moves import Act, Move
+from crabgames.games.crab_rage.moves import Act, Alliance, AllianceChoice, Move
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import State, Task
+from crabgames.games.crab_rage.state import State, Step, Task
 
 BLUE, YELLOW, GREEN, BLACK, PURPLE = range(5)  # seats with the default colours (R1)
 MM = Billboard.MEGA_MUSCLE
@@ -118,3 +118,39 @@ def smashing(rage: int):
     put(state, BLUE, 0, 0)
     put(state, YELLOW, 2, 0, 6)
     return state
+
+
+INDEPENDENT = Alliance(alliance=AllianceChoice.INDEPENDENT)
+
+
+def form(partner: int) -> Move:
+    return Alliance(alliance=AllianceChoice.FORM, partner=partner)
+
+
+def boost(partner: int) -> Move:
+    return Alliance(alliance=AllianceChoice.BOOST, partner=partner)
+
+
+def where(state, player):
+    return [c.arena for c in state.players[player].crabs]
+
+
+def offered(state, action: int) -> list[Move]:
+    return [m for m in GAME.legal_moves(state) if m.kind == "act" and m.action == action]
+
+
+def four_managers() -> State:
+    """Round 1's Action Phase with 4 managers (3 arenas, 3 crabs each, all backstage): a turn
+    is pending, no crab is entering an arena."""
+    state = action_phase(4, (MM, AOTF, PC))
+    assert len(state.arenas) == 3
+    assert all(t.kind not in (Step.ENTER, Step.DESTINATIONS) for t in state.pending)
+    return state
+
+
+def problems(state: State) -> list[str]:
+    return GAME.invariant_violations(state)
+
+
+def kinds(events) -> list[str]:
+    return [e.kind for e in events]

@@ -1068,3 +1068,12 @@ def test_pressure_cooker_in_arena_a_tells_the_rage_built_in_arena_a():
         "billboard": PC,
         "arena": 0,
     }
+
+
+def test_a_smash_on_a_crab_of_seat_0_names_it_by_its_colour():
+    state = action_phase(4, (MM, AOTF, BB), microphone=YELLOW)
+    put(state, BLUE, 0, 0, 4)
+    put(state, YELLOW, 0, 0, 2)
+    events = act(state, Action.SMASH, 0, target=(BLUE, 0), amount=1)
+    assert events[0].kind == "acted"
+    assert text(events[0]) == "Yellow: Smash with crab 0 on Blue crab 0, X=1 (pays 2 rage, 4 left)"

@@ -1,6 +1,6 @@
-"""The engine builds each encoded move once, keyed by the deciding seat and the game's move
-cache key (words.move_keys): two legal moves with the same key must have the same label (and
-id)."""
+"""Move labels: the engine builds each encoded move once, keyed by the deciding seat and the
+game's move cache key (words.move_keys), so two legal moves with the same key must have the same
+label (and id); and a label names a crab of seat 0 by its team's colour."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from dataclasses import replace
 
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.data import SignatureMove, Team
+from crabgames.games.crab_rage.data import Action, SignatureMove, Team
+from crabgames.games.crab_rage.moves import Act
 from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.words import move_keys
+from tests.crab_rage.helpers import AOTF, BB, BLUE, GREEN, MM, action_phase, put
 
 
 def test_equal_move_cache_keys_mean_equal_labels_and_ids():
@@ -80,3 +82,15 @@ def variants(state, player):
         for arena, board in zip(copy.arenas, boards[shift:] + boards[:shift], strict=True):
             arena.billboard = board
         yield copy
+
+
+def test_the_label_of_a_psych_out_on_seat_0_names_the_target_by_its_colour():
+    state = action_phase(4, (MM, AOTF, BB), microphone=GREEN, card=Action.PSYCH_OUT)
+    put(state, BLUE, 1, 2, 2)
+    put(state, GREEN, 2, 2, 3)
+    labels = {
+        GAME.codec.move_label(state, m)
+        for m in GAME.legal_moves(state)
+        if isinstance(m, Act) and m.action == Action.PSYCH_OUT
+    }
+    assert labels == {"Green: Psych Out with crab 2 on Blue crab 1"}

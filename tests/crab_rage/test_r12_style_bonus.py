@@ -1,7 +1,8 @@
-"""The style bonus (R12, rules note 4): the first use of an action in a round puts 1 fan from the
+"""R12: the style bonus (docs/rules/crab_rage.md, "### R12: the style bonus", the rulebook's
+"### Style Bonus" and rules note 4): the first use of each action in a round puts 1 fan from the
 supply where it happened, the actor's pick among several arenas, or on the crab when it happened
-backstage; a supply that runs short gives what it has (R15). Issue 14: each test fails when its
-rule alone is broken."""
+backstage, where it rides until the first arena the crab enters; a supply that runs short gives
+what it has (R15)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.events import Cause
 from crabgames.games.crab_rage.moves import Destination, Pass, StyleBonus
-from crabgames.games.crab_rage.state import BACKSTAGE
+from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, Step, Task
 from tests.crab_rage.helpers import (
     AOTF,
     BB,
@@ -23,15 +24,14 @@ from tests.crab_rage.helpers import (
     act,
     action_phase,
     decision,
+    four_managers,
+    kinds,
     play,
+    problems,
     put,
 )
 
 PASS = Pass()
-
-
-def kinds(events) -> list[str]:
-    return [e.kind for e in events]
 
 
 def test_a_backstage_first_rage_with_an_empty_supply_puts_no_fan_on_the_crab():
@@ -158,13 +158,23 @@ def test_the_style_bonus_is_earned_again_by_the_first_move_of_each_round():
     assert state.arenas[arena].fans[mover] == 1
 
 
-def test_charm_with_an_empty_supply_places_nothing_and_tells_no_fans():
-    """Rules note 7: Charm is legal with an empty supply and places nothing."""
-    state = action_phase(4, (PC, BB, AOTF), card=Action.CHARM)
-    put(state, BLUE, 0, 0)
-    state.players[BLUE].supply = 0
-    state.arenas[1].fans[BLUE] = 32
-    events = act(state, Action.CHARM, 0)
-    assert state.arenas[0].fans[BLUE] == 0
-    assert "fans" not in kinds(events)
-    assert GAME.next_decision(state).name == "choose_action"
+def test_style_bonus_goes_only_to_the_first_user_of_each_action_each_round():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.CHARM)
+    put(state, BLUE, 0, 2)
+    put(state, YELLOW, 0, 2)
+    act(state, Action.CHARM, 0)
+    act(state, Action.CHARM, 0)
+    assert state.arenas[2].fans[:2] == [2, 1]
+
+
+def test_a_style_bonus_fan_rides_only_on_a_backstage_crab_until_it_enters_an_arena_r12():
+    state = four_managers()
+    state.players[BLACK].supply = 31
+    state.players[BLACK].crabs[2].riding_fans = 1
+    assert problems(state) == []
+    for arena in (0, 1, 2):  # it drops into the first arena the crab enters
+        put(state, BLACK, 2, arena)
+        assert problems(state) == ["Black crab 2: a riding fan in an arena"], arena
+    put(state, BLACK, 2, IN_TRANSIT)  # on its way: it drops on entering
+    state.pending.append(Task(Step.ENTER, player=BLACK, arena=1, crabs=[(BLACK, 2)]))
+    assert problems(state) == []

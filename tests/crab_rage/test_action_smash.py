@@ -1,25 +1,41 @@
-"""Smash: "There is no limit to how much rage you can unleash to do this" (docs/rules/crab_rage.md,
-14). Every X the player can pay is offered and accepted, at any rage; move ids stay a fixed space.
-"""
+"""Smash (docs/rules/crab_rage.md, "#### Smash", with R3, R8 and rules note 14): arena only,
+cost 1 plus X; X rage off one rival crab in this arena, never below 1 muscle. "There is no limit
+to how much rage you can unleash to do this": every X the player can pay is offered and
+accepted, at any rage, and one it cannot pay is refused for its cost; move ids stay a fixed
+space (X up to 127 has its own id, a larger X one id per crab and target), and a turn lists the
+X above 127 lazily (`actions.SmashRow`, `actions.Listing`)."""
 
 from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME, move_ids
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.moves import Act, Move
-from tests.crab_rage.helpers import AOTF, BB, BLUE, PC, YELLOW, act, action_phase, muscles, put
+from crabgames.games.crab_rage.moves import MOVE_CLASSES, Act, Move
+from tests.crab_rage.helpers import (
+    AOTF,
+    BB,
+    BLUE,
+    PC,
+    YELLOW,
+    act,
+    action_phase,
+    muscles,
+    put,
+    smash,
+    smashing,
+)
 
 
-def smash(x: int, crab: int = 0, target=(YELLOW, 2)) -> Move:
-    return Act(action=Action.SMASH, crab=crab, target=target, amount=x)
-
-
-def smashing(rage: int):
-    """Blue's crab 1 and Yellow's crab 3 (muscle 6) share Attack of the Fans; Blue has `rage`."""
-    state = action_phase(4, (AOTF, PC, BB), rage=rage)
+def test_smash_costs_1_plus_x_and_muscle_never_drops_below_1():
+    state = action_phase(4, (AOTF, PC, BB))
     put(state, BLUE, 0, 0)
-    put(state, YELLOW, 2, 0, 6)
-    return state
+    put(state, YELLOW, 2, 0, 3)
+    xs = sorted(
+        m.amount for m in GAME.legal_moves(state) if isinstance(m, Act) and m.action == Action.SMASH
+    )
+    assert xs == [1, 2, 3, 4, 5]  # X from 1 to what 6 rage can pay (R8)
+    act(state, Action.SMASH, 0, target=(YELLOW, 2), amount=4)
+    assert muscles(state, YELLOW)[2] == 1
+    assert state.players[BLUE].rage == 1
 
 
 def test_smash_offers_every_x_the_player_can_pay_above_127():
@@ -122,3 +138,37 @@ def test_a_turns_listing_reads_as_its_parts_one_after_another():
     assert all(move in listing for move in written)
     assert smash(1, 3) not in listing
     assert len(Listing([])) == 0 and list(Listing([])) == []
+
+
+def test_with_128_rage_smash_lists_every_x_from_1_to_127_each_as_a_move():
+    for rage in (127, 128, 129):
+        state = action_phase(4, (AOTF, PC, BB), rage=rage)
+        put(state, BLUE, 0, 0)
+        put(state, YELLOW, 2, 0, 6)
+        moves = GAME.legal_moves(state)
+        assert all(type(m) in MOVE_CLASSES for m in moves), rage
+        assert len(moves) == len(list(moves)), rage
+        xs = [m.amount for m in moves if isinstance(m, Act) and m.action == Action.SMASH]
+        assert xs == list(range(1, rage)), rage  # rage pays X = rage - 1
+        assert [moves[i] for i in range(len(moves))] == list(moves), rage
+        assert GAME.is_legal(state, smash(rage - 1)) and not GAME.is_legal(state, smash(rage))
+
+
+def test_above_127_every_crab_of_the_player_may_smash_every_rival_crab_in_its_arena():
+    state = action_phase(4, (AOTF, PC, BB), rage=200)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 1)
+    put(state, YELLOW, 2, 0, 6)
+    put(state, YELLOW, 1, 1, 5)
+    moves = GAME.legal_moves(state)
+    pairs = sorted(
+        {(m.crab, m.target) for m in moves if isinstance(m, Act) and m.action == Action.SMASH}
+    )
+    assert pairs == [(0, (YELLOW, 2)), (1, (YELLOW, 1))]
+    for crab, target in pairs:
+        xs = [
+            m.amount
+            for m in moves
+            if isinstance(m, Act) and m.action == Action.SMASH and m.crab == crab
+        ]
+        assert xs == list(range(1, 200)), (crab, target)
