@@ -8,7 +8,7 @@ import random
 
 from crabgames.core.agents import Table
 from crabgames.games.crab_bucket import strategy as bucket
-from crabgames.games.crab_bucket.game import MAX_TEAM_POINTS
+from crabgames.games.crab_bucket.strategy import MAX_TEAM_POINTS
 from crabgames.games.crab_bucket.rules import points, requirement_met, top_colors
 from crabgames.games.crab_bucket.state import NO_MISSION
 from crabgames.games.kraby import strategy as kraby

@@ -1,25 +1,45 @@
-"""The shape every game plugs into, in two parts (docs/architecture.md):
+"""The shape every game plugs into (docs/architecture.md).
 
-- `Game`: the rules hooks, on the game's native state (OpenSpiel's standard set: who decides,
-  the legal moves, applying a move or a chance outcome, the outcome), and what each seat may see.
-- `Codec`: the translation between the native values and the game's protobuf messages: its
-  decoders validate what a caller sends; states, events, moves and views are written by their
-  messages' shapes (`core/wire.py` Encoder), declared once per game.
+A game is a `Game`: twelve required hooks in OpenSpiel's shape, and nothing else required.
 
-The generic machinery (who decides next, chance nodes and the PRNG, views, errors, replay)
-lives in `engine.py` and is written once for all games.
+- `facts`: what ListGames says of it (players, options, rules version);
+- `codec`: its messages, a `Codec` built from four declarations: the messages' writers
+  (`Messages`, by their shapes in core/wire.py) and the three decoders that validate what a
+  caller sends (options, a state, a move);
+- seven rules hooks on the game's native state: `initial_state`, `next_decision`,
+  `legal_moves`, `apply_move`, `chance_outcomes`, `apply_chance`, `outcome`.
+
+A state is copied by Python's copy protocol (its class's `__copy__`), so cloning is no hook.
+What only some games have is an optional capability, a small class of its own that a game lists
+among its bases (before `Game`) and must then implement in full:
+
+- `Explains`: which rule an illegal move breaks (without it: G3, not a legal move now);
+- `HiddenInformation`: who may see what (G4, G5), and states drawn from what a seat sees
+  (without it: everything is public);
+- `MoveIds`, `Observes`: stable move ids and observation tensors for learning agents;
+- `Strategy`: what the search bot may know beyond the rules (an estimate, a model of a seat);
+- `Words` (given to the codec): labels and names in the game's words (without it: the move
+  message in protobuf's text format).
+
+Each hook is written once in the game's own modules and named here, not forwarded: a game's
+game.py is a declaration (`legal_moves = staticmethod(rules.legal_moves)`). The generic
+machinery (who decides next, chance nodes and the PRNG, views, errors, replay) lives in
+`engine.py` and is written once for all games.
 """
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
+from google.protobuf import text_format
 from google.protobuf.message import Message
 
+from crabgames.core.errors import bad_request
 from crabgames.core.observation import Layout, Writer
 from crabgames.core.prng import Prng
 from crabgames.core.wire import Encoder, Shapes
@@ -104,83 +124,9 @@ class Violation:
     reason: str
 
 
-class Codec(ABC, Generic[S, M, E, O]):
-    """The readable translation between the game's native objects and its protobuf messages.
-    Decoders validate, raising InvalidArgument with the field path of the first problem."""
-
-    state_message: ClassVar[type[Message]]  # the game's state message (KrabyState, ...)
-    # The generic writers of a state's and an event's bytes (core/wire.py), declared by the
-    # game from its messages' descriptors: when given, they are the one way a state or an
-    # event becomes a message.
-    state_encoder: ClassVar[Encoder | None] = None
-    event_encoder: ClassVar[Encoder | None] = None
-    view_encoder: ClassVar[Encoder | None] = None  # of a Seat: the state as one seat sees it
-    move_encoder: ClassVar[Encoder | None] = None  # of a move: the game's move message
-
-    @abstractmethod
-    def decode_options(self, options: Any, num_players: int, path: str) -> Any:
-        """Validate the game's options message (may be an empty message) into native options."""
-
-    @abstractmethod
-    def decode_state(self, msg: Any, num_players: int, path: str) -> S: ...
-
-    def encode_state(self, state: S, msg: Any) -> None:
-        """Fill the game's (empty) state message."""
-        msg.MergeFromString(self.state_bytes(state))
-
-    @abstractmethod
-    def decode_move(self, msg: Any, path: str) -> M: ...
-
-    def encode_move(self, move: M, msg: Any) -> None:
-        """Fill the game's move message."""
-        assert self.move_encoder is not None, "a game declares its move_encoder or this"
-        msg.MergeFromString(self.move_encoder(move))
-
-    def encode_event(self, event: E, msg: game_pb2.Event) -> None:
-        """Fill the game's event field, the template, its args and the one-line `text`."""
-        msg.MergeFromString(self.event_bytes(event))
-
-    def encode_view(self, state: S, player: int | None, msg: Any) -> None:
-        """Fill the game's view message for `player` (None for a spectator)."""
-        assert self.view_encoder is not None, "a game declares its view_encoder or this"
-        msg.MergeFromString(self.view_encoder(Seat(state, player)))
-
-    @abstractmethod
-    def encode_outcome(self, outcome: O, msg: game_pb2.Outcome) -> None: ...
-
-    @abstractmethod
-    def move_label(self, state: S, move: M) -> str: ...
-
-    @abstractmethod
-    def chance_label(self, state: S, value: int) -> str: ...
-
-    def player_name(self, state: S, seat: int) -> str:
-        """The seat as the game's sentences name it (a team's colour, say)."""
-        return f"player {seat}"
-
-    # The readable paths the accelerators stand in for.
-
-    def state_bytes(self, state: S) -> bytes:
-        """The state message serialized deterministically: the bytes the engine sends a state
-        as and remembers it by (a state sent back must match them to be found)."""
-        if self.state_encoder is not None:
-            return self.state_encoder(state)
-        msg = self.state_message()
-        self.encode_state(state, msg)
-        return msg.SerializeToString(deterministic=True)
-
-    def event_bytes(self, event: E) -> bytes:
-        """The event as a serialized `Event` (its args map sorted by key)."""
-        if self.event_encoder is not None:
-            return self.event_encoder(event)
-        msg = game_pb2.Event()
-        self.encode_event(event, msg)
-        return msg.SerializeToString(deterministic=True)
-
-
 class Seat(NamedTuple):
     """A state as one seat sees it (player None: a spectator), which a game's view is written
-    from (Codec.view_encoder)."""
+    from (Messages.view)."""
 
     state: Any
     player: int | None
@@ -207,11 +153,172 @@ def event_encoder(game_id: str, sentence: Callable[[Any], Sentence], shapes: Sha
     return Encoder(game_pb2.Event, read, shapes)
 
 
+# ----- the codec: the game's messages, declared -----
+
+
+@dataclass(frozen=True)
+class Messages(Generic[O]):
+    """A game's messages as its messages.py declares them: each written from native values by
+    its shape (core/wire.py Encoder), the outcome by a function (it is written once a game)."""
+
+    state_message: type[Message]  # the game's state message (KrabyState, ...)
+    state: Encoder  # of a native state
+    event: Encoder  # of a native event, as an `Event`
+    view: Encoder  # of a Seat: the state as one seat sees it
+    move: Encoder  # of a native move: the game's move message
+    outcome: Callable[[O, game_pb2.Outcome], None]
+
+
+def player_n(state: Any, seat: int) -> str:
+    return f"player {seat}"
+
+
+@dataclass(frozen=True)
+class Words(Generic[S, M]):
+    """Optional: the game's words for its moves, chance outcomes and seats (a label for every
+    legal move and outcome, a seat's name in sentences)."""
+
+    move_label: Callable[[S, M], str]
+    chance_label: Callable[[S, int], str]
+    player_name: Callable[[S, int], str] = player_n
+
+
+@dataclass(frozen=True)
+class Codec(Generic[S, M, E, O]):
+    """The translation between a game's native values and its protobuf messages: the declared
+    writers, and decoders that validate, raising InvalidArgument with the field path of the
+    first problem."""
+
+    messages: Messages[O]
+    # The game's options message (may be empty) as native options, for a number of players.
+    decode_options: Callable[[Any, int, str], Any]
+    decode_state: Callable[[Any, int, str], S]  # (message, number of players, field path)
+    decode_move: Callable[[Any, str], M]
+    words: Words[S, M] | None = None
+
+    @property
+    def state_message(self) -> type[Message]:
+        return self.messages.state_message
+
+    def state_bytes(self, state: S) -> bytes:
+        """The state message serialized deterministically: the bytes the engine sends a state
+        as and remembers it by (a state sent back must match them to be found)."""
+        return self.messages.state(state)
+
+    def event_bytes(self, event: E) -> bytes:
+        """The event as a serialized `Event` (its args map sorted by key)."""
+        return self.messages.event(event)
+
+    def encode_state(self, state: S, msg: Any) -> None:
+        """Fill the game's (empty) state message."""
+        msg.MergeFromString(self.messages.state(state))
+
+    def encode_move(self, move: M, msg: Any) -> None:
+        """Fill the game's move message."""
+        msg.MergeFromString(self.messages.move(move))
+
+    def encode_event(self, event: E, msg: game_pb2.Event) -> None:
+        """Fill the game's event field, the template, its args and the one-line `text`."""
+        msg.MergeFromString(self.messages.event(event))
+
+    def encode_view(self, state: S, player: int | None, msg: Any) -> None:
+        """Fill the game's view message for `player` (None for a spectator)."""
+        msg.MergeFromString(self.messages.view(Seat(state, player)))
+
+    def encode_outcome(self, outcome: O, msg: game_pb2.Outcome) -> None:
+        self.messages.outcome(outcome, msg)
+
+    def move_label(self, state: S, move: M) -> str:
+        if self.words is None:
+            message = self.messages.move.message.FromString(self.messages.move(move))
+            return text_format.MessageToString(message, as_one_line=True)
+        return self.words.move_label(state, move)
+
+    def chance_label(self, state: S, value: int) -> str:
+        return str(value) if self.words is None else self.words.chance_label(state, value)
+
+    def player_name(self, state: S, seat: int) -> str:
+        """The seat as the game's sentences name it (a team's colour, say)."""
+        return player_n(state, seat) if self.words is None else self.words.player_name(state, seat)
+
+
+# ----- optional capabilities: a game lists those it has among its bases, before Game -----
+
+
+class Explains(ABC, Generic[S, M]):
+    """Which rule an illegal move breaks, for a player (docs/rules)."""
+
+    @abstractmethod
+    def explain_illegal(self, state: S, move: M) -> Violation:
+        """Only called once `is_legal` said no."""
+
+
+class HiddenInformation(ABC, Generic[S, E]):
+    """Who may see what (G4, G5): a game with secrets says which seats a chance outcome or a
+    decision is hidden from and how an event reads to each viewer (`Game`'s
+    chance_hidden_from, decision_hidden_from and redact_event, public by default), and draws
+    full states consistent with what one seat sees."""
+
+    @abstractmethod
+    def resample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
+        """A copy of the state with everything hidden from `player` (everything hidden from
+        everyone when None) redrawn at random, consistent with what that player sees. Used to
+        prove views leak nothing and by bots that need a full state (determinization)."""
+
+    @abstractmethod
+    def state_from_view(self, view: Any, player: int, num_players: int, rng: random.Random) -> S:
+        """A full native state consistent with `player`'s view message, hidden information drawn
+        at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
+
+
+class MoveIds(ABC, Generic[S, M]):
+    """Stable integer ids for learning agents: every move a player could ever make has one."""
+
+    @abstractmethod
+    def move_id_count(self, num_players: int) -> int:
+        """The size of the move-id space."""
+
+    @abstractmethod
+    def move_id(self, state: S, move: M) -> int:
+        """The stable integer id of a move (0 <= id < move_id_count)."""
+
+
+class Observes(ABC):
+    """A seat's observation tensor, for learning agents (core/observation.py)."""
+
+    # The features of a seat's observation tensor, in order.
+    observation_layout: ClassVar[Layout]
+
+    @abstractmethod
+    def observe(self, view: game_pb2.View, writer: Writer) -> None:
+        """Fill a seat's observation tensor from its view message alone (the header and the
+        game's part), so that it shows exactly what the view shows (docs/agents.md)."""
+
+
+class Strategy(ABC, Generic[S, M]):
+    """What the search bot (core/search.py) may know beyond the rules (strategy, not rules)."""
+
+    def estimate(self, state: S) -> list[float] | None:
+        """Each seat's expected return (0 to 1) from a game that goes on, when the game has an
+        estimate better than random play to the end; None to play to the end."""
+        return None
+
+    def seat_model(self) -> Callable[[S, Sequence[M], Prng], M] | None:
+        """How a seat is expected to play, when the game has a model of it: given the position,
+        the legal moves of the seat to play and a PRNG for ties, the move it would make. The
+        search then plays the other seats by it instead of searching their moves, and values a
+        move of its own once they have replied. None: the search searches every decision."""
+        return None
+
+
+# ----- the game -----
+
+
 class Game(ABC, Generic[S, M, E, O]):
     """The rules hooks. A game works on its own native state (plain Python objects)."""
 
     facts: ClassVar[GameFacts]
-    codec: Codec[S, M, E, O]
+    codec: ClassVar[Codec[Any, Any, Any, Any]]
     # A legal move as `legal_moves` lists it carries everything its encoding reads (its label
     # and id depend on the move alone): the engine keeps its encoding by the move itself.
     moves_encode_alone: ClassVar[bool] = False
@@ -226,15 +333,6 @@ class Game(ABC, Generic[S, M, E, O]):
     @abstractmethod
     def legal_moves(self, state: S) -> Sequence[M]:
         """Every legal move of the player who must decide now."""
-
-    def is_legal(self, state: S, move: M) -> bool:
-        """One source of truth: a move is legal exactly when the generator lists it (a game
-        may answer faster, and its tests check the answer against the list)."""
-        return move in self.legal_moves(state)
-
-    @abstractmethod
-    def explain_illegal(self, state: S, move: M) -> Violation:
-        """Which rule an illegal move breaks. Only called once `is_legal` said no."""
 
     @abstractmethod
     def apply_move(self, state: S, move: M) -> list[E]:
@@ -251,8 +349,16 @@ class Game(ABC, Generic[S, M, E, O]):
     def outcome(self, state: S) -> O | None:
         """The native outcome once the game is over, else None."""
 
-    @abstractmethod
-    def clone(self, state: S) -> S: ...
+    # ----- written once for every game; a game may say it better -----
+
+    def clone(self, state: S) -> S:
+        """A copy to change apart from the original (the state class's `__copy__`)."""
+        return copy.copy(state)
+
+    def is_legal(self, state: S, move: M) -> bool:
+        """One source of truth: a move is legal exactly when the generator lists it (a game
+        may answer faster, and its tests check the answer against the list)."""
+        return move in self.legal_moves(state)
 
     def move_cache_keys(self, state: S, moves: Sequence[M]) -> list[Hashable]:
         """Everything each listed move's encoding reads (its label and id), so that the engine
@@ -268,38 +374,6 @@ class Game(ABC, Generic[S, M, E, O]):
         """Conservation laws that must hold after every move (tested by the conformance suite)."""
         return []
 
-    # ----- for learning agents and bots -----
-
-    @abstractmethod
-    def move_id_count(self, num_players: int) -> int:
-        """The size of the move-id space: every move a player could ever make maps to one id."""
-
-    @abstractmethod
-    def move_id(self, state: S, move: M) -> int:
-        """The stable integer id of a move (0 <= id < move_id_count)."""
-
-    # The features of a seat's observation tensor, in order (core/observation.py).
-    observation_layout: ClassVar[Layout]
-
-    @abstractmethod
-    def observe(self, view: game_pb2.View, writer: Writer) -> None:
-        """Fill a seat's observation tensor from its view message alone (the header and the
-        game's part), so that it shows exactly what the view shows (docs/agents.md)."""
-
-    def estimate(self, state: S) -> list[float] | None:
-        """For the search bot (core/search.py): each seat's expected return (0 to 1) from a
-        game that goes on, when the game has an estimate better than random play to the end
-        (strategy, not rules); None to play to the end."""
-        return None
-
-    def seat_model(self) -> Callable[[S, Sequence[M], Prng], M] | None:
-        """For the search bot: how a seat is expected to play, when the game has a model of it
-        (strategy, not rules): given the position, the legal moves of the seat to play and a
-        PRNG for ties, the move it would make. The search then plays the other seats by it
-        instead of searching their moves, and values a move of its own once they have
-        replied. None: the search searches every seat's decisions."""
-        return None
-
     def returns(self, outcome: game_pb2.Outcome) -> list[float]:
         """Each seat's return at the end of the game, from 0 to 1 (docs/agents.md): the
         winners share 1 (a sole winner gets 1, two who share the victory 1/2 each), everyone
@@ -309,7 +383,8 @@ class Game(ABC, Generic[S, M, E, O]):
             values[winner] = 1.0 / len(outcome.winners)
         return values
 
-    # ----- hidden information (G5); the defaults suit a game where everything is public -----
+    # ----- what is public unless a game says otherwise (HiddenInformation), and what a game
+    # without an optional capability gets -----
 
     def chance_hidden_from(self, state: S) -> Collection[int]:
         """At a chance node: the seats that must not see its outcome (for a draw into a hand,
@@ -329,16 +404,26 @@ class Game(ABC, Generic[S, M, E, O]):
         object) every seat gets whole, so the engine asks seat by seat only about the others."""
         return event
 
-    @abstractmethod
-    def resample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
-        """A copy of the state with everything hidden from `player` (everything hidden from
-        everyone when None) redrawn at random, consistent with what that player sees. Used to
-        prove views leak nothing and by bots that need a full state (determinization)."""
+    observation_layout: ClassVar[Layout] = Layout(())
 
-    @abstractmethod
+    def explain_illegal(self, state: S, move: M) -> Violation:
+        """Which rule an illegal move breaks: without `Explains`, G3's "not a legal move now"."""
+        return Violation("G3", "that move does not answer the decision asked now")
+
+    def resample_hidden(self, state: S, player: int | None, rng: random.Random) -> S:
+        return self.clone(state)  # nothing hidden: nothing to redraw
+
     def state_from_view(self, view: Any, player: int, num_players: int, rng: random.Random) -> S:
-        """A full native state consistent with `player`'s view message, hidden information drawn
-        at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
+        raise bad_request("view", f"{self.facts.title} hides nothing: send the state itself")
+
+    def move_id_count(self, num_players: int) -> int:
+        return 0  # no MoveIds: no id space
+
+    def move_id(self, state: S, move: M) -> int:
+        return 0
+
+    def observe(self, view: game_pb2.View, writer: Writer) -> None:
+        raise bad_request("view", f"{self.facts.title} has no observation tensor")
 
 
 # Any game, as the engine holds them (each with its own native types).
@@ -362,11 +447,10 @@ def paths(game: Game[S, M, E, O]) -> Paths[S, M, E]:
     """The game's paths (resolved once per game)."""
     found = _resolved.get(game)
     if found is None:
-        codec = game.codec
-        states, events = codec.state_encoder, codec.event_encoder
+        messages = game.codec.messages
         found = _resolved[game] = Paths(
-            state_bytes=codec.state_bytes if states is None else states.write,
-            event_bytes=codec.event_bytes if events is None else events.write,
+            state_bytes=messages.state.write,
+            event_bytes=messages.event.write,
             move_cache_keys=game.move_cache_keys,
         )
     return found

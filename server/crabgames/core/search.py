@@ -12,9 +12,9 @@ state: it starts from one full state drawn consistently with the deciding seat's
    available (the subset-armed bandit of IS-MCTS); chance is drawn by its weights (G2) and a
    decision with one legal move is played without a node, as the engine plays it;
 3. adds the first move not tried yet at its node, then plays random moves to the end, or takes
-   the game's estimate of the position where it has one (`Game.estimate`: Kraby's, Crab
+   the game's estimate of the position where it has one (`Strategy.estimate`: Kraby's, Crab
    Bucket's);
-   with a model of how the game's players play (`Game.seat_model`: Kraby's greedy fisher), the
+   with a model of how the game's players play (`Strategy.seat_model`: Kraby's greedy fisher), the
    other seats are not searched but play by the model, in the tree and after the new move,
    which is valued at the searching seat's next turn, once they have replied: random replies
    mislead a search among many rivals, whose wide nodes are mostly moves tried once;
@@ -40,7 +40,7 @@ from typing import Any, Generic, TypeVar
 
 from crabgames.core.engine import Engine
 from crabgames.core.errors import bad_request
-from crabgames.core.game import CHANCE, NOBODY, Game
+from crabgames.core.game import CHANCE, NOBODY, Game, Strategy
 from crabgames.core.playouts import never, play_out
 from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
@@ -113,7 +113,8 @@ class Search(Generic[S, M, E, O]):
         self.view_class: type[Any] = type(getattr(game_pb2.View(), game.facts.id))
         self.nodes: dict[bytes, Node] = {}
         self.low, self.high = math.inf, -math.inf  # the returns seen so far
-        self.model = game.seat_model()
+        self.strategy = game if isinstance(game, Strategy) else None
+        self.model = None if self.strategy is None else self.strategy.seat_model()
 
     def run(self, simulations: int, time_up: Callable[[], bool] = never) -> SearchResult[M]:
         moves = self.game.legal_moves(self.root)
@@ -168,7 +169,7 @@ class Search(Generic[S, M, E, O]):
     def leaf_value(self, state: S, time_up: Callable[[], bool]) -> list[float] | None:
         """The game's estimate of a position, or the returns of random play to its end (None
         when the time ran out during it)."""
-        estimated = self.game.estimate(state)
+        estimated = None if self.strategy is None else self.strategy.estimate(state)
         if estimated is not None:
             return estimated
         outcome, _ = play_out(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
-from crabgames.core.game import Codec
+from crabgames.core.game import Codec, Messages, Words
 from crabgames.games.crab_bucket import rules, turn, words
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
@@ -529,32 +529,14 @@ def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
     msg.summary = words.outcome_summary(outcome)
 
 
-class CrabBucketCodec(Codec[CrabBucketState, Move, Event, Outcome]):
-    """The readable codec, as the engine calls it."""
-
-    state_message = pb.CrabBucketState
-    state_encoder = STATE
-    event_encoder = EVENT
-    view_encoder = VIEW
-    move_encoder = MOVE
-
-    def decode_options(self, options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
-        return decode_options_msg(options, num_players, path, bad_request)
-
-    def decode_state(self, msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
-        return decode_state(msg, num_players, path)
-
-    def decode_move(self, msg: pb.CrabBucketMove, path: str) -> Move:
-        return decode_move(msg, path)
-
-    def encode_outcome(self, outcome: Outcome, msg: game_pb2.Outcome) -> None:
-        encode_outcome(outcome, msg)
-
-    def move_label(self, state: CrabBucketState, move: Move) -> str:
-        return words.move_label(state, move)
-
-    def chance_label(self, state: CrabBucketState, value: int) -> str:
-        return words.chance_label(state, value)
+def decode_options(options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
+    return decode_options_msg(options, num_players, path, bad_request)
 
 
-CODEC = CrabBucketCodec()
+CODEC: Codec[CrabBucketState, Move, Event, Outcome] = Codec(
+    Messages(pb.CrabBucketState, STATE, EVENT, VIEW, MOVE, encode_outcome),
+    decode_options,
+    decode_state,
+    decode_move,
+    Words(words.move_label, words.chance_label),
+)

@@ -10,12 +10,13 @@ The state is in state.py, the moves in moves.py, the events in events.py.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import compress
 from operator import getitem
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
+from crabgames.core.game import Decision
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
@@ -23,6 +24,7 @@ from crabgames.games.crab_bucket.data import (
     HAND_SIZE,
     LEVELS,
     MAX_BETWEEN,
+    MAX_PLAYERS,
     NO_TITLE_NOTE,
     OXI,
     Adjacent,
@@ -365,6 +367,35 @@ def decision_name(state: CrabBucketState) -> str:
     if state.pending:
         return PENDING_DECISIONS[state.pending[-1][0]]
     return STEP_DECISIONS[state.step]
+
+
+K = TypeVar("K", bound=int)  # a step or a pending kind
+
+
+def deciders(names: Mapping[K, str], chance: tuple[K, ...]) -> dict[K, tuple[Decision, ...]]:
+    """Each decision (G3) by what decides it (a step, or the pending decision on top of the
+    stack), then by the turn player's seat; a chance decision is the same at every seat."""
+    return {
+        key: (Decision.chance(name),) * MAX_PLAYERS
+        if key in chance
+        else tuple(Decision.player_decides(seat, name) for seat in range(MAX_PLAYERS))
+        for key, name in names.items()
+    }
+
+
+GAME_OVER_DECISION = Decision.game_over()
+STEP_DECIDERS = deciders(STEP_DECISIONS, CHANCE_STEPS)
+PENDING_DECIDERS = deciders(PENDING_DECISIONS, CHANCE_PENDING)
+
+
+def next_decision(state: CrabBucketState) -> Decision:
+    """The open decision on top of the stack (a mission drawn, a pile chosen, ...), else the
+    step's: the deal, the turn player's play, the refill (B6)."""
+    if state.step == GAME_OVER:
+        return GAME_OVER_DECISION
+    if state.pending:
+        return PENDING_DECIDERS[state.pending[-1][0]][state.turn_player]
+    return STEP_DECIDERS[state.step][state.turn_player]
 
 
 def is_chance(state: CrabBucketState) -> bool:

@@ -138,3 +138,5 @@ class CrabBucketState:
             list(self.pending),
             self.end_reason,
         )
+
+    __copy__ = clone  # Python's copy protocol, as the engine clones a state

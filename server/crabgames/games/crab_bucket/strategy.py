@@ -8,6 +8,7 @@ tops meet now (B3), over the most points the default deck holds.
 
 from __future__ import annotations
 
+from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS
 from crabgames.games.crab_bucket.rules import points, requirement_met, top_colors
 from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState
 
@@ -21,3 +22,13 @@ def estimated_points(state: CrabBucketState) -> float:
     colors = top_colors(state)
     met = sum(requirement_met(req, colors) for req in mission.requirements)
     return reached + mission.level * met / len(mission.requirements)
+
+
+# The points of every mission of the default deck (B8): the most a team can reach.
+MAX_TEAM_POINTS = sum(mission.level for mission in DEFAULT_MISSIONS)
+
+
+def estimate(state: CrabBucketState) -> list[float]:
+    """Every seat's expected return: the team's estimated points over the most there are."""
+    share = min(1.0, estimated_points(state) / MAX_TEAM_POINTS)
+    return [share] * state.num_players

@@ -19,7 +19,7 @@ from crabgames.games.crab_rage.events import (
     HardcoreFansRevealed,
     teams_of,
 )
-from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
+from crabgames.games.crab_rage.flow import Handler, current_decision, handles, seat_decisions, top
 from crabgames.games.crab_rage.moves import DUEL_KEEP, DUEL_REROLL, DuelKeep, HardcoreFans, Move
 from crabgames.games.crab_rage.state import (
     Duel,
@@ -58,6 +58,18 @@ def commitment_stays_secret(state: State, arena: int) -> bool:
         if not state.players[p].committed and state.players[p].hardcore > 0
     ]
     return len(waiting) > 1
+
+
+def decision_hidden_from(state: State) -> list[int]:
+    """A hardcore fan commitment is hidden from every other seat until all for that arena
+    are in (R17, G4); the last one is revealed at once with the others."""
+    task = top(state)
+    decision = current_decision(state)
+    if decision.name != "commit_hardcore_fans" or task is None:
+        return []
+    if not commitment_stays_secret(state, task.arena):
+        return []
+    return [p for p in range(state.num_players) if p != decision.player]
 
 
 def next_to_commit(state: State, arena: int) -> int:

@@ -234,6 +234,8 @@ class State:
             None if self.duel is None else self.duel.clone(),
         )
 
+    __copy__ = clone  # Python's copy protocol, as the engine clones a state
+
 
 Piece = TypeVar("Piece", Player, Arena)
 

@@ -1,6 +1,6 @@
-"""Kraby's readable codec, field by field through the protobuf API: options, states, moves and
-events in and out, views (view.py) and outcomes out, and the labels (words.py). A state no legal
-play could reach is refused with the path of the first problem."""
+"""Kraby's codec: options, states and moves decoded field by field through the protobuf API, the
+messages written by their shapes (messages.py), outcomes written here, labels in words.py. A
+state no legal play could reach is refused with the path of the first problem."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import functools
 from collections.abc import Sequence
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
-from crabgames.core.game import Codec
+from crabgames.core.game import Codec, Messages, Words
 from crabgames.games.kraby import rules, words
 from crabgames.games.kraby.data import (
     CELLS,
@@ -330,32 +330,10 @@ def encode_outcome(outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
             f.contributions.add(color=color, multiplier=m, species_points=points, points=m * points)
 
 
-class KrabyCodec(Codec[KrabyState, Move, Event, KrabyOutcome]):
-    """The readable codec, as the engine calls it."""
-
-    state_message = pb.KrabyState
-    state_encoder = STATE
-    event_encoder = EVENT
-    view_encoder = VIEW
-    move_encoder = MOVE
-
-    def decode_options(self, options: pb.KrabyOptions, num_players: int, path: str) -> Options:
-        return decode_options(options, num_players, path)
-
-    def decode_state(self, msg: pb.KrabyState, num_players: int, path: str) -> KrabyState:
-        return decode_state(msg, num_players, path)
-
-    def decode_move(self, msg: pb.KrabyMove, path: str) -> Move:
-        return decode_move(msg, path)
-
-    def encode_outcome(self, outcome: KrabyOutcome, msg: game_pb2.Outcome) -> None:
-        encode_outcome(outcome, msg)
-
-    def move_label(self, state: KrabyState, move: Move) -> str:
-        return words.move_label(state, move)
-
-    def chance_label(self, state: KrabyState, value: int) -> str:
-        return words.chance_label(state, value)
-
-
-CODEC = KrabyCodec()
+CODEC: Codec[KrabyState, Move, Event, KrabyOutcome] = Codec(
+    Messages(pb.KrabyState, STATE, EVENT, VIEW, MOVE, encode_outcome),
+    decode_options,
+    decode_state,
+    decode_move,
+    Words(words.move_label, words.chance_label),
+)

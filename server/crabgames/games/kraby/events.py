@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple, TypeAlias
 
 from crabgames.games.kraby.data import Color, Edge
+from crabgames.games.kraby.state import KrabyState
 from crabgames.v1 import kraby_pb2 as pb
 
 PassReason: TypeAlias = pb.KrabyPassReason.ValueType
@@ -97,6 +98,6 @@ def redact_event(event: Event, viewer: int | None) -> Event:
     return event
 
 
-def chance_hidden_from(num_players: int, turn_player: int) -> list[int]:
+def chance_hidden_from(state: KrabyState) -> list[int]:
     """Every chance event is a tile into the hand of the fisher to play: only they see it."""
-    return [seat for seat in range(num_players) if seat != turn_player]
+    return [seat for seat in range(state.num_players) if seat != state.turn_player]

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from crabgames.games.kraby.data import COLORS, MULTIPLIERS, SIZE
 from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
+from crabgames.games.kraby.state import KrabyState
 
 TILE_IDS = 4 * SIZE * len(COLORS)  # edge x lane x colour
 FIGURE_IDS = len(COLORS) * len(MULTIPLIERS)
 MOVE_IDS = TILE_IDS + FIGURE_IDS + 1
 
 
-def move_id_of(move: Move) -> int:
+def move_id(state: KrabyState, move: Move) -> int:
+    """A move's id, wherever a tile stops (the state does not change it)."""
     if isinstance(move, PlaceTile):
         return ((move.edge - 1) * SIZE + move.lane) * len(COLORS) + move.color - 1
     if isinstance(move, PlaceFigure):

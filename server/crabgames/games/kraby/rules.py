@@ -14,7 +14,9 @@ import functools
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
+from crabgames.core.game import Decision
 from crabgames.games.kraby.data import (
     BIG_GROUP_POINTS,
     CELLS,
@@ -29,6 +31,7 @@ from crabgames.games.kraby.data import (
     HAND_SIZE,
     ISLAND,
     ISLAND_CELL,
+    MAX_PLAYERS,
     MULTIPLIERS,
     NO_FIGURE,
     NORTH,
@@ -66,8 +69,10 @@ from crabgames.games.kraby.state import (
     GAME_OVER,
     PLACE_FIGURE,
     PLACE_TILE,
+    STEP_NAMES,
     KrabyState,
     Ship,
+    Step,
     counted,
 )
 
@@ -104,6 +109,48 @@ def set_up(num_players: int, excluded_color: Color, first_player: int) -> KrabyS
         turn_player=0,
         turns_taken=0,
     )
+
+
+def initial_state(num_players: int, options: tuple[Color, int]) -> KrabyState:
+    """Set up with the options: the colour that sits out (K2) and the first player (K7)."""
+    excluded_color, first_player = options
+    return set_up(num_players, excluded_color, first_player)
+
+
+# ----- A Player's Turn -----
+
+
+def decision_at(step: Step, turn_player: int) -> Decision:
+    if step in (PLACE_TILE, PLACE_FIGURE):
+        return Decision.player_decides(turn_player, STEP_NAMES[step])
+    if step == GAME_OVER:
+        return Decision.game_over()
+    return Decision.chance(STEP_NAMES[step])
+
+
+# DECISIONS[step][turn_player]: a Decision is immutable, so one per step and seat, built once.
+DECISIONS = {step: [decision_at(step, seat) for seat in range(MAX_PLAYERS)] for step in STEP_NAMES}
+
+
+def next_decision(state: KrabyState) -> Decision:
+    """Tiles are dealt, then a fisher places a tile and a figure (or none) and draws back to
+    six, seat after seat; the deal and each draw are chance's."""
+    return DECISIONS[state.step][state.turn_player]
+
+
+def apply_move(state: KrabyState, move: Move) -> list[Event]:
+    """A fisher's move: a tile slid in (Crab Move), or a figure placed or not (K6)."""
+    if isinstance(move, PlaceTile):
+        return place_tile(state, move)
+    return place_figure(state, move)
+
+
+def apply_chance(state: KrabyState, value: int) -> list[Event]:
+    """A tile of colour `value` dealt, or drawn after a tile is placed, into the hand of the
+    fisher to play."""
+    if state.step == DEAL:
+        return deal(state, cast(Color, value))
+    return draw_back_to_six(state, cast(Color, value))
 
 
 def deal(state: KrabyState, color: Color) -> list[Event]:

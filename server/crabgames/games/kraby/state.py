@@ -89,6 +89,8 @@ class KrabyState:
             self.col_blocked[:],
         )
 
+    __copy__ = copy  # Python's copy protocol, as the engine clones a state
+
 
 def counted(counts: tuple[int, ...], color: Color, change: int) -> tuple[int, ...]:
     """`counts` (indexed by colour - 1) with `change` more of `color`, as a new tuple: the old
