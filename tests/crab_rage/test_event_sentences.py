@@ -17,6 +17,7 @@ from crabgames.games.crab_rage.moves import (
     Move,
     MutationCrab,
     Pass,
+    RumbleOpponent,
     Signature,
     SignatureTarget,
     StyleBonus,
@@ -1077,3 +1078,95 @@ def test_a_smash_on_a_crab_of_seat_0_names_it_by_its_colour():
     events = act(state, Action.SMASH, 0, target=(BLUE, 0), amount=1)
     assert events[0].kind == "acted"
     assert text(events[0]) == "Yellow: Smash with crab 0 on Blue crab 0, X=1 (pays 2 rage, 4 left)"
+
+
+def test_the_three_way_tie_is_told_pick_rolls_roll_off_and_rewards_in_order():
+    """The rulebook's three-way tie (test_r15_rumble.py), in the Rumble Phase, told event by event:
+    Green picks Blue, beats it 5 to 2, ties Purple/Black at 2, loses 1 to 6; Purple/Black take
+    the arena, 3 fans each; the losers build a rage per crab (Green 1, Blue 2, Yellow 2)."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=GREEN, rage=0)
+    state.phase = Phase.RUMBLE
+    put(state, GREEN, 0, 0, 6)
+    put(state, BLUE, 0, 0, 3)
+    put(state, BLUE, 1, 0, 3)
+    put(state, PURPLE, 0, 0, 3)
+    put(state, BLACK, 0, 0, 3)
+    ally(state, 0, PURPLE, BLACK)
+    put(state, YELLOW, 0, 0, 1)
+    put(state, YELLOW, 1, 0, 1)
+    events = run(state, Task(Step.RUMBLE, arena=0))
+    events += play(state, RumbleOpponent(partner=BLUE))
+    events += chance(state, 5, 2, 2, 2, 1, 6)
+    a = "arena A (Mega Muscle)"
+    assert [text(e) for e in events] == [
+        f"Blue, Green, Black/Purple tie for the rumble in {a}: Green picks an opponent",
+        f"Green picks Blue to roll against in {a}",
+        f"Green rolls 5 for the rumble in {a}",
+        f"Blue rolls 2 for the rumble in {a}",
+        f"the highest roll is 5: Green, Black/Purple still stand for the rumble in {a},"
+        " Green, Black/Purple roll next",
+        f"Green rolls 2 for the rumble in {a}",
+        f"Black/Purple rolls 2 for the rumble in {a}",
+        f"the highest roll is 2: Green, Black/Purple still stand for the rumble in {a},"
+        " Green, Black/Purple roll next",
+        f"Green rolls 1 for the rumble in {a}",
+        f"Black/Purple rolls 6 for the rumble in {a}",
+        f"Black/Purple wins the roll-off for the rumble in {a} with 6",
+        f"Black/Purple wins the rumble in {a} with 6 muscle",
+        f"Black places 3 fan(s) in {a} (rumble)",
+        f"Purple places 3 fan(s) in {a} (rumble)",
+        "Green builds 1 rage (rumble), now 1",
+        "Blue builds 2 rage (rumble), now 2",
+        "Yellow builds 2 rage (rumble), now 2",
+    ]
+    kinds = [e.kind for e in events]
+    assert kinds[:2] == ["roll_off_started", "opponent_picked"]
+    assert kinds.count("die_rolled") == 6 and kinds.count("roll_off_rolled") == 3
+
+
+def test_the_losers_rage_names_the_rumbles_arena():
+    state = action_phase(4, (MM, PC, BB), rage=0)
+    put(state, BLUE, 0, 2, 6)
+    put(state, YELLOW, 0, 2, 2)
+    put(state, YELLOW, 1, 2, 2)
+    state.phase = Phase.RUMBLE
+    events = run(state, Task(Step.RUMBLE, arena=2))
+    (rage,) = [e for e in events if e.kind == "rage"]
+    assert event_fields(rage)["arena"] == 2
+    assert event_fields(rage)["change"] == 2
+    assert text(rage) == "Yellow builds 2 rage (rumble), now 2"
+
+
+def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
+    """The four-way tie of test_r15_rumble.py, told: every roll-off event names arena A (index 0),
+    and after Yellow is out the three left wait for a pick, not a roll."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=YELLOW, rage=0)
+    for seat in (BLUE, YELLOW, GREEN, BLACK):
+        put(state, seat, 0, 0, 4)
+    put(state, PURPLE, 0, 0, 2)
+    events = run(state, Task(Step.RUMBLE, arena=0))
+    events += play(state, RumbleOpponent(partner=GREEN))
+    events += chance(state, 2, 5)
+    arena_a = "arena A (Mega Muscle)"
+    assert [text(e) for e in events] == [
+        f"Blue, Yellow, Green, Black tie for the rumble in {arena_a}: Yellow picks an opponent",
+        f"Yellow picks Green to roll against in {arena_a}",
+        f"Yellow rolls 2 for the rumble in {arena_a}",
+        f"Green rolls 5 for the rumble in {arena_a}",
+        f"the highest roll is 5: Blue, Green, Black still stand for the rumble in {arena_a}, an "
+        "opponent is picked",
+    ]
+    assert [e.kind for e in events] == [
+        "roll_off_started",
+        "opponent_picked",
+        "die_rolled",
+        "die_rolled",
+        "roll_off_rolled",
+    ]
+    assert all(event_fields(e)["arena"] == 0 for e in events)
+    assert event_fields(events[0])["units"] == ((BLUE,), (YELLOW,), (GREEN,), (BLACK,))
+    assert event_fields(events[0])["rolling"] == ()
+    assert event_fields(events[2])["seats"] == (YELLOW,)
+    assert event_fields(events[4])["units"] == ((BLUE,), (GREEN,), (BLACK,))
+    assert event_fields(events[4])["rolling"] == ()
+    assert event_fields(events[4])["amount"] == 5

@@ -4,8 +4,9 @@ every billboard moves one arena clockwise."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.data import ACTION_CARDS, Action
 from crabgames.games.crab_rage.flow import advance
+from crabgames.games.crab_rage.setup import default_options, initial_state
 from tests.crab_rage.helpers import AOTF, BB, MM, YELLOW, action_phase, chance, decision
 
 
@@ -25,3 +26,13 @@ def test_each_round_reveals_a_new_card_then_billboards_rotate_from_round_2():
     assert [a.billboard for a in state.arenas] == [BB, MM, AOTF]  # B. Billboard Rotation
     kinds = [e.kind for e in events]
     assert kinds.index("action_revealed") < kinds.index("billboards_rotated")
+
+
+def test_the_action_deck_flip_draws_only_from_unrevealed_cards():
+    state = initial_state(4, default_options(4))
+    chance(state, 1, 2, 3, 0, ACTION_CARDS[0])
+    state.round = 1
+    state.action_cards.append(ACTION_CARDS[1])
+    from crabgames.games.crab_rage.phases import unrevealed_cards
+
+    assert unrevealed_cards(state) == sorted(ACTION_CARDS[2:])

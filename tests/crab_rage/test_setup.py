@@ -7,11 +7,11 @@ import pytest
 from crabgames.core.engine import Engine
 from crabgames.core.errors import InvalidArgument
 from crabgames.games.crab_rage import GAME
-from crabgames.games.crab_rage.data import ACTION_CARDS, Billboard
+from crabgames.games.crab_rage.data import ACTION_CARDS
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import BACKSTAGE, Step
+from crabgames.games.crab_rage.state import BACKSTAGE
 from crabgames.v1 import crab_rage_pb2 as pb
-from tests.crab_rage.helpers import BB, MM, PC, YELLOW, chance, decision
+from tests.crab_rage.helpers import decision
 
 ENGINE = Engine([GAME])
 
@@ -28,33 +28,6 @@ def test_setup_by_player_count(n, crabs, rage, arenas):
         assert (player.rage, player.supply, player.hardcore) == (rage, 32, 0)
     assert [p.team for p in state.players] == [1, 2, 3, 4, 5][:n]  # blue, yellow, ... (R1)
     assert decision(state) == (-1, "deal_billboard")
-
-
-def test_three_player_setup_with_8_rage_does_not_mutate():
-    state = initial_state(3, default_options(3))
-    assert all(t.kind != Step.MUTATION_CHOICE for t in state.pending)
-
-
-def test_billboards_are_dealt_by_chance_and_three_of_four_are_used_with_three_arenas():
-    state = initial_state(4, default_options(4))
-    assert [v for v, _ in GAME.chance_outcomes(state)] == [1, 2, 3, 4]
-    chance(state, Billboard.PRESSURE_COOKER, Billboard.MEGA_MUSCLE, Billboard.BARNACLE_BRAWL)
-    assert [a.billboard for a in state.arenas] == [PC, MM, BB]
-    assert decision(state) == (-1, "microphone")  # R6 default: chance
-    assert [v for v, _ in GAME.chance_outcomes(state)] == [0, 1, 2, 3]
-    chance(state, YELLOW)
-    assert decision(state) == (-1, "flip_action_card")
-    assert [v for v, _ in GAME.chance_outcomes(state)] == sorted(ACTION_CARDS)
-
-
-def test_the_action_deck_flip_draws_only_from_unrevealed_cards():
-    state = initial_state(4, default_options(4))
-    chance(state, 1, 2, 3, 0, ACTION_CARDS[0])
-    state.round = 1
-    state.action_cards.append(ACTION_CARDS[1])
-    from crabgames.games.crab_rage.phases import unrevealed_cards
-
-    assert unrevealed_cards(state) == sorted(ACTION_CARDS[2:])
 
 
 def new_game(n=4, **options):

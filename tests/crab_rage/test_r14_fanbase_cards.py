@@ -1,12 +1,41 @@
-"""The Fan Phase (R14, rules note 8): a manager's rage rewards form one build event, and a
-manager whose rewards hold no rage builds none: no rage told and no mutation, even above 6 rage
-(R4: mutation follows a build). Issue 14."""
+"""R14: fanbase cards (docs/rules/crab_rage.md, "### R14: fanbase cards", the rulebook's "### Fan
+Phase" and rules note 8): each manager with a crab in an arena gets their fanbase card's reward
+for that arena's billboard, once per arena however many of their crabs are there (the
+rulebook's Blue: 4 rage and 1 hardcore fan); fan rewards become hardcore fans; a manager's rage
+rewards are one build event, and rewards holding no rage build none (so no mutation, R4); a
+manager with no crab in any arena gets nothing."""
 
 from __future__ import annotations
 
 from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import AOTF, BB, BLUE, MM, PC, YELLOW, action_phase, decision, put, run
+
+
+def test_blue_fan_phase_gains_4_rage_and_1_hardcore_fan_without_attack_of_the_fans():
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 2)
+    put(state, BLUE, 2, 3)
+    state.players[BLUE].rage = 0
+    run(state, Task(Step.FAN_PHASE))
+    assert state.players[BLUE].rage == 4
+    assert state.players[BLUE].hardcore == 1
+    assert state.players[BLUE].supply == 31
+
+
+def test_the_fan_phase_rewards_each_arena_a_manager_is_present_in_not_each_crab():
+    # The rulebook's Blue, present in Mega Muscle (here with two crabs: 3 players have 4),
+    # Pressure Cooker and Barnacle Brawl: 4 rage and 1 hardcore fan.
+    state = action_phase(3, (MM, PC, BB), microphone=BLUE, rage=0)
+    put(state, BLUE, 0, 0)
+    put(state, BLUE, 1, 0)
+    put(state, BLUE, 2, 1)
+    put(state, BLUE, 3, 2)
+    run(state, Task(Step.FAN_PHASE))
+    assert state.players[BLUE].rage == 4
+    assert state.players[BLUE].hardcore == 1
+    assert state.players[BLUE].supply == 31
 
 
 def test_a_manager_whose_fan_phase_rewards_hold_no_rage_builds_none_and_does_not_mutate():
