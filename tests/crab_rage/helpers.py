@@ -5,13 +5,24 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from crabgames.core.engine import AUTO, Engine, Match
 from crabgames.core.game import CHANCE, NOBODY
+from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Billboard
 from crabgames.games.crab_rage.flow import advance
-from crabgames.games.crab_rage.moves import Act, Alliance, AllianceChoice, Move
+from crabgames.games.crab_rage.moves import (
+    Act,
+    Alliance,
+    AllianceChoice,
+    DuelKeep,
+    HardcoreFans,
+    Move,
+)
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import State, Step, Task
+from crabgames.games.crab_rage.state import Phase, State, Step, Task
+from crabgames.v1 import crab_rage_pb2 as pb
+from crabgames.v1 import game_pb2
 
 BLUE, YELLOW, GREEN, BLACK, PURPLE = range(5)  # seats with the default colours (R1)
 MM = Billboard.MEGA_MUSCLE
@@ -154,3 +165,101 @@ def problems(state: State) -> list[str]:
 
 def kinds(events) -> list[str]:
     return [e.kind for e in events]
+
+
+ENGINE = Engine([GAME])
+
+
+def new_game(n=4, **options):
+    state, _ = ENGINE.new_game("crab_rage", pb.CrabRageOptions(**options), n, seed=11)
+    return state
+
+
+def set_fans(state, arena: int, fans: dict[int, int]) -> None:
+    for seat, count in fans.items():
+        state.arenas[arena].fans[seat] = count
+        state.players[seat].supply -= count
+
+
+def set_hardcore(state, hardcore: dict[int, int]) -> None:
+    for seat, count in hardcore.items():
+        state.players[seat].hardcore = count
+        state.players[seat].supply -= count
+
+
+def mega_muscle_shout_out():
+    """Green, Black and Purple have fans in Mega Muscle; Blue has none there."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    end_of_game(state)
+    set_fans(state, 0, {GREEN: 5, BLACK: 4, PURPLE: 5})
+    set_fans(state, 1, {BLUE: 3})
+    set_hardcore(state, {GREEN: 3, BLACK: 4, PURPLE: 5, BLUE: 2})
+    run(state, Task(Step.HARDCORE, arena=0), Task(Step.SCORING))
+    return state
+
+
+def end_of_game(state) -> None:
+    """After round 4: every action card revealed and every player passed."""
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    state.action_cards = [5, 6, 7, 8]
+    for player in state.players:
+        player.passed = True
+
+
+def commit(state, amount: int) -> None:
+    play(state, HardcoreFans(amount=amount))
+
+
+def game_state(state) -> game_pb2.GameState:
+    return ENGINE.encode(Match(GAME, state.num_players, 7, Prng(7), AUTO, 0, state))
+
+
+def duel_state(microphone: int = BLACK):
+    """Purple and Black tie with 12 glory each."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=microphone)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})  # Purple 5, Black 4
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})  # Black 5, Purple 4
+    set_fans(state, 2, {BLUE: 9, YELLOW: 8, PURPLE: 5, BLACK: 5})  # Purple and Black 3 each
+    set_fans(state, 3, {GREEN: 1})
+    state.players[BLACK].rage, state.players[PURPLE].rage = 1, 0
+    run(state, Task(Step.SCORING))
+    return state
+
+
+def both_duelists_keep_threes_to_the_last_roll(state) -> None:
+    """Black and Purple roll 3 with each crab and keep it, up to Purple's last crab."""
+    chance(state, 3)
+    play(state, DuelKeep())
+    chance(state, 3, 3)
+    play(state, DuelKeep())
+    chance(state, 3, 3)
+    play(state, DuelKeep())
+
+
+def after_round_4(microphone: int, billboards=(MM, AOTF, PC)) -> State:
+    """After round 4 with 4 managers (end_of_game)."""
+    state = action_phase(4, billboards, microphone=microphone)
+    end_of_game(state)
+    return state
+
+
+def give(state: State, arena: int, seat: int, fans: int, hardcore: int = 0) -> None:
+    state.arenas[arena].fans[seat] = fans
+    state.players[seat].hardcore = hardcore
+    state.players[seat].supply -= fans + hardcore
+
+
+def three_way_duel(microphone: int):
+    """Blue, Yellow and Green each come first, second and third in one of arenas A-C (5 + 4 +
+    3 = 12 glory each, R18); Black has the only fans in D (5 glory): a three-way tie."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=microphone)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {BLUE: 3, YELLOW: 2, GREEN: 1})
+    set_fans(state, 1, {YELLOW: 3, GREEN: 2, BLUE: 1})
+    set_fans(state, 2, {GREEN: 3, BLUE: 2, YELLOW: 1})
+    set_fans(state, 3, {BLACK: 1})
+    for player in state.players:
+        player.rage = 0  # no re-rolls: every roll is kept at once (rules note 12)
+    run(state, Task(Step.SCORING))
+    return state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, SignatureMove
-from crabgames.games.crab_rage.events import Cause
+from crabgames.games.crab_rage.events import Cause, seen_by
 from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.moves import (
     Act,
@@ -14,6 +14,9 @@ from crabgames.games.crab_rage.moves import (
     AllianceChoice,
     BillboardCrab,
     Destination,
+    DuelKeep,
+    DuelReroll,
+    HardcoreFans,
     Move,
     MutationCrab,
     Pass,
@@ -38,11 +41,16 @@ from tests.crab_rage.helpers import (
     act,
     action_phase,
     ally,
+    both_duelists_keep_threes_to_the_last_roll,
     chance,
     decision,
+    duel_state,
+    mega_muscle_shout_out,
     play,
     put,
     run,
+    set_fans,
+    three_way_duel,
 )
 
 A = Action
@@ -1170,3 +1178,184 @@ def test_a_four_way_tie_in_arena_a_is_told_with_its_arena_up_to_the_next_pick():
     assert event_fields(events[4])["units"] == ((BLUE,), (GREEN,), (BLACK,))
     assert event_fields(events[4])["rolling"] == ()
     assert event_fields(events[4])["amount"] == 5
+
+
+def test_the_mega_muscle_shout_out_is_told_each_commitment_redacted_for_others_then_revealed():
+    """Green, Black, Purple commit 1, 4, 2 (in turn order from Blue, who has no fan there and
+    takes no part): each commitment names its amount to its committer only (G4); the reveal
+    adds them to 5, 4, 5 fans: 6, 8, 7. Scoring then goes Attack of the Fans (B) before Mega
+    Muscle (A) (R5): Blue alone in B gains 5, A ranks Black 8 (5), Purple 7 (4), Green 6 (3);
+    Blue and Black tie with 5 glory: a spotlight duel, Blue first in turn order."""
+    state = mega_muscle_shout_out()
+    events = []
+    for amount in (1, 4, 2):
+        events += play(state, HardcoreFans(amount=amount))
+    committed = events[:3]
+    assert [text(e) for e in committed] == [
+        "Green commits 1 hardcore fan(s) in a closed hand",
+        "Black commits 4 hardcore fan(s) in a closed hand",
+        "Purple commits 2 hardcore fan(s) in a closed hand",
+    ]
+    assert [event_fields(e) for e in committed] == [
+        {"player": GREEN, "arena": 0, "amount": 1},
+        {"player": BLACK, "arena": 0, "amount": 4},
+        {"player": PURPLE, "arena": 0, "amount": 2},
+    ]
+    assert [e.player for e in committed] == [GREEN, BLACK, PURPLE]
+    for e in committed:
+        assert e.kind == "hardcore_fans_committed"
+        assert seen_by(e, e.player) is e
+        for viewer in (BLUE, YELLOW, None, *[p for p in (GREEN, BLACK, PURPLE) if p != e.player]):
+            seen = seen_by(e, viewer)
+            name = {GREEN: "Green", BLACK: "Black", PURPLE: "Purple"}[e.player]
+            assert text(seen) == f"{name} has committed hardcore fans in a closed hand"
+            assert event_fields(seen) == {"player": e.player, "arena": 0}
+    a, b = "arena A (Mega Muscle)", "arena B (Attack of the Fans)"
+    assert [text(e) for e in events[3:]] == [
+        f"Green shouts out 1 hardcore fan(s) in {a}, now 6 fans there",
+        f"Black shouts out 4 hardcore fan(s) in {a}, now 8 fans there",
+        f"Purple shouts out 2 hardcore fan(s) in {a}, now 7 fans there",
+        f"Blue gains 5 glory in {b}",
+        f"Green gains 3 glory in {a}",
+        f"Black gains 5 glory in {a}",
+        f"Purple gains 4 glory in {a}",
+        "Blue, Black tie with 5 glory: a spotlight duel is triggered",
+    ]
+    assert [event_fields(e) for e in events[3:]] == [
+        {"player": GREEN, "arena": 0, "amount": 1, "result": 6},
+        {"player": BLACK, "arena": 0, "amount": 4, "result": 8},
+        {"player": PURPLE, "arena": 0, "amount": 2, "result": 7},
+        {"player": BLUE, "arena": 1, "amount": 5},
+        {"player": GREEN, "arena": 0, "amount": 3},
+        {"player": BLACK, "arena": 0, "amount": 5},
+        {"player": PURPLE, "arena": 0, "amount": 4},
+        {"seats": (BLUE, BLACK), "amount": 5, "cause": Cause.SPOTLIGHT_DUEL},
+    ]
+    assert [e.kind for e in events[3:6]] == ["hardcore_fans_revealed"] * 3
+    assert [seen_by(e, YELLOW) for e in events[3:]] == events[3:]  # public (R17)
+
+
+def test_purple_wins_with_13_is_told_glory_arena_by_arena_and_the_game_over():
+    """The glory of test_purple_wins_with_13_glory, told in alphabetical billboard order:
+    Attack of the Fans (B), Barnacle Brawl (D), Mega Muscle (A), Pressure Cooker (C)."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLUE)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})
+    set_fans(state, 2, {GREEN: 9, PURPLE: 8, BLACK: 1})
+    set_fans(state, 3, {BLUE: 2, YELLOW: 1})
+    events = run(state, Task(Step.SCORING))
+    a, b, c, d = (
+        "arena A (Mega Muscle)",
+        "arena B (Attack of the Fans)",
+        "arena C (Pressure Cooker)",
+        "arena D (Barnacle Brawl)",
+    )
+    assert [text(e) for e in events] == [
+        f"Black gains 5 glory in {b}",
+        f"Purple gains 4 glory in {b}",
+        f"Blue gains 5 glory in {d}",
+        f"Yellow gains 4 glory in {d}",
+        f"Black gains 4 glory in {a}",
+        f"Purple gains 5 glory in {a}",
+        f"Green gains 5 glory in {c}",
+        f"Black gains 3 glory in {c}",
+        f"Purple gains 4 glory in {c}",
+        "the game is over: Purple win(s)",
+    ]
+    assert events[-1].kind == "game_over"
+    assert event_fields(events[-1]) == {"seats": (PURPLE,), "phase": Phase.GAME_OVER}
+    assert [event_fields(e) for e in events[:3]] == [
+        {"player": BLACK, "arena": 1, "amount": 5},
+        {"player": PURPLE, "arena": 1, "amount": 4},
+        {"player": BLUE, "arena": 3, "amount": 5},
+    ]
+
+
+def test_the_spotlight_duels_events_tell_each_roll_keep_re_roll_and_the_winner():
+    """Black and Purple tie with 12 glory (duel_state); the duel of
+    test_spotlight_duel_black_rerolls_the_third_crab_and_wins_with_10, told event by event.
+    Purple has no rage, so each of its rolls is kept at once; Black re-rolls its third crab
+    with its one rage and keeps the 5: Black 3 + 2 + 5 = 10 beats Purple 4 + 3 + 2 = 9."""
+    state = action_phase(5, (MM, AOTF, PC, BB), microphone=BLACK)
+    state.round, state.phase = 4, Phase.END_OF_GAME
+    set_fans(state, 0, {PURPLE: 9, BLACK: 8})
+    set_fans(state, 1, {BLACK: 9, PURPLE: 8})
+    set_fans(state, 2, {BLUE: 9, YELLOW: 8, PURPLE: 5, BLACK: 5})
+    set_fans(state, 3, {GREEN: 1})
+    state.players[BLACK].rage, state.players[PURPLE].rage = 1, 0
+    started = [text(e) for e in run(state, Task(Step.SCORING)) if "spotlight" in text(e)]
+    assert started == ["Black, Purple tie with 12 glory: a spotlight duel is triggered"]
+    events = chance(state, 3) + play(state, DuelKeep()) + chance(state, 4, 2)
+    events += play(state, DuelKeep()) + chance(state, 3, 1)
+    events += play(state, DuelReroll()) + chance(state, 5, 2)
+    assert [text(e) for e in events] == [
+        "Black crab 0 rolls 3 in the spotlight duel",
+        "Black keeps 3 for crab 0",
+        "Purple crab 0 rolls 4 in the spotlight duel",
+        "Purple keeps 4 for crab 0",
+        "Black crab 1 rolls 2 in the spotlight duel",
+        "Black keeps 2 for crab 1",
+        "Purple crab 1 rolls 3 in the spotlight duel",
+        "Purple keeps 3 for crab 1",
+        "Black crab 2 rolls 1 in the spotlight duel",
+        "Black unleashes 1 rage to re-roll crab 2 (it rolled 1), now 0 rage",
+        "Black crab 2 rolls 5 in the spotlight duel",
+        "Black keeps 5 for crab 2",
+        "Purple crab 2 rolls 2 in the spotlight duel",
+        "Purple keeps 2 for crab 2",
+        "Black win(s) the spotlight duel with 10",
+        "the game is over: Black win(s)",
+    ]
+    reroll = event_fields(events[9])
+    assert (reroll["player"], reroll["crab"], reroll["change"], reroll["result"]) == (
+        BLACK,
+        (BLACK, 2),
+        -1,
+        0,
+    )
+
+
+def test_a_shared_spotlight_victory_ends_the_game_naming_both_winners():
+    """Black and Purple roll 3 with every crab: 9 each, a shared victory (R19)."""
+    state = duel_state()
+    both_duelists_keep_threes_to_the_last_roll(state)
+    events = chance(state, 3)
+    assert [text(e) for e in events] == [
+        "Purple crab 2 rolls 3 in the spotlight duel",
+        "Purple keeps 3 for crab 2",
+        "Black and Purple win(s) the spotlight duel with 9",
+        "the game is over: Black and Purple win(s)",
+    ]
+    assert event_fields(events[-1]) == {"seats": (BLACK, PURPLE), "phase": Phase.GAME_OVER}
+    assert event_fields(events[-2]) == {
+        "seats": (BLACK, PURPLE),
+        "amount": 9,
+        "cause": Cause.SPOTLIGHT_DUEL,
+    }
+
+
+def test_each_duel_roll_and_keep_is_told_for_the_duelist_rolling_in_turn():
+    """Green (seat 2) rolls its crab 0 first and, with no rage, keeps it at once (rules note
+    12); then Blue (seat 0)."""
+    state = three_way_duel(microphone=GREEN)
+    events = chance(state, 4) + chance(state, 5)
+    assert [text(e) for e in events] == [
+        "Green crab 0 rolls 4 in the spotlight duel",
+        "Green keeps 4 for crab 0",
+        "Blue crab 0 rolls 5 in the spotlight duel",
+        "Blue keeps 5 for crab 0",
+    ]
+    assert [e.kind for e in events] == [
+        "die_rolled",
+        "duel_kept",
+        "die_rolled",
+        "duel_kept",
+    ]
+    duel = Cause.SPOTLIGHT_DUEL
+    assert [event_fields(e) for e in events] == [
+        {"player": GREEN, "crab": (GREEN, 0), "amount": 4, "cause": duel},
+        {"player": GREEN, "crab": (GREEN, 0), "amount": 4, "cause": duel},
+        {"player": BLUE, "crab": (BLUE, 0), "amount": 5, "cause": duel},
+        {"player": BLUE, "crab": (BLUE, 0), "amount": 5, "cause": duel},
+    ]

@@ -1,7 +1,8 @@
 """R5: arenas and billboards (docs/rules/crab_rage.md, "### R5: arenas and billboards"): at setup
 each arena is dealt a billboard by chance, three of the four with three arenas; rumbles begin at
-the arena showing the alphabetically first billboard and go on clockwise. The billboards'
-rotation from round 2: test_referee_phase.py."""
+the arena showing the alphabetically first billboard and go on clockwise; Hardcore Fans take the
+arenas in alphabetical billboard order. The billboards' rotation from round 2:
+test_referee_phase.py."""
 
 from __future__ import annotations
 
@@ -14,14 +15,18 @@ from tests.crab_rage.helpers import (
     AOTF,
     BB,
     BLUE,
+    GREEN,
     MM,
     PC,
     YELLOW,
     action_phase,
     chance,
+    commit,
     decision,
     put,
     run,
+    set_fans,
+    set_hardcore,
 )
 
 
@@ -53,3 +58,19 @@ def test_rumble_order_starts_at_the_first_billboard_alphabetically_then_goes_clo
     assert won == [0, 1, 2]
     state = action_phase(4, (PC, AOTF, BB))
     assert rumble_order(state) == [1, 2, 0]  # from Attack of the Fans, clockwise
+
+
+def test_hardcore_fans_go_arena_by_arena_in_alphabetical_billboard_order():
+    # A Attack of the Fans, B Pressure Cooker, C Barnacle Brawl: A, then C, then B (R5, R17).
+    state = action_phase(4, (AOTF, PC, BB), microphone=BLUE)
+    state.round = 4
+    state.action_cards = [5, 6, 7, 8]
+    for arena in range(3):
+        set_fans(state, arena, {GREEN: 1})
+    set_hardcore(state, {GREEN: 3})
+    run(state, Task(Step.ROUND_END))
+    order = []
+    while decision(state) == (GREEN, "commit_hardcore_fans"):
+        order.append(state.pending[-1].arena)
+        commit(state, 1)
+    assert order == [0, 2, 1]

@@ -27,9 +27,11 @@ from tests.crab_rage.helpers import (
     PURPLE,
     YELLOW,
     action_phase,
+    end_of_game,
+    game_state,
     run,
+    set_fans,
 )
-from tests.crab_rage.test_end_of_game import end_of_game, game_state, set_fans
 from tests.playthrough import GAME_OVER, pick
 
 ENGINE = Engine(all_games())

@@ -1,4 +1,8 @@
-"""The season (R20): five games, 5 points for the winner and one less for each next place."""
+"""R20: the season (docs/rules/crab_rage.md, "### R20: the season", the rulebook's "### Crab Rage
+Season" and rules note 15): five games, 5 points for the winner and one less for each next
+distinct place, the best season total wins and equal totals share the victory. A season that
+cannot be scored is refused naming the field and saying why, as the ScoreCrabRageSeason call
+answers it."""
 
 from __future__ import annotations
 
@@ -123,3 +127,72 @@ def test_a_season_from_outcomes_checks_each_outcome_where_it_stands():
 def test_an_outcomes_places_are_its_ranks_by_seat_whatever_the_order_listed():
     outcome = outcome_of([3, 1, 2], seats=[2, 0, 1])
     assert places_from_outcome(outcome) == [1, 2, 3]
+
+
+def refusal(call, *args) -> tuple[str, str]:
+    with pytest.raises(InvalidArgument) as refused:
+        call(*args)
+    violation = refused.value.violations[0]
+    return violation.field, violation.description
+
+
+def test_a_season_of_more_than_five_games_or_none_is_refused_saying_so():
+    assert refusal(season_standings, [[1, 2, 3]] * 6) == (
+        "games",
+        "a season is 1 to 5 games, not 6",
+    )
+    six = [crab_rage_pb2.CrabRageSeasonGame(places=[1, 2, 3])] * 6
+    assert refusal(decode_games, six) == ("games", "a season is 1 to 5 games, not 6")
+    assert refusal(games_from_outcomes, []) == ("outcomes", "a season is 1 to 5 games, not 0")
+
+
+def test_games_with_other_managers_or_implausible_places_are_refused_saying_so():
+    assert refusal(season_standings, [[1, 2, 3], [1, 2, 3, 4]]) == (
+        "games[1].places",
+        "every game lists the same 3 to 5 managers (3)",
+    )
+    assert refusal(season_standings, [[1, 2]]) == (
+        "games[0].places",
+        "every game lists the same 3 to 5 managers (2)",
+    )
+    assert refusal(season_standings, [[1, 2, 3], [2, 2, 3]]) == (
+        "games[1].places",
+        "places run from 1 (the winner); a shared place skips the next (R20)",
+    )
+
+
+def test_an_outcome_that_is_no_crab_rage_game_result_is_refused_saying_so():
+    good = outcome_of([1, 2, 3], winners=[0])
+    cases = [
+        (outcome_of([1, 2]), "outcomes[1].players", "a CRAB RAGE! game has 3 to 5 managers (R1)"),
+        (
+            outcome_of([1, 2, 3], seats=[0, 0, 2]),
+            "outcomes[1].players[1].player",
+            "every seat 0 to 2 exactly once",
+        ),
+        (
+            outcome_of([1, 2, 3, 4], seats=[0, 1, 2, 4]),
+            "outcomes[1].players[3].player",
+            "every seat 0 to 3 exactly once",
+        ),
+        (
+            outcome_of([1, 2, 3], winners=[1]),
+            "outcomes[1].winners",
+            "the winners are the managers placed 1",
+        ),
+        (
+            outcome_of([2, 2, 3]),
+            "outcomes[1].players",
+            "places run from 1 (the winner); a shared place skips the next (R20)",
+        ),
+    ]
+    for bad, field, why in cases:
+        games = games_from_outcomes([good, bad])
+        assert refusal(season_standings, games, "outcomes") == (field, why)
+
+
+def test_outcomes_of_three_four_and_five_managers_are_all_scored():
+    for ranks in ([1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5]):
+        games = games_from_outcomes([outcome_of(ranks, winners=[0])] * 2)
+        standings = season_standings(games, "outcomes")
+        assert [s.total for s in standings] == [10 - 2 * i for i in range(len(ranks))]
