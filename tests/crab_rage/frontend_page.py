@@ -1,8 +1,8 @@
 """The JSON examples of docs/frontends/crab_rage.md, from real calls to a real server on loopback.
 
 `python -m tests.crab_rage.frontend_page` rewrites every block marked `<!-- example: NAME -->` on
-the page with what the server answers now; tests/crab_rage/test_frontend_page.py fails when a
-block differs, so the page never shows JSON the service does not send.
+the page with what the server answers now; tests/test_frontend_docs.py fails when a block
+differs, so the page never shows JSON the service does not send.
 
 Seeded three-player games played with seeded random moves give every example.
 """
