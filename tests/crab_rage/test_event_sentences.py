@@ -45,6 +45,7 @@ from tests.crab_rage.helpers import (
     chance,
     decision,
     duel_state,
+    kinds,
     mega_muscle_shout_out,
     play,
     put,
@@ -64,10 +65,6 @@ def texts(events) -> list[str]:
 def fields(events) -> list[dict]:
     """Each event's fields, without the move (pinned through the sentence)."""
     return [{k: v for k, v in event_fields(e).items() if k != "move"} for e in events]
-
-
-def kinds(events) -> list[str]:
-    return [e.kind for e in events]
 
 
 def choose(state, kind: type[Move], **values) -> list:
