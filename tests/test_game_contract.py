@@ -8,6 +8,7 @@ import dataclasses
 
 import pytest
 
+from crabgames.core.agents import Table
 from crabgames.core.engine import Engine
 from crabgames.core.errors import IllegalMove, InvalidArgument
 from crabgames.core.game import Codec, Explains, Game, HiddenInformation, MoveIds, Observes
@@ -106,3 +107,8 @@ def test_without_observes_or_hidden_information_those_calls_are_refused(engine):
         engine.observation(view)
     with pytest.raises(InvalidArgument):
         engine.sample_state(view, seed=0)
+
+
+def test_without_move_ids_and_observations_no_agent_table_is_set(engine):
+    with pytest.raises(ValueError, match="no move ids or observations"):
+        Table.new(engine, "kraby", 2)

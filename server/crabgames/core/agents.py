@@ -14,7 +14,7 @@ from typing import Any
 
 from crabgames.core.engine import AUTO, EXPLICIT, Engine, Match
 from crabgames.core.errors import IllegalMove
-from crabgames.core.game import CHANCE, NOBODY, PLAYER, AnyGame, Decision
+from crabgames.core.game import CHANCE, NOBODY, PLAYER, AnyGame, Decision, MoveIds, Observes
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
@@ -25,6 +25,9 @@ class Table:
     __slots__ = ("engine", "match")
 
     def __init__(self, engine: Engine, match: Match) -> None:
+        if not isinstance(match.game, MoveIds) or not isinstance(match.game, Observes):
+            title = match.game.facts.title
+            raise ValueError(f"{title} has no move ids or observations (MoveIds, Observes)")
         self.engine = engine
         self.match = match
 

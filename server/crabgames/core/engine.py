@@ -1009,13 +1009,14 @@ RESPONSE_MOVE_ID_COUNT = _RESPONSE_FIELDS["move_id_count"].number
 RESPONSE_LEGAL_MASK = _RESPONSE_FIELDS["legal_mask"].number
 RESPONSE_EVENTS = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
 
-# Each game's encoded moves, by player.
-_ENCODED_MOVES: dict[tuple[str, int], MoveEncodings] = {}
+# Each game's encoded moves, by player (by the game itself: two games may share an id, as a
+# test's variant of a game does, and must not share encodings).
+_ENCODED_MOVES: dict[tuple[AnyGame, int], MoveEncodings] = {}
 _ENCODINGS_LOCK = threading.Lock()
 
 
 def _encoded_moves(game: AnyGame, player: int) -> MoveEncodings:
-    encodings = _ENCODED_MOVES.get((game.facts.id, player))
+    encodings = _ENCODED_MOVES.get((game, player))
     if encodings is None:
-        encodings = _ENCODED_MOVES[game.facts.id, player] = MoveEncodings(game, player)
+        encodings = _ENCODED_MOVES[game, player] = MoveEncodings(game, player)
     return encodings
