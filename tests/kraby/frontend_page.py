@@ -1,8 +1,8 @@
 """The JSON examples of docs/frontends/kraby.md, from real calls to a real server on loopback.
 
 `python -m tests.kraby.frontend_page` rewrites every block marked `<!-- example: NAME -->` on the
-page with what the server answers now; tests/kraby/test_frontend_page.py fails when a block
-differs, so the page never shows JSON the service does not send.
+page with what the server answers now; tests/test_frontend_docs.py fails when a block differs,
+so the page never shows JSON the service does not send.
 
 One seeded two-player game, played with seeded random moves, gives every example: two fishers
 show the central 9x9 and its numbering (K1).

@@ -1,13 +1,15 @@
-"""A clone shares the pieces a move replaces (copy-on-write): playing on a clone must never
-change the state it was taken from."""
+"""A clone is the same position, and shares the pieces a move replaces (copy-on-write): playing
+on a clone must never change the state it was taken from."""
 
 from __future__ import annotations
 
 import random
 
 from crabgames.games.kraby import GAME, rules
+from crabgames.games.kraby.data import BLUE, YELLOW
 from crabgames.games.kraby.state import DEAL, DRAW, GAME_OVER, KrabyState
 from crabgames.v1 import kraby_pb2 as pb
+from tests.kraby.helpers import position
 
 
 def step(state: KrabyState, rng: random.Random) -> None:
@@ -29,3 +31,12 @@ def test_playing_a_clone_to_the_end_never_changes_the_original():
                 step(clone, rng)
             assert (GAME.codec.state_bytes(state), state.row_blocked, state.col_blocked) == before
             step(state, rng)
+
+
+def test_a_clone_is_the_same_position():
+    state = position(2, {(3, 3): BLUE})
+    state.excluded_color = YELLOW
+    clone = GAME.clone(state)
+    assert GAME.codec.state_bytes(clone) == GAME.codec.state_bytes(state)
+    assert clone.excluded_color == YELLOW and clone.num_players == 2
+    assert (clone.row_blocked, clone.col_blocked) == (state.row_blocked, state.col_blocked)

@@ -1,47 +1,24 @@
-"""Events as the engine frames them: their bytes, their sentences, and what each viewer may see
-(G5)."""
+"""Events as the engine frames them: their messages and their sentences. What each viewer may see
+of them (G5) is test_g5_what_each_seat_may_see.py's."""
 
 from __future__ import annotations
 
 import string
 
 from crabgames.games.kraby import GAME
-from crabgames.games.kraby.data import BLUE, EAST, ORANGE, PINK
+from crabgames.games.kraby.data import BLUE, EAST
 from crabgames.games.kraby.events import (
     ALL_TILES_PLACED,
     NO_ENTRY,
     NO_FISHER_CAN_PLACE,
     NO_TILES,
     FigurePlaced,
-    FigureSkipped,
     GameEnded,
-    TileDealt,
-    TileDrawn,
     TilePlaced,
     TurnBegan,
     TurnPassed,
 )
-from crabgames.v1 import game_pb2
-from tests.kraby.helpers import cell
-
-EVERY_KIND = [
-    TileDealt(0, ORANGE, 1, 119),
-    TilePlaced(1, EAST, 4, BLUE, cell(4, 7), 5),
-    TileDrawn(2, PINK, 6, 80),
-    FigurePlaced(1, BLUE, 3, 2),
-    FigureSkipped(0),
-    TurnBegan(2),
-    TurnPassed(2, NO_TILES),
-    TurnPassed(0, NO_ENTRY),
-    GameEnded(ALL_TILES_PLACED),
-    GameEnded(NO_FISHER_CAN_PLACE),
-]
-
-
-def encoded(event: object) -> game_pb2.Event:
-    msg = game_pb2.Event()
-    GAME.codec.encode_event(event, msg)
-    return msg
+from tests.kraby.helpers import EVERY_KIND, cell, encoded
 
 
 def placeholders(template: str) -> set[str]:
@@ -126,23 +103,3 @@ def test_a_pass_says_why():
     assert no_tiles.kraby.turn_passed.reason == NO_TILES
     assert no_entry.kraby.turn_passed.reason == NO_ENTRY
     assert no_tiles.template != no_entry.template
-
-
-def test_a_tile_into_a_hand_is_seen_only_by_its_fisher_and_public_events_are_shared_whole():
-    dealt = TileDealt(0, ORANGE, 1, 119)
-    assert GAME.redact_event(dealt, 0) is dealt
-    assert GAME.redact_event(dealt, 1) == TileDealt(0, 0, 1, 119)
-    assert GAME.redact_event(dealt, None) == TileDealt(0, 0, 1, 119)
-    for event in EVERY_KIND:
-        if not isinstance(event, (TileDealt, TileDrawn)):
-            assert GAME.redact_event(event, None) is event
-
-
-def test_a_hidden_tile_still_tells_everyone_the_hand_and_bag_sizes():
-    drawn = encoded(GAME.redact_event(TileDrawn(2, PINK, 6, 80), 0))
-    assert drawn.text == "player 2 draws a tile"
-    assert "color" not in drawn.args
-    seen = drawn.kraby.tile_drawn
-    assert (seen.player, seen.color, seen.hand_size, seen.bag_size) == (2, 0, 6, 80)
-    mine = encoded(TileDrawn(2, PINK, 6, 80))
-    assert mine.text == "player 2 draws one pink tile"

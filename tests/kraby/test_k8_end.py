@@ -1,43 +1,21 @@
-"""Turn flow: the deal, drawing back to six, passing when no tile fits (G6) and the end (K8)."""
+"""K8: the end (docs/rules/kraby.md, "K8: the end", and the rulebook's "End of the Game"): the game
+ends when every tile is on the board, or, by G6, when no fisher can place a tile (each fisher
+then passes, saying why); the end says which of the two it is."""
 
 from __future__ import annotations
 
 from crabgames.core.game import Decision
 from crabgames.games.kraby import GAME, rules
-from crabgames.games.kraby.data import BLUE, COLORS, EMPTY, ISLAND, ORANGE, SIZE, TILE_OFFSET, WEST
+from crabgames.games.kraby.data import COLORS, EMPTY, ISLAND, ORANGE, SIZE, TILE_OFFSET
 from crabgames.games.kraby.events import (
     ALL_TILES_PLACED,
     NO_ENTRY,
     NO_FISHER_CAN_PLACE,
     NO_TILES,
-    FigureSkipped,
     GameEnded,
-    TurnBegan,
     TurnPassed,
 )
-from crabgames.games.kraby.moves import SKIP_FIGURE, PlaceTile
-from crabgames.games.kraby.state import PLACE_FIGURE, KrabyState, counted
-from tests.kraby.helpers import position
-
-
-def test_the_deal_gives_six_tiles_to_each_fisher_then_the_first_player_starts():
-    state = rules.set_up(3, 5, first_player=2)
-    for _ in range(18):
-        assert GAME.next_decision(state).name == "deal_tile"
-        GAME.apply_chance(state, ORANGE if sum(state.bag[1:]) == 0 else BLUE)
-    assert [sum(h) for h in state.hands] == [6, 6, 6]
-    assert GAME.next_decision(state) == Decision.player_decides(2, "place_tile")
-
-
-def test_after_placing_a_tile_the_fisher_draws_back_to_six():
-    state = position()
-    GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
-    assert sum(state.hands[0]) == 5
-    assert GAME.next_decision(state).name == "draw_tile"
-    outcomes = dict(GAME.chance_outcomes(state))
-    assert outcomes == {c: state.bag[c - 1] for c in COLORS if state.bag[c - 1]}
-    GAME.apply_chance(state, BLUE)
-    assert sum(state.hands[0]) == 6
+from crabgames.games.kraby.state import KrabyState, counted
 
 
 def full_board_except_row(row: int) -> KrabyState:
@@ -83,19 +61,3 @@ def test_the_game_ends_when_every_tile_is_on_the_board():
     state.cells = bytearray(c if c != EMPTY else ORANGE + TILE_OFFSET for c in state.cells)
     state.rebuild_lines()
     assert rules.begin_turn(state) == [GameEnded(ALL_TILES_PLACED)]
-
-
-def test_a_fisher_with_an_empty_hand_is_skipped():
-    state = position()
-    state.bag = tuple(b + h for b, h in zip(state.bag, state.hands[1], strict=True))
-    state.hands[1] = (0,) * 5
-    state.bag = (0,) * 5  # the rest of the tiles are imagined on the board elsewhere
-    GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
-    if state.step == PLACE_FIGURE:
-        events = GAME.apply_move(state, SKIP_FIGURE)
-        assert events == [
-            FigureSkipped(0),
-            TurnPassed(1, NO_TILES),
-            TurnBegan(2),
-        ]
-    assert state.turn_player == 2

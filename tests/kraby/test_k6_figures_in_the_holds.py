@@ -1,4 +1,9 @@
-"""Placing a crab in the ship's hold (K6)."""
+"""K6: figures in the holds (docs/rules/kraby.md, "K6: figures in the holds"), the full test of the
+rulebook's "Placing a Crab in the Ship's Hold": right after their tile a fisher may put one
+figure into a free hold of their ship, provided their ship has no figure of that colour, no other
+ship has that colour in that hold, a figure of that colour is still beside the board (3 a colour,
+2 with four fishers) and, with four fishers, their ship holds fewer than two. Placing is
+optional, and still possible after the very last tile."""
 
 from __future__ import annotations
 
@@ -93,16 +98,6 @@ def test_with_four_players_a_ship_holds_at_most_two_figures():
     state.figure_supply = counted(state.figure_supply, GREEN, -1)
     assert GAME.legal_moves(state) == [SKIP_FIGURE]
     assert GAME.explain_illegal(state, PlaceFigure(BLUE, 3)).rule == "K6"
-
-
-def test_when_no_figure_can_be_placed_the_turn_passes_on_by_itself():
-    state = position(num_players=4)
-    state.ships[0] = (ORANGE, GREEN, 0)
-    state.figure_supply = counted(state.figure_supply, ORANGE, -1)
-    state.figure_supply = counted(state.figure_supply, GREEN, -1)
-    GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
-    GAME.apply_chance(state, BLUE)
-    assert state.turn_player == 1 and state.step == PLACE_TILE
 
 
 def test_supply_per_player_count():
