@@ -7,8 +7,9 @@ setup.py, flow.py, phases.py, actions.py, movement.py, endgame.py and season.py 
 order), explain.py, move_ids.py, sampling.py, view.py (what a seat sees), words.py (move and
 chance labels, event sentences, the legal moves' cache keys), codec.py (the validated decoders)
 and messages.py (states, events, moves and views written by their messages' shapes). One more:
-consistency.py, the cross-field checks codec.decode_state runs on a state sent back (only what
-legal play can reach is accepted), a concern of this game's long pending-step stack.
+consistency.py, the laws of every position (rules.invariants lists their problems) and the
+cross-field checks codec.decode_state runs on a state sent back (only what legal play can reach
+is accepted), a concern of this game's long pending-step stack.
 """
 
 from crabgames.games.crab_rage.game import CrabRageGame

@@ -12,11 +12,12 @@ The rulebook's chapters are modules, each in its own order:
 - season.py: Crab Rage Season (R20).
 
 This module runs them for the plug-in's hooks: who decides, the legal moves, playing a move or a
-chance outcome, the outcome, and the conservation laws (R3, R10, R21) that hold after every one.
+chance outcome, the outcome, and the laws that hold after every one (consistency.LAWS).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from crabgames.core.game import PLAYER, Decision
@@ -26,11 +27,11 @@ from crabgames.games.crab_rage import (  # noqa: F401  (each chapter registers i
     movement,
     phases,
 )
-from crabgames.games.crab_rage.data import FANS_PER_PLAYER
+from crabgames.games.crab_rage.consistency import LAWS
 from crabgames.games.crab_rage.events import Event
 from crabgames.games.crab_rage.flow import HANDLERS, advance, current_decision, top
 from crabgames.games.crab_rage.moves import Move
-from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, Phase, State, Step
+from crabgames.games.crab_rage.state import Phase, State
 from crabgames.games.crab_rage.words import crab_name, team
 
 
@@ -77,30 +78,27 @@ def outcome(state: State) -> endgame.Result | None:
 
 
 def invariants(state: State) -> list[str]:
-    """R21 fans conserved, R3 muscle 1-6, every crab in one place, rage never negative, R10
-    alliances of exactly two colours."""
-    problems = []
-    transit_ok = any(t.kind in (Step.ENTER, Step.DESTINATIONS) for t in state.pending)
-    for seat, p in enumerate(state.players):
-        total = p.supply + p.hardcore + sum(a.fans[seat] for a in state.arenas)
-        total += sum(c.riding_fans for c in p.crabs)
-        if total != FANS_PER_PLAYER or min(p.supply, p.hardcore) < 0:
-            problems.append(f"{team(state, seat)}: fans add up to {total}, not 32 (R21)")
-        if p.rage < 0:
-            problems.append(f"{team(state, seat)}: negative rage")
-        for i, c in enumerate(p.crabs):
-            if not 1 <= c.muscle <= 6:
-                problems.append(f"{crab_name(state, seat, i)}: muscle {c.muscle} (R3)")
-            in_place = c.arena == BACKSTAGE or 0 <= c.arena < len(state.arenas)
-            if not in_place and not (c.arena == IN_TRANSIT and transit_ok):
-                problems.append(f"{crab_name(state, seat, i)}: not in exactly one place")
-            if c.riding_fans and c.arena >= 0:
-                problems.append(f"{crab_name(state, seat, i)}: a riding fan in an arena")
-    for index, arena in enumerate(state.arenas):
-        for seat, other in enumerate(arena.partner):
-            if other >= 0 and (other == seat or arena.partner[other] != seat):
-                problems.append(f"arena {index}: alliance {seat}/{other} is not a pair (R10)")
-            present = any(c.arena == index for c in state.players[seat].crabs)
-            if other >= 0 and not present:
-                problems.append(f"arena {index}: {team(state, seat)} is allied without crabs")
-    return problems
+    """The laws of every position (consistency.LAWS: R3, R9, R10, R12, R21; the codec refuses a
+    state breaking one), each problem named by its team, crab or arena, players first."""
+    problems = sorted((p for law in LAWS for p in law(state)), key=lambda p: subject(p[0]))
+    return [f"{name(state, where)}: {why}" for where, why in problems]
+
+
+SUBJECT = re.compile(r"(players|arenas)\[(\d+)\](?:\.crabs\[(\d+)\])?")
+
+
+def subject(where: str) -> tuple[bool, int]:
+    """The order of a law's field: the players' by seat, then the arenas'."""
+    found = SUBJECT.match(where)
+    assert found is not None, where
+    return found[1] == "arenas", int(found[2])
+
+
+def name(state: State, where: str) -> str:
+    """A law's field (consistency.py) as the team, crab or arena it is about."""
+    found = SUBJECT.match(where)
+    assert found is not None, where
+    kind, index, crab = found.groups()
+    if kind == "arenas":
+        return f"arena {index}"
+    return crab_name(state, int(index), int(crab)) if crab else team(state, int(index))
