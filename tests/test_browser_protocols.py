@@ -558,6 +558,48 @@ def test_a_body_that_never_comes_times_out_and_holds_nothing():
         assert running.edge.calls == 0
 
 
+def test_a_stream_whose_next_request_never_comes_ends_deadline_exceeded_as_on_grpc():
+    """Over HTTP too the edge times each request of an ApplyMoves stream: one answered, the
+    next withheld, the stream ends with REQUEST_TIMEOUT and holds no call."""
+    with own_servers(STREAM_IDLE_SECONDS=0.5) as (running, port):
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as channel:
+            new_game = api.NewGameRequest(num_players=2, seed=7, kraby={})
+            state = api.NewGameResponse.FromString(GrpcCaller(channel)("NewGame", new_game)).state
+        move = api.LegalMovesResponse.FromString(
+            HttpCaller(f"http://127.0.0.1:{port}", "connect-proto")(
+                "LegalMoves", api.LegalMovesRequest(state=state)
+            )
+        ).moves[0]
+        message = api.ApplyMovesRequest(
+            request=api.ApplyMoveRequest(state=state, move=move)
+        ).SerializeToString()
+        frame = b"\0" + len(message).to_bytes(4, "big") + message
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(
+                b"POST /crabgames.v1.RulesService/ApplyMoves HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/connect+proto\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + f"{len(frame):x}\r\n".encode()
+                + frame
+                + b"\r\n"
+            )
+            started, answer = time.monotonic(), b""
+            while b"did not arrive" not in answer and time.monotonic() - started < 5:
+                answer += sock.recv(65536)
+        assert b"HTTP/1.1 200" in answer and b'"deadline_exceeded"' in answer
+        assert b"the next request on the stream did not arrive within 0.5 s" in answer
+        assert settled_to_zero(running)
+
+
+def settled_to_zero(running) -> bool:
+    """Whether the server's calls at work and open go back to none within a few seconds."""
+    deadline = time.monotonic() + 3
+    while running.edge.calls or running.edge.open_calls:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_a_request_over_the_message_limit_is_refused(servers):
     status, _, answer = post(
         servers[1] + f"{RULES}/LegalMoves", b"\x0a" + b"\xff" * (5 << 20), "application/proto"

@@ -8,11 +8,11 @@ generated from the protos: `rules_service_connect.py`) on uvicorn. What is ours 
   parse becomes `Undecodable`, a lone leading state stays bytes), and take the wire bytes the
   edge answers with, so binary answers are the gRPC answers byte for byte and JSON is their
   canonical JSON.
-- `HttpCall` is the part of a grpc.aio servicer context the edge uses (read, write,
-  time_remaining, abort, peer, code): each call runs the edge's own handler, so admission
-  (MAX_CALLS, long calls), the work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout),
-  the answer limit, the metrics and the access log are the gRPC side's, and a refusal carries
-  the same google.rpc.Status (its details become the Connect error's details, or gRPC-Web's
+- `EdgeOverHttp`, a connectrpc interceptor, runs each unary method through the edge as gRPC's
+  interceptor does (Edge.unary), and ApplyMoves is the edge's stream: admission (MAX_CALLS,
+  long calls), the work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout), the answer
+  limit, the metrics and the access log are the gRPC side's, and a refusal carries the same
+  google.rpc.Status (its details become the Connect error's details, or gRPC-Web's
   grpc-status-details-bin).
 - `RequestTime` bounds the time to send the request body (edge.REQUEST_SECONDS), as the gRPC
   edge does; connectrpc bounds its size (MAX_MESSAGE_BYTES), uvicorn the connections.
@@ -31,11 +31,11 @@ import asyncio
 import logging
 import os  # the web page (WithPage)
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path  # the web page (WithPage)
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 import uvicorn
@@ -56,19 +56,15 @@ from starlette.types import Message as AsgiMessage
 from crabgames.core.errors import bad_request
 from crabgames.service import edge as edge_limits
 from crabgames.service import http
-from crabgames.service.calls import Refused, answer
-from crabgames.service.edge import (
-    SERVICE,
-    Edge,
-    Handler,
-    request_deserializer,
-)
+from crabgames.service.calls import Aborted, CallContext, Refused, answer
+from crabgames.service.edge import EOF, SERVICE, Edge, deadline_of, request_deserializer
 from crabgames.service.limits import (
     JSON_BYTES_PER_WIRE_BYTE,
     MAX_REQUEST_BYTES,
     REQUEST_BYTES,
     json_deserializer,
 )
+from crabgames.service.peers import peer_address
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
@@ -77,6 +73,8 @@ if TYPE_CHECKING:
     from crabgames.service.server import Running
 
 log = logging.getLogger(__name__)
+Q = TypeVar("Q")  # a method's request, as the codec made it
+R = TypeVar("R")  # ... and its answer
 
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
@@ -178,153 +176,113 @@ def codecs(edge: Edge) -> list[BinaryCodec | JsonCodec]:
 # ----- statuses -----
 
 
-class HttpAborted(ConnectError, grpc.aio.AbortError):
-    """A call the edge ended with a status: raised to connectrpc, which writes it in the call's
-    protocol; an AbortError, so the observer (metrics.code_of) reads its code as gRPC's."""
-
-
 def connect_code(code: grpc.StatusCode) -> Code:
     return Code.CANCELED if code is grpc.StatusCode.CANCELLED else Code[code.name]
 
 
-def connect_error(status: grpc.Status) -> HttpAborted:
+def connect_error(status: grpc.Status) -> ConnectError:
     """The Connect error for a gRPC status with rich details (status.py): the same code,
-    message and google.rpc details."""
-    return aborted(status.code, status.details, status.trailing_metadata)
-
-
-def aborted(code: grpc.StatusCode, message: str | None, trailing_metadata: Any) -> HttpAborted:
+    message and google.rpc details (its details become the Connect error's details, or
+    gRPC-Web's grpc-status-details-bin)."""
     details = []
-    for key, value in trailing_metadata or ():
-        if key == "grpc-status-details-bin":
+    for key, value in status.trailing_metadata or ():
+        if key == "grpc-status-details-bin" and isinstance(value, bytes):
             rich = status_pb2.Status.FromString(value)
             details = [
                 ErrorDetail(AnyDetail(type_url=d.type_url, value=d.value)) for d in rich.details
             ]
-    return HttpAborted(connect_code(code), message or "", details)
+    return ConnectError(connect_code(status.code), status.details or "", details)
 
 
-# ----- calls: what the edge sees of an HTTP call -----
+# ----- calls: the edge around each method -----
 
 
 class HttpCall:
-    """The parts of a grpc.aio servicer context the edge uses, for one HTTP call: its request
-    messages, its deadline, an abort that raises the Connect error, and its peer."""
+    """An HTTP call as the edge sees it (edge.Transport): its request (a unary call's, which
+    connectrpc has read and the codec made) or its stream's, its deadline and its peer."""
 
-    __slots__ = ("requests", "ctx", "written", "status_code")
+    __slots__ = ("requests", "ctx", "caller", "peer")
 
     def __init__(
         self, requests: AsyncIterator[object] | object, ctx: RequestContext[Any, Any]
     ) -> None:
         self.requests = requests  # a unary call's request, or a stream's iterator
         self.ctx = ctx
-        self.written: asyncio.Queue[Answer] | None = None
-        self.status_code: grpc.StatusCode | None = None
+        address = ctx.client_address or ""
+        self.caller = f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
+        self.peer = peer_address(self.caller)
 
     async def read(self) -> object:
         if isinstance(self.requests, AsyncIterator):
-            try:
-                return await anext(self.requests)
-            except StopAsyncIteration:
-                return grpc.aio.EOF
-        request, self.requests = self.requests, None
-        return grpc.aio.EOF if request is None else request
-
-    async def write(self, data: bytes) -> None:
-        assert self.written is not None
-        await self.written.put(Answer(data, api.ApplyMovesResponse))
+            return await anext(self.requests, EOF)
+        request, self.requests = self.requests, EOF
+        return request
 
     def time_remaining(self) -> float | None:
         remaining = self.ctx.timeout_ms
         return None if remaining is None else remaining / 1000
 
-    async def abort(self, code: grpc.StatusCode, details: str, trailing_metadata: Any) -> NoReturn:
-        self.status_code = code
-        raise aborted(code, details, trailing_metadata)
 
-    def code(self) -> grpc.StatusCode | None:
-        return self.status_code
+class EdgeOverHttp:
+    """The edge on the browser protocols: connectrpc's interceptor of every unary method, which
+    runs the method's endpoint through Edge.unary as EdgeInterceptor runs gRPC's handlers (the
+    request's arrival is RequestTime's to time: connectrpc reads it before any interceptor)."""
 
-    def done(self) -> bool:
-        return False  # an HTTP call ends when its handler returns
+    def __init__(self, edge: Edge) -> None:
+        self.edge = edge
 
-    def peer(self) -> str:
-        address = self.ctx.client_address or ""
-        return f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
+    async def intercept_unary(
+        self,
+        call_next: Callable[[Q, RequestContext[Any, Any]], Awaitable[R]],
+        request: Q,
+        ctx: RequestContext[Any, Any],
+        /,
+    ) -> R:
+        def run(request: Q, _call: CallContext) -> Awaitable[R]:
+            return call_next(request, ctx)
+
+        try:
+            return await self.edge.unary(ctx.method.name, run, HttpCall(request, ctx))
+        except Aborted as error:
+            raise connect_error(error.status) from None
 
 
 class RulesOverHttp:
-    """The generated RulesService protocol, every method the edge's handler for it."""
+    """The generated RulesService protocol: each unary method its work (Edge.runner), run by
+    EdgeOverHttp; ApplyMoves Edge.stream. Each request is what the codec made of it: a
+    request message, or limits.Received, Deferred, TooLarge or Undecodable."""
 
     def __init__(self, edge: Edge) -> None:
-        self.handlers: dict[str, Handler] = {
-            method.name: edge.apply_moves() if method.client_streaming else edge.unary(method.name)
-            for method in SERVICE.methods
+        self.edge = edge
+        self.runners = {
+            m.name: edge.runner(m.name) for m in SERVICE.methods if not m.client_streaming
         }
         self.outputs: dict[str, type[Message]] = {
             m.name: getattr(api, m.output_type.name) for m in SERVICE.methods
         }
 
-    # Each request is what the codec made of it: a request message, or limits.Received or
-    # limits.Undecodable.
+    async def unary(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
+        call, name = HttpCall(None, ctx), ctx.method.name
+        work = CallContext(deadline_of(call.time_remaining()), call.peer)
+        return Answer(await self.runners[name](request, work), self.outputs[name])
 
-    async def unary(self, name: str, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return Answer(await self.handlers[name](None, HttpCall(request, ctx)), self.outputs[name])
-
-    async def list_games(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("ListGames", request, ctx)
-
-    async def new_game(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("NewGame", request, ctx)
-
-    async def legal_moves(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("LegalMoves", request, ctx)
-
-    async def apply_move(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("ApplyMove", request, ctx)
-
-    async def get_view(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("GetView", request, ctx)
-
-    async def replay(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("Replay", request, ctx)
-
-    async def sample_state(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("SampleState", request, ctx)
-
-    async def score_crab_rage_season(
-        self, request: object, ctx: RequestContext[Any, Any]
-    ) -> Answer:
-        return await self.unary("ScoreCrabRageSeason", request, ctx)
-
-    async def playouts(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("Playouts", request, ctx)
-
-    async def suggest_move(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        return await self.unary("SuggestMove", request, ctx)
+    # The generated protocol's unary methods, each `unary` (which reads its name from `ctx`).
+    list_games = new_game = legal_moves = apply_move = get_view = replay = unary
+    sample_state = score_crab_rage_season = playouts = suggest_move = unary
 
     async def apply_moves(
         self, requests: AsyncIterator[object], ctx: RequestContext[Any, Any]
     ) -> AsyncIterator[Answer]:
-        """The edge's ApplyMoves handler on a task, its answers yielded as it writes them
-        (a queue of one: it waits for each to be sent); its refusal ends the stream."""
-        call = HttpCall(requests, ctx)
-        call.written = asyncio.Queue(1)
-        task = asyncio.ensure_future(self.handlers["ApplyMoves"](None, call))
+        """The edge's stream, each answer yielded as it comes (and sent before the next request
+        is read); its refusal ends the stream."""
+        answers = self.edge.stream(HttpCall(requests, ctx))
         try:
-            while True:
-                written = asyncio.ensure_future(call.written.get())
-                await asyncio.wait((written, task), return_when=asyncio.FIRST_COMPLETED)
-                if written.done():
-                    yield written.result()
-                    continue
-                written.cancel()
-                while not call.written.empty():
-                    yield call.written.get_nowait()
-                task.result()  # the refusal that ended the stream, if any
-                return
+            async for body in answers:
+                yield Answer(body, api.ApplyMovesResponse)
+        except Aborted as error:
+            raise connect_error(error.status) from None
         finally:
-            task.cancel()
+            await answers.aclose()
 
 
 # ----- the ASGI application -----
@@ -466,6 +424,7 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> ASGIApp:
     (exact origins such as https://play.example.com; none: same-origin pages only)."""
     rules = RulesServiceASGIApplication(
         RulesOverHttp(edge),  # type: ignore[arg-type]
+        interceptors=[EdgeOverHttp(edge)],
         # The largest JSON request of any method; each method's own bound is the codecs'.
         read_max_bytes=MAX_REQUEST_BYTES * JSON_BYTES_PER_WIRE_BYTE,
         codecs=codecs(edge),

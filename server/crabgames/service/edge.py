@@ -1,41 +1,41 @@
-"""The rules service on an asyncio gRPC server (grpc.aio): how each call is read, run and
-answered, so that no caller can hold the server by being slow, idle or greedy
-(docs/security.md).
+"""The limits every rules call is served with, whatever its transport, so that no caller can
+hold the server by being slow, idle or greedy (docs/security.md). gRPC (`EdgeInterceptor`, a
+grpc.aio interceptor) and the browser protocols (browser.py, a connectrpc interceptor) run the
+same `Edge.unary` around each unary method's handler; ApplyMoves is `Edge.stream` on both.
 
-- A unary method is registered as client-streaming, so the edge reads the request itself: it
-  must arrive within REQUEST_SECONDS (a withheld body holds a timer, never a thread). The call
-  is answered once its first message is read, as gRPC's own unary calls are.
+- A call's request must arrive within REQUEST_SECONDS (a withheld body holds a timer, never a
+  thread). On gRPC the interceptor registers each unary method as client-streaming, so the edge
+  reads the request itself; the call is answered once its first message is read, as gRPC's own
+  unary calls are.
 - A call of bounded work (one decode, at most one move and its chance events) runs on the event
-  loop, between reads and writes; with a freshness ledger (ledger.py), whose calls wait on the
-  network, it runs on a pool of LEDGER_THREADS threads instead. A long one (LONG_CALLS: loops
-  over many games or moves) runs on a small thread pool and stops at the caller's deadline,
-  when the caller goes away, and at WORK_SECONDS whatever the deadline; beyond
-  QUEUED_LONG_CALLS waiting, one is refused at once.
+  loop; with a freshness ledger (ledger.py), whose calls wait on the network, on a pool of
+  LEDGER_THREADS threads. A long one (LONG_CALLS: loops over many games or moves) runs in a
+  long-call process and stops at the caller's deadline, when the caller goes away, and at
+  WORK_SECONDS whatever the deadline; beyond QUEUED_LONG_CALLS waiting, one is refused at once.
 - An ApplyMoves stream must send its next request within STREAM_IDLE_SECONDS.
-- At most MAX_CALLS rules calls per process are in flight; more are refused at once
+- At most MAX_CALLS rules calls per process are at work; more are refused at once
   (RESOURCE_EXHAUSTED). Health and reflection are not counted, so they always answer.
 - A peer address whose calls keep ending with no request message (gRPC refused it as too large
   once inflated, or none came) has its next calls held a while and refused unread.
 - An answer larger than the message limit is refused (RESOURCE_EXHAUSTED) before it is sent.
 - With an observer (metrics.py: --metrics-address, --access-log), every rules call, refused or
-  not, is reported as it ends with its method, request, status and duration; without one the
-  handlers are the bare ones and pay nothing.
+  not, is reported as it ends with its method, request, status and duration.
 
-The servicer (servicer.py) stays synchronous: it sees a `CallContext` with the parts of gRPC's
-servicer context it uses, and its abort becomes the asyncio call's abort here.
+Every refusal is raised as calls.Aborted with its status; each transport ends the call with it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import math
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, NoReturn, Protocol
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, cast
 
 import grpc
 from google.protobuf.message import Message
@@ -74,6 +74,8 @@ MAX_CALLS = 1024
 # Rules calls open per process, at work or waiting for their request, and per peer address (any
 # port): a caller opening calls that never send anything fills its own share, never the
 # server's. Behind a proxy every caller is the proxy's address: let the proxy bound its callers.
+# (Not grpc.aio's maximum_concurrent_rpcs: it counts health and reflection too, so callers
+# filling it would leave the health probes unanswered, and it has no share per peer.)
 OPEN_CALLS = 4096
 OPEN_CALLS_PER_PEER = 256
 # Threads for the bounded calls of a server with a ledger: each waits at most twice the ledger's
@@ -94,32 +96,25 @@ LONG_CALLS = ("Playouts", "Replay", "SuggestMove")
 # The calls a game makes most, whose requests lead with the state. A sealing server opens and
 # checks every state, so it parses them whole.
 STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
+# What a transport's read gives once the caller has sent all its requests.
+EOF = grpc.aio.EOF
+
+T = TypeVar("T")
+# A unary method's work on its request (Edge.runner's, or what a transport put around it).
+Run = Callable[[Any, CallContext], Awaitable[T]]
 
 
-# A call's trailing metadata, as grpc.Status carries it.
-Metadata = tuple[tuple[str, str | bytes], ...]
+class Transport(Protocol):
+    """What the edge asks of a call's transport (gRPC's below, browser.py's)."""
 
+    peer: str  # the caller's address (peers.peer_address), which the limits count by
+    caller: str  # the transport's own name for the caller (with its port), for the access log
 
-class AsyncCall(Protocol):
-    """What the edge uses of an asyncio call: a grpc.aio servicer context, or for Connect and
-    gRPC-Web browser.HttpCall. `read` gives what the method's deserializer made of a request
-    (limits.py), or grpc.aio.EOF."""
-
-    async def read(self) -> object: ...
-
-    async def write(self, message: bytes) -> None: ...
+    async def read(self) -> Any:
+        """The call's next request message, as the method's deserializer made it (a request
+        message, limits.Received, Deferred, TooLarge or Undecodable), or EOF."""
 
     def time_remaining(self) -> float | None: ...
-
-    async def abort(
-        self, code: grpc.StatusCode, details: str, trailing_metadata: Metadata
-    ) -> NoReturn: ...
-
-    def peer(self) -> str: ...
-
-    def code(self) -> grpc.StatusCode | None: ...
-
-    def done(self) -> bool: ...
 
 
 class CallObserver(Protocol):
@@ -131,42 +126,23 @@ class CallObserver(Protocol):
         request: Any,
         started: float,
         error: BaseException | None,
-        context: AsyncCall,
+        peer: str,
         messages: int,
     ) -> None: ...
 
 
-# A handler as grpc.aio calls it: the request iterator (unused: the edge reads the requests
-# itself) and the call.
-Handler = Callable[[Any, AsyncCall], Awaitable[Any]]
+def deadline_of(remaining: float | None) -> float | None:
+    """The caller's deadline (time.monotonic()), from its time remaining."""
+    return None if remaining is None else time.monotonic() + remaining
 
 
-def deadline_of(context: AsyncCall, budget: float | None) -> float | None:
-    """The caller's deadline, cut to `budget` seconds from now when one is given."""
-    now = time.monotonic()
-    remaining = context.time_remaining()
-    deadline = None if remaining is None else now + remaining
-    if budget is not None:
-        deadline = now + budget if deadline is None else min(deadline, now + budget)
-    return deadline
+def refusal(error: RulesError) -> Aborted:
+    return Aborted(status_for(error))
 
 
-async def abort(context: AsyncCall, status: grpc.Status) -> NoReturn:
-    if context.done():  # gRPC ended the call itself (a message over its limit): nobody to tell
-        raise asyncio.CancelledError
-    await context.abort(status.code, status.details, status.trailing_metadata)
-    raise AssertionError("abort returns only by raising")  # pragma: no cover
-
-
-async def refuse(context: AsyncCall, error: RulesError) -> NoReturn:
-    await abort(context, status_for(error))
-
-
-async def next_message(context: AsyncCall, seconds: float, what: str) -> Any:
-    """The next request message (grpc.aio.EOF once the caller has sent all), as the method's
-    deserializer made it (a request message, limits.Received or limits.Undecodable; Any, as
-    each method's differs), waiting at most `seconds` for it (a timer that cancels the wait:
-    cheaper than asyncio.wait_for's task)."""
+async def next_message(read: Callable[[], Awaitable[Any]], seconds: float, what: str) -> Any:
+    """The next request message (EOF once the caller has sent all), waiting at most `seconds`
+    for it (a timer that cancels the wait: cheaper than asyncio.wait_for's task)."""
     task = asyncio.current_task()
     assert task is not None
     fired: list[bool] = []
@@ -177,34 +153,32 @@ async def next_message(context: AsyncCall, seconds: float, what: str) -> Any:
 
     timer = asyncio.get_running_loop().call_later(seconds, time_out)
     try:
-        return await context.read()
+        return await read()
     except asyncio.CancelledError:
         if not fired:
-            raise  # cancelled by gRPC (the caller went away), not by the timer
+            raise  # cancelled by the transport (the caller went away), not by the timer
         task.uncancel()
     finally:
         timer.cancel()
-    await refuse(
-        context,
-        Refused(
-            grpc.StatusCode.DEADLINE_EXCEEDED,
-            "REQUEST_TIMEOUT",
-            f"{what} did not arrive within {seconds:g} s",
-        ),
-    )
+    why = f"{what} did not arrive within {seconds:g} s"
+    raise refusal(Refused(grpc.StatusCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT", why))
 
 
-async def refuse_unreadable(context: AsyncCall, request: object) -> None:
+def refuse_unreadable(request: object) -> None:
     """Refuse a request that does not parse, or that is larger than its method needs."""
     if isinstance(request, Undecodable):
         why = f"does not parse as {request.type_name}: {request.error}"
-        await refuse(context, bad_request("request", why))
+        raise refusal(bad_request("request", why))
     if isinstance(request, TooLarge):
-        await refuse(context, too_large(request.why))
+        raise refusal(too_large(request.why))
 
 
 def too_large(why: str) -> Refused:
     return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE", why)
+
+
+def busy(message: str) -> Refused:
+    return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "BUSY", message)
 
 
 class Seen:
@@ -221,6 +195,19 @@ class Seen:
         if not self.count:
             self.request = request
         self.count += 1
+
+
+@contextlib.contextmanager
+def observed(observer: CallObserver, method: str, caller: str) -> Iterator[Seen]:
+    """A call reported to the observer as it ends (`with`, giving its Seen), refused or not."""
+    seen, started, error = Seen(), time.perf_counter(), None
+    try:
+        yield seen
+    except BaseException as failed:  # GeneratorExit: a stream closed as its caller went away
+        error = asyncio.CancelledError() if isinstance(failed, GeneratorExit) else failed
+        raise
+    finally:
+        observer.finish(method, seen.request, started, error, caller, seen.count)
 
 
 def one_less(counts: dict[str, int], peer: str) -> None:
@@ -245,7 +232,7 @@ def started_pool(threads: int, name: str) -> ThreadPoolExecutor:
 
 
 class Edge:
-    """Runs the servicer's methods as asyncio calls, with the limits above."""
+    """The limits above, kept for one server process (both transports count in the same)."""
 
     def __init__(
         self,
@@ -285,6 +272,8 @@ class Edge:
         if ledger is not None:
             ledger.close()  # its connections to the store
 
+    # ----- the counts -----
+
     def opened(self, peer: str) -> RulesError | None:
         """Why a new call cannot even wait for its request now, or None (and it is counted)."""
         if self.stopping:
@@ -302,15 +291,6 @@ class Edge:
     def closed(self, peer: str) -> None:
         self.open_calls -= 1
         one_less(self.open_by_peer, peer)
-
-    async def first_request(self, context: AsyncCall, peer: str) -> Any:
-        """The call's first request message, refused unless it parsed (or will, for JSON)."""
-        request = await next_message(context, REQUEST_SECONDS, "the request")
-        if request is grpc.aio.EOF:
-            self.refused.take(peer)
-            await refuse(context, bad_request("request", "no request message: a call sends one"))
-        await refuse_unreadable(context, request)
-        return request
 
     def admitted(self, long: bool, peer: str) -> RulesError | None:
         """Why a call whose request arrived cannot start its work now, or None (and the call
@@ -335,68 +315,83 @@ class Edge:
             self.long_calls -= 1
             one_less(self.long_by_peer, peer)
 
-    def admit(self, method: str, peer: str) -> None:
-        """The servicer's own admission of a call (new games per caller), as a status."""
-        try:
-            self.servicer.admit(method, peer)
-        except RulesError as error:
-            raise Aborted(status_for(error)) from None
+    # ----- a call, whatever its transport -----
 
-    async def readable(self, context: AsyncCall, request: Any) -> Any:
+    async def unary(self, name: str, run: Run[T], transport: Transport) -> T:
+        """A unary call: its request read within REQUEST_SECONDS, admitted, and worked on by
+        `run` (the method's handler, as its transport calls it)."""
+        if self.observer is None:
+            return await self.unary_call(name, run, transport, None)
+        with observed(self.observer, name, transport.caller) as seen:
+            return await self.unary_call(name, run, transport, seen)
+
+    async def unary_call(
+        self, name: str, run: Run[T], transport: Transport, seen: Seen | None
+    ) -> T:
+        peer = transport.peer
+        async with Open(self, peer):
+            request = await next_message(transport.read, REQUEST_SECONDS, "the request")
+            if request is EOF:
+                self.refused.take(peer)
+                raise refusal(bad_request("request", "no request message: a call sends one"))
+            if seen is not None:
+                seen.add(request)
+            refuse_unreadable(request)
+            async with Admitted(self, name in LONG_CALLS, peer):
+                self.servicer.admit(name, peer)
+                request = await self.readable(request)
+                # Answered without waiting for the end of the request stream, as gRPC's own
+                # unary calls are: a second message is never read (waiting for the end would
+                # cost every call a read of its own, about a sixth of a small call's CPU).
+                call = CallContext(deadline_of(transport.time_remaining()), peer)
+                return await run(request, call)
+
+    async def stream(self, transport: Transport) -> AsyncGenerator[bytes]:
+        """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
+        the stream with its status. Each request is a call's work of its own: admitted when it
+        arrives, counted until it is answered (not until its answer is written: a caller that
+        reads no answers would hold MAX_CALLS slots). So its limits are here, per message, not
+        around the stream as an interceptor's would be."""
+        apply_move, peer = self.runner("ApplyMove"), transport.peer
+        deadline = deadline_of(transport.time_remaining())
+        observer = self.observer
+        reported = observer and observed(observer, "ApplyMoves", transport.caller)
+        with reported or contextlib.nullcontext() as seen:
+            async with Open(self, peer):
+                seconds, what = REQUEST_SECONDS, "the first request on the stream"
+                while True:
+                    request = await next_message(transport.read, seconds, what)
+                    if request is EOF:
+                        if seconds == REQUEST_SECONDS:  # a stream of no request at all
+                            self.refused.take(peer)
+                        return
+                    seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
+                    if seen is not None:
+                        seen.add(request)
+                    refuse_unreadable(request)
+                    async with Admitted(self, False, peer):
+                        request = await self.readable(request)
+                        body = await apply_move(request.request, CallContext(deadline, peer))
+                    yield wire.apply_moves_response(body)
+
+    async def readable(self, request: Any) -> Any:
         """The request, a Connect JSON one parsed now, on the parse pool (refused when it does
         not parse)."""
         if type(request) is not Deferred:
             return request
         loop = asyncio.get_running_loop()
         request = await loop.run_in_executor(self.parse_pool, request.parse)
-        await refuse_unreadable(context, request)
+        refuse_unreadable(request)
         return request
 
-    def unary(self, name: str) -> Handler:
-        behavior = getattr(self.servicer, name)
-        long = name in LONG_CALLS
+    # ----- a method's work -----
 
-        async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> bytes:
-            async with Open(self, context) as peer:
-                request = await self.first_request(context, peer)
-                if seen is not None:
-                    seen.add(request)
-                async with Admitted(self, context, long, peer):
-                    self.admit(name, peer)
-                    request = await self.readable(context, request)
-                    call = CallContext(deadline_of(context, None), peer)
-                    if long:
-                        response = await self.run_long(name, request, call)
-                    else:
-                        response = await self.run_bounded(behavior, request, call)
-                # Answered without waiting for the end of the request stream, as gRPC's own
-                # unary calls are: a second message is never read (waiting for the end would
-                # cost every call a read of its own, about a sixth of a small call's CPU).
-                return response
-
-        handle.__name__ = name
-        return handle if self.observer is None else self.observed(name, handle)
-
-    def observed(
-        self, name: str, handle: Callable[[Any, AsyncCall, Seen], Awaitable[Any]]
-    ) -> Handler:
-        """`handle`, reporting each call to the observer as it ends (refused ones too)."""
-        observer = self.observer
-        assert observer is not None  # called only when there is one
-
-        async def observed_handle(requests: Any, context: AsyncCall) -> Any:
-            started = time.perf_counter()
-            seen = Seen()
-            try:
-                response = await handle(requests, context, seen)
-            except BaseException as error:
-                observer.finish(name, seen.request, started, error, context, seen.count)
-                raise
-            observer.finish(name, seen.request, started, None, context, seen.count)
-            return response
-
-        observed_handle.__name__ = name
-        return observed_handle
+    def runner(self, name: str) -> Run[bytes]:
+        """A method's work on its request, where it runs: a long call in a long-call process,
+        a bounded one on the event loop (or a thread, with a ledger)."""
+        if name in LONG_CALLS:
+            return functools.partial(self.run_long, name)
+        return functools.partial(self.run_bounded, getattr(self.servicer, name))
 
     def run(
         self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext
@@ -438,71 +433,37 @@ class Edge:
             gone.set()
             raise
 
-    def apply_moves(self) -> Handler:
-        """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
-        the stream with its status. Each request is a call's work of its own: admitted when it
-        arrives, counted until it is answered."""
-        apply_move = self.servicer.ApplyMove
-
-        async def handle(_requests: Any, context: AsyncCall, seen: Seen | None = None) -> None:
-            async with Open(self, context) as peer:
-                seconds, what = REQUEST_SECONDS, "the first request on the stream"
-                while True:
-                    request = await next_message(context, seconds, what)
-                    if request is grpc.aio.EOF:
-                        if seconds == REQUEST_SECONDS:  # a stream of no request at all
-                            self.refused.take(peer)
-                        return
-                    seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
-                    if seen is not None:
-                        seen.add(request)
-                    await refuse_unreadable(context, request)
-                    async with Admitted(self, context, False, peer):
-                        request = await self.readable(context, request)
-                        call = CallContext(deadline_of(context, None), peer)
-                        body = await self.run_bounded(apply_move, request.request, call)
-                    await context.write(wire.apply_moves_response(body))
-
-        return handle if self.observer is None else self.observed("ApplyMoves", handle)
-
 
 class Open:
-    """One rules call open (`async with`, giving its peer's address): refused at once when its
-    peer or the process has too many open; counted until it ends."""
+    """One rules call open (`async with`): refused at once when its peer or the process has too
+    many open; counted until it ends."""
 
-    __slots__ = ("edge", "context", "peer")
+    __slots__ = ("edge", "peer")
 
-    def __init__(self, edge: Edge, context: AsyncCall) -> None:
-        self.edge, self.context = edge, context
-        self.peer = ""
+    def __init__(self, edge: Edge, peer: str) -> None:
+        self.edge, self.peer = edge, peer
 
-    async def __aenter__(self) -> str:
-        self.peer = peer_address(self.context.peer())
+    async def __aenter__(self) -> None:
         refused = self.edge.opened(self.peer)
         if refused is not None:
-            await refuse(self.context, refused)
+            raise refusal(refused)
         wait = self.edge.refused.wait(self.peer)
         if wait:
             try:
                 await self.held_and_refused(wait)
             finally:
                 self.edge.closed(self.peer)
-        return self.peer
 
     async def held_and_refused(self, wait: float) -> NoReturn:
         """A call from a peer with too many requests refused unread lately: refused unread
         too, once it has waited (a held call costs a timer; a caller refused at once would
         call again at once, and its calls would cost the event loop what its bombs did)."""
         await asyncio.sleep(min(wait, REQUEST_SECONDS))
-        await refuse(
-            self.context,
-            Refused(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "TOO_MANY_REFUSED",
-                f"too many requests from {self.peer} were refused unread lately (too large,"
-                f" or none): its calls are read again in {math.ceil(wait)} s",
-            ),
+        why = (
+            f"too many requests from {self.peer} were refused unread lately (too large, or"
+            f" none): its calls are read again in {math.ceil(wait)} s"
         )
+        raise refusal(Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_REFUSED", why))
 
     async def __aexit__(
         self,
@@ -514,19 +475,19 @@ class Open:
 
 
 class Admitted:
-    """One rules call's work admitted by the edge (`async with`): refused at once when it
-    cannot start; once in, counted until it ends, and a refusal raised inside ends the call with
-    its status."""
+    """One rules call's work admitted (`async with`): refused at once when it cannot start; once
+    in, counted until it ends, and a refusal raised inside (the servicer's admission, an answer
+    too large, the server short of memory) becomes its status."""
 
-    __slots__ = ("edge", "context", "long", "peer")
+    __slots__ = ("edge", "long", "peer")
 
-    def __init__(self, edge: Edge, context: AsyncCall, long: bool, peer: str) -> None:
-        self.edge, self.context, self.long, self.peer = edge, context, long, peer
+    def __init__(self, edge: Edge, long: bool, peer: str) -> None:
+        self.edge, self.long, self.peer = edge, long, peer
 
     async def __aenter__(self) -> None:
         refused = self.edge.admitted(self.long, self.peer)
         if refused is not None:
-            await refuse(self.context, refused)
+            raise refusal(refused)
 
     async def __aexit__(
         self,
@@ -535,21 +496,81 @@ class Admitted:
         _trace: TracebackType | None,
     ) -> None:
         self.edge.finished(self.long, self.peer)
-        if isinstance(error, Aborted):
-            await abort(self.context, error.status)
-        if isinstance(error, Refused):
-            await refuse(self.context, error)
+        if isinstance(error, RulesError):
+            raise refusal(error) from None
         short = None if error is None else short_of(error)
         if short is not None:
-            await refuse(self.context, short)
+            raise refusal(short) from None
 
 
-def busy(message: str) -> Refused:
-    return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "BUSY", message)
+# ----- gRPC -----
+
+GrpcContext = grpc.aio.ServicerContext[Any, Any]
 
 
-def as_is(data: bytes) -> bytes:
-    return data
+async def abort(context: GrpcContext, status: grpc.Status) -> NoReturn:
+    if context.done():  # gRPC ended the call itself (a message over its limit): nobody to tell
+        raise asyncio.CancelledError
+    await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("abort returns only by raising")  # pragma: no cover
+
+
+class EdgeInterceptor(grpc.aio.ServerInterceptor):
+    """The edge on gRPC: each unary rules method's handler (add_rules_service's) replaced by a
+    client-streaming one that reads its request itself (a timer bounds the wait: gRPC's own
+    unary handler is called only once the request has come) and runs the handler's work
+    through Edge.unary. Other services (health, reflection) pass through untouched."""
+
+    def __init__(self, edge: Edge) -> None:
+        self.edge = edge
+        # Each method's replacement, made on its first call (the registered handlers are fixed).
+        self.replaced: dict[str, grpc.RpcMethodHandler[Any, Any]] = {}
+
+    async def intercept_service(
+        self,
+        continuation: Callable[
+            [grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler[Any, Any] | None]
+        ],
+        details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler[Any, Any] | None:
+        replaced = self.replaced.get(details.method)
+        if replaced is not None:
+            return replaced
+        handler = await continuation(details)
+        service, _, name = details.method[1:].rpartition("/")
+        if handler is None or service != SERVICE.full_name or handler.unary_unary is None:
+            return handler
+        run = cast(Run[bytes], handler.unary_unary)  # add_rules_service's: Edge.runner's
+        replaced = grpc.stream_unary_rpc_method_handler(
+            self.read_by_the_edge(name, run),
+            request_deserializer=handler.request_deserializer,
+            response_serializer=handler.response_serializer,
+        )
+        self.replaced[details.method] = replaced
+        return replaced
+
+    def read_by_the_edge(self, name: str, run: Run[bytes]) -> Callable[..., Awaitable[bytes]]:
+        unary = self.edge.unary
+
+        async def handle(_requests: object, context: GrpcContext) -> bytes:
+            try:
+                return await unary(name, run, GrpcCall(context))
+            except Aborted as error:
+                await abort(context, error.status)
+
+        return handle
+
+
+class GrpcCall:
+    """A gRPC call as the edge sees it (Transport)."""
+
+    __slots__ = ("caller", "peer", "read", "time_remaining")
+
+    def __init__(self, context: GrpcContext) -> None:
+        self.caller = context.peer()
+        self.peer = peer_address(self.caller)
+        self.read = context.read
+        self.time_remaining = context.time_remaining
 
 
 def request_deserializer(edge: Edge, method: str) -> Callable[[bytes], object]:
@@ -562,21 +583,32 @@ def request_deserializer(edge: Edge, method: str) -> Callable[[bytes], object]:
 
 
 def add_rules_service(edge: Edge, server: grpc.aio.Server) -> None:
-    """Register the rules service through the edge (instead of the generated
-    add_RulesServiceServicer_to_server): every method reads its own requests."""
+    """Register the rules service (instead of the generated add_RulesServiceServicer_to_server:
+    the servicer is synchronous, answers with wire bytes, and its requests are read by the
+    edge's deserializers). A unary method's handler is its work (Edge.runner), given the call
+    by EdgeInterceptor, which the server must have; ApplyMoves is Edge.stream."""
     handlers: dict[str, grpc.RpcMethodHandler[Any, bytes]] = {}
+    # Answers are wire bytes already: no response serializer.
     for method in SERVICE.methods:
-        deserializer = request_deserializer(edge, method.name)
-        if method.client_streaming and method.server_streaming:
-            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
-                edge.apply_moves(), request_deserializer=deserializer, response_serializer=as_is
-            )
+        read = request_deserializer(edge, method.name)
+        if method.client_streaming:
+            behavior = functools.partial(apply_moves, edge)
+            handlers[method.name] = grpc.stream_stream_rpc_method_handler(behavior, read)
         else:
-            handlers[method.name] = grpc.stream_unary_rpc_method_handler(
-                edge.unary(method.name),
-                request_deserializer=deserializer,
-                response_serializer=as_is,
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                edge.runner(method.name), read
             )
     server.add_generic_rpc_handlers(
         (grpc.method_handlers_generic_handler(SERVICE.full_name, handlers),)
     )
+
+
+async def apply_moves(edge: Edge, _requests: object, context: GrpcContext) -> None:
+    answers = edge.stream(GrpcCall(context))
+    try:
+        async for answer in answers:
+            await context.write(answer)
+    except Aborted as error:
+        await abort(context, error.status)
+    finally:
+        await answers.aclose()

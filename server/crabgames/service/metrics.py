@@ -55,7 +55,8 @@ from crabgames.core import wire
 from crabgames.core.engine import Engine
 from crabgames.core.wire import Remembered
 from crabgames.service import http
-from crabgames.service.edge import AsyncCall, Edge
+from crabgames.service.calls import Aborted
+from crabgames.service.edge import Edge
 from crabgames.service.limits import Received
 from crabgames.service.tls import ServerTls
 from crabgames.v1 import game_pb2
@@ -143,13 +144,13 @@ class Games:
         return self.of_state(request.state)  # LegalMoves, ApplyMove(s), GetView, Playouts, ...
 
 
-def code_of(error: BaseException | None, context: AsyncCall) -> grpc.StatusCode:
-    """The status a call ended with: OK, the code it was aborted with, CANCELLED when the
+def code_of(error: BaseException | None) -> grpc.StatusCode:
+    """The status a call ended with: OK, the code it was refused with, CANCELLED when the
     caller went away, UNKNOWN for anything else (a bug)."""
     if error is None:
         return grpc.StatusCode.OK
-    if isinstance(error, grpc.aio.AbortError):
-        return context.code() or grpc.StatusCode.UNKNOWN
+    if isinstance(error, Aborted):
+        return error.status.code
     if isinstance(error, asyncio.CancelledError):
         return grpc.StatusCode.CANCELLED
     return grpc.StatusCode.UNKNOWN
@@ -186,13 +187,13 @@ class Observer:
         request: Any,
         started: float,
         error: BaseException | None,
-        context: AsyncCall,
+        peer: str,
         messages: int = 1,
     ) -> None:
-        """Record one call that began at `started` (time.perf_counter())."""
+        """Record one call from `peer` that began at `started` (time.perf_counter())."""
         seconds = time.perf_counter() - started
         game = self.games.of_request(method, request)
-        code = code_of(error, context)
+        code = code_of(error)
         if self.registry is not None:
             children = self.children.get((method, game, code))
             if children is None:
@@ -200,7 +201,7 @@ class Observer:
             children[0].inc()
             children[1].observe(seconds)
         if self.access:
-            self.log(method, game, code, seconds, context, messages)
+            self.log(method, game, code, seconds, peer, messages)
 
     def new_children(
         self, method: str, game: str, code: grpc.StatusCode
@@ -219,7 +220,7 @@ class Observer:
         game: str,
         code: grpc.StatusCode,
         seconds: float,
-        context: AsyncCall,
+        peer: str,
         messages: int,
     ) -> None:
         line: dict[str, object] = {
@@ -228,7 +229,7 @@ class Observer:
             "game": game,
             "code": code.name,
             "duration_ms": round(seconds * 1000, 3),
-            "peer": context.peer(),
+            "peer": peer,
         }
         if method == "ApplyMoves":
             line["messages"] = messages

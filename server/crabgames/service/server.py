@@ -21,7 +21,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service import reflection
-from crabgames.service.edge import Edge, add_rules_service
+from crabgames.service.edge import Edge, EdgeInterceptor, add_rules_service
 from crabgames.service.ledger import Ledger
 from crabgames.service.limits import MAX_REQUEST_BYTES
 from crabgames.service.metrics import (
@@ -160,11 +160,6 @@ async def start(
         *KEEPALIVE_OPTIONS,
         *connection_age_options(),
     ]
-    server = grpc.aio.server(
-        handlers=list(handlers) or None,
-        interceptors=list(interceptors) or None,
-        options=options,
-    )
     # States sealed when CRABGAMES_SEAL_KEYS is set.
     sealer = Sealer.from_env()
     ledger = Ledger.from_env(sealing=sealer is not None)  # CRABGAMES_LEDGER_URL (ledger.py)
@@ -177,6 +172,12 @@ async def start(
         if observing.access_log:
             enable_access_log()
     edge = Edge(RulesServicer(engine, sealer, ledger), threads, MAX_MESSAGE_BYTES, observer)
+    server = grpc.aio.server(
+        handlers=list(handlers) or None,
+        # The edge's last: it answers the rules calls from its own table of handlers.
+        interceptors=[*interceptors, EdgeInterceptor(edge)],
+        options=options,
+    )
     add_rules_service(edge, server)
     if sealer is not None:
         log.info(
