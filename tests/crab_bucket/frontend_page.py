@@ -2,8 +2,8 @@
 loopback.
 
 `python -m tests.crab_bucket.frontend_page` rewrites every block marked `<!-- example: NAME -->`
-on the page with what the server answers now; tests/crab_bucket/test_frontend_page.py fails when
-a block differs, so the page never shows JSON the service does not send.
+on the page with what the server answers now; tests/test_frontend_docs.py fails when a block
+differs, so the page never shows JSON the service does not send.
 
 One seeded three-player Quick game with a small deck of three missions (one per level, each
 easy to meet, so random moves complete missions and use abilities) gives every example.

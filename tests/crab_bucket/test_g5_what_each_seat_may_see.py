@@ -1,21 +1,87 @@
-"""Events per seat (G5, B2): a card dealt or drawn into a hand is seen by its holder only; the
-circle, the missions and every card played, cut or rescued are public. Checked through the
-engine's `new_game` and `apply_move`, as the service sends them."""
+"""G5: what each seat may see (docs/rules/general.md, "G5: what each seat may see"), for Crab
+Bucket (docs/rules/crab_bucket.md, "What a seat learns from the events (G5)", and B2): a card dealt
+or drawn into a hand, the extra card of "Draw 1 card and play 2" included, is seen by its holder
+only; the circle, the missions and every card played, cut (named, B2) or moved by an ability are
+public. Checked on the chance decisions and through the engine's `new_game` and `apply_move`, as
+the service sends them."""
 
 from __future__ import annotations
 
 from crabgames.core.engine import EXPLICIT, Engine, Match
 from crabgames.core.prng import Prng
-from crabgames.games.crab_bucket import GAME, rules
-from crabgames.games.crab_bucket.data import CIRCLE, HAND_SIZE, OXI
-from crabgames.games.crab_bucket.moves import PlayCard, UseAbility
-from crabgames.games.crab_bucket.state import DRAW_MISSION, NO_MISSION, REFILL, CrabBucketState
+from crabgames.games.crab_bucket import GAME, rules, turn, words
+from crabgames.games.crab_bucket.data import CIRCLE, DEFAULT_MISSIONS, HAND_SIZE, OXI
+from crabgames.games.crab_bucket.moves import (
+    PlayCard,
+    UseAbility,
+)
+from crabgames.games.crab_bucket.state import (
+    DRAW_MISSION,
+    NO_MISSION,
+    REFILL,
+    CrabBucketState,
+    Options,
+)
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
-from tests.crab_bucket.helpers import WILD_CRAB, card, card_message, mission_index, position
+from tests.crab_bucket.helpers import (
+    HAND,
+    PILES,
+    QUICK,
+    TOPS,
+    WILD_CRAB,
+    card,
+    card_message,
+    mission_index,
+    only,
+    position,
+    ready,
+    use_mission,
+)
+
+
+def test_the_circle_is_dealt_for_all_to_see_and_each_hand_to_its_holder_only():
+    # G5, B2: the 8 circle cards are dealt face up; then 3 cards to each player in seat order.
+    state = rules.new_state(3, Options(QUICK, 0, DEFAULT_MISSIONS, 1))
+    for dealt in range(rules.deal_size(3)):
+        receiver = None if dealt < CIRCLE else (dealt - CIRCLE) // HAND_SIZE
+        assert rules.card_receiver(state) == receiver
+        hidden = [p for p in range(3) if receiver is not None and p != receiver]
+        assert rules.chance_hidden_from(state) == hidden
+        turn.apply_chance(state, rules.chance_outcomes(state)[0][0])
+    # Then the first mission is drawn, face up for everyone.
+    assert rules.decision_name(state) == "draw_mission"
+    assert rules.card_receiver(state) is None and rules.chance_hidden_from(state) == []
+
+
+def test_the_extra_card_of_draw_1_and_play_2_is_seen_by_its_drawer_only():
+    state = position(PILES, {0: HAND}, num_players=3, current="Mission 1-D",
+                     completed=("Mission 2-C",))  # fmt: skip
+    turn.apply_move(state, UseAbility(mission_index("Mission 2-C")))
+    assert rules.decision_name(state) == "draw_card"
+    assert rules.card_receiver(state) == 0 and rules.chance_hidden_from(state) == [1, 2]
+
+
+def test_the_card_drawn_back_to_3_is_seen_by_its_drawer_only():
+    state = position(PILES, {1: HAND}, num_players=3, current="Mission 1-D", turn=1)
+    turn.apply_move(state, PlayCard(card("red 1"), 3))  # red 1 on red 6
+    assert rules.decision_name(state) == "draw_card"
+    assert rules.card_receiver(state) == 1 and rules.chance_hidden_from(state) == [0, 2]
+
+
+def test_draw_1_and_play_2_draws_its_extra_card_seen_by_the_drawer_only():
+    state = ready("Mission 2-C")
+    use_mission(state, "Mission 2-C")
+    drawn = only(turn.apply_chance(state, card("green 5")), "card_drawn")
+    assert drawn.extra and words.text(drawn) == (
+        "player 0 draws green 5 for Draw 1 card and play 2"
+    )
+    seen = GAME.redact_event(drawn, 1)
+    assert seen.card is None and seen.extra
+    assert words.text(seen) == "player 0 draws a card for Draw 1 card and play 2"
+
 
 ENGINE = Engine([GAME])
-TOPS = ["red 8", "yellow 1", "green 8", "yellow 2", "blue 8", "yellow 3", "red 1", "yellow 4"]
 
 
 def as_message(state: CrabBucketState) -> game_pb2.GameState:

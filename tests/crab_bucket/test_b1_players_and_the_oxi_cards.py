@@ -1,13 +1,13 @@
-"""Chance events (G2) and their documented `value` encodings (docs/games/crab_bucket.md)."""
+"""B1: players and the Oxi! cards (docs/rules/crab_bucket.md, "B1: players and the Oxi! cards"):
+one Oxi! card per player takes part, set aside during the deal (only the 32 crab cards are dealt)
+and shuffled into the draw pile once it is done."""
 
 from __future__ import annotations
 
-from crabgames.core.engine import Engine
+from crabgames.core.engine import EXPLICIT, Engine
 from crabgames.games.crab_bucket import GAME
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
-
-EXPLICIT = game_pb2.CHANCE_MODE_EXPLICIT
 
 
 def chance(value: int) -> game_pb2.Move:
@@ -33,20 +33,3 @@ def test_the_deal_draws_card_ids_from_the_32_crab_cards_then_oxi_cards_join_the_
     state, _, _ = engine.apply_move(state, chance(0))
     assert state.crab_bucket.current_mission == 0 and state.next.decision == "play"
     assert sum(1 for c in state.crab_bucket.draw_pile if c.oxi) == 3
-
-
-def test_an_oxi_draw_is_value_32_weighted_by_the_oxi_cards_in_the_draw_pile():
-    engine = Engine([GAME])
-    state, _ = engine.new_game("crab_bucket", pb.CrabBucketOptions(), 2, seed=3,
-                               chance_mode=EXPLICIT)  # fmt: skip
-    while state.next.kind == game_pb2.DECIDER_KIND_CHANCE:
-        moves, _ = engine.legal_moves(state)
-        state, _, _ = engine.apply_move(state, moves[0])
-    moves, _ = engine.legal_moves(state)
-    state, _, _ = engine.apply_move(state, moves[0])  # a main action: then a draw
-    moves, decision = engine.legal_moves(state)
-    assert decision.decision == "draw_card"
-    oxi = [m for m in moves if m.chance.value == 32]
-    assert len(oxi) == 1 and oxi[0].label == "player 0 draws Oxi!"
-    remaining = 32 - 8 - 6 + 2  # crab cards left plus 2 Oxi!
-    assert abs(oxi[0].chance.probability - 2 / remaining) < 1e-12

@@ -1,13 +1,26 @@
-"""Rulebook "1. Play a Crab Card": same colour only if higher, different colour only if lower or
-equal; anything on an Oxi! or an empty pile (B2). The worked example is the rulebook's."""
+"""The rulebook's "1. Play a Crab Card" (docs/rules/crab_bucket.md, "1. Play a Crab Card"): a card
+from the hand goes on a pile of the same colour only if higher, of a different colour only if
+lower or equal, and on an Oxi! or an empty pile (B2) whatever it is; a play breaking this is
+refused citing the section, and a play under it is told as a play, not a free one. The
+rulebook's worked example is checked for every card of the hand on every pile, then played."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules, turn
+from crabgames.games.crab_bucket import rules, turn, words
 from crabgames.games.crab_bucket.data import CARD_NAMES
+from crabgames.games.crab_bucket.events import CardPlayed
 from crabgames.games.crab_bucket.moves import Pass, PlayCard
 from crabgames.games.crab_bucket.state import EMPTY
-from tests.crab_bucket.helpers import card, position
+from tests.crab_bucket.helpers import (
+    TOPS,
+    as_sent,
+    card,
+    cards,
+    draws_back_to_3_and_ends_the_turn,
+    play,
+    position,
+    red_pair_position,
+)
 
 # The example circle: every top the rulebook names (green 7, green 8, yellow 6, red 7, yellow 4)
 # plus three (blue 3, blue 4, red 6) on which neither the red 5 nor the yellow 7 may go.
@@ -100,6 +113,19 @@ def test_a_played_card_goes_on_top_and_the_pile_grows():
     turn.apply_move(state, PlayCard(card("red 5"), 0))
     assert state.piles[0] == (card("green 7"), card("red 5"))
     assert card("red 5") not in state.hands[0]
+
+
+def test_play_a_crab_card_from_your_hand_onto_a_pile_is_told_as_a_play_not_a_free_one():
+    # Blue 1 on the yellow 1: another colour, lower or equal. The placement rule applied, so the
+    # play is not "Play a card freely" (that ability is the only free play, B6).
+    state = red_pair_position(TOPS, ["blue 1", "green 1", "green 2"])
+    events = play(state, PlayCard(card("blue 1"), 1))
+    assert events == [CardPlayed(0, card("blue 1"), 1, False)]
+    assert words.text(events[0]) == "player 0 plays blue 1 on pile 1"
+    assert not as_sent(events[0]).crab_bucket.card_played.freely
+    assert state.piles[1] == cards("yellow 1", "blue 1")
+    assert state.hands[0] == cards("green 1", "green 2") and state.played == 1
+    draws_back_to_3_and_ends_the_turn(state, "blue 3")
 
 
 # The whole example as a table: for each card of the first player's hand, the tops it may go

@@ -1,7 +1,9 @@
-"""Sampling under B2: every card on a pile was dealt or played face up, so a sampled state (from a
-view, or a state's hidden information drawn again) keeps every pile exactly; only the other
-hands and the draw pile are drawn. A view's pile cards must agree with its top, height and Oxi!
-count."""
+"""B2: the circle (docs/rules/crab_bucket.md, "B2: the circle"): every card on a pile was dealt or
+played face up, so sampling a state from a view, or drawing a state's hidden information again,
+keeps every pile exactly and draws only the other hands and the draw pile; a view's pile cards
+must agree with its top, height and Oxi! count. (A view showing every card of every pile is
+checked with the views, test_views.py; a pile number outside 0 to 7, with G3's decisions,
+test_g3_one_decision_at_a_time.py.)"""
 
 from __future__ import annotations
 
@@ -12,7 +14,11 @@ import pytest
 from crabgames.core.errors import InvalidArgument
 from crabgames.games.crab_bucket import GAME
 from crabgames.v1 import crab_bucket_pb2 as pb
-from tests.crab_bucket.helpers import card, card_message, position
+from tests.crab_bucket.helpers import (
+    card,
+    card_message,
+    position,
+)
 
 # Buried crab cards, a buried Oxi! and an Oxi! top (both of 2 players' Oxi! cards), one pile empty.
 PILES = [
@@ -25,6 +31,8 @@ PILES = [
     ["blue 8"],
     ["yellow 1", "red 3", "red 4"],
 ]
+
+
 HANDS = {0: ["red 1", "blue 3", "green 3"], 1: ["yellow 3", "yellow 4", "green 5"]}
 
 
