@@ -142,7 +142,8 @@ def _gaps(red: int, green: int, blue: int, yellow: int) -> tuple[Gap, ...]:
 
 # House default deck (B4): the rulebook prints only the example mission (1-A) and the icons, not
 # the cards. 6 missions per level; each level's three abilities appear on two cards each. Every
-# mission is satisfiable (tests/crab_bucket/test_missions.py proves it with a witness circle).
+# mission is satisfiable (tests/crab_bucket/test_b4_default_mission_deck.py proves it with a
+# witness circle).
 DEFAULT_MISSIONS: tuple[Mission, ...] = (
     # Printed: the rulebook's example (green 2, red 3, blue 0, yellow 1).
     Mission("Mission 1-A", 1, RESCUE_TOPS, _gaps(3, 2, 0, 1)),
