@@ -5,11 +5,12 @@ written from native values: messages.py; the engine's hooks calling both: game.C
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
 from crabgames.games.crab_rage import rules
-from crabgames.games.crab_rage.consistency import LAWS, REACHABLE
+from crabgames.games.crab_rage.consistency import LAWS, REACHABLE, is_unit
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
     ROUNDS,
@@ -69,23 +70,19 @@ MAX_PENDING = 256
 
 
 def decode_options(msg: Any, n: int, path: str) -> Options:
-    teams = tuple(msg.teams)
-    if teams and (len(teams) != n or len(set(teams)) != n or any(t not in TEAMS for t in teams)):
+    teams, billboards = tuple(msg.teams), tuple(msg.billboards)
+    if teams and not (len(teams) == n and distinct(teams, TEAMS, n)):
         raise bad_request(f"{path}.teams", f"needs {n} distinct team colours, one per seat")
     base = default_options(n, teams)
     microphone = msg.microphone if msg.HasField("microphone") else None
     if microphone is not None and not 0 <= microphone < n:
         raise bad_request(f"{path}.microphone", f"must be a seat from 0 to {n - 1}")
-    billboards = tuple(msg.billboards)
-    if billboards and (
-        SETUP[n].arenas != 3
-        or len(billboards) != 3
-        or len(set(billboards)) != 3
-        or any(b not in BILLBOARDS for b in billboards)
+    if billboards and not (
+        SETUP[n].arenas == len(billboards) == 3 and distinct(billboards, BILLBOARDS, 3)
     ):
         raise bad_request(f"{path}.billboards", "only with 3 arenas: 3 distinct billboards")
     signatures = tuple(msg.signature_moves) or base.signatures
-    if len(signatures) != n or any(s not in SIGNATURE_MOVES for s in signatures):
+    if len(signatures) != n or not SIGNATURE_MOVES.issuperset(signatures):
         raise bad_request(f"{path}.signature_moves", f"needs {n} signature moves, one per seat")
     fanbases = base.fanbases
     if msg.fanbase_cards:
@@ -142,7 +139,7 @@ def seat_or_unset(value: int, n: int, path: str, field: str) -> None:
     need(-1 <= value < n, path, field, "must be -1 or a seat")
 
 
-def distinct(values: list[int], allowed: frozenset[int], most: int) -> bool:
+def distinct(values: Sequence[int], allowed: frozenset[int], most: int) -> bool:
     """At most `most` values, all different and all allowed."""
     return len(values) <= most and len(set(values)) == len(values) and allowed.issuperset(values)
 
@@ -189,12 +186,7 @@ def decode_player(msg: Any, n: int, arenas: int, path: str) -> Player:
 
 
 def decode_arena(msg: Any, n: int, path: str) -> Arena:
-    billboard, fans, partner, glory = (
-        msg.billboard,
-        list(msg.fans),
-        list(msg.partner),
-        list(msg.glory),
-    )
+    billboard, fans, partner, glory = msg.billboard, [*msg.fans], [*msg.partner], [*msg.glory]
     need(billboard == 0 or billboard in BILLBOARDS, path, ".billboard", "unknown billboard")
     for name, values in (("fans", fans), ("partner", partner), ("glory", glory)):
         if len(values) != n:
@@ -305,11 +297,6 @@ def decode_fields(msg: Any, n: int, path: str) -> State:
 
 
 CHECKS = LAWS + REACHABLE
-
-
-def is_unit(unit: int, n: int) -> bool:
-    """A unit is a bit set of one or two seats (R10)."""
-    return 0 < unit < (1 << n) and bin(unit).count("1") <= 2
 
 
 def decode_roll_off(msg: Any, n: int, path: str) -> RollOff:

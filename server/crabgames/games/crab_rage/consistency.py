@@ -101,23 +101,12 @@ LAWS: tuple[Check, ...] = (
 # ----- reachable: the decoded state's fields agree -----
 
 # The bottom of the pending stack in each phase (bottom first): the rest of the round.
+REST = (Step.ROUND_END, Step.RAGE_PHASE, Step.FAN_PHASE, Step.RUMBLE_PHASE)
 SKELETON = {
-    Phase.SETUP: (Step.ROUND_START,),
-    Phase.REFEREE: (
-        Step.ROUND_END,
-        Step.RAGE_PHASE,
-        Step.FAN_PHASE,
-        Step.RUMBLE_PHASE,
-        Step.ACTION_TURN,
-        Step.FLIP_ACTION,
-    ),
-    Phase.ACTION: (Step.ROUND_END, Step.RAGE_PHASE, Step.FAN_PHASE, Step.RUMBLE_PHASE),
-    Phase.RUMBLE: (Step.ROUND_END, Step.RAGE_PHASE, Step.FAN_PHASE),
-    Phase.FAN: (Step.ROUND_END, Step.RAGE_PHASE),
-    Phase.RAGE: (Step.ROUND_END,),
-    Phase.END_OF_GAME: (),
-    Phase.GAME_OVER: (),
-}
+    Phase.SETUP: (Step.ROUND_START,), Phase.REFEREE: (*REST, Step.ACTION_TURN, Step.FLIP_ACTION),
+    Phase.ACTION: REST, Phase.RUMBLE: REST[:3], Phase.FAN: REST[:2], Phase.RAGE: REST[:1],
+    Phase.END_OF_GAME: (), Phase.GAME_OVER: (),
+}  # fmt: skip
 MUTATION = {Step.BUILD_RAGE, Step.MUTATION_CHOICE, Step.MUTATION_ROLL}
 # The steps that can sit above the skeleton in each phase.
 ABOVE = {
@@ -135,6 +124,11 @@ ABOVE = {
 }  # fmt: skip
 
 
+def is_unit(unit: int, n: int) -> bool:
+    """A unit is a bit set of one or two of the n seats (R10)."""
+    return 0 < unit < (1 << n) and bin(unit).count("1") <= 2
+
+
 def pending_kinds(state: State) -> list[int]:
     return [t.kind for t in state.pending]
 
@@ -147,10 +141,8 @@ def check_pending_refs(state: State) -> Problems:
     for seat, player in enumerate(state.players):
         for index, c in enumerate(player.crabs):
             if c.arena == IN_TRANSIT and (seat, index) not in entering:
-                yield (
-                    f"players[{seat}].crabs[{index}].place",
-                    "a crab in transit needs a pending ENTER step",
-                )
+                where = f"players[{seat}].crabs[{index}].place"
+                yield where, "a crab in transit needs a pending ENTER step"
     for index, task in enumerate(state.pending):
         kind, crabs = task.kind, [state.players[p].crabs[i] for p, i in task.crabs]
         if kind == Step.ENTER and any(
@@ -159,10 +151,8 @@ def check_pending_refs(state: State) -> Problems:
             yield f"pending[{index}].crabs", "entering crabs must be in transit to the arena"
         if kind == Step.DESTINATIONS and any(c.arena != task.arena for c in crabs):
             yield f"pending[{index}].crabs", "leaving crabs must be in the arena"
-        if kind == Step.RUMBLE_RESULT:
-            unit = task.values[0]
-            if not (0 < unit < (1 << state.num_players) and bin(unit).count("1") <= 2):
-                yield f"pending[{index}].values", "a unit of one or two seats"
+        if kind == Step.RUMBLE_RESULT and not is_unit(task.values[0], state.num_players):
+            yield f"pending[{index}].values", "a unit of one or two seats"
         if kind == Step.TIE_BREAK and state.roll_off is None:
             yield "roll_off", "a tie break needs the roll-off"
         if kind == Step.DUEL and state.duel is None:
@@ -262,10 +252,8 @@ def check_commitments(state: State) -> Problems:
     committed = [p for p in order if state.players[p].committed]
     for seat in committed:
         if seat not in waiting:
-            yield (
-                f"players[{seat}].committed",
-                "no hardcore fan commitment is being collected from this player",
-            )
+            why = "no hardcore fan commitment is being collected from this player"
+            yield f"players[{seat}].committed", why
     if committed != waiting[: len(committed)]:
         yield "players", "commitments are collected in turn order"
 
@@ -278,10 +266,8 @@ def check_glory(state: State) -> Problems:
     """R18: glory is all 0 until scoring, then the dense ranking of the fans in each arena."""
     for index, arena in enumerate(state.arenas):
         if arena.glory != (arena_glory(arena.fans) if scored(state) else [0] * state.num_players):
-            yield (
-                f"arenas[{index}].glory",
-                "must be 0 before scoring and the dense ranking of fans after (R18)",
-            )
+            why = "must be 0 before scoring and the dense ranking of fans after (R18)"
+            yield f"arenas[{index}].glory", why
 
 
 def check_duel(state: State) -> Problems:

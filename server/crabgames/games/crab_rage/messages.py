@@ -65,11 +65,14 @@ def place(arena: int) -> int:
     return PLACE_OF.get(arena, PLACE_ARENA)
 
 
-def arena_of(arena: int, destination: int) -> int | None:
-    """The arena a crab is in, or the one it is entering in transit; None backstage."""
-    if arena == BACKSTAGE:
-        return None
+def arena_of(arena: int, destination: int) -> int:
+    """The arena a crab is in, or the one it is entering in transit; -1 backstage."""
     return destination if arena == IN_TRANSIT else arena
+
+
+def seat_or_none(seat: int) -> int | None:
+    """A seat or an arena, None for the state's -1 (unset in a view)."""
+    return seat if seat >= 0 else None
 
 
 # A crab as its value, its fields in Crab's order: a Crab changes in place, so the player's
@@ -86,9 +89,7 @@ def crab(shapes: wire.Shapes) -> wire.Encoder:
     read: dict[str, wire.Read] = {
         "muscle": itemgetter(MUSCLE),
         "place": lambda value: place(value[ARENA]),
-        "arena": lambda value: (
-            -1 if value[ARENA] == BACKSTAGE else arena_of(value[ARENA], value[DESTINATION])
-        ),
+        "arena": lambda value: arena_of(value[ARENA], value[DESTINATION]),
         "riding_fans": itemgetter(RIDING_FANS),
     }
     return wire.Encoder(pb.CrabRageCrab, read, shapes)
@@ -98,7 +99,7 @@ def crab_view(shapes: wire.Shapes) -> wire.Encoder:
     """A crab as the table shows it: no arena backstage."""
     read = {
         "place": lambda c: place(c.arena),
-        "arena": lambda c: arena_of(c.arena, c.destination),
+        "arena": lambda c: seat_or_none(arena_of(c.arena, c.destination)),
     }
     return wire.Encoder(pb.CrabRageCrabView, read, shapes, remember=False)
 
@@ -305,11 +306,6 @@ STATE = wire.Encoder(
 EVENT = event_encoder("crab_rage", words.words, SHAPES)
 MOVE = SHAPES.encoder(pb.CrabRageMove)
 OUTCOME = SHAPES.encoder(pb.CrabRageOutcome)
-
-
-def seat_or_none(seat: int) -> int | None:
-    """A seat or an arena, None for the state's -1 (unset in a view)."""
-    return seat if seat >= 0 else None
 
 
 def state_field(name: str) -> wire.Read:

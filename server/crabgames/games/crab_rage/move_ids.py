@@ -12,23 +12,13 @@ ids of all other moves, and of every Smash a real game plays, are those of the f
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from itertools import accumulate
+from operator import attrgetter
+from typing import Any
 
 from crabgames.games.crab_rage.data import Action
-from crabgames.games.crab_rage.moves import (
-    MOVE_CLASSES,
-    Act,
-    Alliance,
-    AllianceChoice,
-    BillboardCrab,
-    Destination,
-    HardcoreFans,
-    Move,
-    MutationCrab,
-    RumbleOpponent,
-    Signature,
-    SignatureTarget,
-    StyleBonus,
-)
+from crabgames.games.crab_rage.moves import MOVE_CLASSES, Act, AllianceChoice, Move
 
 SEATS, CRABS, ARENAS = 5, 4, 4
 TARGETS = SEATS * CRABS
@@ -38,101 +28,77 @@ TARGETS = SEATS * CRABS
 X_IDS = 127
 MAX_HARDCORE = 32
 
-# Ids per crab for each action, and what picks an id within them.
-ACT_SIZE = {
-    Action.MOVE: ARENAS,
-    Action.GO_CLAM: ARENAS,
-    Action.SPLIT: SEATS,
-    Action.SMASH: TARGETS * X_IDS,
-    Action.RUSH: 1,
-    Action.SCATTER: 1,
-    Action.PSYCH_OUT: TARGETS,
-    Action.SWAP: TARGETS,
-    Action.CHARM: 1,
-    Action.RAGE: 5,
+Ids = tuple[int, Callable[[Any], int]]  # how many ids, and a move's place among them
+
+
+def none(move: Any) -> int:
+    return 0
+
+
+def target_index(move: Any) -> int:
+    return int(move.target[0] * CRABS + move.target[1])
+
+
+# Ids per crab for each action, in Action's order.
+ACT_IDS: dict[Action, Ids] = {
+    Action.MOVE: (ARENAS, attrgetter("arena")),
+    Action.GO_CLAM: (ARENAS, attrgetter("arena")),
+    Action.SPLIT: (SEATS, attrgetter("partner")),
+    Action.SMASH: (TARGETS * X_IDS, lambda move: target_index(move) * X_IDS + move.amount - 1),
+    Action.RUSH: (1, none),
+    Action.SCATTER: (1, none),
+    Action.PSYCH_OUT: (TARGETS, target_index),
+    Action.SWAP: (TARGETS, target_index),
+    Action.CHARM: (1, none),
+    Action.RAGE: (5, lambda move: move.amount - 1),
 }
-
-
-def target_index(move: Act | SignatureTarget) -> int:
-    return move.target[0] * CRABS + move.target[1]
+*act_starts, _ = accumulate((n * CRABS for n, _ in ACT_IDS.values()), initial=0)
+ACT_START = dict(zip(ACT_IDS, act_starts, strict=True))
 
 
 def act_offset(move: Act) -> int:
     action = Action(move.action)
-    if action in (Action.MOVE, Action.GO_CLAM):
-        return move.arena
-    if action == Action.SPLIT:
-        return move.partner
-    if action == Action.SMASH:
-        return target_index(move) * X_IDS + move.amount - 1
-    if action in (Action.PSYCH_OUT, Action.SWAP):
-        return target_index(move)
-    if action == Action.RAGE:
-        return move.amount - 1
-    return 0
+    size, offset = ACT_IDS[action]
+    return ACT_START[action] + move.crab * size + offset(move)
 
 
-def alliance_offset(move: Alliance) -> int:
+def alliance_offset(move: Any) -> int:
     if move.alliance == AllianceChoice.INDEPENDENT:
         return 0
-    return 1 + (move.alliance - 1) * SEATS + move.partner
+    return int(1 + (move.alliance - 1) * SEATS + move.partner)
 
 
-def signature_target_offset(move: SignatureTarget) -> int:
+def signature_target_offset(move: Any) -> int:
     if move.target[0] < 0:
-        return move.crab  # Shell Up
-    return CRABS + target_index(move) * ARENAS + move.arena  # Frenzy (arena 0), Riptide
+        return int(move.crab)  # Shell Up
+    return int(CRABS + target_index(move) * ARENAS + move.arena)  # Frenzy (arena 0), Riptide
 
 
-KIND_SIZE = {
-    "pass": 1,
-    "act": sum(ACT_SIZE.values()) * CRABS,
-    "signature": ARENAS,
-    "destination": ARENAS,
-    "alliance": 1 + 2 * SEATS,
-    "billboard_crab": CRABS,
-    "style_bonus": ARENAS,
-    "mutation_crab": CRABS,
-    "rumble_opponent": SEATS,
-    "signature_target": CRABS + TARGETS * ARENAS,
-    "hardcore_fans": MAX_HARDCORE + 1,
-    "duel_reroll": 1,
-    "duel_keep": 1,
+# Ids for each kind of move.
+KIND_IDS: dict[str, Ids] = {
+    "pass": (1, none),
+    "act": (sum(n for n, _ in ACT_IDS.values()) * CRABS, act_offset),
+    "signature": (ARENAS, attrgetter("arena")),
+    "destination": (ARENAS, attrgetter("arena")),
+    "alliance": (1 + 2 * SEATS, alliance_offset),
+    "billboard_crab": (CRABS, attrgetter("crab")),
+    "style_bonus": (ARENAS, attrgetter("arena")),
+    "mutation_crab": (CRABS, attrgetter("crab")),
+    "rumble_opponent": (SEATS, attrgetter("partner")),
+    "signature_target": (CRABS + TARGETS * ARENAS, signature_target_offset),
+    "hardcore_fans": (MAX_HARDCORE + 1, attrgetter("amount")),
+    "duel_reroll": (1, none),
+    "duel_keep": (1, none),
 }
-KIND_START = {}
-_start = 0
-for _class in MOVE_CLASSES:  # in CrabRageMoveKind's order
-    _kind = _class._field_defaults["kind"]
-    KIND_START[_kind] = _start
-    _start += KIND_SIZE[_kind]
-SMASH_ABOVE = _start  # Smash with X above X_IDS: one id per (crab, target)
-MOVE_ID_COUNT = SMASH_ABOVE + CRABS * TARGETS
-ACT_START = {}
-_start = 0
-for _action in Action:
-    ACT_START[_action] = _start
-    _start += ACT_SIZE[_action] * CRABS
+KINDS = [cls._field_defaults["kind"] for cls in MOVE_CLASSES]  # in CrabRageMoveKind's order
+*starts, SMASH_ABOVE = accumulate((KIND_IDS[kind][0] for kind in KINDS), initial=0)
+KIND_START: dict[str, int] = dict(zip(KINDS, starts, strict=True))
+MOVE_ID_COUNT = SMASH_ABOVE + CRABS * TARGETS  # Smash with X above X_IDS: one per (crab, target)
 
 
 # An id depends on the move alone: remembered, as every LegalMoves response lists one per move.
 @functools.lru_cache(maxsize=1 << 16)
 def move_id(move: Move) -> int:
-    base = KIND_START[move.kind]
-    if isinstance(move, Act):
-        action = Action(move.action)
-        if action == Action.SMASH and move.amount > X_IDS:
-            return SMASH_ABOVE + move.crab * TARGETS + target_index(move)
-        return base + ACT_START[action] + move.crab * ACT_SIZE[action] + act_offset(move)
-    if isinstance(move, (Signature, Destination, StyleBonus)):
-        return base + move.arena
-    if isinstance(move, (BillboardCrab, MutationCrab)):
-        return base + move.crab
-    if isinstance(move, Alliance):
-        return base + alliance_offset(move)
-    if isinstance(move, RumbleOpponent):
-        return base + move.partner
-    if isinstance(move, SignatureTarget):
-        return base + signature_target_offset(move)
-    if isinstance(move, HardcoreFans):
-        return base + move.amount
-    return base  # Pass, DuelReroll, DuelKeep
+    if isinstance(move, Act) and move.action == Action.SMASH and move.amount > X_IDS:
+        return SMASH_ABOVE + move.crab * TARGETS + target_index(move)
+    return KIND_START[move.kind] + KIND_IDS[move.kind][1](move)

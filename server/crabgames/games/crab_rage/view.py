@@ -94,23 +94,6 @@ def about_destinations(state: State, task: Task, about: About) -> About:
     )
 
 
-def about_arena(state: State, task: Task, about: About) -> About:
-    return about._replace(arena=task.arena)
-
-
-def about_billboard(state: State, task: Task, about: About) -> About:
-    billboard = state.arenas[task.arena].billboard
-    return about._replace(arena=task.arena, billboard=billboard, crabs=tuple(task.crabs))
-
-
-def about_style_bonus(state: State, task: Task, about: About) -> About:
-    return about._replace(arenas=tuple(task.values))
-
-
-def about_mutation_roll(state: State, task: Task, about: About) -> About:
-    return about._replace(crab=task.crabs[0])
-
-
 def about_signature(state: State, task: Task, about: About) -> About:
     signature = state.players[task.player].signature
     hits_left = task.values[0] if task.kind == Step.FRENZY else None
@@ -154,12 +137,14 @@ def about_duel(state: State, task: Task, about: About) -> About:
 
 
 ABOUT: dict[int, Callable[[State, Task, About], About]] = {
-    Step.DEAL_BILLBOARD: about_arena,
+    Step.DEAL_BILLBOARD: lambda state, task, about: about._replace(arena=task.arena),
     Step.DESTINATIONS: about_destinations,
-    Step.ALLIANCE: about_arena,
-    Step.BILLBOARD: about_billboard,
-    Step.STYLE_BONUS: about_style_bonus,
-    Step.MUTATION_ROLL: about_mutation_roll,
+    Step.ALLIANCE: lambda state, task, about: about._replace(arena=task.arena),
+    Step.BILLBOARD: lambda state, task, about: about._replace(
+        arena=task.arena, billboard=state.arenas[task.arena].billboard, crabs=tuple(task.crabs)
+    ),
+    Step.STYLE_BONUS: lambda state, task, about: about._replace(arenas=tuple(task.values)),
+    Step.MUTATION_ROLL: lambda state, task, about: about._replace(crab=task.crabs[0]),
     Step.FRENZY: about_signature,
     Step.SHELL_UP: about_signature,
     Step.RIPTIDE: about_signature,
