@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -743,10 +743,11 @@ def outcome(state: KrabyState) -> KrabyOutcome | None:
 # ----- what holds after every move -----
 
 
-def invariant_violations(state: KrabyState) -> list[str]:
-    """Every tile of the game is on the board, in a hand or in the bag; the sand bar stays; no
-    cell is a hole (K4); no hand holds more than six tiles."""
-    problems = []
+def laws_broken(state: KrabyState) -> Iterator[tuple[str, str]]:
+    """What must hold in every position, each as the state's field that breaks it and why:
+    every tile of the game is on the board, in a hand or in the bag (Setup, K2); the sand bar
+    stays (K1); no free cell is a hole (K4); no hand holds more than six tiles. The codec refuses
+    a state by the first; the conformance suite checks none after any move."""
     in_play = colors_in_play(state.num_players, state.excluded_color)
     for color in COLORS:
         on_board = state.cells.count(color + TILE_OFFSET)
@@ -754,12 +755,24 @@ def invariant_violations(state: KrabyState) -> list[str]:
         count = on_board + held + state.bag[color - 1]
         expected = TILES_PER_COLOR[state.num_players] if color in in_play else 0
         if count != expected:
-            problems.append(f"{COLOR_NAMES[color]}: {count} tiles, expected {expected}")
+            name = COLOR_NAMES[color]
+            yield (
+                f"bag.{name}",
+                f"{count} {name} tiles in all (board, hands, bag); the game has {expected}",
+            )
     if state.cells[ISLAND] != ISLAND_CELL:
-        problems.append("the island has moved")
+        yield f"cells[{ISLAND}]", "must be the island (K1)"
     holes = unfillable_cells(state)
     if holes:
-        problems.append(f"unfillable cells {holes} (K4)")
-    if any(sum(hand) > HAND_SIZE for hand in state.hands):
-        problems.append("a hand holds more than 6 tiles")
-    return problems
+        yield (
+            f"cells[{holes[0]}]",
+            "is a free cell no tile could ever reach (K4); no legal play leads here",
+        )
+    for seat, hand in enumerate(state.hands):
+        if sum(hand) > HAND_SIZE:
+            yield f"hands[{seat}]", f"holds {sum(hand)} tiles; at most {HAND_SIZE}"
+
+
+def invariant_violations(state: KrabyState) -> list[str]:
+    """Every law broken (`laws_broken`), each as its field and why."""
+    return [f"{field}: {why}" for field, why in laws_broken(state)]
