@@ -18,8 +18,7 @@ SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 
 
 def lines_of(method: Callable[..., Any]) -> int:
-    """A method's length in lines, from its `def` to its last line (decorators left out): the
-    method's own, not translate_errors' wrapper around it."""
+    """A method's length in lines, from its `def` to its last line (decorators left out)."""
     source = textwrap.dedent(inspect.getsource(inspect.unwrap(method)))
     node = ast.parse(source).body[0]
     assert isinstance(node, ast.FunctionDef) and node.name == method.__name__

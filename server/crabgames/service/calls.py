@@ -4,21 +4,25 @@ status, and how its answer is made and bounded."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import grpc
 from google.protobuf.message import Message
 
 from crabgames.core.errors import RulesError
-from crabgames.service.limits import Interrupted, Received, check_time
-from crabgames.service.status import status_for
+from crabgames.service.limits import Received, check_time, short_of
+from crabgames.service.status import internal_status, status_for
+
+log = logging.getLogger(__name__)
 
 
 class Aborted(Exception):
-    """The servicer ended the call with this status."""
+    """The call ends with this status: the edge's refusal, or the servicer's error (run_call).
+    Each transport ends its call with it (edge.py, browser.py)."""
 
     def __init__(self, status: grpc.Status) -> None:
         super().__init__(status.details)
@@ -36,8 +40,8 @@ class Refused(RulesError):
 
 
 class CallContext:
-    """What the synchronous servicer sees of an asyncio call: its deadline (the caller's, cut
-    to a work budget), whether the caller is still there, and an abort that raises."""
+    """What the synchronous servicer sees of an asyncio call (limits.CallTime): its deadline
+    (the caller's, cut to a work budget), whether the caller is still there."""
 
     __slots__ = ("deadline", "gone", "peer")
 
@@ -53,12 +57,6 @@ class CallContext:
 
     def is_active(self) -> bool:
         return self.gone is None or not self.gone.is_set()
-
-    def abort_with_status(self, status: grpc.Status) -> NoReturn:
-        raise Aborted(status)
-
-    def abort(self, code: grpc.StatusCode, details: str) -> NoReturn:
-        raise Aborted(status_for(Refused(code, code.name, details)))
 
 
 def call_servicer(
@@ -86,9 +84,17 @@ def answer(response: Message | bytes, limit: int) -> bytes:
 def run_call(
     behavior: Callable[..., Message | bytes], request: Any, call: CallContext, limit: int
 ) -> bytes:
-    """A servicer method run for a call whose time is not up yet; its answer's wire bytes."""
+    """A servicer method run for a call whose time is not up yet; its answer's wire bytes. Any
+    error ends the call with its status (status.py), written here once for every place a call
+    runs: a bug is logged and INTERNAL, the server short of memory or threads BUSY."""
     try:
         check_time(call)
-    except Interrupted as error:
+        return answer(call_servicer(behavior, request, call), limit)
+    except RulesError as error:  # the engine's refusals, the call's time up, an answer too large
         raise Aborted(status_for(error)) from None
-    return answer(call_servicer(behavior, request, call), limit)
+    except Exception as error:
+        short = short_of(error)
+        if short is not None:
+            raise Aborted(status_for(short)) from None
+        log.exception("%s failed", getattr(behavior, "__name__", behavior))
+        raise Aborted(internal_status("internal error in the rules engine")) from None

@@ -1,6 +1,7 @@
 """The gRPC servicer: each RPC turns the request into an engine call and the result into a
 response (responses.py). No rule lives here; what lives here is the server's sealing of states
-and its freshness ledger, around the engine (docs/security.md).
+and its freshness ledger, around the engine (docs/security.md). Errors are the edge's to turn
+into statuses (calls.run_call).
 
 The two calls a game makes most, LegalMoves and ApplyMove, answer with the response's wire
 bytes, assembled from encodings the engine already holds (the service's serializer passes bytes
@@ -9,13 +10,8 @@ through, limits.py); every other RPC answers with a message."""
 from __future__ import annotations
 
 import functools
-import logging
 import time
-from collections.abc import Callable
-from typing import Any, Concatenate, NamedTuple, NoReturn, ParamSpec, Protocol, TypeVar
-
-import grpc
-from google.protobuf.message import Message
+from typing import Any, NamedTuple
 
 from crabgames.core.engine import EXPLICIT, Engine, Happened, ReplayResult, Selection
 from crabgames.core.errors import RulesError, bad_request
@@ -24,7 +20,7 @@ from crabgames.core.search import MAX_SIMULATIONS, suggest_move
 from crabgames.core.wire import apply_move_response
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
-from crabgames.service.limits import CallTime, check_replay, short_of, time_check, time_is_up
+from crabgames.service.limits import CallTime, check_replay, time_check, time_is_up
 from crabgames.service.responses import (
     game_info,
     playouts_response,
@@ -34,11 +30,8 @@ from crabgames.service.responses import (
     suggestion_response,
 )
 from crabgames.service.sealing import Opened, PermissionDenied, Sealer, new_instance
-from crabgames.service.status import internal_status, status_for
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
-
-log = logging.getLogger(__name__)
 
 # SuggestMove's time budget when the request gives none, and the most it may ask for (the edge's
 # work bound, WORK_SECONDS, is the same 5 s).
@@ -49,50 +42,12 @@ NEW_GAMES = ("NewGame", "Replay")
 # The time a suggestion takes to go out once the search stops (a few simulations' worth).
 ANSWER_SECONDS = 0.02
 
-P = ParamSpec("P")
-Q = TypeVar("Q", bound=Message)  # a method's request
-R = TypeVar("R")  # ... and its answer: a response message, or its wire bytes
-
-
-class ServicerContext(CallTime, Protocol):
-    """What the servicer uses of a call's context: edge.CallContext, or a grpc servicer
-    context (grpcio-testing's, in tests)."""
-
-    def abort_with_status(self, status: grpc.Status) -> NoReturn: ...
-
-
-def translate_errors(
-    method: Callable[Concatenate[RulesServicer, Q, ServicerContext, P], R],
-) -> Callable[Concatenate[RulesServicer, Q, ServicerContext, P], R]:
-    """Map engine errors to their status; anything else is a bug, logged and reported INTERNAL."""
-
-    @functools.wraps(method)
-    def wrapper(
-        self: RulesServicer,
-        request: Q,
-        context: ServicerContext,
-        /,
-        *state: P.args,
-        **kwargs: P.kwargs,
-    ) -> R:
-        try:
-            return method(self, request, context, *state, **kwargs)
-        except RulesError as error:
-            context.abort_with_status(status_for(error))
-        except Exception as error:
-            short = short_of(error)  # the server short of memory or threads: not a bug
-            if short is not None:
-                context.abort_with_status(status_for(short))
-            log.exception("%s failed", method.__name__)
-            context.abort_with_status(internal_status("internal error in the rules engine"))
-
-    return wrapper
-
 
 class RulesServicer:
     """The methods of crabgames.v1.RulesService, called by the edge (edge.py) with a
     CallContext. Not the generated RulesServiceServicer: LegalMoves and ApplyMove answer with
-    wire bytes, and the edge runs ApplyMoves through ApplyMove."""
+    wire bytes, and the edge runs ApplyMoves through ApplyMove. An engine error raised here
+    becomes its status at the edge (calls.run_call), wherever the call runs."""
 
     def __init__(
         self, engine: Engine, sealer: Sealer | None = None, ledger: Ledger | None = None
@@ -163,14 +118,10 @@ class RulesServicer:
     # answer built (responses.py). ApplyMoves, the stream of ApplyMove calls, is run by the
     # edge (edge.py) through ApplyMove.
 
-    @translate_errors
-    def ListGames(
-        self, request: api.ListGamesRequest, context: ServicerContext
-    ) -> api.ListGamesResponse:
+    def ListGames(self, request: api.ListGamesRequest, context: CallTime) -> api.ListGamesResponse:
         return api.ListGamesResponse(games=[game_info(game) for game in self.engine.games.values()])
 
-    @translate_errors
-    def NewGame(self, request: api.NewGameRequest, context: ServicerContext) -> api.NewGameResponse:
+    def NewGame(self, request: api.NewGameRequest, context: CallTime) -> api.NewGameResponse:
         setup = self.game_setup(request, "")
         selection = wanted(request)
         state, happened = self.engine.new_game(*setup, request.ask_forced_decisions, selection)
@@ -180,9 +131,8 @@ class RulesServicer:
     # limits.Received: only on a server that does not seal), and request.state is then empty.
     # They answer with wire bytes.
 
-    @translate_errors
     def LegalMoves(
-        self, request: api.LegalMovesRequest, context: ServicerContext, state: bytes | None = None
+        self, request: api.LegalMovesRequest, context: CallTime, state: bytes | None = None
     ) -> bytes:
         if state is None:  # the message: the moves show the decider's hand, of the newest state
             opened = self.opened_by_decider(request, "the legal moves")
@@ -190,9 +140,8 @@ class RulesServicer:
             return self.engine.legal_moves_response_bytes(opened.state, request.with_mask)
         return self.engine.legal_moves_response_bytes(state, request.with_mask)
 
-    @translate_errors
     def ApplyMove(
-        self, request: api.ApplyMoveRequest, context: ServicerContext, state: bytes | None = None
+        self, request: api.ApplyMoveRequest, context: CallTime, state: bytes | None = None
     ) -> bytes:
         moved_from: game_pb2.GameState | bytes
         if state is None:
@@ -209,24 +158,21 @@ class RulesServicer:
         )
         return self.unsealed_answer(request, new_state, happened, outcome, selection)
 
-    @translate_errors
-    def GetView(self, request: api.GetViewRequest, context: ServicerContext) -> api.GetViewResponse:
+    def GetView(self, request: api.GetViewRequest, context: CallTime) -> api.GetViewResponse:
         # No viewer given, or a spectator: player None.
         player = request.player if request.WhichOneof("viewer") == "player" else None
         view = self.engine.view(self.viewed_state(request, player), player)
         return self.view_response(view, player, request.with_observation)
 
-    @translate_errors
-    def Replay(self, request: api.ReplayRequest, context: ServicerContext) -> api.ReplayResponse:
+    def Replay(self, request: api.ReplayRequest, context: CallTime) -> api.ReplayResponse:
         check_replay(request)
         setup = self.game_setup(request.new_game, "new_game.")
         ask_forced = request.new_game.ask_forced_decisions
         result = self.engine.replay(*setup, request.moves, time_check(context), ask_forced)
         return self.replay_response(result)
 
-    @translate_errors
     def SampleState(
-        self, request: api.SampleStateRequest, context: ServicerContext
+        self, request: api.SampleStateRequest, context: CallTime
     ) -> api.SampleStateResponse:
         # Never sealed, marked `sampled`: its hidden information is invented, so it reveals no
         # secret; a bot searches on it, even on a sealing server (docs/security.md), which tags
@@ -236,18 +182,14 @@ class RulesServicer:
             state = game_pb2.GameState.FromString(self.sealer.tag_sampled(state))
         return api.SampleStateResponse(state=state)
 
-    @translate_errors
-    def Playouts(
-        self, request: api.PlayoutsRequest, context: ServicerContext
-    ) -> api.PlayoutsResponse:
+    def Playouts(self, request: api.PlayoutsRequest, context: CallTime) -> api.PlayoutsResponse:
         state = self.playouts_state(request.state)
         time_up = functools.partial(time_is_up, context)
         stats = playouts(self.engine, state, request.count, request.seed, time_up=time_up)
         return playouts_response(stats)
 
-    @translate_errors
     def SuggestMove(
-        self, request: api.SuggestMoveRequest, context: ServicerContext
+        self, request: api.SuggestMoveRequest, context: CallTime
     ) -> api.SuggestMoveResponse:
         budget = search_budget(request)
         view = self.deciding_view(request)
@@ -256,9 +198,8 @@ class RulesServicer:
         suggestion = suggest_move(self.engine, view, simulations, request.seed, time_up)
         return suggestion_response(suggestion)
 
-    @translate_errors
     def ScoreCrabRageSeason(
-        self, request: api.ScoreCrabRageSeasonRequest, context: ServicerContext
+        self, request: api.ScoreCrabRageSeasonRequest, context: CallTime
     ) -> api.ScoreCrabRageSeasonResponse:
         games, path = season_games(request)
         return season_response(season.season_standings(games, path))
@@ -425,7 +366,7 @@ class SearchBudget:
     def __init__(self, milliseconds: int) -> None:
         self.ends = time.monotonic() + milliseconds / 1000
 
-    def time_up(self, context: ServicerContext) -> bool:
+    def time_up(self, context: CallTime) -> bool:
         remaining = context.time_remaining()
         if remaining is not None and remaining <= ANSWER_SECONDS:
             return True
