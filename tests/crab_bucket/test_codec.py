@@ -30,8 +30,7 @@ def new(engine, options, players=3):
     return engine.new_game("crab_bucket", options, players, seed=4)
 
 
-# Each enum the rules number natively: the protocol's enum, the module declaring the native
-# constants, and all of them.
+# Each enum the rules name: the protocol's enum, the module naming its values, and all of them.
 NATIVE_ENUMS = [
     (pb.CrabBucketMode, state, state.MODES),
     (pb.CrabBucketStep, state, state.STEPS),
@@ -46,9 +45,10 @@ NATIVE_ENUMS = [
     NATIVE_ENUMS,
     ids=[e.DESCRIPTOR.name for e, *_ in NATIVE_ENUMS],
 )
-def test_every_native_constant_is_the_protocol_value_of_its_name(enum, module, natives):
-    """The rules declare their modes, steps, pending kinds, ends and abilities without the
-    protocol; the codec writes each as it is, so the names must agree value by value."""
+def test_every_value_of_each_enum_is_named_once_by_its_own_name(enum, module, natives):
+    """data.py and state.py name the protocol's modes, steps, pending kinds, ends and abilities
+    for the rules: every value, each by its protocol name (a value the proto gains and the rules
+    do not list fails here)."""
     prefix = enum.Name(0).removesuffix("UNSPECIFIED")  # CRAB_BUCKET_MODE_ ...
     wire = {name.removeprefix(prefix): value for name, value in enum.items() if value}
     assert {name: getattr(module, name) for name in wire} == wire

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple, TypeAlias
 
-Ability: TypeAlias = int  # numbered as the protocol's enum of the same names (see ABILITIES)
+from crabgames.v1 import crab_bucket_pb2 as pb
+
+Ability: TypeAlias = pb.CrabBucketAbility.ValueType  # the protocol's values (see ABILITIES)
 
 # ----- cards -----
 # A card is an int: crab cards 0..31 = colour * 8 + (number - 1); every Oxi! card is OXI.
@@ -89,17 +91,16 @@ class Mission(NamedTuple):
 LEVELS = (1, 2, 3)
 MAX_BETWEEN = CIRCLE - 2  # a pair at distance d satisfies n = d - 1 and n = 7 - d (B3)
 
-# The nine Mission Abilities in the rulebook's order, numbered from 1 as the protocol numbers them
-# (0 is its "unspecified"; tests/crab_bucket/test_codec.py checks every name).
-RESCUE_TOPS = 1
-SWAP_TOPS = 2
-RESCUE_OXI = 3
-PLAY_FREELY = 4
-SWAP_HAND_TOP = 5
-DRAW_ONE_PLAY_TWO = 6
-DISCARD_PILE = 7
-DISCARD_ALL_TOPS = 8
-NEW_MISSION = 9
+# The nine Mission Abilities in the rulebook's order: the protocol's enum's values.
+RESCUE_TOPS = pb.CRAB_BUCKET_ABILITY_RESCUE_TOPS
+SWAP_TOPS = pb.CRAB_BUCKET_ABILITY_SWAP_TOPS
+RESCUE_OXI = pb.CRAB_BUCKET_ABILITY_RESCUE_OXI
+PLAY_FREELY = pb.CRAB_BUCKET_ABILITY_PLAY_FREELY
+SWAP_HAND_TOP = pb.CRAB_BUCKET_ABILITY_SWAP_HAND_TOP
+DRAW_ONE_PLAY_TWO = pb.CRAB_BUCKET_ABILITY_DRAW_ONE_PLAY_TWO
+DISCARD_PILE = pb.CRAB_BUCKET_ABILITY_DISCARD_PILE
+DISCARD_ALL_TOPS = pb.CRAB_BUCKET_ABILITY_DISCARD_ALL_TOPS
+NEW_MISSION = pb.CRAB_BUCKET_ABILITY_NEW_MISSION
 ABILITIES = (
     RESCUE_TOPS,
     SWAP_TOPS,

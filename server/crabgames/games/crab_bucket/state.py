@@ -12,34 +12,34 @@ from functools import cached_property
 from typing import TypeAlias
 
 from crabgames.games.crab_bucket.data import Mission
+from crabgames.v1 import crab_bucket_pb2 as pb
 
-# The modes, steps, pending decisions and ends below are numbered as the protocol's enums of the
-# same names number them (0 is its "unspecified"), so the codec writes them as they are
-# (tests/crab_bucket/test_codec.py checks every name).
-Mode: TypeAlias = int
-Step: TypeAlias = int
-PendingKind: TypeAlias = int
-EndReason: TypeAlias = int
+# The modes, steps, pending decisions and ends below are the protocol's enums' values (generated
+# from the proto, named once here), so the codec writes them as they are.
+Mode: TypeAlias = pb.CrabBucketMode.ValueType
+Step: TypeAlias = pb.CrabBucketStep.ValueType
+PendingKind: TypeAlias = pb.CrabBucketPendingKind.ValueType
+EndReason: TypeAlias = pb.CrabBucketEndReason.ValueType
 
 # The rulebook's two game modes.
-QUICK = 1
-WILD_CRAB = 2
+QUICK = pb.CRAB_BUCKET_MODE_QUICK
+WILD_CRAB = pb.CRAB_BUCKET_MODE_WILD_CRAB
 MODES = (QUICK, WILD_CRAB)
 
 # The steps of a game: the deal, a turn's main action, drawing back to 3, the end.
-DEAL = 1
-PLAY = 2
-REFILL = 3
-GAME_OVER = 4
+DEAL = pb.CRAB_BUCKET_STEP_DEAL
+PLAY = pb.CRAB_BUCKET_STEP_PLAY
+REFILL = pb.CRAB_BUCKET_STEP_REFILL
+GAME_OVER = pb.CRAB_BUCKET_STEP_GAME_OVER
 STEPS = (DEAL, PLAY, REFILL, GAME_OVER)
 
 # The decisions that interrupt a turn, on the `pending` stack as (kind, level).
-DRAW_MISSION = 1
-CHOOSE_MISSION_PILE = 2
-EXTRA_DRAW = 3
-OFFER_CHOOSE_PILE = 4
-OFFER_DRAW = 5
-KEEP_MISSION = 6
+DRAW_MISSION = pb.CRAB_BUCKET_PENDING_KIND_DRAW_MISSION
+CHOOSE_MISSION_PILE = pb.CRAB_BUCKET_PENDING_KIND_CHOOSE_MISSION_PILE
+EXTRA_DRAW = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
+OFFER_CHOOSE_PILE = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
+OFFER_DRAW = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
+KEEP_MISSION = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
 PENDING_KINDS = (
     DRAW_MISSION,
     CHOOSE_MISSION_PILE,
@@ -51,10 +51,10 @@ PENDING_KINDS = (
 LEVELED_PENDING = (DRAW_MISSION, OFFER_DRAW)  # the pending kinds that name a level's pile
 
 # How a game ends (End of Game, B7).
-NOT_ENDED = 0
-LEVEL_3_COMPLETED = 1
-CARDS_RAN_OUT = 2
-STALLED = 3
+NOT_ENDED = pb.CRAB_BUCKET_END_REASON_UNSPECIFIED
+LEVEL_3_COMPLETED = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
+CARDS_RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
+STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
 END_REASONS = (LEVEL_3_COMPLETED, CARDS_RAN_OUT, STALLED)
 
 EMPTY = -1  # the "top" of an empty pile
