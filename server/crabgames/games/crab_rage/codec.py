@@ -337,51 +337,38 @@ MOVE_CLASS_OF = {
     for cls in MOVE_CLASSES
 }
 MOVE_KIND_VALUE = {cls._field_defaults["kind"]: value for value, cls in MOVE_CLASS_OF.items()}
-# The CrabRageMove fields of each kind's moves (all but `kind`); `fields_used` narrows them.
+# The CrabRageMove fields of each kind's moves (all but `kind`); `move_fields` narrows them.
 MOVE_FIELDS = {cls._field_defaults["kind"]: cls._fields[:-1] for cls in MOVE_CLASSES}
 
 
-def fields_used(kind: str, action: int, alliance: int) -> tuple[str, ...]:
-    """The CrabRageMove fields a move of `kind` uses: an action's own (moves.ACT_FIELDS), an
-    alliance's partner unless it goes independent."""
-    if kind == "act":
-        return ("action", "crab", *ACT_FIELDS.get(action, ()))
-    if kind == "alliance" and alliance == AllianceChoice.INDEPENDENT:
+def move_fields(move: Move) -> tuple[str, ...]:
+    """The CrabRageMove fields a move uses, the only ones written (so that an index 0 is told
+    apart from a field the move does not use): an action's own (moves.ACT_FIELDS), an
+    alliance's partner unless it goes independent, Shell Up's own crab or Frenzy's and Riptide's
+    target and arena (Riptide's destination; 0 and unused for Frenzy)."""
+    if isinstance(move, Act):
+        return ("action", "crab", *ACT_FIELDS.get(move.action, ()))
+    if isinstance(move, Alliance) and move.alliance == AllianceChoice.INDEPENDENT:
         return ("alliance",)
-    return MOVE_FIELDS[kind]
-
-
-# What a signature target sets: Shell Up's own crab; Frenzy's and Riptide's target and arena
-# (Riptide's destination; 0 and unused for Frenzy).
-SHELL_UP_FIELDS = ("crab",)
-TARGET_FIELDS = ("arena", "target")
+    if isinstance(move, SignatureTarget):
+        return ("crab",) if move.target[0] < 0 else ("arena", "target")
+    return MOVE_FIELDS[move.kind]
 
 
 def decode_move(msg: Any, path: str) -> Move:
-    """The move, reading only the fields it uses (`fields_used`; a signature target's all
-    three); the others keep their defaults so that equal moves compare equal."""
+    """The move of its kind's fields; an action or an alliance keeps only those it uses
+    (`move_fields`; a signature target all three), the others at their defaults so that equal
+    moves compare equal."""
     cls = MOVE_CLASS_OF.get(msg.kind)
     if cls is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
-    values: dict[str, Any] = {}
-    for name in fields_used(cls._field_defaults["kind"], msg.action, msg.alliance):
-        if name != "target":
-            values[name] = getattr(msg, name)
-        elif msg.HasField("target"):
-            values[name] = (msg.target.player, msg.target.crab)
-    return cls(**values)
-
-
-def move_fields(move: Move) -> tuple[str, ...]:
-    """The CrabRageMove fields a move sets (`fields_used`; a signature target's own), so that
-    an index 0 is told apart from a field the move does not use."""
-    if isinstance(move, SignatureTarget):
-        return SHELL_UP_FIELDS if move.target[0] < 0 else TARGET_FIELDS
-    if isinstance(move, Act):
-        return fields_used(move.kind, move.action, 0)
-    if isinstance(move, Alliance):
-        return fields_used(move.kind, 0, move.alliance)
-    return MOVE_FIELDS[move.kind]
+    fields = {name: getattr(msg, name) for name in cls._fields[:-1] if name != "target"}
+    if "target" in cls._fields and msg.HasField("target"):
+        fields["target"] = (msg.target.player, msg.target.crab)
+    move = cls(**fields)
+    if isinstance(move, Act | Alliance):
+        return cls(**{name: getattr(move, name) for name in move_fields(move)})
+    return move
 
 
 # ----- the codec, as the engine calls it -----
