@@ -20,6 +20,7 @@ from crabgames.games.kraby.data import (
     SIZE,
     TILES_PER_COLOR,
 )
+from crabgames.games.kraby.rules import colors_in_play
 from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
@@ -128,10 +129,9 @@ def write_turn(view: game_pb2.View, part: pb.KrabyView, writer: Writer) -> None:
     deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
     writer.put("to_decide", 0, 1.0 if deciding else 0.0)
     writer.put("players", PLAYER_COUNTS.index(view.num_players))
-    # With two fishers one species sits out (K2); with more, every species is in the game.
+    in_play = colors_in_play(view.num_players, part.options.excluded_color)  # K2
     for index, color in enumerate(COLORS):
-        out = view.num_players == 2 and color == part.options.excluded_color
-        writer.put("in_play", index, 0.0 if out else 1.0)
+        writer.put("in_play", index, 1.0 if color in in_play else 0.0)
 
 
 def write_decision(decision: pb.KrabyDecision, writer: Writer) -> None:
