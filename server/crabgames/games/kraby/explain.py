@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from crabgames.core.game import Violation
 from crabgames.games.kraby import rules
-from crabgames.games.kraby.data import COLOR_NAMES, PLAYING_AREA
+from crabgames.games.kraby.data import COLOR_NAMES
 from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.state import PLACE_FIGURE, PLACE_TILE, KrabyState
 from crabgames.games.kraby.words import cell_name
@@ -29,9 +29,10 @@ def explain_tile(state: KrabyState, move: PlaceTile) -> Violation:
         return Violation("A Player's Turn", "a tile may be placed only once per turn")
     if not rules.holds_a_tile(state, move.color):
         return Violation("Crab Move", f"there is no {COLOR_NAMES[move.color]} tile in your hand")
-    low, high = PLAYING_AREA[state.num_players]
-    if not low <= move.lane <= high:
-        return Violation("K1", f"lane {move.lane} is outside the playing area ({low}..{high})")
+    lanes = rules.LANES[state.num_players]
+    if move.lane not in lanes:
+        area = f"{lanes.start}..{lanes.stop - 1}"
+        return Violation("K1", f"lane {move.lane} is outside the playing area ({area})")
     stop = rules.where_the_tile_stops(state, move.edge, move.lane)
     if stop is None:
         return Violation(
