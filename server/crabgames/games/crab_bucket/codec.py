@@ -4,7 +4,8 @@ declares (core/wire.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from itertools import chain
 from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
@@ -15,12 +16,10 @@ from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
     CIRCLE,
     COLORS,
-    CRAB_CARDS,
     DEFAULT_MISSIONS,
     HAND_SIZE,
     LEVELS,
     MAX_BETWEEN,
-    MAX_HAND,
     MAX_PENDING,
     OXI,
     Adjacent,
@@ -28,8 +27,6 @@ from crabgames.games.crab_bucket.data import (
     Mission,
     NotAdjacent,
     card_id,
-    card_name,
-    deck_size,
 )
 from crabgames.games.crab_bucket.events import Event
 from crabgames.games.crab_bucket.messages import EVENT, MOVE, SHAPES, STATE, VIEW
@@ -41,7 +38,7 @@ from crabgames.games.crab_bucket.moves import (
     PlayCard,
     UseAbility,
 )
-from crabgames.games.crab_bucket.rules import PLAY_CARD, Outcome
+from crabgames.games.crab_bucket.rules import PLAY_CARD, Outcome, Problem
 from crabgames.games.crab_bucket.state import (
     DEAL,
     END_REASONS,
@@ -50,6 +47,7 @@ from crabgames.games.crab_bucket.state import (
     LEVELED_PENDING,
     MODES,
     NO_MISSION,
+    NOT_ENDED,
     PENDING_KINDS,
     PLAY,
     QUICK,
@@ -75,6 +73,27 @@ Fail = Callable[[str, str], InvalidArgument]
 # as it is, as its enum's type, and read back as the int it is.
 MODE = pb.CrabBucketMode.ValueType
 END_REASON = pb.CrabBucketEndReason.ValueType
+
+
+# ----- checks -----
+
+
+def refuse(problems: Iterable[Problem], path: str, fail: Fail = bad_state) -> None:
+    """Raise for the first problem found (a law's field path is relative to `path`)."""
+    for where, problem in problems:
+        raise fail(f"{path}.{where}" if where else path, problem)
+
+
+def outside(values: Mapping[str, tuple[int, Collection[int]]]) -> Iterator[Problem]:
+    """Each field whose value (the first of its pair) is not one of those allowed (the second)."""
+    for name, (value, allowed) in values.items():
+        if value not in allowed:
+            shown = (
+                f"{allowed.start} to {allowed.stop - 1}"
+                if isinstance(allowed, range)
+                else f"one of {', '.join(map(str, allowed))}"
+            )
+            yield name, f"is {value}; must be {shown}"
 
 
 # ----- small codecs -----
@@ -147,58 +166,31 @@ REQUIREMENTS: dict[bytes, Any] = {
 def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
     if len(msg.name) > MAX_NAME:
         raise fail(f"{path}.name", f"at most {MAX_NAME} characters")
-    if msg.level not in LEVELS:
-        raise fail(f"{path}.level", f"is {msg.level}; missions are level 1, 2 or 3")
-    if msg.ability not in ABILITIES:
-        raise fail(f"{path}.ability", "must be one of the nine abilities")
-    if not msg.requirements:
-        raise fail(f"{path}.requirements", "a mission needs at least one requirement")
-    if len(msg.requirements) > MAX_REQUIREMENTS:
-        raise fail(f"{path}.requirements", f"at most {MAX_REQUIREMENTS} requirements")
-    reqs = [_valid_requirement(r) for r in msg.requirements]
-    for i, req in enumerate(reqs):
-        if req is None:
-            decode_requirement(msg.requirements[i], f"{path}.requirements[{i}]", fail)  # raises
-    return Mission(msg.name, msg.level, msg.ability, tuple(reqs))
-
-
-def _valid_requirement(msg: pb.CrabBucketRequirement) -> Any:
-    """The requirement, or None where `decode_requirement` would find a problem (it names it);
-    no error paths are built for the valid ones."""
-    known = REQUIREMENTS.get(msg.SerializeToString())
-    if known is not None:
-        return known
-    which = msg.WhichOneof("requirement")
-    if which == "gap":
-        color, between = msg.gap.color - 1, msg.gap.between
-        return Gap(color, between) if color in COLORS and 0 <= between <= MAX_BETWEEN else None
-    if which is None:
-        return None
-    pair = getattr(msg, which)
-    first, second = pair.first - 1, pair.second - 1
-    if first not in COLORS or second not in COLORS:
-        return None
-    return (NotAdjacent if which == "not_adjacent" else Adjacent)(first, second)
+    refuse(outside({"level": (msg.level, LEVELS), "ability": (msg.ability, ABILITIES)}), path, fail)
+    if not 1 <= len(msg.requirements) <= MAX_REQUIREMENTS:
+        raise fail(f"{path}.requirements", f"1 to {MAX_REQUIREMENTS} requirements")
+    reqs = tuple(
+        REQUIREMENTS.get(r.SerializeToString())
+        or decode_requirement(r, f"{path}.requirements[{i}]", fail)
+        for i, r in enumerate(msg.requirements)
+    )
+    return Mission(msg.name, msg.level, msg.ability, reqs)
 
 
 def decode_options_msg(
     msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail
 ) -> Options:
     mode = msg.mode or QUICK
-    if mode not in MODES:
-        raise fail(f"{path}.mode", f"unknown mode {mode}")
     first = msg.first_player if msg.HasField("first_player") else 0
-    if not 0 <= first < num_players:
-        raise fail(f"{path}.first_player", f"must be a seat from 0 to {num_players - 1}")
+    level = msg.first_mission_level if msg.HasField("first_mission_level") else 1
+    values = {"mode": (mode, MODES), "first_player": (first, range(num_players))}
+    refuse(outside(values | {"first_mission_level": (level, LEVELS)}), path, fail)
     if len(msg.missions) > MAX_MISSIONS:
         raise fail(f"{path}.missions", f"at most {MAX_MISSIONS} missions")
     missions = tuple(
         decode_mission(m, f"{path}.missions[{i}]", fail) for i, m in enumerate(msg.missions)
     )
     missions = missions or DEFAULT_MISSIONS
-    level = msg.first_mission_level if msg.HasField("first_mission_level") else 1
-    if level not in LEVELS:
-        raise fail(f"{path}.first_mission_level", "must be 1, 2 or 3")
     if mode == QUICK and level != 1:
         raise fail(f"{path}.first_mission_level", "Quick mode starts with a level 1 mission")
     levels = {m.level for m in missions}
@@ -247,31 +239,6 @@ class OptionsTable(dict[Any, Any]):
         self.used = 0
 
 
-def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
-    """Validate every field and build the native state; the first problem raises bad_state."""
-    options = _decode_options_once(msg.options, num_players, f"{path}.options")
-    state = rules.new_state(num_players, options)
-    deck = deck_size(num_players)
-    piles = _decode_stacks(msg.piles, CIRCLE, deck, f"{path}.piles", "8 piles (B2)")
-    hands = _decode_stacks(msg.hands, num_players, MAX_HAND, f"{path}.hands", "one per player")
-    state.piles = list(map(tuple, piles))
-    state.hands = [tuple(sorted(hand)) for hand in hands]
-    state.draw_pile = [0] * CARD_KINDS
-    for card in decode_cards(
-        _at_most(msg.draw_pile, deck, f"{path}.draw_pile"), f"{path}.draw_pile", bad_state
-    ):
-        state.draw_pile[card] += 1
-    state.oxi_set_aside = _oxi_count(msg.oxi_set_aside, num_players, f"{path}.oxi_set_aside")
-    state.oxi_discarded = _oxi_count(msg.oxi_discarded, num_players, f"{path}.oxi_discarded")
-    removed = _at_most(msg.removed, deck, f"{path}.removed")
-    state.removed = sorted(decode_cards(removed, f"{path}.removed", bad_state))
-    _check_cards(state, path)
-    _decode_missions(msg, state, path)
-    _decode_turn(msg, state, path)
-    _check_at_rest(msg, state, path)
-    return state
-
-
 # Options decoded lately, by their exact bytes and the player count (the only other input): a
 # state's options are most of its bytes and never change during a game. Only options that passed
 # every check are kept, so changed options are always checked in full (and the same bytes would
@@ -293,179 +260,129 @@ def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str)
     return options
 
 
-def _oxi_count(value: int, num_players: int, path: str) -> int:
-    if not 0 <= value <= num_players:
-        raise bad_state(path, f"must be 0 to {num_players}: one Oxi! card per player (B1)")
-    return value
-
-
-def _at_most(cards: Any, most: int, path: str) -> Any:
-    """A repeated card field, refused before decoding when longer than the game allows."""
-    if len(cards) > most:
-        raise bad_state(path, f"holds {len(cards)} cards; at most {most}")
-    return cards
-
-
-def _decode_stacks(msgs: Any, size: int, most: int, path: str, what: str) -> list[list[int]]:
-    """`size` stacks of at most `most` cards each (a pile: the whole deck; a hand: MAX_HAND)."""
-    if len(msgs) != size:
-        raise bad_state(path, f"has {len(msgs)} entries; there must be {what}")
-    return [
-        decode_cards(_at_most(s.cards, most, f"{path}[{i}].cards"), f"{path}[{i}].cards", bad_state)
-        for i, s in enumerate(msgs)
-    ]
-
-
-def _check_cards(state: CrabBucketState, path: str) -> None:
-    counts = rules.card_counts(state)
-    for card in range(CRAB_CARDS):
-        if counts[card] != 1:
-            raise bad_state(
-                path, f"the {card_name(card)} is in {counts[card]} places; each crab card is in 1"
-            )
-    if counts[OXI] != state.num_players:
-        raise bad_state(
-            path, f"there are {counts[OXI]} Oxi! cards; there must be one per player (B1)"
-        )
-    if rules.oxi_cuts(state):
-        for i, stack in enumerate(state.piles):
-            if OXI in stack:
-                raise bad_state(
-                    f"{path}.piles[{i}]",
-                    "holds an Oxi! card; in Wild Crab mode a played Oxi! card is discarded (2.)",
-                )
-
-
-def _mission_id(value: int, state: CrabBucketState, path: str) -> int:
-    if not 0 <= value < len(state.options.missions):
-        raise bad_state(path, f"is {value}; there are {len(state.options.missions)} missions")
-    return value
-
-
-def _decode_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
-    if len(msg.mission_piles) != len(LEVELS):
-        raise bad_state(f"{path}.mission_piles", "there must be 3 mission piles (levels 1-3)")
-    missions = state.options.missions
-    piles = [list(pile.missions) for pile in msg.mission_piles]
-    current = [msg.current_mission] if msg.HasField("current_mission") else []
-    completed = [done.mission for done in msg.completed]
-    discarded, offered = list(msg.discarded_missions), list(msg.offered_missions)
-    everywhere = [*piles[0], *piles[1], *piles[2], *current, *completed, *discarded, *offered]
-    # Every mission in exactly one place, and each pile's in its level: checked at once, and
-    # only a state that fails is walked place by place to name the first problem.
-    placed_once = sorted(everywhere) == list(range(len(missions)))
-    if not placed_once or any(
-        missions[m].level != level for level, pile in enumerate(piles, start=1) for m in pile
-    ):
-        _name_misplaced_mission(msg, state, path)
-    state.mission_piles = [tuple(sorted(pile)) for pile in piles]
-    state.current = current[0] if current else NO_MISSION
-    state.completed, state.spent = completed, [done.ability_used for done in msg.completed]
-    state.discarded_missions, state.offered = discarded, offered
-    if len(state.offered) > 2:
-        raise bad_state(f"{path}.offered_missions", "at most 2 missions are offered")
-
-
-def _name_misplaced_mission(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
-    """Raise for the first mission out of range, in two places, or in the wrong level's pile, in
-    the order the places are listed; or, with none of those, for a mission that is nowhere."""
-    seen: set[int] = set()
-
-    def take(value: int, where: str) -> int:
-        mission = _mission_id(value, state, where)
-        if mission in seen:
-            raise bad_state(where, f"mission {mission} is in two places")
-        seen.add(mission)
-        return mission
-
-    for level, pile in enumerate(msg.mission_piles, start=1):
-        where = f"{path}.mission_piles[{level - 1}].missions"
-        ids = [take(m, f"{where}[{i}]") for i, m in enumerate(pile.missions)]
-        if any(state.options.missions[m].level != level for m in ids):
-            raise bad_state(where, f"holds a mission that is not level {level}")
-    if msg.HasField("current_mission"):
-        take(msg.current_mission, f"{path}.current_mission")
-    for i, done in enumerate(msg.completed):
-        take(done.mission, f"{path}.completed[{i}].mission")
-    for i, m in enumerate(msg.discarded_missions):
-        take(m, f"{path}.discarded_missions[{i}]")
-    for i, m in enumerate(msg.offered_missions):
-        take(m, f"{path}.offered_missions[{i}]")
-    raise bad_state(f"{path}.mission_piles", "every mission must be somewhere")
-
-
-def _decode_turn(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
-    n = state.num_players
-    if msg.step not in STEPS:
-        raise bad_state(f"{path}.step", f"unknown step {msg.step}")
-    state.step = msg.step
-    if not 0 <= msg.turn_player < n:
-        raise bad_state(f"{path}.turn_player", f"must be a seat from 0 to {n - 1}")
-    state.turn_player = msg.turn_player
-    total = rules.deal_size(n)
-    if not 0 <= msg.dealt <= total:
-        raise bad_state(f"{path}.dealt", f"must be 0 to {total}")
-    state.dealt = msg.dealt
-    if (state.step == DEAL) != (state.dealt < total):
-        raise bad_state(f"{path}.dealt", "the deal goes on exactly while cards remain to deal")
-    if (state.step == DEAL) != (state.oxi_set_aside > 0):
-        raise bad_state(f"{path}.oxi_set_aside", "the Oxi! cards are aside only during the deal")
-    if state.step == DEAL:
-        _check_deal(state, path)
-    if not 0 <= msg.plays_left <= 2 or not 0 <= msg.played <= 2:
-        raise bad_state(f"{path}.plays_left", "plays_left and played are 0 to 2")
-    if state.step == PLAY and msg.plays_left == 0:
-        raise bad_state(
-            f"{path}.plays_left", "the play step has a play left; with none the turn draws (B6)"
-        )
-    state.ability_used, state.plays_left, state.played = (
-        msg.ability_used,
-        msg.plays_left,
-        msg.played,
+def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
+    """The native state the message holds, refused (bad_state) for the first law it breaks: the
+    places' sizes before any card is read, then the cards and missions each in one place (the
+    laws in rules.py), then the turn, and last that it waits for a decision."""
+    options = _decode_options_once(msg.options, num_players, f"{path}.options")
+    piles = [stack.cards for stack in msg.piles]
+    hands = [hand.cards for hand in msg.hands]
+    sizes = rules.places_hold(
+        num_players,
+        list(map(len, piles)),
+        list(map(len, hands)),
+        draw_pile=len(msg.draw_pile),
+        removed=len(msg.removed),
+        oxi_set_aside=msg.oxi_set_aside,
+        oxi_discarded=msg.oxi_discarded,
     )
-    state.draws_over = msg.draws_over
-    if not 0 <= msg.passes <= n:
-        raise bad_state(f"{path}.passes", f"must be 0 to {n}")
-    state.passes = msg.passes
-    state.pending = []
-    for i, item in enumerate(msg.pending):
-        where = f"{path}.pending[{i}]"
-        if item.kind not in PENDING_KINDS:
-            raise bad_state(f"{where}.kind", f"unknown kind {item.kind}")
-        wanted = LEVELS if item.kind in LEVELED_PENDING else (0,)
-        if item.level not in wanted:
-            raise bad_state(f"{where}.level", f"must be one of {list(wanted)}")
-        state.pending.append((item.kind, item.level))
-    if len(state.pending) > MAX_PENDING:
-        raise bad_state(f"{path}.pending", f"at most {MAX_PENDING} pending decisions")
-    if state.offered and (KEEP_MISSION, 0) not in state.pending:
-        raise bad_state(f"{path}.offered_missions", "missions are offered only before a keep")
-    if (state.step == GAME_OVER) != (msg.end_reason != 0):
-        raise bad_state(f"{path}.end_reason", "is set exactly when the game is over")
-    if msg.end_reason not in (0, *END_REASONS):
-        raise bad_state(f"{path}.end_reason", f"unknown reason {msg.end_reason}")
+    refuse(sizes, path)
+    state = rules.new_state(num_players, options)
+    state.piles = [
+        tuple(decode_cards(cards, f"{path}.piles[{i}].cards", bad_state))
+        for i, cards in enumerate(piles)
+    ]
+    state.hands = [
+        tuple(sorted(decode_cards(cards, f"{path}.hands[{i}].cards", bad_state)))
+        for i, cards in enumerate(hands)
+    ]
+    state.draw_pile = [0] * CARD_KINDS
+    for card in decode_cards(msg.draw_pile, f"{path}.draw_pile", bad_state):
+        state.draw_pile[card] += 1
+    state.removed = sorted(decode_cards(msg.removed, f"{path}.removed", bad_state))
+    state.oxi_set_aside, state.oxi_discarded = msg.oxi_set_aside, msg.oxi_discarded
+    _read_missions(msg, state, path)
+    conserved = rules.cards_conserved(rules.card_counts(state), num_players)
+    wild = rules.no_oxi_on_a_pile_in_wild_crab(state)
+    refuse(chain(conserved, wild, rules.missions_placed_once(state)), path)
+    state.mission_piles = [tuple(sorted(pile)) for pile in state.mission_piles]
+    _read_turn(msg, state)
+    refuse(_turn_problems(msg, state), path)
+    _check_at_rest(state, path)
+    return state
+
+
+def _read_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
+    """The missions' places as the message lists them (the law names a place by its index)."""
+    if msg.HasField("current_mission") and msg.current_mission == NO_MISSION:  # the wire's "none"
+        raise bad_state(f"{path}.current_mission", "is set to no mission; leave it unset")
+    state.mission_piles = [tuple(pile.missions) for pile in msg.mission_piles]
+    state.current = msg.current_mission if msg.HasField("current_mission") else NO_MISSION
+    state.completed = [done.mission for done in msg.completed]
+    state.spent = [done.ability_used for done in msg.completed]
+    state.discarded_missions = list(msg.discarded_missions)
+    state.offered = list(msg.offered_missions)
+
+
+def _read_turn(msg: pb.CrabBucketState, state: CrabBucketState) -> None:
+    state.step, state.turn_player, state.dealt = msg.step, msg.turn_player, msg.dealt
+    state.plays_left, state.played, state.passes = msg.plays_left, msg.played, msg.passes
+    state.ability_used, state.draws_over = msg.ability_used, msg.draws_over
+    state.pending = [(item.kind, item.level) for item in msg.pending]
     state.end_reason = msg.end_reason
-    if msg.talking_allowed != rules.talking_allowed(state):
-        raise bad_state(f"{path}.talking_allowed", "does not match the mode and missions (B9)")
 
 
-def _check_deal(state: CrabBucketState, path: str) -> None:
-    if state.oxi_set_aside != state.num_players:
-        raise bad_state(
-            f"{path}.oxi_set_aside", "every Oxi! card is set aside until the deal ends (B1)"
+PLAYS = range(3)  # a turn plays one card, two after "Draw 1 card and play 2" (B6)
+ENDS = (NOT_ENDED, *END_REASONS)
+
+
+def _turn_problems(msg: pb.CrabBucketState, state: CrabBucketState) -> Iterator[Problem]:
+    """The turn's fields in range, and as the step has them: the deal (B1) goes on while cards
+    remain to deal, with the Oxi! cards aside; a play step has a play left (B6); a pending
+    decision's level names a pile; the end reason is set once the game is over; talking (B9)."""
+    n, total = state.num_players, rules.deal_size(state.num_players)
+    yield from outside(
+        {
+            "step": (state.step, STEPS),
+            "turn_player": (state.turn_player, range(n)),
+            "dealt": (state.dealt, range(total + 1)),
+            "plays_left": (state.plays_left, PLAYS),
+            "played": (state.played, PLAYS),
+            "passes": (state.passes, range(n + 1)),
+            "end_reason": (state.end_reason, ENDS),
+        }
+    )
+    if len(state.pending) > MAX_PENDING:
+        yield "pending", f"at most {MAX_PENDING} pending decisions"
+    for i, (kind, level) in enumerate(state.pending):
+        levels = LEVELS if kind in LEVELED_PENDING else (0,)
+        yield from (
+            (f"pending[{i}].{where}", problem)
+            for where, problem in outside({"kind": (kind, PENDING_KINDS), "level": (level, levels)})
         )
+    dealing = state.step == DEAL
+    if dealing != (state.dealt < total):
+        yield "dealt", "the deal goes on exactly while cards remain to deal"
+    if dealing != (state.oxi_set_aside > 0):
+        yield "oxi_set_aside", "the Oxi! cards are aside only during the deal"
+    if dealing:
+        yield from _deal_problems(state)
+    if state.step == PLAY and state.plays_left == 0:
+        yield "plays_left", "the play step has a play left; with none the turn draws (B6)"
+    if state.offered and (KEEP_MISSION, 0) not in state.pending:
+        yield "offered_missions", "missions are offered only before a keep"
+    if (state.step == GAME_OVER) != (state.end_reason != NOT_ENDED):
+        yield "end_reason", "is set exactly when the game is over"
+    if msg.talking_allowed != rules.talking_allowed(state):
+        yield "talking_allowed", "does not match the mode and missions (B9)"
+
+
+def _deal_problems(state: CrabBucketState) -> Iterator[Problem]:
+    """B1: during the deal the Oxi! cards are aside, and the cards dealt lie one on each of the
+    first piles, then three in each hand in turn; no mission is drawn yet."""
+    if state.oxi_set_aside != state.num_players:
+        yield "oxi_set_aside", "every Oxi! card is set aside until the deal ends (B1)"
     for i, stack in enumerate(state.piles):
         if len(stack) != (1 if i < state.dealt else 0):
-            raise bad_state(f"{path}.piles[{i}]", f"does not match {state.dealt} cards dealt")
+            yield f"piles[{i}]", f"does not match {state.dealt} cards dealt"
     for seat, hand in enumerate(state.hands):
-        expected = min(max(state.dealt - CIRCLE - HAND_SIZE * seat, 0), HAND_SIZE)
-        if len(hand) != expected:
-            raise bad_state(f"{path}.hands[{seat}]", f"does not match {state.dealt} cards dealt")
+        if len(hand) != min(max(state.dealt - CIRCLE - HAND_SIZE * seat, 0), HAND_SIZE):
+            yield f"hands[{seat}]", f"does not match {state.dealt} cards dealt"
     if state.pending or state.current != NO_MISSION or state.completed:
-        raise bad_state(f"{path}.pending", "no mission is drawn before the deal ends")
+        yield "pending", "no mission is drawn before the deal ends"
 
 
-def _check_at_rest(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
+def _check_at_rest(state: CrabBucketState, path: str) -> None:
     """A valid state waits for a decision someone can make (nothing automatic is left to run)."""
     probe = state.clone()
     try:

@@ -9,22 +9,26 @@ import random
 
 from crabgames.core.errors import InvalidArgument, bad_request
 from crabgames.games.crab_bucket import codec, rules, turn
-from crabgames.games.crab_bucket.codec import decode_card, decode_options_msg
+from crabgames.games.crab_bucket.codec import (
+    decode_card,
+    decode_cards,
+    decode_options_msg,
+    outside,
+    refuse,
+)
 from crabgames.games.crab_bucket.data import (
     CARD_KINDS,
-    CIRCLE,
     CRAB_CARDS,
     LEVELS,
-    MAX_HAND,
-    MAX_PENDING,
     OXI,
     deck_size,
 )
 from crabgames.games.crab_bucket.messages import STATE
-from crabgames.games.crab_bucket.state import DEAL, EMPTY, NO_MISSION, CrabBucketState, Options
+from crabgames.games.crab_bucket.state import DEAL, EMPTY, NO_MISSION, CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 RESAMPLE_TRIES = 100
+PATH = "view.crab_bucket"  # the path of every field a view is refused for
 
 
 def resample_hidden(
@@ -49,11 +53,11 @@ def state_from_view(
         state = sample_view(view, player, num_players, rng)
         msg = pb.CrabBucketState.FromString(STATE(state))
         try:
-            return codec.decode_state(msg, num_players, "view.crab_bucket")
+            return codec.decode_state(msg, num_players, PATH)
         except InvalidArgument as error:
-            if error.violations[0].field != "view.crab_bucket":
+            if error.violations[0].field != PATH:
                 raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
-    raise bad_request("view.crab_bucket", "no hidden cards fit this view")
+    raise bad_request(PATH, "no hidden cards fit this view")
 
 
 def redraw_hidden(
@@ -86,68 +90,62 @@ def _deal_pool(
 def sample_view(
     view: pb.CrabBucketView, player: int, num_players: int, rng: random.Random
 ) -> CrabBucketState:
-    """A native state matching `player`'s view; hidden cards drawn at random. The caller checks
-    it (decode_state) and draws again if the turn player's decision does not match."""
-    path = "view.crab_bucket"
-    options = decode_options_msg(view.options, num_players, f"{path}.options", bad_request)
-    check_view_sizes(view, options, num_players, path)
+    """A native state matching `player`'s view; hidden cards drawn at random. The view is checked
+    by the laws a state's places keep (rules.py) where it states the same, before anything is
+    built from its counts; the caller checks the state drawn (decode_state) and draws again if
+    the turn player's decision does not match."""
+    options = decode_options_msg(view.options, num_players, f"{PATH}.options", bad_request)
+    _check_counts(view, player, num_players)
     state = rules.new_state(num_players, options)
-    own = [decode_card(c, f"{path}.hand[{i}]", bad_request) for i, c in enumerate(view.hand)]
-    if len(own) != view.hand_sizes[player]:
-        raise bad_request(f"{path}.hand", "does not match the viewer's hand size")
-    seen = [0] * CARD_KINDS
-    for card in own:
-        seen[card] += 1
-    _piles_from_view(view, state, seen, path)
-    state.removed = sorted(
-        decode_card(c, f"{path}.removed[{i}]", bad_request) for i, c in enumerate(view.removed)
-    )
-    for card in state.removed:
-        seen[card] += 1
-    seen[OXI] += view.oxi_discarded + view.oxi_set_aside
+    own = tuple(decode_cards(view.hand, f"{PATH}.hand", bad_request))
+    state.piles = [_pile_from_view(pile, f"{PATH}.piles[{p}]") for p, pile in enumerate(view.piles)]
+    state.removed = sorted(decode_cards(view.removed, f"{PATH}.removed", bad_request))
     state.oxi_discarded, state.oxi_set_aside = view.oxi_discarded, view.oxi_set_aside
-    pool = _unseen(seen, num_players, path)
+    state.hands = [()] * num_players
+    state.hands[player] = own
+    state.draw_pile = [0] * CARD_KINDS
+    seen = rules.card_counts(state)
+    # Every card not seen is in another hand or the draw pile: with those, each card is in one
+    # place (B1), so the view shows no card twice and no Oxi! card too many.
+    unseen = [int(not n) for n in seen[:CRAB_CARDS]] + [max(num_players - seen[OXI], 0)]
+    counts = [n + more for n, more in zip(seen, unseen, strict=True)]
+    refuse(rules.cards_conserved(counts, num_players), PATH, bad_request)
     for seat, size in enumerate(view.hand_sizes):
-        state.hands[seat] = tuple(own) if seat == player else (EMPTY,) * max(size, 0)
-    if len(pool) != sum(view.hand_sizes) - len(own) + view.draw_pile_size:
-        raise bad_request(f"{path}.draw_pile_size", "does not match the cards left unseen")
-    _missions_from_view(view, state, path)
+        if seat != player:
+            state.hands[seat] = (EMPTY,) * size
+    _missions_from_view(view, state)
     _turn_from_view(view, state)
-    others = [q for q in range(num_players) if q != player]
-    _deal_pool(state, pool, others, rng)
+    pool = [card for card, n in enumerate(unseen) for _ in range(n)]
+    _deal_pool(state, pool, [q for q in range(num_players) if q != player], rng)
     return state
 
 
-def check_view_sizes(
-    view: pb.CrabBucketView, options: Options, num_players: int, path: str
-) -> None:
+def _view_field(where: str) -> str:
+    """The view's field showing the size of the state's field `where` (rules.places_hold)."""
+    if where.startswith("hands"):
+        return where.replace("hands", "hand_sizes").removesuffix(".cards")
+    return "draw_pile_size" if where == "draw_pile" else where.replace(".cards", ".height")
+
+
+def _check_counts(view: pb.CrabBucketView, player: int, num_players: int) -> None:
     """Every count and length the sampler builds from, against what the game holds (B1, B2),
     before anything is built: a view is the caller's, and a pile height of 10^7 would otherwise
     be a list of 10^7 cards. The cards counted everywhere must be the whole deck."""
-    deck = deck_size(num_players)
-    if len(view.piles) != CIRCLE:
-        raise bad_request(f"{path}.piles", "there must be 8 piles (B2)")
+    sizes = rules.places_hold(
+        num_players,
+        [pile.height for pile in view.piles],
+        list(view.hand_sizes),
+        draw_pile=view.draw_pile_size,
+        removed=len(view.removed),
+        oxi_set_aside=view.oxi_set_aside,
+        oxi_discarded=view.oxi_discarded,
+    )
+    refuse(((_view_field(where), problem) for where, problem in sizes), PATH, bad_request)
     for p, pile in enumerate(view.piles):
-        if not 0 <= pile.height <= deck:
-            raise bad_request(f"{path}.piles[{p}].height", f"must be 0 to {deck} cards")
-        if not 0 <= pile.oxi_count <= min(pile.height, num_players):
-            raise bad_request(f"{path}.piles[{p}].oxi_count", "does not fit the pile")
+        if not pile.oxi_count <= min(pile.height, num_players) or pile.oxi_count < 0:
+            raise bad_request(f"{PATH}.piles[{p}].oxi_count", "does not fit the pile")
         if len(pile.cards) != pile.height:
-            raise bad_request(f"{path}.piles[{p}].cards", "must be the pile's height cards (B2)")
-    if len(view.hand_sizes) != num_players:
-        raise bad_request(f"{path}.hand_sizes", f"needs {num_players} entries")
-    for seat, size in enumerate(view.hand_sizes):
-        if not 0 <= size <= MAX_HAND:
-            raise bad_request(f"{path}.hand_sizes[{seat}]", f"a hand holds 0 to {MAX_HAND} cards")
-    if len(view.hand) > MAX_HAND:
-        raise bad_request(f"{path}.hand", f"a hand holds at most {MAX_HAND} cards")
-    if not 0 <= view.draw_pile_size <= deck:
-        raise bad_request(f"{path}.draw_pile_size", f"must be 0 to {deck} cards")
-    for name in ("oxi_set_aside", "oxi_discarded"):
-        if not 0 <= getattr(view, name) <= num_players:
-            raise bad_request(f"{path}.{name}", f"there are {num_players} Oxi! cards (B1)")
-    if len(view.removed) > deck:
-        raise bad_request(f"{path}.removed", f"at most {deck} cards")
+            raise bad_request(f"{PATH}.piles[{p}].cards", "must be the pile's height cards (B2)")
     counted = (
         sum(pile.height for pile in view.piles)
         + sum(view.hand_sizes)
@@ -156,78 +154,50 @@ def check_view_sizes(
         + view.oxi_set_aside
         + view.oxi_discarded
     )
+    deck = deck_size(num_players)
     if counted != deck:
         raise bad_request(
-            path, f"{counted} cards in piles, hands and elsewhere; the game has {deck}"
+            PATH, f"{counted} cards in piles, hands and elsewhere; the game has {deck}"
         )
-    _check_mission_sizes(view, len(options.missions), path)
+    if len(view.hand) != view.hand_sizes[player]:
+        raise bad_request(f"{PATH}.hand", "does not match the viewer's hand size")
 
 
-def _check_mission_sizes(view: pb.CrabBucketView, missions: int, path: str) -> None:
-    if len(view.mission_pile_sizes) != len(LEVELS):
-        raise bad_request(f"{path}.mission_pile_sizes", "one size per level (3)")
-    for level, size in enumerate(view.mission_pile_sizes):
-        if not 0 <= size <= missions:
-            raise bad_request(f"{path}.mission_pile_sizes[{level}]", f"must be 0 to {missions}")
-    for name in ("completed", "discarded_missions"):
-        if len(getattr(view, name)) > missions:
-            raise bad_request(f"{path}.{name}", f"there are {missions} missions")
-    if len(view.offered_missions) > 2:
-        raise bad_request(f"{path}.offered_missions", "at most 2 missions are offered")
-    if len(view.pending) > MAX_PENDING:
-        raise bad_request(f"{path}.pending", f"at most {MAX_PENDING} pending decisions")
+def _pile_from_view(pile: pb.CrabBucketPileView, where: str) -> tuple[int, ...]:
+    """A pile exactly as the view shows it (B2: its cards are public), checked against its top,
+    height and Oxi! count (`_check_counts` has bounded each to the pile's height)."""
+    top = decode_card(pile.top, f"{where}.top", bad_request) if pile.HasField("top") else EMPTY
+    if (top == EMPTY) != (pile.height == 0):
+        raise bad_request(f"{where}.height", "a pile has a top card exactly when not empty")
+    stack = tuple(decode_cards(pile.cards, f"{where}.cards", bad_request))
+    if stack and stack[-1] != top:
+        raise bad_request(f"{where}.top", "must be the last of the pile's cards (B2)")
+    if stack.count(OXI) != pile.oxi_count:
+        raise bad_request(f"{where}.oxi_count", "must count the Oxi! cards among the pile's cards")
+    return stack
 
 
-def _piles_from_view(
-    view: pb.CrabBucketView, state: CrabBucketState, seen: list[int], path: str
-) -> None:
-    """Every pile exactly as the view shows it (B2: its cards are public), checked against its
-    top, height and Oxi! count (`check_view_sizes` has bounded each to the pile's height)."""
-    for p, pile in enumerate(view.piles):
-        where = f"{path}.piles[{p}]"
-        top = decode_card(pile.top, f"{where}.top", bad_request) if pile.HasField("top") else EMPTY
-        if (top == EMPTY) != (pile.height == 0) or pile.height < 0:
-            raise bad_request(f"{where}.height", "a pile has a top card exactly when not empty")
-        stack = [
-            decode_card(c, f"{where}.cards[{i}]", bad_request) for i, c in enumerate(pile.cards)
-        ]
-        if stack and stack[-1] != top:
-            raise bad_request(f"{where}.top", "must be the last of the pile's cards (B2)")
-        if stack.count(OXI) != pile.oxi_count:
-            raise bad_request(
-                f"{where}.oxi_count", "must count the Oxi! cards among the pile's cards"
-            )
-        for card in stack:
-            seen[card] += 1
-        state.piles[p] = tuple(stack)
-
-
-def _unseen(seen: list[int], num_players: int, path: str) -> list[int]:
-    for card in range(CRAB_CARDS):
-        if seen[card] > 1:
-            raise bad_request(path, f"card id {card} is seen in {seen[card]} places")
-    if seen[OXI] > num_players:
-        raise bad_request(path, f"{seen[OXI]} Oxi! cards seen; there are {num_players}")
-    return [c for c in range(CRAB_CARDS) if not seen[c]] + [OXI] * (num_players - seen[OXI])
-
-
-def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState, path: str) -> None:
+def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None:
+    """The missions the view shows where it shows them, the others in their level's pile; each
+    in one place (rules.missions_placed_once), the piles of the sizes the view shows."""
     missions = state.options.missions
-    for ids in (view.completed, view.discarded_missions, view.offered_missions):
-        if any(not 0 <= (m if isinstance(m, int) else m.mission) < len(missions) for m in ids):
-            raise bad_request(path, "a mission id is out of range")
     state.completed = [c.mission for c in view.completed]
     state.spent = [c.ability_used for c in view.completed]
     state.discarded_missions = list(view.discarded_missions)
     state.offered = list(view.offered_missions)
     state.current = view.current_mission if view.HasField("current_mission") else NO_MISSION
     seen = {*state.completed, *state.discarded_missions, *state.offered, state.current}
-    for level in LEVELS:
-        rest = [i for i, m in enumerate(missions) if m.level == level and i not in seen]
-        state.mission_piles[level - 1] = tuple(rest)
-        sizes = list(view.mission_pile_sizes)
-        if len(sizes) != len(LEVELS) or sizes[level - 1] != len(rest):
-            raise bad_request(f"{path}.mission_pile_sizes", "does not match the missions seen")
+    state.mission_piles = [
+        tuple(i for i, m in enumerate(missions) if m.level == level and i not in seen)
+        for level in LEVELS
+    ]
+    sizes = list(view.mission_pile_sizes)
+    most = range(len(missions) + 1)
+    in_range = outside({f"mission_pile_sizes[{i}]": (n, most) for i, n in enumerate(sizes)})
+    refuse(in_range, PATH, bad_request)
+    refuse(rules.missions_placed_once(state), PATH, bad_request)
+    if sizes != [len(pile) for pile in state.mission_piles]:
+        raise bad_request(f"{PATH}.mission_pile_sizes", "does not match the missions seen")
 
 
 def _turn_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None:
