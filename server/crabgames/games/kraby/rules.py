@@ -518,8 +518,12 @@ def draw_back_to_six(state: KrabyState, color: Color) -> list[Event]:
 
 def ship_has_room(state: KrabyState, player: int) -> bool:
     """In a 4-player game a ship holds at most two figures (three holds otherwise)."""
-    ship = state.ships[player]
-    return len(ship) - ship.count(NO_FIGURE) < FIGURES_PER_SHIP[state.num_players]
+    return room_on_ship(state.ships[player], state.num_players) > 0
+
+
+def room_on_ship(ship: Ship, num_players: int) -> int:
+    """How many more figures the ship may hold (`ship_has_room`)."""
+    return FIGURES_PER_SHIP[num_players] - (len(ship) - ship.count(NO_FIGURE))
 
 
 def figure_beside_the_board(figure_supply: tuple[int, ...], color: Color) -> bool:

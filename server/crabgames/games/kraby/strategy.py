@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crabgames.core.prng import Prng
-from crabgames.games.kraby.data import COLORS, FIGURES_PER_SHIP, MULTIPLIERS, NO_FIGURE, Color
+from crabgames.games.kraby.data import COLORS, MULTIPLIERS, Color
 from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.rules import (
     beside,
@@ -31,6 +31,7 @@ from crabgames.games.kraby.rules import (
     group_points,
     groups,
     hold_is_free,
+    room_on_ship,
     score_species,
     where_the_tile_stops,
     with_figure,
@@ -101,8 +102,7 @@ def option_value(standing: Standing, seat: int) -> float:
     board and none on their ship yet, paired with their best free holds (K6), discounted; only
     as many holds as the fisher has turns left to fill, one figure a turn."""
     ship, points = standing.ships[seat], standing.points
-    room = FIGURES_PER_SHIP[len(standing.ships)] - (len(ship) - ship.count(NO_FIGURE))
-    room = min(room, standing.chances[seat])
+    room = min(room_on_ship(ship, len(standing.ships)), standing.chances[seat])
     if room <= 0:
         return 0.0
     candidates = sorted(
