@@ -331,12 +331,15 @@ def decode_duel(msg: Any, crabs: int, path: str) -> Duel:
 # ----- moves -----
 
 
-# Each move class by its CrabRageMoveKind value, and that value by the class's `kind`.
-MOVE_CLASS_OF = {
-    pb.CrabRageMoveKind.Value(f"CRAB_RAGE_MOVE_KIND_{cls._field_defaults['kind'].upper()}"): cls
-    for cls in MOVE_CLASSES
-}
-MOVE_KIND_VALUE = {cls._field_defaults["kind"]: value for value, cls in MOVE_CLASS_OF.items()}
+def kind_values(classes: Sequence[Any], enum: Any, prefix: str) -> dict[str, int]:
+    """Each move or event class's `kind` and the value of `enum` named by it (prefix + KIND)."""
+    kinds = [cls._field_defaults["kind"] for cls in classes]
+    return {kind: enum.Value(prefix + kind.upper()) for kind in kinds}
+
+
+# Each move class's CrabRageMoveKind value by its `kind`, and the class by that value.
+MOVE_KIND_VALUE = kind_values(MOVE_CLASSES, pb.CrabRageMoveKind, "CRAB_RAGE_MOVE_KIND_")
+MOVE_CLASS_OF = {MOVE_KIND_VALUE[cls._field_defaults["kind"]]: cls for cls in MOVE_CLASSES}
 # The CrabRageMove fields of each kind's moves (all but `kind`); `move_fields` narrows them.
 MOVE_FIELDS = {cls._field_defaults["kind"]: cls._fields[:-1] for cls in MOVE_CLASSES}
 

@@ -25,6 +25,7 @@ from crabgames.games.crab_rage.codec import (
     PLACE_ARENA,
     PLACE_BACKSTAGE,
     PLACE_TRANSIT,
+    kind_values,
     move_fields,
 )
 from crabgames.games.crab_rage.endgame import Result
@@ -171,12 +172,7 @@ WHY_FIELD = {
     Cause.BILLBOARD: "billboard",
 }
 # Each event class's CrabRageEventKind value, by its `kind`.
-EVENT_KIND_VALUE = {
-    cls._field_defaults["kind"]: pb.CrabRageEventKind.Value(
-        f"CRAB_RAGE_EVENT_KIND_{cls._field_defaults['kind'].upper()}"
-    )
-    for cls in EVENT_CLASSES
-}
+EVENT_KIND_VALUE = kind_values(EVENT_CLASSES, pb.CrabRageEventKind, "CRAB_RAGE_EVENT_KIND_")
 
 
 def event_field(name: str) -> wire.Read:
@@ -312,20 +308,19 @@ def state_field(name: str) -> wire.Read:
     return lambda seat: getattr(seat.state, name)
 
 
+# The CrabRageView fields the table shows as the state holds them.
+SHOWN = ("arenas", "action_cards", "used_actions", "round", "phase", "duel")
+
+
 VIEW = wire.Encoder(
     pb.CrabRageView,
     {
         "action_deck_count": lambda seat: len(unrevealed_cards(seat.state)),
         "players": lambda seat: managers(seat.state, seat.player),
-        "arenas": state_field("arenas"),
-        "action_cards": state_field("action_cards"),
-        "used_actions": state_field("used_actions"),
-        "round": state_field("round"),
-        "phase": state_field("phase"),
+        **{name: state_field(name) for name in SHOWN},
         "microphone": lambda seat: seat_or_none(seat.state.microphone),
         "active_player": lambda seat: seat_or_none(seat.state.active),
         "roll_off": lambda seat: None if seat.state.roll_off is None else seat.state,
-        "duel": state_field("duel"),
         "decision": lambda seat: decision_about(seat.state),
         "continuation": lambda seat: STATE(seen_state(seat.state, seat.player)),
     },
