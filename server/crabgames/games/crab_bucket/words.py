@@ -17,7 +17,6 @@ from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
     ABILITY_NAMES,
     CARD_NAMES,
-    CIRCLE,
     DISCARD_ALL_TOPS,
     DISCARD_PILE,
     DRAW_ONE_PLAY_TWO,
@@ -435,9 +434,9 @@ def chance_label(state: CrabBucketState, value: int) -> str:
         where = "into the offer" if kind == OFFER_DRAW else "as the current mission"
         name = state.options.missions[value].name
         return f"mission {value} ({name}) drawn from the level {level} pile {where}"
-    if state.step == DEAL and state.dealt < CIRCLE:
-        return f"{card_name(value)} dealt to pile {state.dealt}"
     receiver = rules.card_receiver(state)
+    if receiver is None:  # the deal's first cards, face up onto the circle's piles in turn
+        return f"{card_name(value)} dealt to pile {state.dealt}"
     verb = "is dealt" if state.step == DEAL else "draws"
     return f"player {receiver} {verb} {card_name(value)}"
 
