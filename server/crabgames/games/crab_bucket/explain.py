@@ -7,7 +7,6 @@ from crabgames.core.game import Violation
 from crabgames.games.crab_bucket import abilities, rules
 from crabgames.games.crab_bucket.data import (
     ABILITY_NAMES,
-    CIRCLE,
     LEVELS,
     card_name,
 )
@@ -19,7 +18,7 @@ from crabgames.games.crab_bucket.moves import (
     PlayCard,
     UseAbility,
 )
-from crabgames.games.crab_bucket.state import KEEP_MISSION, CrabBucketState
+from crabgames.games.crab_bucket.state import CrabBucketState
 
 
 def explain(state: CrabBucketState, move: Move) -> Violation:
@@ -37,7 +36,7 @@ def explain(state: CrabBucketState, move: Move) -> Violation:
 
 def _explain_mission_choice(state: CrabBucketState, move: Move, name: str) -> Violation:
     if isinstance(move, KeepMission):
-        if not state.pending or state.pending[-1][0] != KEEP_MISSION:
+        if name != "keep_mission":
             return Violation("G3", f"the decision now is {name}, not keeping a mission")
         return Violation(
             "Discard the Mission, draw 2 choose 1",
@@ -54,8 +53,8 @@ def _explain_mission_choice(state: CrabBucketState, move: Move, name: str) -> Vi
 def _explain_play(state: CrabBucketState, move: PlayCard) -> Violation:
     if move.card not in state.hands[state.turn_player]:
         return Violation("How to Play", f"there is no {card_name(move.card)} in your hand")
-    if not 0 <= move.pile < CIRCLE:
-        return Violation("B2", f"piles are numbered 0 to {CIRCLE - 1}")
+    if move.pile not in rules.PILES:
+        return Violation("B2", f"piles are numbered 0 to {rules.PILES[-1]}")
     top = rules.tops(state)[move.pile]
     if not rules.may_play_on(move.card, top):
         return Violation(
@@ -71,7 +70,7 @@ def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
         return Violation("B5", f"mission {move.mission} has not been completed")
     if not rules.may_use_ability(state):
         return Violation("B6", "one ability per turn, used before the main action")
-    if state.spent[state.completed.index(move.mission)]:
+    if move.mission not in abilities.ready_missions(state):
         return Violation("B6", "that ability was already used (its card is face down)")
     missions = state.options.missions
     ability = missions[move.mission].ability
