@@ -289,37 +289,37 @@ def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBu
     state.draw_pile = [0] * CARD_KINDS
     for card in decode_cards(msg.draw_pile, f"{path}.draw_pile", bad_state):
         state.draw_pile[card] += 1
-    state.removed = sorted(decode_cards(msg.removed, f"{path}.removed", bad_state))
-    state.oxi_set_aside, state.oxi_discarded = msg.oxi_set_aside, msg.oxi_discarded
-    _read_missions(msg, state, path)
+    state.mission_piles = [tuple(pile.missions) for pile in msg.mission_piles]
+    state.dealt = msg.dealt
+    read_seen(msg, state, path, bad_state)
     conserved = rules.cards_conserved(rules.card_counts(state), num_players)
     wild = rules.no_oxi_on_a_pile_in_wild_crab(state)
+    # a pile's missions as listed, so that a problem names one by its index; then sorted
     refuse(chain(conserved, wild, rules.missions_placed_once(state)), path)
     state.mission_piles = [tuple(sorted(pile)) for pile in state.mission_piles]
-    _read_turn(msg, state)
     refuse(_turn_problems(msg, state), path)
     _check_at_rest(state, path)
     return state
 
 
-def _read_missions(msg: pb.CrabBucketState, state: CrabBucketState, path: str) -> None:
-    """The missions' places as the message lists them (the law names a place by its index)."""
+def read_seen(
+    msg: pb.CrabBucketState | pb.CrabBucketView, state: CrabBucketState, path: str, fail: Fail
+) -> None:
+    """The fields a state and every view share (messages.SHARED), read alike from either: the
+    cards removed, the Oxi! cards aside and discarded, the missions shown, the turn."""
+    state.removed = sorted(decode_cards(msg.removed, f"{path}.removed", fail))
+    state.oxi_set_aside, state.oxi_discarded = msg.oxi_set_aside, msg.oxi_discarded
     if msg.HasField("current_mission") and msg.current_mission == NO_MISSION:  # the wire's "none"
-        raise bad_state(f"{path}.current_mission", "is set to no mission; leave it unset")
-    state.mission_piles = [tuple(pile.missions) for pile in msg.mission_piles]
+        raise fail(f"{path}.current_mission", "is set to no mission; leave it unset")
     state.current = msg.current_mission if msg.HasField("current_mission") else NO_MISSION
     state.completed = [done.mission for done in msg.completed]
     state.spent = [done.ability_used for done in msg.completed]
     state.discarded_missions = list(msg.discarded_missions)
     state.offered = list(msg.offered_missions)
-
-
-def _read_turn(msg: pb.CrabBucketState, state: CrabBucketState) -> None:
-    state.step, state.turn_player, state.dealt = msg.step, msg.turn_player, msg.dealt
+    state.step, state.turn_player, state.end_reason = msg.step, msg.turn_player, msg.end_reason
     state.plays_left, state.played, state.passes = msg.plays_left, msg.played, msg.passes
     state.ability_used, state.draws_over = msg.ability_used, msg.draws_over
     state.pending = [(item.kind, item.level) for item in msg.pending]
-    state.end_reason = msg.end_reason
 
 
 PLAYS = range(3)  # a turn plays one card, two after "Draw 1 card and play 2" (B6)

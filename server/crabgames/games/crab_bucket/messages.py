@@ -59,17 +59,10 @@ def pile_view(shapes: wire.Shapes) -> wire.Encoder:
     return wire.Encoder(pb.CrabBucketPileView, read, shapes)
 
 
-def gap(shapes: wire.Shapes) -> wire.Encoder:
-    return wire.Encoder(pb.CrabBucketGap, {"color": lambda g: proto_color(g.color)}, shapes)
-
-
-def color_pair(shapes: wire.Shapes) -> wire.Encoder:
-    """The two colours of an "X" or a "Chain" icon (NotAdjacent, Adjacent)."""
-    read: dict[str, wire.Read] = {
-        "first": lambda pair: proto_color(pair.first),
-        "second": lambda pair: proto_color(pair.second),
-    }
-    return wire.Encoder(pb.CrabBucketColorPair, read, shapes)
+def colors(message: type[Message], *fields: str) -> Callable[[wire.Shapes], wire.Encoder]:
+    """A message whose `fields` are colours: a gap's, the two of an "X" or a "Chain" icon."""
+    read = {name: (lambda item, name=name: proto_color(getattr(item, name))) for name in fields}
+    return lambda shapes: wire.Encoder(message, read, shapes)
 
 
 def use_ability(shapes: wire.Shapes) -> wire.Encoder:
@@ -87,8 +80,8 @@ SHAPES = wire.Shapes(
         pb.CrabBucketPile: holding(pb.CrabBucketPile, "cards"),
         pb.CrabBucketMissionPile: holding(pb.CrabBucketMissionPile, "missions"),
         pb.CrabBucketPileView: pile_view,
-        pb.CrabBucketGap: gap,
-        pb.CrabBucketColorPair: color_pair,
+        pb.CrabBucketGap: colors(pb.CrabBucketGap, "color"),
+        pb.CrabBucketColorPair: colors(pb.CrabBucketColorPair, "first", "second"),
         pb.CrabBucketUseAbility: use_ability,
     }
 )

@@ -10,64 +10,44 @@ list each ability once, from the first ready card that has it).
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import accumulate
 
-from crabgames.games.crab_bucket.data import (
-    CARD_KINDS,
-    CIRCLE,
-    DISCARD_ALL_TOPS,
-    DISCARD_PILE,
-    DRAW_ONE_PLAY_TWO,
-    NEW_MISSION,
-    PLAY_FREELY,
-    RESCUE_OXI,
-    RESCUE_TOPS,
-    SWAP_HAND_TOP,
-    SWAP_TOPS,
-)
-from crabgames.games.crab_bucket.moves import (
-    ChooseMissionPile,
-    KeepMission,
-    Move,
-    Pass,
-    PlayCard,
-    UseAbility,
-)
+from crabgames.games.crab_bucket import data
+from crabgames.games.crab_bucket.data import CARD_KINDS, CIRCLE, LEVELS
+from crabgames.games.crab_bucket.moves import ChooseMissionPile, KeepMission, Move, Pass, PlayCard
+from crabgames.games.crab_bucket.moves import UseAbility as Use
 from crabgames.games.crab_bucket.state import CrabBucketState
 
-MASKS = 1 << CIRCLE
+
+def _mask(move: Use) -> int:
+    return sum(1 << p for p in move.piles)
 
 
-def _mask(piles: tuple[int, ...]) -> int:
-    return sum(1 << p for p in piles)
-
-
-def _card_pile(move: UseAbility) -> int:
+def _card_pile(move: Use) -> int:
     return move.card * CIRCLE + move.piles[0]
 
 
-# ability -> (block size, id within the block)
-ABILITY_BLOCKS: dict[int, tuple[int, Callable[[UseAbility], int]]] = {
-    RESCUE_TOPS: (MASKS, lambda m: _mask(m.piles)),
-    SWAP_TOPS: (MASKS, lambda m: _mask(m.piles)),
-    RESCUE_OXI: ((CIRCLE + 1) * CIRCLE, lambda m: (m.source + 1) * CIRCLE + m.piles[0]),
-    PLAY_FREELY: (CARD_KINDS * CIRCLE, _card_pile),
-    SWAP_HAND_TOP: (CARD_KINDS * CIRCLE, _card_pile),
-    DRAW_ONE_PLAY_TWO: (1, lambda m: 0),
-    DISCARD_PILE: (CIRCLE, lambda m: m.piles[0]),
-    DISCARD_ALL_TOPS: (1, lambda m: 0),
-    NEW_MISSION: (1, lambda m: 0),
+# Each ability's block: its size and a use's id within it.
+ABILITY_BLOCKS: dict[int, tuple[int, Callable[[Use], int]]] = {
+    data.RESCUE_TOPS: (1 << CIRCLE, _mask),
+    data.SWAP_TOPS: (1 << CIRCLE, _mask),
+    data.RESCUE_OXI: ((CIRCLE + 1) * CIRCLE, lambda m: (m.source + 1) * CIRCLE + m.piles[0]),
+    data.PLAY_FREELY: (CARD_KINDS * CIRCLE, _card_pile),
+    data.SWAP_HAND_TOP: (CARD_KINDS * CIRCLE, _card_pile),
+    data.DRAW_ONE_PLAY_TWO: (1, lambda m: 0),
+    data.DISCARD_PILE: (CIRCLE, lambda m: m.piles[0]),
+    data.DISCARD_ALL_TOPS: (1, lambda m: 0),
+    data.NEW_MISSION: (1, lambda m: 0),
 }
 
-PLAY_IDS = CARD_KINDS * CIRCLE
-PASS_ID = PLAY_IDS
-ABILITY_OFFSETS: dict[int, int] = {}
-_next = PASS_ID + 1
-for _ability, (_size, _) in ABILITY_BLOCKS.items():
-    ABILITY_OFFSETS[_ability] = _next
-    _next += _size
-CHOOSE_PILE_OFFSET = _next
-KEEP_OFFSET = CHOOSE_PILE_OFFSET + 3
-MOVE_ID_COUNT = KEEP_OFFSET + 2
+PASS_ID = CARD_KINDS * CIRCLE  # after every card on every pile
+# Each block's first id: the abilities', then choosing a mission pile's, then keeping's.
+*_firsts, CHOOSE_PILE_OFFSET = accumulate(
+    (size for size, _ in ABILITY_BLOCKS.values()), initial=PASS_ID + 1
+)
+ABILITY_OFFSETS = dict(zip(ABILITY_BLOCKS, _firsts, strict=True))
+KEEP_OFFSET = CHOOSE_PILE_OFFSET + len(LEVELS)
+MOVE_ID_COUNT = KEEP_OFFSET + 2  # the first or the second mission offered
 
 
 def move_id(state: CrabBucketState, move: Move) -> int:

@@ -14,6 +14,7 @@ from crabgames.games.crab_bucket.codec import (
     decode_cards,
     decode_options_msg,
     outside,
+    read_seen,
     refuse,
 )
 from crabgames.games.crab_bucket.data import (
@@ -24,7 +25,7 @@ from crabgames.games.crab_bucket.data import (
     deck_size,
 )
 from crabgames.games.crab_bucket.messages import STATE
-from crabgames.games.crab_bucket.state import DEAL, EMPTY, NO_MISSION, CrabBucketState
+from crabgames.games.crab_bucket.state import DEAL, EMPTY, CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
 
 RESAMPLE_TRIES = 100
@@ -99,10 +100,11 @@ def sample_view(
     state = rules.new_state(num_players, options)
     own = tuple(decode_cards(view.hand, f"{PATH}.hand", bad_request))
     state.piles = [_pile_from_view(pile, f"{PATH}.piles[{p}]") for p, pile in enumerate(view.piles)]
-    state.removed = sorted(decode_cards(view.removed, f"{PATH}.removed", bad_request))
-    state.oxi_discarded, state.oxi_set_aside = view.oxi_discarded, view.oxi_set_aside
-    state.hands = [()] * num_players
-    state.hands[player] = own
+    read_seen(view, state, PATH, bad_request)
+    state.dealt = rules.deal_size(num_players)
+    if view.step == DEAL:
+        state.dealt = sum(p.height for p in view.piles) + sum(view.hand_sizes)
+    state.hands = [own if seat == player else () for seat in range(num_players)]
     state.draw_pile = [0] * CARD_KINDS
     seen = rules.card_counts(state)
     # Every card not seen is in another hand or the draw pile: with those, each card is in one
@@ -110,11 +112,9 @@ def sample_view(
     unseen = [int(not n) for n in seen[:CRAB_CARDS]] + [max(num_players - seen[OXI], 0)]
     counts = [n + more for n, more in zip(seen, unseen, strict=True)]
     refuse(rules.cards_conserved(counts, num_players), PATH, bad_request)
-    for seat, size in enumerate(view.hand_sizes):
-        if seat != player:
-            state.hands[seat] = (EMPTY,) * size
+    hidden = enumerate(view.hand_sizes)  # the others' hands, of the sizes shown, dealt below
+    state.hands = [own if seat == player else (EMPTY,) * size for seat, size in hidden]
     _missions_from_view(view, state)
-    _turn_from_view(view, state)
     pool = [card for card, n in enumerate(unseen) for _ in range(n)]
     _deal_pool(state, pool, [q for q in range(num_players) if q != player], rng)
     return state
@@ -181,11 +181,6 @@ def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None
     """The missions the view shows where it shows them, the others in their level's pile; each
     in one place (rules.missions_placed_once), the piles of the sizes the view shows."""
     missions = state.options.missions
-    state.completed = [c.mission for c in view.completed]
-    state.spent = [c.ability_used for c in view.completed]
-    state.discarded_missions = list(view.discarded_missions)
-    state.offered = list(view.offered_missions)
-    state.current = view.current_mission if view.HasField("current_mission") else NO_MISSION
     seen = {*state.completed, *state.discarded_missions, *state.offered, state.current}
     state.mission_piles = [
         tuple(i for i, m in enumerate(missions) if m.level == level and i not in seen)
@@ -198,18 +193,3 @@ def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None
     refuse(rules.missions_placed_once(state), PATH, bad_request)
     if sizes != [len(pile) for pile in state.mission_piles]:
         raise bad_request(f"{PATH}.mission_pile_sizes", "does not match the missions seen")
-
-
-def _turn_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None:
-    state.step = view.step
-    state.turn_player = view.turn_player
-    state.dealt = rules.deal_size(state.num_players)
-    if view.step == DEAL:
-        state.dealt = sum(p.height for p in view.piles) + sum(view.hand_sizes)
-    state.ability_used = view.ability_used
-    state.plays_left = view.plays_left
-    state.played = view.played
-    state.draws_over = view.draws_over
-    state.passes = view.passes
-    state.pending = [(p.kind, p.level) for p in view.pending]
-    state.end_reason = view.end_reason
