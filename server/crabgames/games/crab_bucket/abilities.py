@@ -195,8 +195,11 @@ def _uses_draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
     return [UseAbility(mission)]
 
 
+DRAW_ONE_PLAYS = 2  # "Draw 1 card and play 2": the main-action plays the turn then owes
+
+
 def _draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
-    state.plays_left = 2
+    state.plays_left = DRAW_ONE_PLAYS
     state.pending.append((EXTRA_DRAW, 0))
 
 

@@ -9,6 +9,7 @@ the turn stands and what the decision is about. Per-seat features count seats fr
 from __future__ import annotations
 
 from crabgames.core.observation import Feature, Layout, Writer, seat_slot
+from crabgames.games.crab_bucket.abilities import DRAW_ONE_PLAYS
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
     CARD_KINDS,
@@ -24,6 +25,7 @@ from crabgames.games.crab_bucket.data import (
     OXI,
     deck_size,
 )
+from crabgames.games.crab_bucket.strategy import MAX_TEAM_POINTS
 from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
@@ -31,11 +33,10 @@ from crabgames.v1 import game_pb2
 MAX_CARDS = deck_size(MAX_PLAYERS)  # every card of the largest game: 32 crab cards, 5 Oxi!
 MAX_OXI = MAX_PLAYERS  # one Oxi! card per player (B1)
 # Counts that depend on the mission deck (an option) are scaled by the default deck's and
-# clipped to 1: 6 missions per level, each ability on 2 cards, 36 points in all.
+# clipped to 1: 6 missions per level, each ability on 2 cards, 36 points in all (the search's
+# MAX_TEAM_POINTS). Plays by the most a turn owes, after "Draw 1 card and play 2".
 MISSIONS_PER_LEVEL = len(DEFAULT_MISSIONS) // len(LEVELS)
 CARDS_PER_ABILITY = len(DEFAULT_MISSIONS) // len(ABILITIES)
-MAX_POINTS = sum(mission.level for mission in DEFAULT_MISSIONS)
-MAX_PLAYS = 2  # "Draw 1 card and play 2" (B6)
 
 PLAYER_COUNTS = tuple(range(2, MAX_PLAYERS + 1))
 STEPS = len(pb.CrabBucketStep.values()) - 1  # DEAL .. GAME_OVER
@@ -173,7 +174,7 @@ def write_missions(part: pb.CrabBucketView, writer: Writer) -> None:
         writer.put("completed", index, min(count / MISSIONS_PER_LEVEL, 1.0))
     for index, size in enumerate(part.mission_pile_sizes):
         writer.put("mission_piles", index, min(size / MISSIONS_PER_LEVEL, 1.0))
-    writer.put("points", 0, min(part.points / MAX_POINTS, 1.0))
+    writer.put("points", 0, min(part.points / MAX_TEAM_POINTS, 1.0))
 
 
 def write_mission(mission: pb.CrabBucketMission, name: str, at: int, writer: Writer) -> None:
@@ -202,7 +203,7 @@ def write_turn(view: game_pb2.View, part: pb.CrabBucketView, writer: Writer) -> 
     deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
     writer.put("to_decide", 0, 1.0 if deciding else 0.0)
     writer.put("ability_used", 0, 1.0 if part.ability_used else 0.0)
-    writer.put("played", 0, min(part.played / MAX_PLAYS, 1.0))
+    writer.put("played", 0, min(part.played / DRAW_ONE_PLAYS, 1.0))
     writer.put("draws_over", 0, 1.0 if part.draws_over else 0.0)
     writer.put("passes", 0, min(part.passes / MAX_PLAYERS, 1.0))
     writer.put("talking_allowed", 0, 1.0 if part.talking_allowed else 0.0)
@@ -226,7 +227,7 @@ def write_decision(view: game_pb2.View, decision: pb.CrabBucketDecision, writer:
         writer.put("decision_level", decision.level - 1)
     for level in decision.levels:
         writer.put("choosable_levels", level - 1)
-    writer.put("plays_left", 0, min(decision.plays_left / MAX_PLAYS, 1.0))
+    writer.put("plays_left", 0, min(decision.plays_left / DRAW_ONE_PLAYS, 1.0))
     writer.put("may_use_ability", 0, 1.0 if decision.may_use_ability else 0.0)
     writer.put("extra_draw", 0, 1.0 if decision.extra else 0.0)
 
