@@ -7,6 +7,7 @@ from __future__ import annotations
 from crabgames.core.game import Violation
 from crabgames.games.crab_rage.actions import (
     LEAST_X,
+    RAISES_MUSCLE,
     can_pay,
     can_perform_from,
     has_x,
@@ -14,7 +15,7 @@ from crabgames.games.crab_rage.actions import (
     most_x_paid,
     rage_cost,
 )
-from crabgames.games.crab_rage.data import ACTION_NAMES, SIGNATURE_RAGE_COST, Action
+from crabgames.games.crab_rage.data import ACTION_NAMES, MAX_MUSCLE, SIGNATURE_RAGE_COST, Action
 from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.moves import Act, HardcoreFans, Move, Signature
 from crabgames.games.crab_rage.state import State
@@ -62,7 +63,7 @@ def explain(state: State, move: Move) -> Violation:
         if me.signature_used:
             return Violation("R13", "the signature move can be used once per game")
         if not can_pay(me.rage, SIGNATURE_RAGE_COST):
-            return Violation("R13", "a signature move costs 2 rage")
+            return Violation("R13", f"a signature move costs {SIGNATURE_RAGE_COST} rage")
         return Violation("R13", "choose an arena with at least 1 of your crabs in it")
     if isinstance(move, HardcoreFans):
         return Violation("R17", "commit 0 up to the hardcore fans you hold")
@@ -79,12 +80,12 @@ def explain_action(state: State, player: int, move: Act) -> Violation:
     if not can_perform_from(action, me.crabs[move.crab].arena):
         return Violation("R7", f"{ACTION_NAMES[action]} can only be performed in an arena")
     if has_x(action) and move.amount < LEAST_X:
-        return Violation("R8", "X is at least 1")
+        return Violation("R8", f"X is at least {LEAST_X}")
     cost = rage_cost(action, move.amount)
     if not can_pay(me.rage, cost):
         return Violation("R3", cost_reason(action, move.amount, cost, me.rage))
-    if action == Action.RAGE:
-        return Violation("R8", "Rage cannot take muscle above 6")
+    if action in RAISES_MUSCLE:
+        return Violation("R8", f"{ACTION_NAMES[action]} cannot take muscle above {MAX_MUSCLE}")
     if action in (Action.MOVE, Action.GO_CLAM):
         return Violation("R7", "move to another arena")
     if action == Action.SPLIT:
