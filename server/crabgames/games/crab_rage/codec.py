@@ -207,7 +207,8 @@ def decode_task(msg: Any, n: int, arenas: int, crabs: int, path: str) -> Task:
     need(len(values) <= most, path, ".values", f"at most {most} values")
     refs = [(ref.player, ref.crab) for ref in msg.crabs]
     for i, (seat, index) in enumerate(refs):
-        need(0 <= seat < n and 0 <= index < crabs, path, f".crabs[{i}]", "no such crab")
+        if not (0 <= seat < n and 0 <= index < crabs):
+            raise bad_state(f"{path}.crabs[{i}]", "no such crab")
     need(not values or min(values) >= -1 and max(values) < 64, path, ".values", "out of range")
     task = Task(kind, player, arena, refs, values, msg.flag)
     check_task_shape(task, arenas, path)
@@ -258,19 +259,10 @@ def decode_fields(msg: Any, n: int, path: str) -> State:
     ]
     need(len({p.team for p in players}) == n, path, ".players", "teams must differ")
     arenas = [decode_arena(a, n, f"{path}.arenas[{i}]") for i, a in enumerate(msg.arenas)]
-    to_deal, cards, used = (
-        list(msg.billboards_to_deal),
-        list(msg.action_cards),
-        list(msg.used_actions),
-    )
-    need(len(to_deal) <= len(BILLBOARDS), path, ".billboards_to_deal", "at most 4")
+    to_deal, cards, used = [*msg.billboards_to_deal], [*msg.action_cards], [*msg.used_actions]
     boards = [a.billboard for a in arenas if a.billboard] + to_deal
-    need(
-        distinct(boards, BILLBOARDS, len(boards)),
-        path,
-        ".billboards_to_deal",
-        "billboards must be distinct",
-    )
+    ok = distinct(boards, BILLBOARDS, len(BILLBOARDS))
+    need(ok, path, ".billboards_to_deal", "at most 4 billboards, all distinct")
     need(distinct(cards, CARDS, ROUNDS), path, ".action_cards", "at most 4 distinct action cards")
     need(0 <= msg.round <= ROUNDS, path, ".round", "must be 0 to 4")
     need(msg.phase in PHASES, path, ".phase", "unknown phase")
