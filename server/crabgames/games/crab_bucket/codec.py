@@ -29,7 +29,7 @@ from crabgames.games.crab_bucket.data import (
     card_id,
 )
 from crabgames.games.crab_bucket.events import Event
-from crabgames.games.crab_bucket.messages import EVENT, MOVE, SHAPES, STATE, VIEW
+from crabgames.games.crab_bucket.messages import EVENT, MOVE, OUTCOME, SHAPES, STATE, VIEW
 from crabgames.games.crab_bucket.moves import (
     ChooseMissionPile,
     KeepMission,
@@ -68,12 +68,6 @@ MAX_NAME = 64  # characters in a mission's name
 MAX_REQUIREMENTS = 12  # twice the most a default mission shows (4 gaps, an X and a chain)
 Fail = Callable[[str, str], InvalidArgument]
 
-# The rules' modes, ends and abilities (state.py, data.py) hold the values of the protocol's
-# enums of the same names (tests/crab_bucket/test_codec.py checks every name): each is written
-# as it is, as its enum's type, and read back as the int it is.
-MODE = pb.CrabBucketMode.ValueType
-END_REASON = pb.CrabBucketEndReason.ValueType
-
 
 # ----- checks -----
 
@@ -100,6 +94,9 @@ def outside(values: Mapping[str, tuple[int, Collection[int]]]) -> Iterator[Probl
 
 
 def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
+    card = CARD_IDS.get((msg.oxi, msg.color, msg.number))
+    if card is not None:
+        return card
     if msg.oxi:
         if msg.color or msg.number:
             raise fail(path, "an Oxi! card has no colour or number")
@@ -345,10 +342,9 @@ def _turn_problems(msg: pb.CrabBucketState, state: CrabBucketState) -> Iterator[
     if len(state.pending) > MAX_PENDING:
         yield "pending", f"at most {MAX_PENDING} pending decisions"
     for i, (kind, level) in enumerate(state.pending):
-        levels = LEVELS if kind in LEVELED_PENDING else (0,)
-        yield from (
-            (f"pending[{i}].{where}", problem)
-            for where, problem in outside({"kind": (kind, PENDING_KINDS), "level": (level, levels)})
+        levels = LEVELS if kind in LEVELED_PENDING else (0,)  # a pile's level, or none
+        yield from outside(
+            {f"pending[{i}].kind": (kind, PENDING_KINDS), f"pending[{i}].level": (level, levels)}
         )
     dealing = state.step == DEAL
     if dealing != (state.dealt < total):
@@ -403,13 +399,8 @@ def decode_move(msg: pb.CrabBucketMove, path: str) -> Move:
     if which is None:
         raise bad_move(path, "set one of play_card, pass, use_ability, ...")
     if which == "play_card":
-        play = msg.play_card
-        card_msg = play.card
-        card = CARD_IDS.get((card_msg.oxi, card_msg.color, card_msg.number))
-        if card is None:  # `decode_card` names the problem
-            card = decode_card(card_msg, f"{path}.play_card.card", bad_move)
-        pile = play.pile
-        # the shared move for a pile of the circle
+        card = decode_card(msg.play_card.card, f"{path}.play_card.card", bad_move)
+        pile = msg.play_card.pile  # the shared move for a pile of the circle:
         return PLAY_CARD[card][pile] if 0 <= pile < CIRCLE else PlayCard(card, pile)
     if which == "pass":
         return Pass()
@@ -418,9 +409,8 @@ def decode_move(msg: pb.CrabBucketMove, path: str) -> Move:
     if which == "keep_mission":
         return KeepMission(msg.keep_mission.mission)
     use = msg.use_ability
-    card = -1
-    if use.HasField("card"):
-        card = decode_card(use.card, f"{path}.use_ability.card", bad_move)
+    has_card = use.HasField("card")
+    card = decode_card(use.card, f"{path}.use_ability.card", bad_move) if has_card else -1
     source = use.oxi_from_pile if use.HasField("oxi_from_pile") else -1
     # Piles of RESCUE_TOPS and SWAP_TOPS are a set: listed in increasing order.
     return UseAbility(use.mission, tuple(sorted(use.piles)), card, source)
@@ -435,14 +425,7 @@ def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
         msg.players.add(player=seat, score=outcome.points, rank=1, winner=outcome.won)
     if outcome.won:
         msg.winners.extend(range(num_players))
-    detail = msg.crab_bucket
-    detail.mode = MODE(outcome.mode)
-    detail.won = outcome.won
-    detail.points = outcome.points
-    detail.title = outcome.title
-    detail.note = outcome.note
-    detail.completed_missions.extend(outcome.completed)
-    detail.end_reason = END_REASON(outcome.end_reason)
+    msg.crab_bucket.MergeFromString(OUTCOME(outcome))
     msg.summary = words.outcome_summary(outcome)
 
 

@@ -123,6 +123,10 @@ STATE = wire.Encoder(
     remember=False,  # a state's lists change in place
 )
 EVENT = event_encoder("crab_bucket", words.words, SHAPES)
+# An outcome's detail (rules.Outcome): the mode, won, points, title, note and end by name.
+OUTCOME = wire.Encoder(
+    pb.CrabBucketOutcome, {"completed_missions": operator.attrgetter("completed")}, SHAPES
+)
 MOVE = wire.Encoder(pb.CrabBucketMove, shapes=SHAPES)
 
 # ----- a seat's view -----
