@@ -27,7 +27,9 @@ from crabgames.games.crab_rage.state import (
     Step,
     Task,
     arenas_alphabetical,
+    crab_to_roll,
     push,
+    roll_to_keep,
     the_duel,
     turn_order,
     writable_arena,
@@ -223,30 +225,29 @@ class SpotlightDuel(Handler):
         me = writable_player(state, player)
         me.rage -= 1
         duel.rerolls[duel.turn] += 1
-        rolls = duel.rolls[duel.turn]
-        rolled = rolls.pop()
+        ref, rolled = roll_to_keep(duel)
+        duel.rolls[duel.turn].pop()
         duel.awaiting_keep = False
-        return [DuelRerolled(player, (player, len(rolls)), me.rage, rolled, me.team)]
+        return [DuelRerolled(player, ref, me.rage, rolled, me.team)]
 
     def keep(self, state: State) -> Event:
         """The roll stands; the next duelist in turn order rolls."""
         duel = the_duel(state)
-        player = duel.duelists[duel.turn]
-        rolls = duel.rolls[duel.turn]
+        ref, kept = roll_to_keep(duel)
+        player = ref[0]
         duel.awaiting_keep = False
         duel.turn = (duel.turn + 1) % len(duel.duelists)
-        ref = (player, len(rolls) - 1)
-        return DuelKept(player, ref, rolls[-1], state.players[player].team)
+        return DuelKept(player, ref, kept, state.players[player].team)
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
         return [(face, 1) for face in range(1, 7)]
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         duel = the_duel(state)
-        player = duel.duelists[duel.turn]
+        ref = crab_to_roll(duel)
+        player = ref[0]
         duel.rolls[duel.turn].append(value)
         duel.awaiting_keep = True
-        ref = (player, len(duel.rolls[duel.turn]) - 1)
         team = state.players[player].team
         rolled = DieRolled(value, Cause.SPOTLIGHT_DUEL, None, None, player, ref, (team,), None)
         return [rolled]

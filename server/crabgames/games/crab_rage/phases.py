@@ -46,8 +46,10 @@ from crabgames.games.crab_rage.state import (
     push,
     rumble_order,
     seats_of,
+    standing_unit_of,
     the_roll_off,
     turn_order,
+    unit_to_roll,
     units_in,
     writable_arena,
     writable_crab,
@@ -306,7 +308,7 @@ class TieBreak(Handler):
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, RumbleOpponent)
         ro = the_roll_off(state)
-        opponent = next(u for u in ro.standing if u >> move.partner & 1)
+        opponent = standing_unit_of(ro, move.partner)
         ro.rolling = [picker_unit(state), opponent]
         picked = OpponentPicked(
             picker(state),
@@ -322,7 +324,7 @@ class TieBreak(Handler):
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         ro = the_roll_off(state)
-        unit = ro.rolling[len(ro.dice)]
+        unit = unit_to_roll(ro)
         ro.dice.append(value)
         rolled = DieRolled(
             value,
@@ -378,8 +380,7 @@ def picker(state: State) -> int:
 
 
 def picker_unit(state: State) -> int:
-    seat = picker(state)
-    return next(u for u in the_roll_off(state).standing if u >> seat & 1)
+    return standing_unit_of(the_roll_off(state), picker(state))
 
 
 def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> list[int]:

@@ -261,6 +261,30 @@ def the_roll_off(state: State) -> RollOff:
     return state.roll_off
 
 
+def standing_unit_of(roll_off: RollOff, seat: int) -> int:
+    """The standing unit `seat` is in (R15: the earliest tied manager picks the unit to roll
+    against by one of its seats)."""
+    return next(u for u in roll_off.standing if u >> seat & 1)
+
+
+def unit_to_roll(roll_off: RollOff) -> int:
+    """The rolling unit whose die is next: the rolling units roll one after another."""
+    return roll_off.rolling[len(roll_off.dice)]
+
+
+def crab_to_roll(duel: Duel) -> CrabRef:
+    """R19: the crab whose die is next, the duelist in turn's next crab (a duelist rolls for
+    their crabs one after another)."""
+    return duel.duelists[duel.turn], len(duel.rolls[duel.turn])
+
+
+def roll_to_keep(duel: Duel) -> tuple[CrabRef, int]:
+    """R19: the crab the duelist in turn has just rolled for, and its roll, which they keep or
+    re-roll next."""
+    rolls = duel.rolls[duel.turn]
+    return (duel.duelists[duel.turn], len(rolls) - 1), rolls[-1]
+
+
 def next_leaving_crab(task: Task) -> CrabRef:
     """R9: the leaving crab whose destination the actor picks next (the first without one)."""
     return task.crabs[task.values.index(-1)]

@@ -89,7 +89,19 @@ from crabgames.games.crab_rage.moves import (
     SignatureTarget,
     StyleBonus,
 )
-from crabgames.games.crab_rage.state import Phase, State, Step, next_leaving_crab, seats_of
+from crabgames.games.crab_rage.state import (
+    Phase,
+    State,
+    Step,
+    crab_to_roll,
+    next_leaving_crab,
+    roll_to_keep,
+    seats_of,
+    standing_unit_of,
+    the_duel,
+    the_roll_off,
+    unit_to_roll,
+)
 
 Words = tuple[str, dict[str, str]]  # a sentence: its template and args
 
@@ -176,18 +188,13 @@ def label(state: State, move: Move) -> str:
         crab = crab_name(state, decision.player, move.crab)
         return f"{who}: mutate {crab} ({c.muscle} muscle)"
     if isinstance(move, RumbleOpponent):
-        ro = state.roll_off
-        assert ro is not None
-        opponent = next(u for u in ro.standing if u >> move.partner & 1)
+        opponent = standing_unit_of(the_roll_off(state), move.partner)
         return f"{who}: roll against {unit_name(state, opponent)}"
     if isinstance(move, SignatureTarget):
         return signature_target_label(state, who, decision.name, move)
     if isinstance(move, HardcoreFans):
         return f"{who}: commit {move.amount} hardcore fan(s)"
-    duel = state.duel
-    assert duel is not None
-    rolls = duel.rolls[duel.turn]
-    index, rolled = len(rolls) - 1, rolls[-1]
+    (_, index), rolled = roll_to_keep(the_duel(state))
     if isinstance(move, DuelReroll):
         return f"{who}: unleash 1 rage to re-roll crab {index} (rolled {rolled})"
     return f"{who}: keep {rolled} for crab {index}"
@@ -245,13 +252,8 @@ def chance_label(state: State, value: int) -> str:
     if name == "mutation_roll":
         return f"{crab_name(state, *task.crabs[0])} rolls {value}"
     if name in ("rumble_die", "microphone_die"):
-        ro = state.roll_off
-        assert ro is not None
-        return f"{unit_name(state, ro.rolling[len(ro.dice)])} rolls {value}"
-    duel = state.duel  # spotlight_roll
-    assert duel is not None
-    player = duel.duelists[duel.turn]
-    return f"{crab_name(state, player, len(duel.rolls[duel.turn]))} rolls {value}"
+        return f"{unit_name(state, unit_to_roll(the_roll_off(state)))} rolls {value}"
+    return f"{crab_name(state, *crab_to_roll(the_duel(state)))} rolls {value}"  # spotlight_roll
 
 
 # ----- why a muscle, fan or rage count changed -----
