@@ -13,6 +13,7 @@ from crabgames.core.observation import Feature, Layout, Writer, seat_slot
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
     BOARD_ACTIONS,
+    DEFAULT_FANBASE,
     FANS_PER_PLAYER,
     MAX_MUSCLE,
     ROUNDS,
@@ -58,7 +59,10 @@ HARDCORE_SCALE = 8
 RIDING_SCALE = 4
 REROLL_SCALE = 4
 HITS_SCALE = 8
-REWARD_RAGE, REWARD_FANS = 2, 1  # the largest reward of each kind on a fanbase card (R14)
+# The largest reward of each kind on the default fanbase cards (R14); custom cards' are clipped.
+REWARDS = [reward for card in DEFAULT_FANBASE.values() for reward in card]
+REWARD_RAGE = max(reward.rage for reward in REWARDS)
+REWARD_FANS = max(reward.fans for reward in REWARDS)
 
 CRAB = 1 + PLACES + ARENAS + 1  # muscle, place one-hot, arena one-hot, riding fans
 MANAGER = 6 + SIGNATURES + 2 * BILLBOARDS
