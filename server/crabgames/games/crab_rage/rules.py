@@ -80,25 +80,19 @@ def outcome(state: State) -> endgame.Result | None:
 def invariants(state: State) -> list[str]:
     """The laws of every position (consistency.LAWS: R3, R9, R10, R12, R21; the codec refuses a
     state breaking one), each problem named by its team, crab or arena, players first."""
-    problems = sorted((p for law in LAWS for p in law(state)), key=lambda p: subject(p[0]))
-    return [f"{name(state, where)}: {why}" for where, why in problems]
+    found = [(*subject(state, where), why) for law in LAWS for where, why in law(state)]
+    return [f"{name}: {why}" for _, name, why in sorted(found, key=lambda f: f[0])]
 
 
 SUBJECT = re.compile(r"(players|arenas)\[(\d+)\](?:\.crabs\[(\d+)\])?")
 
 
-def subject(where: str) -> tuple[bool, int]:
-    """The order of a law's field: the players' by seat, then the arenas'."""
+def subject(state: State, where: str) -> tuple[tuple[bool, int], str]:
+    """The team, crab or arena a law's field (consistency.py) is about, and its place in the
+    list: the players' by seat, then the arenas'."""
     found = SUBJECT.match(where)
     assert found is not None, where
-    return found[1] == "arenas", int(found[2])
-
-
-def name(state: State, where: str) -> str:
-    """A law's field (consistency.py) as the team, crab or arena it is about."""
-    found = SUBJECT.match(where)
-    assert found is not None, where
-    kind, index, crab = found.groups()
+    kind, index, crab = found[1], int(found[2]), found[3]
     if kind == "arenas":
-        return f"arena {index}"
-    return crab_name(state, int(index), int(crab)) if crab else team(state, int(index))
+        return (True, index), f"arena {index}"
+    return (False, index), crab_name(state, index, int(crab)) if crab else team(state, index)
