@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, TypeVar
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.events import (
@@ -284,6 +285,15 @@ class Result(NamedTuple):
     teams: list[str]
 
 
+Score = TypeVar("Score", int, tuple[int, int])
+
+
+def ranks_of(scores: Sequence[Score]) -> list[int]:
+    """Each score's place: 1 + the number of scores above it, so equal scores share a place and
+    the next place skips them (1, 1, 3): the game's ranks, and the season's (R20)."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
 def result(state: State) -> Result:
     """Winners (`winners`) and ranks: 1 + the number of players with more glory, the duel total
     breaking ties among the duelists (rules note 13)."""
@@ -292,8 +302,7 @@ def result(state: State) -> Result:
     if state.duel is not None:
         for p, total in zip(state.duel.duelists, duel_totals(state.duel), strict=True):
             duel_total[p] = total
-    keys = list(zip(glory, duel_total, strict=True))
-    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    ranks = ranks_of(list(zip(glory, duel_total, strict=True)))
     arenas = [
         ArenaGlory(
             a, state.arenas[a].billboard, list(state.arenas[a].fans), list(state.arenas[a].glory)

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from crabgames.core.errors import bad_request
 from crabgames.games.crab_rage.data import SETUP
+from crabgames.games.crab_rage.endgame import ranks_of
 
 SEASON_GAMES = 5
 WINNER_POINTS = 5
@@ -49,7 +50,7 @@ def season_standings(games: Sequence[Sequence[int]], path: str = "games") -> lis
     scores = [game_points(places) for places in games]
     managers = len(games[0])
     totals = [sum(game[m] for game in scores) for m in range(managers)]
-    ranks = [1 + sum(other > total for other in totals) for total in totals]
+    ranks = ranks_of(totals)
     return [
         Standing(m, [game[m] for game in scores], totals[m], ranks[m], ranks[m] == 1)
         for m in range(managers)
@@ -74,8 +75,9 @@ def check_games(games: Sequence[Sequence[int]], path: str) -> None:
 
 
 def plausible_places(places: Sequence[int]) -> bool:
-    """Each place is 1 plus the managers placed better, as a game ranks (1, 1, 3)."""
-    return all(p == 1 + sum(q < p for q in places) for p in places)
+    """Each place is 1 plus the managers placed better, as a game ranks (1, 1, 3): the places
+    are their own ranks (`ranks_of`), a lower place counting as a higher score."""
+    return list(places) == ranks_of([-place for place in places])
 
 
 def check_outcome(outcome: Any, path: str) -> None:
