@@ -69,8 +69,7 @@ def redraw_hidden(
     new = state.clone()
     others = [q for q in range(new.num_players) if q != player]
     pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
-    for q in others:
-        pool += new.hands[q]
+    pool += [card for q in others for card in new.hands[q]]
     _deal_pool(new, pool, others, rng)
     return new
 
@@ -141,9 +140,7 @@ def _check_counts(view: pb.CrabBucketView, player: int, num_players: int) -> Non
         oxi_discarded=view.oxi_discarded,
     )
     refuse(((_view_field(where), problem) for where, problem in sizes), PATH, bad_request)
-    for p, pile in enumerate(view.piles):
-        if not pile.oxi_count <= min(pile.height, num_players) or pile.oxi_count < 0:
-            raise bad_request(f"{PATH}.piles[{p}].oxi_count", "does not fit the pile")
+    for p, pile in enumerate(view.piles):  # its Oxi! count is checked on its cards
         if len(pile.cards) != pile.height:
             raise bad_request(f"{PATH}.piles[{p}].cards", "must be the pile's height cards (B2)")
     counted = (
