@@ -378,10 +378,13 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
     return tuple(Act(action, index, a) for a in other_arenas(where, arenas))
 
 
+# The actions that send their crab to another arena of the player's choice (Move, Go Clam).
+TO_ANOTHER_ARENA = frozenset({Action.MOVE, Action.GO_CLAM})
+
 # Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
 # of arenas.
 MOVES_AWAY: dict[tuple[int, int, int, int], tuple[Move, ...]] = {}
-for action in (Action.MOVE, Action.GO_CLAM):
+for action in TO_ANOTHER_ARENA:
     for arenas in ARENA_COUNTS:
         for index in CRAB_INDICES:
             for where in range(BACKSTAGE, arenas):

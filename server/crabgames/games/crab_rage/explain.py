@@ -8,6 +8,7 @@ from crabgames.core.game import Violation
 from crabgames.games.crab_rage.actions import (
     LEAST_X,
     RAISES_MUSCLE,
+    TO_ANOTHER_ARENA,
     can_pay,
     can_perform_from,
     has_x,
@@ -86,7 +87,7 @@ def explain_action(state: State, player: int, move: Act) -> Violation:
         return Violation("R3", cost_reason(action, move.amount, cost, me.rage))
     if action in RAISES_MUSCLE:
         return Violation("R8", f"{ACTION_NAMES[action]} cannot take muscle above {MAX_MUSCLE}")
-    if action in (Action.MOVE, Action.GO_CLAM):
+    if action in TO_ANOTHER_ARENA:
         return Violation("R7", "move to another arena")
     if action == Action.SPLIT:
         return Violation("Split", "name an alliance in your crab's arena")

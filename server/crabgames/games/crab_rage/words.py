@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable, Sequence
 from itertools import repeat
 from typing import Any
 
+from crabgames.games.crab_rage.actions import TO_ANOTHER_ARENA
 from crabgames.games.crab_rage.data import (
     ACTION_NAMES,
     ARENA_LETTERS,
@@ -378,7 +379,7 @@ def act_words(
     template = "{team}: {action} with crab {crab}"
     args["action"] = ACTION_NAMES[move.action]
     args["crab"] = str(move.crab)
-    if move.action in (Action.MOVE, Action.GO_CLAM):
+    if move.action in TO_ANOTHER_ARENA:
         template += " to {arena}"
         args["arena"] = place_name(move.arena, destination_billboard)
     if move.target[0] >= 0:
