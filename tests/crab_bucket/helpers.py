@@ -8,12 +8,14 @@ from google.protobuf import json_format
 from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.data import (
     BLUE,
+    CIRCLE,
     COLOR_NAMES,
     CRAB_CARDS,
     DEFAULT_MISSIONS,
     DISCARD_ALL_TOPS,
     DISCARD_PILE,
     GREEN,
+    HAND_SIZE,
     NEW_MISSION,
     OXI,
     RED,
@@ -124,7 +126,8 @@ def position(
     not placed is in the draw pile (or only `draw_pile`, the rest then removed from the game)."""
     options = Options(mode, 0, missions, 1)
     state = rules.new_state(num_players, options)
-    free = [1] * CRAB_CARDS + [num_players]
+    free = state.draw_pile[:]  # every card of the game (B1): the draw pile and the Oxi! set aside
+    free[OXI] += state.oxi_set_aside
     state.oxi_set_aside = 0
 
     def take(name: str) -> int:
@@ -134,7 +137,7 @@ def position(
         return c
 
     stacks = [p if isinstance(p, list) else ([p] if p else []) for p in piles]
-    assert len(stacks) == 8
+    assert len(stacks) == CIRCLE
     state.piles = [tuple(take(n) for n in stack) for stack in stacks]
     hands = hands or {}
     for seat in range(num_players):
@@ -142,7 +145,7 @@ def position(
             state.hands[seat] = tuple(sorted(take(n) for n in hands[seat]))
     for seat in range(num_players):
         if seat not in hands:
-            picked = [c for c in range(CRAB_CARDS) if free[c]][:3]
+            picked = [c for c in range(CRAB_CARDS) if free[c]][:HAND_SIZE]
             for c in picked:
                 free[c] -= 1
             state.hands[seat] = tuple(picked)

@@ -12,6 +12,7 @@ from crabgames.games.kraby.data import (
     EDGES,
     EMPTY,
     GREEN,
+    MULTIPLIERS,
     ORANGE,
     PINK,
     SIZE,
@@ -87,7 +88,7 @@ def with_count(counts: tuple[int, ...], color: int, count: int) -> tuple[int, ..
 EVERY_TILE = [PlaceTile(e, lane, c) for e in EDGES for lane in range(SIZE) for c in COLORS]
 
 
-EVERY_FIGURE = [PlaceFigure(c, m) for c in COLORS for m in (1, 2, 3)]
+EVERY_FIGURE = [PlaceFigure(c, m) for c in COLORS for m in MULTIPLIERS]
 
 
 def assert_checked_alone_as_listed(state: KrabyState) -> None:
