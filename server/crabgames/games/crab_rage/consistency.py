@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from crabgames.games.crab_rage.data import BOARD_ACTIONS, FANS_PER_PLAYER, SETUP, Billboard
+from crabgames.games.crab_rage.data import (
+    BOARD_ACTIONS,
+    FANS_PER_PLAYER,
+    MAX_MUSCLE,
+    MIN_MUSCLE,
+    SETUP,
+    Billboard,
+)
 from crabgames.games.crab_rage.endgame import (
     arena_glory,
     duel_done,
@@ -53,12 +60,12 @@ def fans_are_conserved(state: State) -> Problems:
 
 def muscle_and_rage_limits(state: State) -> Problems:
     """R3: rage is never negative (a cost is paid with rage the manager has), muscle is a die
-    face, 1 to 6."""
+    face, MIN_MUSCLE to MAX_MUSCLE."""
     for seat, p in enumerate(state.players):
         if p.rage < 0:
             yield f"players[{seat}].rage", "negative rage"
         for i, c in enumerate(p.crabs):
-            if not 1 <= c.muscle <= 6:
+            if not MIN_MUSCLE <= c.muscle <= MAX_MUSCLE:
                 yield f"players[{seat}].crabs[{i}].muscle", f"muscle {c.muscle} (R3)"
 
 
