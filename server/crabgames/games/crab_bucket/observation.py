@@ -23,6 +23,7 @@ from crabgames.games.crab_bucket.data import (
     MAX_PENDING,
     MAX_PLAYERS,
     OXI,
+    card_id,
     deck_size,
 )
 from crabgames.games.crab_bucket.strategy import MAX_TEAM_POINTS
@@ -103,10 +104,10 @@ LAYOUT = Layout(
 
 
 def card_index(card: pb.CrabBucketCard) -> int:
-    """The card's id (data.py): colour * 8 + number - 1, Oxi! 32."""
+    """The card's id (data.card_id; the message's colours count from 1), Oxi! 32."""
     if card.oxi:
         return OXI
-    return (card.color - 1) * 8 + card.number - 1
+    return card_id(card.color - 1, card.number)
 
 
 def observe(view: game_pb2.View, writer: Writer) -> None:
