@@ -31,60 +31,49 @@ def proto_color(color: int) -> int:
     return color + 1
 
 
-def card(shapes: wire.Shapes) -> wire.Encoder:
-    """A card id (data.py) as its card: an Oxi! card, or a crab card's colour and number."""
-    read: dict[str, wire.Read] = {
+def colors(*fields: str) -> dict[str, wire.Read]:
+    """Colour fields' reads: a gap's, the two of an "X" or a "Chain" icon."""
+
+    def read(name: str) -> wire.Read:
+        return lambda item: proto_color(getattr(item, name))
+
+    return {name: read(name) for name in fields}
+
+
+# Each piece's fields read from its native value where not by name.
+READS: dict[type[Message], dict[str, wire.Read]] = {
+    # A card id (data.py) as its card: an Oxi! card, or a crab card's colour and number.
+    pb.CrabBucketCard: {
         "oxi": lambda card: card == OXI,
         "color": lambda card: None if card == OXI else proto_color(color_of(card)),
         "number": lambda card: None if card == OXI else number_of(card),
-    }
-    return wire.Encoder(pb.CrabBucketCard, read, shapes)
-
-
-def holding(message: type[Message], field: str) -> Callable[[wire.Shapes], wire.Encoder]:
-    """A message of one repeated field written from the tuple of what it holds: a pile or a
-    hand from its cards, a mission pile from its missions."""
-    return lambda shapes: wire.Encoder(message, {field: lambda items: items}, shapes)
-
-
-def pile_view(shapes: wire.Shapes) -> wire.Encoder:
-    """A pile as every seat sees it (B2: each card was dealt or played face up): its cards,
-    bottom first, with its top, height and Oxi! cards counted."""
-    read: dict[str, wire.Read] = {
+    },
+    # A pile or a hand from the tuple of its cards, a mission pile from its missions'.
+    pb.CrabBucketPile: {"cards": lambda items: items},
+    pb.CrabBucketMissionPile: {"missions": lambda items: items},
+    # A pile as every seat sees it (B2: each card was dealt or played face up): its cards,
+    # bottom first, with its top, height and Oxi! cards counted.
+    pb.CrabBucketPileView: {
         "top": lambda stack: stack[-1] if stack else None,
         "height": len,
         "oxi_count": lambda stack: stack.count(OXI),
         "cards": lambda stack: stack,
-    }
-    return wire.Encoder(pb.CrabBucketPileView, read, shapes)
-
-
-def colors(message: type[Message], *fields: str) -> Callable[[wire.Shapes], wire.Encoder]:
-    """A message whose `fields` are colours: a gap's, the two of an "X" or a "Chain" icon."""
-    read = {name: (lambda item, name=name: proto_color(getattr(item, name))) for name in fields}
-    return lambda shapes: wire.Encoder(message, read, shapes)
-
-
-def use_ability(shapes: wire.Shapes) -> wire.Encoder:
-    """A use of an ability: its card and the pile an Oxi! comes from are -1 when it has none."""
-    read: dict[str, wire.Read] = {
+    },
+    pb.CrabBucketGap: colors("color"),
+    pb.CrabBucketColorPair: colors("first", "second"),
+    # A use of an ability: its card and the pile an Oxi! comes from are -1 when it has none.
+    pb.CrabBucketUseAbility: {
         "card": lambda move: None if move.card < 0 else move.card,
         "oxi_from_pile": lambda move: None if move.source < 0 else move.source,
-    }
-    return wire.Encoder(pb.CrabBucketUseAbility, read, shapes)
+    },
+}
 
 
-SHAPES = wire.Shapes(
-    {
-        pb.CrabBucketCard: card,
-        pb.CrabBucketPile: holding(pb.CrabBucketPile, "cards"),
-        pb.CrabBucketMissionPile: holding(pb.CrabBucketMissionPile, "missions"),
-        pb.CrabBucketPileView: pile_view,
-        pb.CrabBucketGap: colors(pb.CrabBucketGap, "color"),
-        pb.CrabBucketColorPair: colors(pb.CrabBucketColorPair, "first", "second"),
-        pb.CrabBucketUseAbility: use_ability,
-    }
-)
+def shape(message: type[Message]) -> Callable[[wire.Shapes], wire.Encoder]:
+    return lambda shapes: wire.Encoder(message, READS[message], shapes)
+
+
+SHAPES = wire.Shapes({message: shape(message) for message in READS})
 
 # ----- the state -----
 
