@@ -103,7 +103,7 @@ def cost_reason(action: Action, x: int, cost: int, rage: int) -> str:
         return f"that costs {cost} rage and you have {rage}"
     base = rage_cost(action)
     most = most_x_paid(action, rage)
-    can = f"X can be at most {most}" if most >= 1 else "you cannot pay X = 1"
+    can = f"X can be at most {most}" if most >= LEAST_X else f"you cannot pay X = {LEAST_X}"
     return (
         f"{ACTION_NAMES[action]} costs {base} plus X: X = {x} costs {cost} rage and you have "
         f"{rage}, so {can}"
