@@ -11,8 +11,20 @@ from typing import NamedTuple
 
 from crabgames.games.crab_rage.endgame import next_to_commit, shouters
 from crabgames.games.crab_rage.flow import current_decision
-from crabgames.games.crab_rage.phases import picker, picker_unit
-from crabgames.games.crab_rage.state import CrabRef, Player, State, Step, Task, seats_of
+from crabgames.games.crab_rage.phases import picker_unit
+from crabgames.games.crab_rage.state import (
+    CrabRef,
+    Player,
+    State,
+    Step,
+    Task,
+    crab_to_roll,
+    roll_to_keep,
+    seats_of,
+    the_duel,
+    the_roll_off,
+    unit_to_roll,
+)
 
 # ----- commitments (G4) -----
 
@@ -106,13 +118,8 @@ def tie_break_arena(state: State) -> int:
 
 
 def about_tie_break(state: State, task: Task, about: About) -> About:
-    ro = state.roll_off
-    assert ro is not None
-    if ro.rolling:
-        unit = ro.rolling[len(ro.dice)]
-    else:
-        unit = picker_unit(state)
-        assert about.player == picker(state)
+    ro = the_roll_off(state)
+    unit = unit_to_roll(ro) if ro.rolling else picker_unit(state)
     arena = task.arena if task.arena >= 0 else None
     return about._replace(arena=arena, unit=seats_of(unit))
 
@@ -129,11 +136,8 @@ def about_hardcore(state: State, task: Task, about: About) -> About:
 
 
 def about_duel(state: State, task: Task, about: About) -> About:
-    duel = state.duel
-    assert duel is not None
-    rolled = len(duel.rolls[duel.turn])
-    crab = rolled - 1 if duel.awaiting_keep else rolled
-    return about._replace(crab=(duel.duelists[duel.turn], crab))
+    duel = the_duel(state)
+    return about._replace(crab=roll_to_keep(duel)[0] if duel.awaiting_keep else crab_to_roll(duel))
 
 
 ABOUT: dict[int, Callable[[State, Task, About], About]] = {
