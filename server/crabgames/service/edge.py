@@ -21,7 +21,8 @@ same `Edge.unary` around each unary method's handler; ApplyMoves is `Edge.stream
 - With an observer (metrics.py: --metrics-address, --access-log), every rules call, refused or
   not, is reported as it ends with its method, request, status and duration.
 
-Every refusal is raised as calls.Aborted with its status; each transport ends the call with it.
+Every refusal is raised as calls.Aborted with its status, as is every error of the work
+(calls.run_call); each transport ends the call with it.
 """
 
 from __future__ import annotations
@@ -317,12 +318,18 @@ class Edge:
 
     # ----- a call, whatever its transport -----
 
-    async def unary(self, name: str, run: Run[T], transport: Transport) -> T:
+    def unary(self, name: str, run: Run[T], transport: Transport) -> Awaitable[T]:
         """A unary call: its request read within REQUEST_SECONDS, admitted, and worked on by
-        `run` (the method's handler, as its transport calls it)."""
+        `run` (the method's handler, as its transport calls it). (Not a coroutine itself: a
+        call not observed pays for no frame of it.)"""
         if self.observer is None:
-            return await self.unary_call(name, run, transport, None)
-        with observed(self.observer, name, transport.caller) as seen:
+            return self.unary_call(name, run, transport, None)
+        return self.observed_unary(self.observer, name, run, transport)
+
+    async def observed_unary(
+        self, observer: CallObserver, name: str, run: Run[T], transport: Transport
+    ) -> T:
+        with observed(observer, name, transport.caller) as seen:
             return await self.unary_call(name, run, transport, seen)
 
     async def unary_call(

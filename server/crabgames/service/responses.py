@@ -2,7 +2,8 @@
 (servicer.py) ends with one of these. No rule lives here, and nothing of the call (its seal,
 its ledger): only the engine's results put into the response's fields.
 
-ApplyMove's answer is framed by hand (`apply_move_response`, at the end): why is said there."""
+ApplyMove's answer is framed by hand from the engine's bytes in core/wire.py
+(`apply_move_response`), not here: why is said there."""
 
 from __future__ import annotations
 
