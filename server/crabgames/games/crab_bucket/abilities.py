@@ -58,14 +58,18 @@ def ready_missions(state: CrabBucketState) -> list[int]:
     return [m for m, spent in zip(state.completed, state.spent, strict=True) if not spent]
 
 
+def offering_missions(state: CrabBucketState) -> dict[int, int]:
+    """Each ready ability and the mission whose uses are listed for it: two ready cards with one
+    ability offer the same uses, so only the first one's are."""
+    offering: dict[int, int] = {}
+    for mission in ready_missions(state):
+        offering.setdefault(state.options.missions[mission].ability, mission)
+    return offering
+
+
 def ability_moves(state: CrabBucketState) -> list[Move]:
     moves: list[Move] = []
-    seen: set[int] = set()
-    for mission in ready_missions(state):
-        ability = state.options.missions[mission].ability
-        if ability in seen:
-            continue  # two ready cards with one ability offer the same uses: list the first
-        seen.add(ability)
+    for ability, mission in offering_missions(state).items():
         moves.extend(USES[ability](state, mission))
     return moves
 

@@ -74,7 +74,7 @@ def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
         return Violation("B6", "that ability was already used (its card is face down)")
     missions = state.options.missions
     ability = missions[move.mission].ability
-    first = next(m for m in abilities.ready_missions(state) if missions[m].ability == ability)
+    first = abilities.offering_missions(state)[ability]
     if first != move.mission:
         return Violation(
             "Mission Abilities",
