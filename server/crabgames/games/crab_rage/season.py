@@ -22,6 +22,7 @@ from crabgames.games.crab_rage.endgame import ranks_of
 SEASON_GAMES = 5
 WINNER_POINTS = 5
 MIN_MANAGERS, MAX_MANAGERS = min(SETUP), max(SETUP)  # R1: 3 to 5 players
+MANAGERS = f"{MIN_MANAGERS} to {MAX_MANAGERS}"
 
 
 class OutcomePlaces(list[int]):
@@ -67,7 +68,7 @@ def check_games(games: Sequence[Sequence[int]], path: str) -> None:
         else:
             where = f"{path}[{index}].places"
         if len(places) != managers or not MIN_MANAGERS <= managers <= MAX_MANAGERS:
-            raise bad_request(where, f"every game lists the same 3 to 5 managers ({managers})")
+            raise bad_request(where, f"every game lists the same {MANAGERS} managers ({managers})")
         if not plausible_places(places):
             raise bad_request(
                 where, "places run from 1 (the winner); a shared place skips the next (R20)"
@@ -84,7 +85,7 @@ def check_outcome(outcome: Any, path: str) -> None:
     """An outcome lists every seat 0..n-1 once (3 to 5), and its winners are those placed 1."""
     players = outcome.players
     if not MIN_MANAGERS <= len(players) <= MAX_MANAGERS:
-        raise bad_request(f"{path}.players", "a CRAB RAGE! game has 3 to 5 managers (R1)")
+        raise bad_request(f"{path}.players", f"a CRAB RAGE! game has {MANAGERS} managers (R1)")
     seen: set[int] = set()
     for j, result in enumerate(players):
         if not 0 <= result.player < len(players) or result.player in seen:
