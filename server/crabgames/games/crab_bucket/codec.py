@@ -10,7 +10,8 @@ from typing import Any
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec, Messages, Words
-from crabgames.games.crab_bucket import rules, turn, words
+from crabgames.games.crab_bucket import consistency, rules, turn, words
+from crabgames.games.crab_bucket.consistency import Problem
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
     CARD_KINDS,
@@ -38,7 +39,7 @@ from crabgames.games.crab_bucket.moves import (
     PlayCard,
     UseAbility,
 )
-from crabgames.games.crab_bucket.rules import PLAY_CARD, Outcome, Problem
+from crabgames.games.crab_bucket.rules import PLAY_CARD, Outcome
 from crabgames.games.crab_bucket.state import (
     DEAL,
     END_REASONS,
@@ -260,11 +261,11 @@ def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str)
 def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBucketState:
     """The native state the message holds, refused (bad_state) for the first law it breaks: the
     places' sizes before any card is read, then the cards and missions each in one place (the
-    laws in rules.py), then the turn, and last that it waits for a decision."""
+    laws in consistency.py), then the turn, and last that it waits for a decision."""
     options = _decode_options_once(msg.options, num_players, f"{path}.options")
     piles = [stack.cards for stack in msg.piles]
     hands = [hand.cards for hand in msg.hands]
-    sizes = rules.places_hold(
+    sizes = consistency.places_hold(
         num_players,
         list(map(len, piles)),
         list(map(len, hands)),
@@ -289,10 +290,10 @@ def decode_state(msg: pb.CrabBucketState, num_players: int, path: str) -> CrabBu
     state.mission_piles = [tuple(pile.missions) for pile in msg.mission_piles]
     state.dealt = msg.dealt
     read_seen(msg, state, path, bad_state)
-    conserved = rules.cards_conserved(rules.card_counts(state), num_players)
+    conserved = consistency.cards_conserved(consistency.card_counts(state), num_players)
     wild = rules.no_oxi_on_a_pile_in_wild_crab(state)
     # a pile's missions as listed, so that a problem names one by its index; then sorted
-    refuse(chain(conserved, wild, rules.missions_placed_once(state)), path)
+    refuse(chain(conserved, wild, consistency.missions_placed_once(state)), path)
     state.mission_piles = [tuple(sorted(pile)) for pile in state.mission_piles]
     refuse(_turn_problems(msg, state), path)
     _check_at_rest(state, path)

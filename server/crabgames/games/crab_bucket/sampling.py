@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from crabgames.core.errors import InvalidArgument, bad_request
-from crabgames.games.crab_bucket import codec, rules, turn
+from crabgames.games.crab_bucket import codec, consistency, rules, turn
 from crabgames.games.crab_bucket.codec import (
     decode_card,
     decode_cards,
@@ -91,7 +91,7 @@ def sample_view(
     view: pb.CrabBucketView, player: int, num_players: int, rng: random.Random
 ) -> CrabBucketState:
     """A native state matching `player`'s view; hidden cards drawn at random. The view is checked
-    by the laws a state's places keep (rules.py) where it states the same, before anything is
+    by the laws a state's places keep (consistency.py) where it states the same, before anything is
     built from its counts; the caller checks the state drawn (decode_state) and draws again if
     the turn player's decision does not match."""
     options = decode_options_msg(view.options, num_players, f"{PATH}.options", bad_request)
@@ -105,12 +105,12 @@ def sample_view(
         state.dealt = sum(p.height for p in view.piles) + sum(view.hand_sizes)
     state.hands = [own if seat == player else () for seat in range(num_players)]
     state.draw_pile = [0] * CARD_KINDS
-    seen = rules.card_counts(state)
+    seen = consistency.card_counts(state)
     # Every card not seen is in another hand or the draw pile: with those, each card is in one
     # place (B1), so the view shows no card twice and no Oxi! card too many.
     unseen = [int(not n) for n in seen[:CRAB_CARDS]] + [max(num_players - seen[OXI], 0)]
     counts = [n + more for n, more in zip(seen, unseen, strict=True)]
-    refuse(rules.cards_conserved(counts, num_players), PATH, bad_request)
+    refuse(consistency.cards_conserved(counts, num_players), PATH, bad_request)
     hidden = enumerate(view.hand_sizes)  # the others' hands, of the sizes shown, dealt below
     state.hands = [own if seat == player else (EMPTY,) * size for seat, size in hidden]
     _missions_from_view(view, state)
@@ -120,7 +120,7 @@ def sample_view(
 
 
 def _view_field(where: str) -> str:
-    """The view's field showing the size of the state's field `where` (rules.places_hold)."""
+    """The view's field showing the size of the state's field `where` (consistency.places_hold)."""
     if where.startswith("hands"):
         return where.replace("hands", "hand_sizes").removesuffix(".cards")
     return "draw_pile_size" if where == "draw_pile" else where.replace(".cards", ".height")
@@ -130,7 +130,7 @@ def _check_counts(view: pb.CrabBucketView, player: int, num_players: int) -> Non
     """Every count and length the sampler builds from, against what the game holds (B1, B2),
     before anything is built: a view is the caller's, and a pile height of 10^7 would otherwise
     be a list of 10^7 cards. The cards counted everywhere must be the whole deck."""
-    sizes = rules.places_hold(
+    sizes = consistency.places_hold(
         num_players,
         [pile.height for pile in view.piles],
         list(view.hand_sizes),
@@ -176,7 +176,7 @@ def _pile_from_view(pile: pb.CrabBucketPileView, where: str) -> tuple[int, ...]:
 
 def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None:
     """The missions the view shows where it shows them, the others in their level's pile; each
-    in one place (rules.missions_placed_once), the piles of the sizes the view shows."""
+    in one place (consistency.missions_placed_once), the piles of the sizes the view shows."""
     missions = state.options.missions
     seen = {*state.completed, *state.discarded_missions, *state.offered, state.current}
     state.mission_piles = [
@@ -187,6 +187,6 @@ def _missions_from_view(view: pb.CrabBucketView, state: CrabBucketState) -> None
     most = range(len(missions) + 1)
     in_range = outside({f"mission_pile_sizes[{i}]": (n, most) for i, n in enumerate(sizes)})
     refuse(in_range, PATH, bad_request)
-    refuse(rules.missions_placed_once(state), PATH, bad_request)
+    refuse(consistency.missions_placed_once(state), PATH, bad_request)
     if sizes != [len(pile) for pile in state.mission_piles]:
         raise bad_request(f"{PATH}.mission_pile_sizes", "does not match the missions seen")
