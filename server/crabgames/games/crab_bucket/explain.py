@@ -46,7 +46,8 @@ def _explain_mission_choice(state: CrabBucketState, move: Move, name: str) -> Vi
         return Violation("G3", f"the decision now is {name}, not choosing a mission pile")
     assert isinstance(move, ChooseMissionPile)
     if move.level not in LEVELS:
-        return Violation("B5", "mission piles are levels 1, 2 and 3")
+        *others, last = LEVELS
+        return Violation("B5", f"mission piles are levels {', '.join(map(str, others))} and {last}")
     return Violation("B5", f"the level {move.level} mission pile is empty")
 
 
