@@ -186,6 +186,15 @@ MUTATION_ARGS ?=
 mutation: setup-dev
 	nice -n 15 $(PY) -m tests.mutation $(GAME) $(MUTATION_ARGS)
 
+# Realistic rule faults (tests/rule_faults.py, docs/testing.md), each applied alone to a scratch
+# copy of server/ and required to fail a test of its own rule; a fault whose text no longer
+# matches the code fails the run. A few minutes; not part of make test.
+# Some rules only: make rule-faults RULE_FAULTS_ARGS="K6 R12"
+RULE_FAULTS_ARGS ?=
+.PHONY: rule-faults
+rule-faults: setup-dev
+	$(PY) -m tests.rule_faults $(RULE_FAULTS_ARGS)
+
 # Every code block of README.md and docs/*.md run verbatim from a fresh clone of this
 # repository's last commit, or marked with what it needs (tests/readme_check.py; a few minutes).
 readme-check:

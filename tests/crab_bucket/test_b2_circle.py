@@ -12,9 +12,11 @@ import random
 import pytest
 
 from crabgames.core.errors import InvalidArgument
-from crabgames.games.crab_bucket import GAME
+from crabgames.games.crab_bucket import GAME, rules
 from crabgames.v1 import crab_bucket_pb2 as pb
 from tests.crab_bucket.helpers import (
+    EXAMPLE,
+    MEETS_EXAMPLE,
     card,
     card_message,
     position,
@@ -116,3 +118,12 @@ def test_b2_a_view_without_pile_cards_is_refused():
     for pile in view.piles:
         del pile.cards[:]
     assert refused_at(view) == "view.crab_bucket.piles[0].cards"
+
+
+def test_a_piles_top_is_the_last_card_played_on_it_and_missions_read_that_card():
+    # Red 1 played onto green 3 at pile 0: the circle meets the rulebook's example with red on
+    # top there; the green 3 under it counts for nothing.
+    piles = [["green 3", "red 1"], *[[name] for name in MEETS_EXAMPLE[1:]]]
+    state = position(piles, current=None)
+    assert rules.tops(state)[0] == card("red 1")
+    assert rules.mission_met(EXAMPLE, rules.top_colors(state))

@@ -63,3 +63,13 @@ def test_the_circle_wraps_around_from_pile_7_to_pile_0():
     colors = colors_of(tops)
     assert rules.requirement_met(Gap(RED, 0), colors)
     assert rules.requirement_met(Adjacent(RED, RED), colors)
+
+
+def test_neighbours_are_read_both_ways_round_the_circle():
+    # R G B B R Y G Y: green (pile 1) comes before blue (pile 2) clockwise; the icons do not care
+    # which colour comes first.
+    colors = colors_of(MEETS_EXAMPLE)
+    assert rules.requirement_met(Adjacent(BLUE, GREEN), colors)
+    assert rules.requirement_met(Adjacent(GREEN, BLUE), colors)
+    assert not rules.requirement_met(NotAdjacent(BLUE, GREEN), colors)
+    assert not rules.requirement_met(NotAdjacent(GREEN, BLUE), colors)

@@ -56,3 +56,11 @@ def test_attack_of_the_fans_adds_a_fan_from_the_entering_managers_supply():
     state.used_actions.append(Action.MOVE)
     act(state, Action.MOVE, 0, arena=1)
     assert state.arenas[1].fans[BLUE] == 1
+
+
+def test_barnacle_brawl_takes_1_muscle_off_the_entering_crab_and_builds_no_rage():
+    state = action_phase(4, (MM, PC, BB))
+    rage = state.players[BLUE].rage
+    act(state, Action.MOVE, 2, arena=2)  # Blue's crab 2, muscle 3, into Barnacle Brawl
+    assert muscles(state, BLUE) == [1, 2, 2]
+    assert state.players[BLUE].rage == rage - 2  # the Move's cost only

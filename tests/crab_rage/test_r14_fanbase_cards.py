@@ -7,6 +7,9 @@ manager with no crab in any arena gets nothing."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from crabgames.games.crab_rage.data import BILLBOARD_NAMES, DEFAULT_FANBASE, TEAM_NAMES, Reward
 from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from tests.crab_rage.helpers import AOTF, BB, BLUE, MM, PC, YELLOW, action_phase, decision, put, run
@@ -64,3 +67,22 @@ def test_a_manager_with_no_crab_in_any_arena_gets_nothing_in_the_fan_phase():
     assert [e.kind for e in events] == ["phase_started"]
     assert state.players[BLUE].rage == 9 and state.players[BLUE].hardcore == 0
     assert state.pending == []  # nobody mutates
+
+
+def r14_table() -> dict[str, list[str]]:
+    """The default fanbase cards as docs/rules/crab_rage.md's R14 table prints them: each team's
+    rewards by billboard, in the table's column order."""
+    text = (Path(__file__).parents[2] / "docs/rules/crab_rage.md").read_text()
+    section = text.split("### R14: fanbase cards")[1].split("###")[0]
+    rows = [line.strip("|").split("|") for line in section.splitlines() if line.startswith("|")]
+    header = [cell.strip() for cell in rows[0]]
+    assert header[1:] == [BILLBOARD_NAMES[b] for b in sorted(BILLBOARD_NAMES)]
+    return {row[0].strip(): [cell.strip() for cell in row[1:]] for row in rows[2:]}
+
+
+def test_the_default_fanbase_cards_are_r14s_table():
+    printed = {"2 rage": Reward(2, 0), "1 fan": Reward(0, 1)}
+    table = r14_table()
+    assert set(table) == {TEAM_NAMES[t].lower() for t in DEFAULT_FANBASE}
+    for team, card in DEFAULT_FANBASE.items():
+        assert list(card) == [printed[cell] for cell in table[TEAM_NAMES[team].lower()]]

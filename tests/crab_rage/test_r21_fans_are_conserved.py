@@ -1,10 +1,25 @@
 """R21: fans are conserved (docs/rules/crab_rage.md, "### R21: fans are conserved"), as the
 invariant checker (the plug-in's invariant_violations) names a position breaking it: supply +
-fans in arenas + hardcore fans (+ a fan riding on a crab) = 32 per manager, none negative."""
+fans in arenas + hardcore fans (+ a fan riding on a crab) = 32 per manager, none negative; and
+in play, a manager whose supply is empty places no fan."""
 
 from __future__ import annotations
 
-from tests.crab_rage.helpers import BLACK, GREEN, YELLOW, four_managers, problems
+from crabgames.games.crab_rage.data import Action
+from tests.crab_rage.helpers import (
+    AOTF,
+    BB,
+    BLACK,
+    BLUE,
+    GREEN,
+    PC,
+    YELLOW,
+    act,
+    action_phase,
+    four_managers,
+    problems,
+    put,
+)
 
 
 def test_fan_tokens_are_conserved_supply_fans_in_arenas_and_hardcore_fans_make_32_r21():
@@ -32,3 +47,14 @@ def test_no_manager_holds_a_negative_number_of_fans_even_when_they_add_up_to_32_
     state = four_managers()
     state.players[BLACK].supply, state.players[BLACK].hardcore = 33, -1
     assert problems(state) == ["Black: fans add up to 32, not 32 (R21)"]
+
+
+def test_a_manager_whose_supply_is_empty_places_no_fan_and_keeps_32_in_all_r21():
+    # Blue's 32 fans are all hardcore: the Charm and its style bonus have no fan to place.
+    state = action_phase(4, (AOTF, PC, BB), card=Action.CHARM)
+    put(state, BLUE, 0, 0)
+    state.players[BLUE].hardcore, state.players[BLUE].supply = 32, 0
+    act(state, Action.CHARM, 0)
+    assert state.players[BLUE].supply == 0
+    assert state.arenas[0].fans[BLUE] == 0
+    assert problems(state) == []

@@ -15,6 +15,7 @@ from tests.crab_rage.helpers import (
     GREEN,
     MM,
     PC,
+    YELLOW,
     act,
     action_phase,
     decision,
@@ -38,3 +39,16 @@ def test_arena_only_actions_need_the_crab_in_an_arena():
     state = action_phase(4, (AOTF, PC, BB), card=Action.CHARM)
     backstage = {m.action for m in GAME.legal_moves(state) if m.kind == "act"}
     assert backstage == {Action.MOVE, Action.GO_CLAM}
+
+
+def test_the_last_manager_who_has_not_passed_acts_again_and_again_until_they_pass():
+    state = action_phase(4, (MM, AOTF, BB), microphone=GREEN, rage=10)
+    for _ in range(3):  # Green, Black and Blue pass
+        play(state, Pass())
+    assert decision(state) == (YELLOW, "choose_action")
+    act(state, Action.MOVE, 0, arena=0)
+    assert decision(state) == (YELLOW, "choose_action")
+    act(state, Action.MOVE, 0, arena=2)
+    assert decision(state) == (YELLOW, "choose_action")
+    play(state, Pass())
+    assert state.phase.name != "ACTION"

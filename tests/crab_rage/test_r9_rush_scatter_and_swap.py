@@ -7,6 +7,7 @@ test_action_scatter.py, test_action_swap.py."""
 
 from __future__ import annotations
 
+from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.moves import Destination
 from crabgames.games.crab_rage.state import BACKSTAGE, IN_TRANSIT, Step, Task
@@ -76,3 +77,12 @@ def test_a_crab_is_between_arenas_only_while_its_destination_is_chosen_or_it_ent
     # While a crab enters, another one past the last arena is still in no place.
     put(state, BLACK, 1, 3)
     assert problems(state) == ["Black crab 1: not in exactly one place"]
+
+
+def test_the_actor_sends_a_leaving_crab_to_any_arena_but_the_one_it_leaves():
+    state = action_phase(4, (AOTF, PC, BB), card=Action.RUSH, rage=3)
+    put(state, BLUE, 0, 1, 6)
+    put(state, YELLOW, 0, 1, 2)
+    act(state, Action.RUSH, 0)  # Blue's own crab has the most muscle in arena 1
+    assert decision(state) == (BLUE, "choose_destination")
+    assert GAME.legal_moves(state) == [Destination(arena=0), Destination(arena=2)]

@@ -1,8 +1,9 @@
 """The Setup (docs/rules/crab_rage.md, "### Setup", with R1, R2 and the options R5, R6 and R13
 name): by player count the arenas, the crabs backstage at their team boards' muscle, the rage
-and the 32 fans of each manager; the options that fix the microphone and the billboards, and
-bad options refused naming their field. The 3-player starting rage, which does not mutate:
-test_r4_mutation.py; the billboards' deal: test_r5_arenas_and_billboards.py."""
+and the 32 fans of each manager, and the rage each Rage Phase builds (R1); the options that fix
+the microphone and the billboards, and bad options refused naming their field. The 3-player
+starting rage, which does not mutate: test_r4_mutation.py; the billboards' deal:
+test_r5_arenas_and_billboards.py."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ import pytest
 
 from crabgames.core.errors import InvalidArgument
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import BACKSTAGE
-from tests.crab_rage.helpers import decision, new_game
+from crabgames.games.crab_rage.state import BACKSTAGE, Step, Task
+from tests.crab_rage.helpers import AOTF, BB, MM, PC, action_phase, decision, new_game, run
 
 
 @pytest.mark.parametrize(
@@ -47,3 +48,12 @@ def test_bad_options_name_their_field(options, field):
     with pytest.raises(InvalidArgument) as error:
         new_game(4, **options)
     assert error.value.violations[0].field == f"options.crab_rage.{field}"
+
+
+@pytest.mark.parametrize(("n", "build"), [(3, 4), (4, 3), (5, 3)])
+def test_each_rage_phase_builds_the_rage_r1_gives_the_player_count(n, build):
+    state = action_phase(n, (MM, PC, BB, AOTF)[: max(3, n - 1)])
+    for player in state.players:
+        player.rage = 0
+    run(state, Task(Step.RAGE_PHASE))
+    assert [p.rage for p in state.players] == [build] * n

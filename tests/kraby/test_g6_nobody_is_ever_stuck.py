@@ -47,3 +47,22 @@ def test_when_no_figure_can_be_placed_the_turn_passes_on_by_itself():
     GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
     GAME.apply_chance(state, BLUE)
     assert state.turn_player == 1 and state.step == PLACE_TILE
+
+
+def test_every_other_fisher_is_asked_before_the_one_who_just_played_plays_again():
+    # The bag is empty and fishers 1 and 2 have no tile: both pass, and fisher 0, the last of
+    # the three asked, plays on (the game is not over while one fisher can place a tile).
+    state = position()
+    for seat in (1, 2):
+        state.hands[seat] = (0,) * 5
+    state.bag = (0,) * 5  # the rest of the tiles are imagined on the board elsewhere
+    GAME.apply_move(state, PlaceTile(WEST, 5, ORANGE))
+    assert state.step == PLACE_FIGURE
+    events = GAME.apply_move(state, SKIP_FIGURE)
+    assert events == [
+        FigureSkipped(0),
+        TurnPassed(1, NO_TILES),
+        TurnPassed(2, NO_TILES),
+        TurnBegan(0),
+    ]
+    assert state.turn_player == 0 and state.step == PLACE_TILE
