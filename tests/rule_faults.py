@@ -228,6 +228,15 @@ FAULTS: tuple[Fault, ...] = (
     ),
     # ----- Crab Bucket -----
     fault(
+        "bucket-colour-by-modulo",
+        "Components",
+        BUCKET + "data.py",
+        "    return card // 8\n",
+        "    return card % 4\n",
+        "A card's colour is read as its id modulo 4, so the colours interleave and repeat numbers.",
+        BT + "test_components.py",
+    ),
+    fault(
         "B1-five-oxi-cards",
         "B1",
         BUCKET + "rules.py",
@@ -1036,6 +1045,16 @@ FAULTS: tuple[Fault, ...] = (
         "    return len(waiting) > 0\n",
         "The last hardcore fan commitment is hidden too, though all are revealed with it.",
         RT + "test_g4_secret_simultaneous_choices.py",
+    ),
+    fault(
+        "G6-riptide-with-no-target",
+        "G6",
+        RAGE + "actions.py",
+        "        if rivals_in(state, task.player, task.arena):\n"
+        "            return CHOOSE_RIPTIDE_TARGET_BY_SEAT[task.player]",
+        "        if True:\n            return CHOOSE_RIPTIDE_TARGET_BY_SEAT[task.player]",
+        "Riptide asks for a target even with no rival crab in the arena: a decision with no move.",
+        RT + "test_g6_nobody_is_ever_stuck.py",
     ),
     fault(
         "winning-three-way-tie-no-duel",
