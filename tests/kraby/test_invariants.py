@@ -82,8 +82,8 @@ def test_every_broken_invariant_is_named_in_order():
     state.cells[ISLAND] = EMPTY
     state.hands[0] = counted(state.hands[0], ORANGE, 1)
     assert GAME.invariant_violations(state) == [
+        "hands[0]: holds 7 tiles; at most 6",
         "bag.orange: 25 orange tiles in all (board, hands, bag); the game has 24",
         f"cells[{ISLAND}]: must be the island (K1)",
         HOLE,
-        "hands[0]: holds 7 tiles; at most 6",
     ]

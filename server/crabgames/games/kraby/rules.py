@@ -748,10 +748,13 @@ def outcome(state: KrabyState) -> KrabyOutcome | None:
 
 
 def laws_broken(state: KrabyState) -> Iterator[tuple[str, str]]:
-    """What must hold in every position, each as the state's field that breaks it and why:
-    every tile of the game is on the board, in a hand or in the bag (Setup, K2); the sand bar
-    stays (K1); no free cell is a hole (K4); no hand holds more than six tiles. The codec refuses
+    """What must hold in every position, each as the state's field that breaks it and why: no
+    hand holds more than six tiles; every tile of the game is on the board, in a hand or in the
+    bag (Setup, K2); the sand bar stays (K1); no free cell is a hole (K4). The codec refuses
     a state by the first; the conformance suite checks none after any move."""
+    for seat, hand in enumerate(state.hands):
+        if sum(hand) > HAND_SIZE:
+            yield f"hands[{seat}]", f"holds {sum(hand)} tiles; at most {HAND_SIZE}"
     in_play = colors_in_play(state.num_players, state.excluded_color)
     for color in COLORS:
         on_board = state.cells.count(color + TILE_OFFSET)
@@ -772,9 +775,6 @@ def laws_broken(state: KrabyState) -> Iterator[tuple[str, str]]:
             f"cells[{holes[0]}]",
             "is a free cell no tile could ever reach (K4); no legal play leads here",
         )
-    for seat, hand in enumerate(state.hands):
-        if sum(hand) > HAND_SIZE:
-            yield f"hands[{seat}]", f"holds {sum(hand)} tiles; at most {HAND_SIZE}"
 
 
 def invariant_violations(state: KrabyState) -> list[str]:
