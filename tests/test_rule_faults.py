@@ -78,6 +78,13 @@ def test_each_fault_is_killed_by_rule_test_files_named_for_its_rule(fault: Fault
     assert any(name.startswith(named_for(fault.rule)) for name in names), (fault.rule, names)
 
 
+def test_every_fault_is_listed_in_docs_testing_md():
+    listed = set(
+        re.findall(r"^\| [^|]+ \| `([^`]+)`", (ROOT / "docs/testing.md").read_text(), re.M)
+    )
+    assert {f.id for f in FAULTS} <= listed
+
+
 def test_fault_ids_are_unique():
     ids = [f.id for f in FAULTS]
     assert len(ids) == len(set(ids))
