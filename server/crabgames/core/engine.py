@@ -255,6 +255,10 @@ class ForcedMoveEvent(NamedTuple):
         msg.forced_move.move.MergeFromString(self.move)
         return msg.SerializeToString(deterministic=True)
 
+    def sized(self) -> bytes:
+        """`encoded`, its length in front (Happened)."""
+        return wire.sized(self.encoded())
+
 
 FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
 
@@ -264,6 +268,35 @@ def redact(game: AnyGame, event: Any, viewer: int | None) -> Any | None:
     if type(event) is ForcedMoveEvent:
         return event.seen_by(viewer)
     return game.redact_event(event, viewer)
+
+
+class SizedEvents(NamedTuple):
+    """How a game's events (never the engine's own) are serialized with their length in front,
+    as Happened keeps them; `by_value`: the bytes are remembered by the event's value."""
+
+    write: Callable[[Any], bytes]
+    by_value: bool
+
+
+def sized_events(game: AnyGame) -> SizedEvents:
+    """The game's SizedEvents: when its events are written by a remembering Encoder (immutable
+    values), a table of their bytes with the length in front, so that an event is one lookup
+    (not a lookup and a framing) and a redacted copy is known by its value."""
+    found = _SIZED_EVENTS.get(game)
+    if found is None:
+        encoder = game.codec.messages.event
+        if getattr(encoder, "remember", False):  # a test's stub game may write events itself
+            build = encoder.build
+            table: wire.Remembered[Any, bytes] = wire.Remembered(lambda e: wire.sized(build(e)))
+            found = SizedEvents(table.__getitem__, True)
+        else:
+            encode = paths(game).event_bytes
+            found = SizedEvents(lambda event: wire.sized(encode(event)), False)
+        _SIZED_EVENTS[game] = found
+    return found
+
+
+_SIZED_EVENTS: dict[AnyGame, SizedEvents] = {}
 
 
 class Selection(NamedTuple):
@@ -472,10 +505,10 @@ class Engine:
         """The events as the host, a spectator and each seat may see them; a list not `wanted`
         is left empty (and not built)."""
         game = match.game
-        encode_event = paths(game).event_bytes
+        sized = sized_events(game)
+        write = sized.write
         host = [
-            wire.sized(event.encoded() if type(event) is ForcedMoveEvent else encode_event(event))
-            for event in events
+            event.sized() if type(event) is ForcedMoveEvent else write(event) for event in events
         ]
         public = [redact(game, event, None) for event in events]
         # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
@@ -488,7 +521,7 @@ class Engine:
                 host if wanted.spectator else [],
                 [host if wanted.wants_seat(seat) else [] for seat in seats],
             )
-        encode = self.sized_event_of(game)
+        encode = self.sized_event_of(game, sized)
         lists: dict[tuple[bytes, ...], list[bytes]] = {}  # viewers who see the same share a list
 
         def seen_by(seat: int | None) -> list[bytes]:
@@ -508,12 +541,16 @@ class Engine:
         )
 
     @staticmethod
-    def sized_event_of(game: AnyGame) -> Callable[[Any], bytes]:
-        """An encoder for one call's redacted copies of events: each distinct copy is encoded
-        once, as a copy is often the same for every viewer it hides something from. Copies are
-        known by value (their encoding depends on nothing else); an unhashable one by identity,
-        kept alive meanwhile so that a freed copy's id() cannot be reused for another viewer's
-        copy."""
+    def sized_event_of(game: AnyGame, sized: SizedEvents) -> Callable[[Any], bytes]:
+        """An encoder for one call's redacted copies of events (`sized` encodes one): each
+        distinct copy is encoded once, as a copy is often the same for every viewer it hides
+        something from. A game whose events are remembered by value (`sized_events`) knows
+        each copy by value already; otherwise copies are known by value here (their encoding
+        depends on nothing else), an unhashable one by identity, kept alive meanwhile so that a
+        freed copy's id() cannot be reused for another viewer's copy."""
+        if sized.by_value:
+            return sized.write  # known by value, across calls
+        write = sized.write
         encoded: dict[Any, bytes] = {}
         alive: list[Any] = []
 
@@ -530,7 +567,7 @@ class Engine:
                 data = encoded.get(key)
                 alive.append(event)
             if data is None:
-                data = encoded[key] = wire.sized(paths(game).event_bytes(event))
+                data = encoded[key] = write(event)
             return data
 
         return encode

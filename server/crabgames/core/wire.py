@@ -33,6 +33,8 @@ def varint(n: int) -> bytes:
     """An unsigned varint (negative int32 values are sent as their 64-bit two's complement)."""
     if 0 <= n < 0x80:  # most lengths and tags: one byte
         return _ONE_BYTE[n]
+    if 0 <= n < 0x4000:  # a state's length, a version: two bytes, without the loop
+        return bytes((n & 0x7F | 0x80, n >> 7))
     n &= 0xFFFF_FFFF_FFFF_FFFF
     out = bytearray()
     while n > 0x7F:
@@ -462,19 +464,23 @@ def apply_move_response(
     """An ApplyMoveResponse's wire bytes, from the serialized state and the events as the
     engine keeps them (each serialized once, with its length in front: Happened). Seats that
     see the same list (often every seat) share its framing."""
+    host = repeated_field(_EVENTS_FIELD, events)
     parts = [
         _STATE_TAG,
         varint(len(state)),
         state,
-        repeated_field(_EVENTS_FIELD, events),
+        host,
         repeated_field(_PUBLIC_EVENTS_FIELD, public_events),
     ]
-    framed: dict[int, bytes] = {}  # by id() of the list: the lists stay alive meanwhile
-    for seat, seen in seats:
+    # A seat's events are framed as the host's when their fields share a number (they do): a
+    # seat that sees every event (often all of them) takes the host's framing.
+    framed = {id(events): host} if _SEAT_EVENTS_EVENTS_FIELD == _EVENTS_FIELD else {}
+    for seat, seen in seats:  # framed by id() of the list: the lists stay alive meanwhile
         body = framed.get(id(seen))
         if body is None:
             body = framed[id(seen)] = repeated_field(_SEAT_EVENTS_EVENTS_FIELD, seen)
-        parts += (_SEAT_EVENTS_TAG, sized(_seat_player_field(seat) + body))
+        player = _seat_player_field(seat)
+        parts += (_SEAT_EVENTS_TAG, varint(len(player) + len(body)), player, body)
     if outcome is not None:
         parts += (_OUTCOME_TAG, sized(outcome.SerializeToString()))
     return b"".join(parts)
