@@ -12,16 +12,26 @@ from dataclasses import replace
 
 from crabgames.core.game import CHANCE
 from crabgames.games.crab_rage import GAME
+from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.moves import MutationCrab
 from crabgames.games.crab_rage.setup import default_options, initial_state
-from crabgames.games.crab_rage.state import Step
+from crabgames.games.crab_rage.state import Step, Task
 from tests.crab_rage.helpers import (
     AOTF,
+    BB,
     BLUE,
+    GREEN,
     MM,
     PC,
+    YELLOW,
+    act,
+    action_phase,
     chance,
     decision,
+    play,
+    put,
     random_game,
+    run,
     three_way_duel,
 )
 
@@ -67,3 +77,18 @@ def test_billboards_and_action_cards_are_drawn_each_with_weight_1():
                 assert len({value for value, _ in outcomes}) == len(outcomes)
             GAME.apply_chance(state, outcomes[-1][0])
         assert Step.DEAL_BILLBOARD in kinds and Step.FLIP_ACTION in kinds, players
+
+
+def test_a_mutation_roll_and_a_rumble_tie_roll_are_a_die_each_face_1_to_6_once():
+    faces = [(face, 1) for face in range(1, 7)]
+    state = action_phase(4, (MM, PC, BB), rage=8)
+    act(state, Action.MOVE, 0, arena=1)  # Pressure Cooker: Blue builds to 7 and mutates (R4)
+    play(state, MutationCrab(crab=1))
+    assert decision(state) == (-1, "mutation_roll")
+    assert list(GAME.chance_outcomes(state)) == faces
+    state = action_phase(4, (MM, PC, BB))
+    put(state, YELLOW, 2, 0)
+    put(state, GREEN, 2, 0)  # two units of 3 muscle: a rumble die each (R15)
+    run(state, Task(Step.RUMBLE, arena=0))
+    assert decision(state) == (-1, "rumble_die")
+    assert list(GAME.chance_outcomes(state)) == faces
