@@ -198,19 +198,16 @@ def connect_error(status: grpc.Status) -> ConnectError:
 
 
 class HttpCall:
-    """An HTTP call as the edge sees it (edge.Transport): its request (a unary call's, which
-    connectrpc has read and the codec made) or its stream's, its deadline and its peer."""
+    """An HTTP call as the edge reads it (edge.Transport): its request (a unary call's, which
+    connectrpc has read and the codec made) or its stream's, and its time remaining."""
 
-    __slots__ = ("requests", "ctx", "caller", "peer")
+    __slots__ = ("requests", "ctx")
 
     def __init__(
         self, requests: AsyncIterator[object] | object, ctx: RequestContext[Any, Any]
     ) -> None:
         self.requests = requests  # a unary call's request, or a stream's iterator
         self.ctx = ctx
-        address = ctx.client_address or ""
-        self.caller = f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
-        self.peer = peer_address(self.caller)
 
     async def read(self) -> object:
         if isinstance(self.requests, AsyncIterator):
@@ -221,6 +218,12 @@ class HttpCall:
     def time_remaining(self) -> float | None:
         remaining = self.ctx.timeout_ms
         return None if remaining is None else remaining / 1000
+
+
+def caller(ctx: RequestContext[Any, Any]) -> str:
+    """The caller as gRPC would name it ("ipv4:10.0.0.1:5678"), for the limits and the log."""
+    address = ctx.client_address or ""
+    return f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
 
 
 class EdgeOverHttp:
@@ -242,7 +245,7 @@ class EdgeOverHttp:
             return call_next(request, ctx)
 
         try:
-            return await self.edge.unary(ctx.method.name, run, HttpCall(request, ctx))
+            return await self.edge.unary(ctx.method.name, run, HttpCall(request, ctx), caller(ctx))
         except Aborted as error:
             raise connect_error(error.status) from None
 
@@ -262,8 +265,8 @@ class RulesOverHttp:
         }
 
     async def unary(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        call, name = HttpCall(None, ctx), ctx.method.name
-        work = CallContext(deadline_of(call.time_remaining()), call.peer)
+        name, remaining = ctx.method.name, HttpCall(None, ctx).time_remaining()
+        work = CallContext(deadline_of(remaining), peer_address(caller(ctx)))
         return Answer(await self.runners[name](request, work), self.outputs[name])
 
     # The generated protocol's unary methods, each `unary` (which reads its name from `ctx`).
@@ -275,7 +278,7 @@ class RulesOverHttp:
     ) -> AsyncIterator[Answer]:
         """The edge's stream, each answer yielded as it comes (and sent before the next request
         is read); its refusal ends the stream."""
-        answers = self.edge.stream(HttpCall(requests, ctx))
+        answers = self.edge.stream(HttpCall(requests, ctx), caller(ctx))
         try:
             async for body in answers:
                 yield Answer(body, api.ApplyMovesResponse)

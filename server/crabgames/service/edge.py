@@ -106,10 +106,8 @@ Run = Callable[[Any, CallContext], Awaitable[T]]
 
 
 class Transport(Protocol):
-    """What the edge asks of a call's transport (gRPC's below, browser.py's)."""
-
-    peer: str  # the caller's address (peers.peer_address), which the limits count by
-    caller: str  # the transport's own name for the caller (with its port), for the access log
+    """What the edge reads of a call from its transport: a grpc.aio servicer context as it is,
+    or browser.HttpCall."""
 
     async def read(self) -> Any:
         """The call's next request message, as the method's deserializer made it (a request
@@ -318,24 +316,24 @@ class Edge:
 
     # ----- a call, whatever its transport -----
 
-    def unary(self, name: str, run: Run[T], transport: Transport) -> Awaitable[T]:
-        """A unary call: its request read within REQUEST_SECONDS, admitted, and worked on by
-        `run` (the method's handler, as its transport calls it). (Not a coroutine itself: a
-        call not observed pays for no frame of it.)"""
+    def unary(self, name: str, run: Run[T], transport: Transport, caller: str) -> Awaitable[T]:
+        """A unary call from `caller` (its transport's peer, with its port): its request read
+        within REQUEST_SECONDS, admitted, and worked on by `run` (the method's handler, as its
+        transport calls it). (Not a coroutine itself: a call not observed pays for no frame of
+        it.)"""
         if self.observer is None:
-            return self.unary_call(name, run, transport, None)
-        return self.observed_unary(self.observer, name, run, transport)
+            return self.unary_call(name, run, transport, peer_address(caller), None)
+        return self.observed_unary(self.observer, name, run, transport, caller)
 
     async def observed_unary(
-        self, observer: CallObserver, name: str, run: Run[T], transport: Transport
+        self, observer: CallObserver, name: str, run: Run[T], transport: Transport, caller: str
     ) -> T:
-        with observed(observer, name, transport.caller) as seen:
-            return await self.unary_call(name, run, transport, seen)
+        with observed(observer, name, caller) as seen:
+            return await self.unary_call(name, run, transport, peer_address(caller), seen)
 
     async def unary_call(
-        self, name: str, run: Run[T], transport: Transport, seen: Seen | None
+        self, name: str, run: Run[T], transport: Transport, peer: str, seen: Seen | None
     ) -> T:
-        peer = transport.peer
         async with Open(self, peer):
             request = await next_message(transport.read, REQUEST_SECONDS, "the request")
             if request is EOF:
@@ -353,16 +351,16 @@ class Edge:
                 call = CallContext(deadline_of(transport.time_remaining()), peer)
                 return await run(request, call)
 
-    async def stream(self, transport: Transport) -> AsyncGenerator[bytes]:
+    async def stream(self, transport: Transport, caller: str) -> AsyncGenerator[bytes]:
         """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
         the stream with its status. Each request is a call's work of its own: admitted when it
         arrives, counted until it is answered (not until its answer is written: a caller that
         reads no answers would hold MAX_CALLS slots). So its limits are here, per message, not
         around the stream as an interceptor's would be."""
-        apply_move, peer = self.runner("ApplyMove"), transport.peer
+        apply_move, peer = self.runner("ApplyMove"), peer_address(caller)
         deadline = deadline_of(transport.time_remaining())
         observer = self.observer
-        reported = observer and observed(observer, "ApplyMoves", transport.caller)
+        reported = observer and observed(observer, "ApplyMoves", caller)
         with reported or contextlib.nullcontext() as seen:
             async with Open(self, peer):
                 seconds, what = REQUEST_SECONDS, "the first request on the stream"
@@ -561,23 +559,11 @@ class EdgeInterceptor(grpc.aio.ServerInterceptor):
 
         async def handle(_requests: object, context: GrpcContext) -> bytes:
             try:
-                return await unary(name, run, GrpcCall(context))
+                return await unary(name, run, context, context.peer())
             except Aborted as error:
                 await abort(context, error.status)
 
         return handle
-
-
-class GrpcCall:
-    """A gRPC call as the edge sees it (Transport)."""
-
-    __slots__ = ("caller", "peer", "read", "time_remaining")
-
-    def __init__(self, context: GrpcContext) -> None:
-        self.caller = context.peer()
-        self.peer = peer_address(self.caller)
-        self.read = context.read
-        self.time_remaining = context.time_remaining
 
 
 def request_deserializer(edge: Edge, method: str) -> Callable[[bytes], object]:
@@ -611,7 +597,7 @@ def add_rules_service(edge: Edge, server: grpc.aio.Server) -> None:
 
 
 async def apply_moves(edge: Edge, _requests: object, context: GrpcContext) -> None:
-    answers = edge.stream(GrpcCall(context))
+    answers = edge.stream(context, context.peer())
     try:
         async for answer in answers:
             await context.write(answer)
