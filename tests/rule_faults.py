@@ -253,6 +253,25 @@ FAULTS: tuple[Fault, ...] = (
         "A group of five or more scores 3, as a group of four does, instead of 5.",
         KT + "test_groups_and_scoring_values.py",
     ),
+    fault(
+        "K3-taken-entry-cell-wraps",
+        "K3",
+        KRABY + "rules.py",
+        "            return index - 1 if index > 0 else None\n",
+        "            return index - 1 if index >= 0 else None\n",
+        "A tile whose entry cell is taken is not refused: it lands on the far end of its lane.",
+        KT + "test_k3_sliding_a_tile_in.py",
+    ),
+    fault(
+        "kraby-no-draw-after-the-tile",
+        "Crab Move",
+        KRABY + "rules.py",
+        "    if sum(state.bag):\n        state.step = DRAW\n    else:\n"
+        "        events += offer_figure(state)",
+        "    events += offer_figure(state)",
+        "The fisher does not draw back to six after placing a tile.",
+        KT + "test_crab_move.py",
+    ),
     # ----- Crab Bucket -----
     fault(
         "bucket-colour-by-modulo",
@@ -591,6 +610,24 @@ FAULTS: tuple[Fault, ...] = (
         "",
         "In Wild Crab mode an Oxi! may be rescued when none was discarded yet.",
         BT + "test_ability_rescue_an_oxi_card.py",
+    ),
+    fault(
+        "bucket-deal-round-robin",
+        "Setup",
+        BUCKET + "rules.py",
+        "        player = (state.dealt - CIRCLE) // HAND_SIZE\n",
+        "        player = (state.dealt - CIRCLE) % state.num_players\n",
+        "The hands are dealt a card at a time round the table, not 3 to each player in turn.",
+        BT + "test_setup.py",
+    ),
+    fault(
+        "bucket-quick-won-by-any-mission",
+        "End of Game",
+        BUCKET + "rules.py",
+        "        state.options.wild or state.end_reason == LEVEL_3_COMPLETED,",
+        "        state.options.wild or bool(state.completed),",
+        "A Quick game that ends with the cards run out is won if any mission was completed.",
+        BT + "test_end_of_game.py",
     ),
     # ----- CRAB RAGE! -----
     fault(
@@ -1275,6 +1312,34 @@ FAULTS: tuple[Fault, ...] = (
         "The mutation and rumble die has faces 1 to 5: a 6 can never be rolled.",
         RT + "test_g2_chance_events.py",
     ),
+    fault(
+        "R5-hardcore-fans-by-arena-letter",
+        "R5",
+        RAGE + "phases.py",
+        "        arenas = arenas_alphabetical(state)  # R5, R17",
+        "        arenas = list(range(len(state.arenas)))  # R5, R17",
+        "Hardcore fans are shouted out arena A, B, C, not in alphabetical billboard order.",
+        RT + "test_r5_arenas_and_billboards.py",
+        RT + "test_r17_hardcore_fans_at_the_end.py",
+    ),
+    fault(
+        "R16-two-of-three-roll",
+        "R16",
+        RAGE + "phases.py",
+        "        return start_roll_off(state, -1, units, list(units))  # R16",
+        "        return start_roll_off(state, -1, units, units[:2])  # R16",
+        "Of three managers tied for the most rage only the first two roll for the microphone.",
+        RT + "test_r16_microphone_in_the_rage_phase.py",
+    ),
+    fault(
+        "R19-last-rage-cannot-reroll",
+        "R19",
+        RAGE + "endgame.py",
+        "            if state.players[player].rage > 0:",
+        "            if state.players[player].rage > 1:",
+        "A duelist with exactly 1 rage is not offered the re-roll it pays for.",
+        RT + "test_r19_spotlight_duel.py",
+    ),
 )
 
 
@@ -1338,10 +1403,12 @@ def chosen(names: list[str]) -> list[Fault]:
 
 
 def main(argv: list[str]) -> int:
-    faults = chosen(argv)
-    if not faults:
-        print(f"no fault of {' '.join(argv)}", file=sys.stderr)
+    known = {f.id for f in FAULTS} | {f.rule for f in FAULTS}
+    unknown = [name for name in argv if name not in known]
+    if unknown:
+        print(f"no fault or rule named {', '.join(unknown)}", file=sys.stderr)
         return 2
+    faults = chosen(argv)
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="crabgames-rule-faults-") as tmp:
         copies: Queue[Path] = Queue()
