@@ -34,7 +34,6 @@ import grpc
 from google.protobuf.message import Message
 
 from crabgames.service.calls import Aborted, CallContext, Refused, run_call
-from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 
 if TYPE_CHECKING:
@@ -114,10 +113,8 @@ def run_long_call(
     call = SlotContext(work_ends if deadline is None else min(deadline, work_ends), peer, slot)
     try:
         return run_call(getattr(_servicer, method), request_class.FromString(request), call, limit)
-    except Aborted as error:
+    except Aborted as error:  # run_call ends every refusal so
         return as_status(error.status)
-    except Refused as error:
-        return as_status(status_for(error))
 
 
 def as_status(status: grpc.Status) -> Status:
