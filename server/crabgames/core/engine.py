@@ -453,7 +453,7 @@ class Engine:
         # each piece once.
         fields = state_header_fields(match)
         fields += (STATE_GAME_TAGS[match.game.facts.id], wire.varint(len(part)), part)
-        fields.append(wire.varint_field(STATE_ASK_FORCED, match.ask_forced))
+        fields.append(ASK_FORCED_FIELD[match.ask_forced])
         return b"".join(fields)
 
     def decode_checked(self, msg: game_pb2.GameState, path: str = "state") -> Match:
@@ -519,19 +519,31 @@ class Engine:
             return Happened(
                 host if wanted.host else [],
                 host if wanted.spectator else [],
-                [host if wanted.wants_seat(seat) else [] for seat in seats],
+                [host] * len(seats)
+                if wanted.seats is None  # every seat (the default)
+                else [host if wanted.wants_seat(seat) else [] for seat in seats],
             )
         encode = self.sized_event_of(game, sized)
-        lists: dict[tuple[bytes, ...], list[bytes]] = {}  # viewers who see the same share a list
+        # The spectator's copy of each secret event, encoded: a seat's copy is often equal to it.
+        shown = {i: encode(public[i]) for i in secret if public[i] is not None}
+        # Viewers who see the same share a list, a viewer who sees every event the host's.
+        lists: dict[tuple[bytes, ...], list[bytes]] = {tuple(host): host}
 
         def seen_by(seat: int | None) -> list[bytes]:
             seen = list(host)
             for i in reversed(secret):  # from the end, so a hidden event's removal shifts none
-                copy = public[i] if seat is None else redact(game, events[i], seat)
+                if seat is None:
+                    copy = public[i]
+                    if copy is not None:
+                        seen[i] = shown[i]
+                        continue
+                else:
+                    copy = redact(game, events[i], seat)
                 if copy is None:
                     del seen[i]
                 elif copy is not events[i]:
-                    seen[i] = encode(copy)
+                    same = type(copy) is type(public[i]) and copy == public[i]
+                    seen[i] = shown[i] if same else encode(copy)
             return lists.setdefault(tuple(seen), seen)
 
         return Happened(
@@ -849,17 +861,17 @@ def state_header_fields(match: Match) -> list[bytes]:
     constants, prng_seed = game_constants_bytes(
         match.game.facts.rules_version, match.num_players, match.seed, match.prng.seed
     )
-    counter = wire.varint_field(2, match.prng.counter)
+    counter = PRNG_COUNTER_FIELD[match.prng.counter]
     return [
         constants,
         PRNG_TAG,
         wire.varint(len(prng_seed) + len(counter)),
         prng_seed,
         counter,
-        wire.varint_field(STATE_CHANCE_MODE, match.chance_mode),
-        wire.varint_field(STATE_VERSION, match.version),
+        CHANCE_MODE_FIELD[match.chance_mode],
+        VERSION_FIELD[match.version],
         next_decision_field(match.decision()),
-        wire.varint_field(STATE_SAMPLED, match.sampled),
+        SAMPLED_FIELD[match.sampled],
     ]
 
 
@@ -1035,6 +1047,12 @@ STATE_CHANCE_MODE = _STATE_FIELDS["chance_mode"].number
 STATE_VERSION = _STATE_FIELDS["version"].number
 STATE_SAMPLED = _STATE_FIELDS["sampled"].number
 STATE_ASK_FORCED = _STATE_FIELDS["ask_forced_decisions"].number
+# The header's varint fields by their values (wire.varint_fields): written on every call.
+PRNG_COUNTER_FIELD = wire.varint_fields(game_pb2.Prng.DESCRIPTOR.fields_by_name["counter"].number)
+CHANCE_MODE_FIELD = wire.varint_fields(STATE_CHANCE_MODE)
+VERSION_FIELD = wire.varint_fields(STATE_VERSION)
+SAMPLED_FIELD = wire.varint_fields(STATE_SAMPLED)
+ASK_FORCED_FIELD = wire.varint_fields(STATE_ASK_FORCED)
 STATE_GAME_TAGS = {
     field.name: wire.tag(field.number, wire.LENGTH_DELIMITED)
     for field in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields

@@ -54,6 +54,13 @@ def varint_field(field_number: int, value: int) -> bytes:
     return tag(field_number, VARINT) + varint(value) if value else b""
 
 
+def varint_fields(field_number: int) -> Remembered[int, bytes]:
+    """`table[value]` is `varint_field(field_number, value)`, kept: a field written on every
+    call (a state's version, its PRNG's counter) takes a few hundred values, and a kept one is
+    written without a Python call."""
+    return Remembered(functools.partial(varint_field, field_number))
+
+
 def message_field(field_number: int, payload: bytes) -> bytes:
     """A length-delimited field (a message, bytes, or packed scalars), present even if empty."""
     return tag(field_number, LENGTH_DELIMITED) + varint(len(payload)) + payload
@@ -440,10 +447,12 @@ _PUBLIC_EVENTS_FIELD = api.ApplyMoveResponse.PUBLIC_EVENTS_FIELD_NUMBER
 _SEAT_EVENTS_EVENTS_FIELD = api.SeatEvents.EVENTS_FIELD_NUMBER
 
 
-@functools.cache  # a handful of seats
-def _seat_player_field(seat: int) -> bytes:
-    """`SeatEvents.player`, written even for seat 0 (the field has presence)."""
-    return tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT) + varint(seat)
+@functools.lru_cache(maxsize=1024)  # a handful of seats, and the lengths of their events
+def _seat_entry_head(seat: int, body_length: int) -> bytes:
+    """A `seat_events` entry up to its events (`body_length` bytes, framed): the field's tag,
+    the entry's length and `SeatEvents.player`, written even for seat 0 (it has presence)."""
+    player = tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT) + varint(seat)
+    return _SEAT_EVENTS_TAG + varint(len(player) + body_length) + player
 
 
 _APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.RESPONSE_FIELD_NUMBER
@@ -479,8 +488,7 @@ def apply_move_response(
         body = framed.get(id(seen))
         if body is None:
             body = framed[id(seen)] = repeated_field(_SEAT_EVENTS_EVENTS_FIELD, seen)
-        player = _seat_player_field(seat)
-        parts += (_SEAT_EVENTS_TAG, varint(len(player) + len(body)), player, body)
+        parts += (_seat_entry_head(seat, len(body)), body)
     if outcome is not None:
         parts += (_OUTCOME_TAG, sized(outcome.SerializeToString()))
     return b"".join(parts)

@@ -95,6 +95,8 @@ def seat_events(happened: Happened, selection: Selection) -> list[api.SeatEvents
 
 def selected_seats(happened: Happened, selection: Selection) -> Iterable[tuple[int, list[bytes]]]:
     """Each selected seat with its events, as the engine keeps them (for apply_move_response)."""
+    if selection.seats is None:  # every seat: no seat asked about (ApplyMove's default)
+        return enumerate(happened.sized_seats)
     return (
         (seat, seen) for seat, seen in enumerate(happened.sized_seats) if selection.wants_seat(seat)
     )
