@@ -8,9 +8,9 @@ import random
 
 from crabgames.core.agents import Table
 from crabgames.games.crab_bucket import strategy as bucket
-from crabgames.games.crab_bucket.strategy import MAX_TEAM_POINTS
 from crabgames.games.crab_bucket.rules import points, requirement_met, top_colors
 from crabgames.games.crab_bucket.state import NO_MISSION
+from crabgames.games.crab_bucket.strategy import MAX_TEAM_POINTS
 from crabgames.games.kraby import strategy as kraby
 from crabgames.games.kraby.data import NO_FIGURE, ORANGE
 from crabgames.games.kraby.rules import score_species
