@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from crabgames.v1 import game_pb2
+
 # Every entry of every game's tensor lies in this range (docs/agents.md gives each feature's).
 LOW, HIGH = -1.0, 1.0
 
@@ -74,6 +76,12 @@ class Writer:
         if not 0 <= index < end - first:
             raise IndexError(f"entry {index} of feature {name!r} (of {end - first})")
         return first + index
+
+
+def put_to_decide(view: game_pb2.View, writer: Writer) -> None:
+    """The `to_decide` feature: 1 when the viewer is the player who decides next (G3)."""
+    deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
+    writer.put("to_decide", 0, 1.0 if deciding else 0.0)
 
 
 def seat_slot(seat: int, viewer: int, num_players: int) -> int:

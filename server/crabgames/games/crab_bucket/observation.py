@@ -8,7 +8,7 @@ the turn stands and what the decision is about. Per-seat features count seats fr
 
 from __future__ import annotations
 
-from crabgames.core.observation import Feature, Layout, Writer, seat_slot
+from crabgames.core.observation import Feature, Layout, Writer, put_to_decide, seat_slot
 from crabgames.games.crab_bucket.abilities import DRAW_ONE_PLAYS
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
@@ -201,8 +201,7 @@ def write_turn(view: game_pb2.View, part: pb.CrabBucketView, writer: Writer) -> 
         writer.put("step", part.step - 1)
     if part.HasField("turn_player"):
         writer.put("turn_player", slot(view, part.turn_player))
-    deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
-    writer.put("to_decide", 0, 1.0 if deciding else 0.0)
+    put_to_decide(view, writer)
     writer.put("ability_used", 0, 1.0 if part.ability_used else 0.0)
     writer.put("played", 0, min(part.played / DRAW_ONE_PLAYS, 1.0))
     writer.put("draws_over", 0, 1.0 if part.draws_over else 0.0)

@@ -9,7 +9,7 @@ seats from the viewer (seat_slot).
 
 from __future__ import annotations
 
-from crabgames.core.observation import Feature, Layout, Writer, seat_slot
+from crabgames.core.observation import Feature, Layout, Writer, put_to_decide, seat_slot
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
     BOARD_ACTIONS,
@@ -241,8 +241,7 @@ def write_decision(view: game_pb2.View, decision: pb.CrabRageDecision, writer: W
         writer.put("decision", DECISION_INDEX[decision.name])
     if decision.HasField("player"):
         writer.put("decider", slot(view, decision.player))
-    deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
-    writer.put("to_decide", 0, 1.0 if deciding else 0.0)
+    put_to_decide(view, writer)
     if decision.HasField("arena"):
         writer.put("decision_arena", decision.arena)
     if decision.HasField("crab"):

@@ -7,7 +7,7 @@ entries and figures of the decision. Per-seat features count seats from the view
 
 from __future__ import annotations
 
-from crabgames.core.observation import Feature, Layout, Writer, seat_slot
+from crabgames.core.observation import Feature, Layout, Writer, put_to_decide, seat_slot
 from crabgames.games.kraby.data import (
     CELLS,
     COLORS,
@@ -126,8 +126,7 @@ def write_turn(view: game_pb2.View, part: pb.KrabyView, writer: Writer) -> None:
         writer.put("step", part.step - 1)
     if part.HasField("turn_player"):
         writer.put("turn_player", slot(view, part.turn_player))
-    deciding = view.next.kind == game_pb2.DECIDER_KIND_PLAYER and view.next.player == view.player
-    writer.put("to_decide", 0, 1.0 if deciding else 0.0)
+    put_to_decide(view, writer)
     writer.put("players", PLAYER_COUNTS.index(view.num_players))
     in_play = colors_in_play(view.num_players, part.options.excluded_color)  # K2
     for index, color in enumerate(COLORS):
