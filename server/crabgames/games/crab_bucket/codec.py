@@ -11,6 +11,7 @@ from typing import Any
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec, Messages, Words
 from crabgames.games.crab_bucket import consistency, rules, turn, words
+from crabgames.games.crab_bucket.abilities import DRAW_ONE_PLAYS
 from crabgames.games.crab_bucket.consistency import Problem
 from crabgames.games.crab_bucket.data import (
     ABILITIES,
@@ -320,7 +321,7 @@ def read_seen(
     state.pending = [(item.kind, item.level) for item in msg.pending]
 
 
-PLAYS = range(3)  # a turn plays one card, two after "Draw 1 card and play 2" (B6)
+PLAYS = range(DRAW_ONE_PLAYS + 1)  # a turn plays one card, two after "Draw 1 card and play 2" (B6)
 ENDS = (NOT_ENDED, *END_REASONS)
 
 
