@@ -40,9 +40,9 @@ class DealsToEachSeat:
         self.kind = kind
         self.encoded = 0
         self.codec = self  # the stub is its own codec, its events written by encode_event
-        self.messages = SimpleNamespace(
-            state=SimpleNamespace(write=None), event=SimpleNamespace(write=self.event_bytes)
-        )
+        # an event writer that remembers nothing: the engine keeps one call's copies itself
+        event = SimpleNamespace(write=self.event_bytes, remember=False)
+        self.messages = SimpleNamespace(state=SimpleNamespace(write=None), event=event)
 
     def redact_event(self, event: Dealt, viewer: int | None) -> Dealt:
         return event if viewer == event.holder else self.kind(event.holder, viewer)
