@@ -199,7 +199,7 @@ def check_figures(
         placed = [c for c in ship if c != NO_FIGURE]
         if len(set(placed)) != len(placed):
             raise bad_state(f"{path}.ships[{i}]", "holds two figures of one colour (K6)")
-        if len(placed) > FIGURES_PER_SHIP[n]:
+        if rules.room_on_ship(ship, n) < 0:
             raise bad_state(f"{path}.ships[{i}]", f"holds more than {FIGURES_PER_SHIP[n]} (K6)")
     for color in COLORS:
         expected = FIGURES_PER_COLOR[n] if color in in_play else 0
