@@ -120,7 +120,7 @@ def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
         raise bad_state(f"{path}.step", f"unknown step {msg.step}")
     if not 0 <= msg.turn_player < n:
         raise bad_state(f"{path}.turn_player", f"must be a seat from 0 to {n - 1}")
-    tiles_on_board = sum(1 for v in cells if v > ISLAND_CELL)
+    tiles_on_board = sum(1 for v in values if v > ISLAND_CELL)
     if msg.turns_taken != tiles_on_board:
         raise bad_state(
             f"{path}.turns_taken",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from crabgames.games.kraby.data import EMPTY, OFF_BOARD, SIZE, Color
+from crabgames.games.kraby.data import CELLS, EMPTY, OFF_BOARD, SIZE, Color
 from crabgames.v1 import kraby_pb2 as pb
 
 Step: TypeAlias = pb.KrabyStep.ValueType
@@ -62,8 +62,8 @@ class KrabyState:
         """The lines of sight from the cells."""
         self.row_blocked = [0] * SIZE
         self.col_blocked = [0] * SIZE
-        for cell, value in enumerate(self.cells):
-            if value != EMPTY and value != OFF_BOARD:
+        for cell in range(CELLS):
+            if self.cells[cell] not in (EMPTY, OFF_BOARD):
                 self.block(cell)
 
     def block(self, cell: int) -> None:
@@ -89,7 +89,9 @@ class KrabyState:
             self.col_blocked[:],
         )
 
-    __copy__ = copy  # Python's copy protocol, as the engine clones a state
+    def __copy__(self) -> KrabyState:
+        """Python's copy protocol, as the engine clones a state."""
+        return self.copy()
 
 
 def counted(counts: tuple[int, ...], color: Color, change: int) -> tuple[int, ...]:
