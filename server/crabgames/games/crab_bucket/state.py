@@ -139,4 +139,7 @@ class CrabBucketState:
             self.end_reason,
         )
 
-    __copy__ = clone  # Python's copy protocol, as the engine clones a state
+    def __copy__(self) -> CrabBucketState:
+        """Python's copy protocol, as the engine clones a state (a compiled class's methods
+        are not its attributes, so `__copy__ = clone` would not do)."""
+        return self.clone()
