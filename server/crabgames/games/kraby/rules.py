@@ -14,7 +14,7 @@ import functools
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Final, cast
 
 from crabgames.core.game import Decision
 from crabgames.games.kraby.data import (
@@ -640,65 +640,87 @@ class KrabyOutcome:
     winners: tuple[int, ...]
 
 
-# Bit sets over the board's cells (bit i = cell i): a shift by one along a row must not carry a
-# group from one row's end onto the next row's start.
-NOT_FIRST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE)
-NOT_LAST_COLUMN = sum(1 << cell for cell in range(CELLS) if cell % SIZE != SIZE - 1)
-ALL_CELLS = (1 << CELLS) - 1
-
-# For each colour, bytes.translate's table mapping its tile's cell value to b"1", others to b"0".
-SPECIES_DIGITS = {
-    color: bytes(ord("1") if value == color + TILE_OFFSET else ord("0") for value in range(256))
-    for color in COLORS
-}
+def cells_beside(cell: int) -> tuple[int, ...]:
+    """The cells sharing a side with `cell`, not a corner, in reading order."""
+    row, col = divmod(cell, SIZE)
+    around = ((row - 1, col), (row, col - 1), (row, col + 1), (row + 1, col))
+    return tuple(r * SIZE + c for r, c in around if 0 <= r < SIZE and 0 <= c < SIZE)
 
 
-def species_cells(cells: bytearray, color: Color) -> int:
-    """The cells holding `color`'s tiles as a bit set: the board as bytes, each cell mapped to
-    the digit '1' or '0', read as a binary number (last cell first, so that bit i is cell i)."""
-    digits = bytes(cells).translate(SPECIES_DIGITS[color])
-    return int(digits[::-1], 2)
+# BESIDE[cell]: `cells_beside` for every cell of the board.
+BESIDE: Final = tuple(cells_beside(cell) for cell in range(CELLS))
+NO_GROUP: Final = -1  # in Groups.group_of: the cell holds no tile
+
+
+@dataclass(slots=True)
+class Groups:
+    """The groups of the board: tiles of one species that touch with their sides, not corners,
+    numbered in reading order of their first tile. `group_of[cell]` is the group of the tile on
+    `cell` (NO_GROUP where there is none); `colors[g]` and `sizes[g]` are group g's species and
+    number of tiles."""
+
+    group_of: list[int]
+    colors: list[Color]
+    sizes: list[int]
+
+    def sizes_of(self, color: Color) -> list[int]:
+        """The sizes of the groups of one species, in reading order."""
+        return [size for c, size in zip(self.colors, self.sizes, strict=True) if c == color]
+
+    def beside(self, cell: int, color: Color) -> list[int]:
+        """The groups of `color` sharing a side with `cell`, each once: the groups a tile of that
+        colour placed there joins."""
+        found: list[int] = []
+        for other in BESIDE[cell]:
+            group = self.group_of[other]
+            if group != NO_GROUP and self.colors[group] == color and group not in found:
+                found.append(group)
+        return found
+
+
+def find_groups(cells: bytearray) -> Groups:
+    """Every group of the board, each grown from its first tile (in reading order) through the
+    tiles of its species beside it."""
+    board = bytes(cells)
+    group_of = [NO_GROUP] * CELLS
+    colors: list[Color] = []
+    sizes: list[int] = []
+    for first in range(CELLS):
+        tile = board[first]
+        if tile <= ISLAND_CELL or group_of[first] != NO_GROUP:
+            continue  # no tile here, or one already in a group
+        group = len(sizes)
+        group_of[first] = group
+        growing, size = [first], 0
+        while growing:
+            cell = growing.pop()
+            size += 1
+            for other in BESIDE[cell]:
+                if board[other] == tile and group_of[other] == NO_GROUP:
+                    group_of[other] = group
+                    growing.append(other)
+        colors.append(cast(Color, tile - TILE_OFFSET))
+        sizes.append(size)
+    return Groups(group_of, colors, sizes)
 
 
 def group_sizes(cells: bytearray, color: Color) -> list[int]:
     """Sizes of the groups of one species, tiles that touch with their sides, not corners, in
     reading order."""
-    return [group.bit_count() for group in groups(cells, color)]
-
-
-def groups(cells: bytearray, color: Color) -> list[int]:
-    """The groups of one species as bit sets, in reading order: each group grown from its first
-    cell until it takes in no more tiles."""
-    left = species_cells(cells, color)
-    found = []
-    while left:
-        group = left & -left
-        while True:
-            grown = left & (group | beside(group))
-            if grown == group:
-                break
-            group = grown
-        found.append(group)
-        left &= ~group
-    return found
-
-
-def beside(cells: int) -> int:
-    """Every cell sharing a side with one of `cells` (bit sets)."""
-    return (
-        (cells << 1 & NOT_FIRST_COLUMN)
-        | (cells >> 1 & NOT_LAST_COLUMN)
-        | (cells << SIZE & ALL_CELLS)
-        | cells >> SIZE
-    )
+    return find_groups(cells).sizes_of(color)
 
 
 def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
+    """The points scored by each species, in order (`species_scores`)."""
+    return species_scores(find_groups(cells))
+
+
+def species_scores(groups: Groups) -> tuple[SpeciesScore, ...]:
     """The points scored by each species, in order: all the points of its groups, positive and
     negative, summed."""
     scores = []
     for color in COLORS:
-        sizes = tuple(group_sizes(cells, color))
+        sizes = tuple(groups.sizes_of(color))
         scores.append(SpeciesScore(color, sizes, sum(group_points(s) for s in sizes)))
     return tuple(scores)
 

@@ -23,16 +23,17 @@ from crabgames.core.prng import Prng
 from crabgames.games.kraby.data import COLORS, MULTIPLIERS, Color
 from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.rules import (
-    beside,
+    Groups,
     color_on_ship,
     figure_beside_the_board,
     figure_placements,
     figure_points,
+    find_groups,
     group_points,
-    groups,
     hold_is_free,
     room_on_ship,
     score_species,
+    species_scores,
     where_the_tile_stops,
     with_figure,
 )
@@ -157,21 +158,25 @@ def greedy_move(state: KrabyState, moves: Sequence[Move], rng: Prng) -> Move:
 def leads_after(state: KrabyState, moves: Sequence[Move]) -> list[float]:
     """The lead of the fisher to play after each of their legal moves, as `fisher_values` of the
     position after it would give it, computed from this position's groups."""
-    points = {s.color: s.points for s in score_species(state.cells)}
+    groups = find_groups(state.cells)
+    points = {s.color: s.points for s in species_scores(groups)}
     player = state.turn_player
     if any(isinstance(move, PlaceTile) for move in moves):
-        return tile_leads(state, points, moves, player)
+        return tile_leads(state, groups, points, moves, player)
     return [lead(values_of(after_figure(state, points, move)), player) for move in moves]
 
 
 def tile_leads(
-    state: KrabyState, points: dict[Color, int], moves: Sequence[Move], player: int
+    state: KrabyState,
+    groups: Groups,
+    points: dict[Color, int],
+    moves: Sequence[Move],
+    player: int,
 ) -> list[float]:
     """After a tile, only its species' points change: the groups it touches become one with it.
     Each stop and colour is worked out once, and so is each lead (tiles that change the same
     species by the same points leave the same lead)."""
     standing = after_tile(state, points)
-    species_groups = {color: groups(state.cells, color) for color in COLORS}
     changes: dict[tuple[int, Color], int] = {}
     known: dict[tuple[Color, int], float] = {}
     leads = []
@@ -183,8 +188,7 @@ def tile_leads(
         assert stop is not None  # the move is legal
         change = changes.get((stop, move.color))
         if change is None:
-            touching = beside(1 << stop)
-            joined = [g.bit_count() for g in species_groups[move.color] if g & touching]
+            joined = [groups.sizes[g] for g in groups.beside(stop, move.color)]
             change = group_points(1 + sum(joined)) - sum(group_points(size) for size in joined)
             changes[stop, move.color] = change
         if (move.color, change) not in known:
