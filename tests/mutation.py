@@ -136,7 +136,8 @@ def mutmut_config(game: str, modules: list[str]) -> str:
 def prepare(workdir: Path, game: str, modules: list[str]) -> None:
     if workdir.exists():
         shutil.rmtree(workdir)
-    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".hypothesis")
+    # The mutants are of the source, so the copy runs it pure (no compiled build, .compiled).
+    ignore = shutil.ignore_patterns("__pycache__", "*.egg-info", ".hypothesis", ".compiled")
     shutil.copytree(ROOT / "server", workdir / "src", ignore=ignore)
     shutil.copytree(ROOT / "tests", workdir / "tests", ignore=ignore)
     pyproject = (ROOT / "pyproject.toml").read_text()

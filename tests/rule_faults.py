@@ -1390,9 +1390,14 @@ def run_fault(f: Fault, copy: Path) -> tuple[str, str]:
     return "BROKE", tail[0]
 
 
+# The faults patch the source, so the copies run it pure: no caches, no compiled build
+# (crabgames.compiled would fall back to the source anyway, warning that its build is stale).
+PURE_SOURCE = shutil.ignore_patterns("__pycache__", ".compiled")
+
+
 def scratch_copy(parent: Path, name: str) -> Path:
     copy = parent / name
-    shutil.copytree(ROOT / "server", copy / "server", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "server", copy / "server", ignore=PURE_SOURCE)
     return copy
 
 

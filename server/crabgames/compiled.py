@@ -19,7 +19,10 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import shutil
 import sys
+import sysconfig
+import time
 import warnings
 from collections.abc import Sequence
 from importlib.machinery import ModuleSpec
@@ -126,7 +129,6 @@ def compiled_modules() -> list[str]:
 
 def build() -> None:
     """Compile the sources with mypyc into a new build, then put it in place of the old one."""
-    import shutil
     import tempfile
 
     from mypyc.build import mypycify
@@ -174,5 +176,25 @@ def write_manifest(staging: Path, sources: list[Path]) -> None:
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True))
 
 
-if __name__ == "__main__":
+def why_not_buildable() -> str | None:
+    """What this machine lacks to compile the build (None: nothing)."""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no headers of this Python (Debian: python3-dev)"
+    return None
+
+
+def main() -> None:
+    lacking = why_not_buildable()
+    if lacking is not None:
+        print(f"make compiled: {lacking}, so the rules run as pure Python (the same source)")
+        return
+    started = time.monotonic()
     build()
+    print(f"make compiled: {len(compiled_sources())} modules in {time.monotonic() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
