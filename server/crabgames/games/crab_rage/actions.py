@@ -44,7 +44,7 @@ from crabgames.games.crab_rage.events import (
     acted_names,
     billboard_at,
 )
-from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
+from crabgames.games.crab_rage.flow import Handler, seat_decisions
 from crabgames.games.crab_rage.movement import (
     change_muscle,
     end_alliance,
@@ -287,7 +287,9 @@ class SmashRow(Sequence[Move]):
     def __contains__(self, move: object) -> bool:
         return (
             isinstance(move, Act)
-            and type(move.amount) is int
+            # an int X, not a float or a bool equal to one (asked without reading it as an int)
+            and isinstance(move.amount, int)
+            and not isinstance(move.amount, bool)
             and move.amount in self.xs
             and move == smash(self.crab, self.target, move.amount)
         )
@@ -726,8 +728,9 @@ def style_bonus_now(
     return []
 
 
-@handles(Step.ACTION_TURN)
 class ActionTurn(Handler):
+    handles = Step.ACTION_TURN
+
     def decision(self, state: State, task: Task) -> Decision | None:
         return CHOOSE_ACTION_BY_SEAT[task.player]
 
@@ -787,9 +790,10 @@ class ActionTurn(Handler):
         return [acted, *effect]
 
 
-@handles(Step.AFTER_ACTION)
 class AfterAction(Handler):
     """R7: the next manager clockwise who has not passed acts, until all have passed."""
+
+    handles = Step.AFTER_ACTION
 
     def step(self, state: State, task: Task) -> list[Event]:
         events: list[Event] = []
@@ -837,9 +841,10 @@ FRENZY_WHY = (Cause.SIGNATURE_MOVE, SignatureMove.FRENZY)
 SHELL_UP_WHY = (Cause.SIGNATURE_MOVE, SignatureMove.SHELL_UP)
 
 
-@handles(Step.FRENZY)
 class Frenzy(Handler):
     """Printed: for each of your crabs in the arena, -2 muscle to any rival crab there."""
+
+    handles = Step.FRENZY
 
     def decision(self, state: State, task: Task) -> Decision | None:
         if task.values[0] > 0 and rivals_in(state, task.player, task.arena):
@@ -859,8 +864,9 @@ class Frenzy(Handler):
         return [change_muscle(state, move.target, -FRENZY_HIT, FRENZY_WHY)]
 
 
-@handles(Step.SHELL_UP)
 class ShellUp(Handler):
+    handles = Step.SHELL_UP
+
     def decision(self, state: State, task: Task) -> Decision | None:
         if own_crabs_in(state, task.player, task.arena):
             return CHOOSE_SHELL_UP_CRAB_BY_SEAT[task.player]
@@ -876,8 +882,9 @@ class ShellUp(Handler):
         return [change_muscle(state, (task.player, move.crab), SHELL_UP_BOOST, SHELL_UP_WHY)]
 
 
-@handles(Step.RIPTIDE)
 class Riptide(Handler):
+    handles = Step.RIPTIDE
+
     def decision(self, state: State, task: Task) -> Decision | None:
         if rivals_in(state, task.player, task.arena):
             return CHOOSE_RIPTIDE_TARGET_BY_SEAT[task.player]

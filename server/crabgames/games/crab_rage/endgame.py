@@ -20,7 +20,7 @@ from crabgames.games.crab_rage.events import (
     HardcoreFansRevealed,
     teams_of,
 )
-from crabgames.games.crab_rage.flow import Handler, current_decision, handles, seat_decisions, top
+from crabgames.games.crab_rage.flow import Handler, current_decision, seat_decisions, top
 from crabgames.games.crab_rage.moves import DUEL_KEEP, DUEL_REROLL, DuelKeep, HardcoreFans, Move
 from crabgames.games.crab_rage.state import (
     Duel,
@@ -83,8 +83,9 @@ def next_to_commit(state: State, arena: int) -> int:
     return -1
 
 
-@handles(Step.HARDCORE)
 class CommitHardcoreFans(Handler):
+    handles = Step.HARDCORE
+
     def decision(self, state: State, task: Task) -> Decision | None:
         player = next_to_commit(state, task.arena)
         if player < 0:
@@ -134,8 +135,9 @@ def total_glory(state: State) -> list[int]:
     return [sum(a.glory[p] for a in state.arenas) for p in range(state.num_players)]
 
 
-@handles(Step.SCORING)
 class Scoring(Handler):
+    handles = Step.SCORING
+
     def step(self, state: State, task: Task) -> list[Event]:
         events: list[Event] = []
         for index in arenas_alphabetical(state):
@@ -199,10 +201,11 @@ def duel_done(state: State) -> bool:
     return not duel.awaiting_keep and all(len(r) == crabs for r in duel.rolls)
 
 
-@handles(Step.DUEL)
 class SpotlightDuel(Handler):
     """Duelists roll one crab per turn in turn order; after each roll the roller may unleash 1
     rage to re-roll it, as often as they have rage."""
+
+    handles = Step.DUEL
 
     def decision(self, state: State, task: Task) -> Decision | None:
         duel = the_duel(state)

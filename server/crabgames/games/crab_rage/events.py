@@ -13,7 +13,7 @@ The sentences are in words.py, built only when an event is encoded: playouts nev
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.moves import Act, Signature
@@ -29,17 +29,17 @@ class Cause:
     Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
     an enum member through its metaclass's attribute hook."""
 
-    ACTION = pb.CRAB_RAGE_CAUSE_ACTION
-    SIGNATURE_MOVE = pb.CRAB_RAGE_CAUSE_SIGNATURE_MOVE
-    BILLBOARD = pb.CRAB_RAGE_CAUSE_BILLBOARD
-    RUMBLE = pb.CRAB_RAGE_CAUSE_RUMBLE
-    STYLE_BONUS = pb.CRAB_RAGE_CAUSE_STYLE_BONUS
-    FAN_PHASE = pb.CRAB_RAGE_CAUSE_FAN_PHASE
-    RAGE_PHASE = pb.CRAB_RAGE_CAUSE_RAGE_PHASE
-    LEFT_ARENA = pb.CRAB_RAGE_CAUSE_LEFT_ARENA
-    SET_UP = pb.CRAB_RAGE_CAUSE_SET_UP
-    ROLL_OFF = pb.CRAB_RAGE_CAUSE_ROLL_OFF
-    SPOTLIGHT_DUEL = pb.CRAB_RAGE_CAUSE_SPOTLIGHT_DUEL
+    ACTION: Final = pb.CRAB_RAGE_CAUSE_ACTION
+    SIGNATURE_MOVE: Final = pb.CRAB_RAGE_CAUSE_SIGNATURE_MOVE
+    BILLBOARD: Final = pb.CRAB_RAGE_CAUSE_BILLBOARD
+    RUMBLE: Final = pb.CRAB_RAGE_CAUSE_RUMBLE
+    STYLE_BONUS: Final = pb.CRAB_RAGE_CAUSE_STYLE_BONUS
+    FAN_PHASE: Final = pb.CRAB_RAGE_CAUSE_FAN_PHASE
+    RAGE_PHASE: Final = pb.CRAB_RAGE_CAUSE_RAGE_PHASE
+    LEFT_ARENA: Final = pb.CRAB_RAGE_CAUSE_LEFT_ARENA
+    SET_UP: Final = pb.CRAB_RAGE_CAUSE_SET_UP
+    ROLL_OFF: Final = pb.CRAB_RAGE_CAUSE_ROLL_OFF
+    SPOTLIGHT_DUEL: Final = pb.CRAB_RAGE_CAUSE_SPOTLIGHT_DUEL
 
 
 # What caused a muscle change, fan or rage (a Cause and what names it: an action, a signature

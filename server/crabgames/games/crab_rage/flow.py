@@ -3,7 +3,8 @@ legal moves, applies a move or a chance outcome, or runs on its own when nobody 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import ClassVar, Final
 
 from crabgames.core.game import PLAYER, Decision
 from crabgames.games.crab_rage.data import SETUP
@@ -13,11 +14,18 @@ from crabgames.games.crab_rage.state import Phase, State, Task
 
 
 class Handler:
-    """Default: an automatic step (nobody decides)."""
+    """Default: an automatic step (nobody decides). A handler names the kind of step it handles
+    (`handles = Step.RUMBLE`); defining it registers it in HANDLERS."""
 
-    # Set by `handles`: the handler keeps the default `decision` (so nobody ever decides), and
-    # `advance` runs its steps without asking.
-    automatic = True
+    handles: ClassVar[int]  # a Step
+
+    def __init__(self) -> None:
+        # A handler keeping the default `decision` never asks anybody: `advance` runs its steps
+        # without asking.
+        self.automatic = type(self).decision is Handler.decision
+
+    def __init_subclass__(cls) -> None:
+        HANDLERS[cls.handles] = cls()
 
     def decision(self, state: State, task: Task) -> Decision | None:
         return None
@@ -45,17 +53,8 @@ class Handler:
         return []
 
 
-HANDLERS: dict[int, Handler] = {}
-
-
-def handles(*kinds: int) -> Callable[[type[Handler]], type[Handler]]:
-    def register(cls: type[Handler]) -> type[Handler]:
-        cls.automatic = cls.decision is Handler.decision
-        for kind in kinds:
-            HANDLERS[kind] = cls()
-        return cls
-
-    return register
+# Each kind of step's handler, by the kind (every chapter's handlers, as rules.py imports them).
+HANDLERS: Final[dict[int, Handler]] = {}
 
 
 def seat_decisions(name: str) -> tuple[Decision, ...]:

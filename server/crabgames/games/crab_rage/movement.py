@@ -24,7 +24,7 @@ from crabgames.games.crab_rage.events import (
     Why,
     billboard_at,
 )
-from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
+from crabgames.games.crab_rage.flow import Handler, seat_decisions
 from crabgames.games.crab_rage.moves import (
     Alliance,
     AllianceChoice,
@@ -115,8 +115,9 @@ def send(state: State, moves: list[tuple[CrabRef, int]]) -> tuple[list[Event], l
     return events, tasks
 
 
-@handles(Step.ENTER)
 class EnterArena(Handler):
+    handles = Step.ENTER
+
     def step(self, state: State, task: Task) -> list[Event]:
         arena = state.arenas[task.arena]
         team = state.players[task.player].team
@@ -160,8 +161,9 @@ def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
     return moves
 
 
-@handles(Step.ALLIANCE)
 class ChooseAlliance(Handler):
+    handles = Step.ALLIANCE
+
     def decision(self, state: State, task: Task) -> Decision | None:
         return CHOOSE_ALLIANCE_BY_SEAT[task.player]
 
@@ -229,9 +231,10 @@ def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> l
     return [Fans(player, arena, placed, fans[player], None, why, me.team, billboard)]
 
 
-@handles(Step.BILLBOARD)
 class BillboardOnEntering(Handler):
     """R11: the billboard affects the entering team."""
+
+    handles = Step.BILLBOARD
 
     def decision(self, state: State, task: Task) -> Decision | None:
         billboard = state.arenas[task.arena].billboard
@@ -261,9 +264,10 @@ class BillboardOnEntering(Handler):
         return []
 
 
-@handles(Step.STYLE_BONUS)
 class PlaceStyleBonus(Handler):
     """R12: the first user of an action this round places 1 fan where it was performed."""
+
+    handles = Step.STYLE_BONUS
 
     def decision(self, state: State, task: Task) -> Decision | None:
         if len(task.values) > 1 and state.players[task.player].supply > 0:
@@ -288,9 +292,10 @@ def style_bonus(player: int, arenas: list[int]) -> Task:
     return Task(Step.STYLE_BONUS, player, values=sorted({a for a in arenas if a >= 0}))
 
 
-@handles(Step.DESTINATIONS)
 class ChooseDestinations(Handler):
     """R9: the actor picks each leaving crab's destination (any other arena)."""
+
+    handles = Step.DESTINATIONS
 
     def decision(self, state: State, task: Task) -> Decision | None:
         if -1 in task.values:

@@ -31,7 +31,7 @@ from crabgames.games.crab_rage.events import (
     billboard_at,
     teams_of,
 )
-from crabgames.games.crab_rage.flow import Handler, handles, seat_decisions
+from crabgames.games.crab_rage.flow import Handler, seat_decisions
 from crabgames.games.crab_rage.movement import place_fans
 from crabgames.games.crab_rage.moves import Move, MutationCrab, RumbleOpponent
 from crabgames.games.crab_rage.state import (
@@ -77,9 +77,10 @@ def start_phase(state: State, phase: Phase) -> Event:
 # ----- set-up -----
 
 
-@handles(Step.DEAL_BILLBOARD)
 class DealBillboard(Handler):
     """R5: billboards are dealt onto the arenas (chance; value = the billboard)."""
+
+    handles = Step.DEAL_BILLBOARD
 
     def decision(self, state: State, task: Task) -> Decision | None:
         return DEAL_BILLBOARD_CHANCE
@@ -94,9 +95,10 @@ class DealBillboard(Handler):
         return [BillboardDealt(task.arena, value)]
 
 
-@handles(Step.MICROPHONE)
 class FirstMicrophone(Handler):
     """R6: the round-1 microphone holder (chance; value = the seat)."""
+
+    handles = Step.MICROPHONE
 
     def decision(self, state: State, task: Task) -> Decision | None:
         return MICROPHONE_CHANCE
@@ -117,8 +119,9 @@ def give_microphone(state: State, seat: int, cause: int) -> Event:
 # ----- the round -----
 
 
-@handles(Step.ROUND_START)
 class RoundStart(Handler):
+    handles = Step.ROUND_START
+
     def step(self, state: State, task: Task) -> list[Event]:
         state.round += 1
         state.phase = Phase.REFEREE
@@ -146,9 +149,10 @@ def unrevealed_cards(state: State) -> list[int]:
     return [a for a in sorted(ACTION_CARDS) if a not in state.action_cards]
 
 
-@handles(Step.FLIP_ACTION)
 class FlipAction(Handler):
     """New Rules: a card from the unrevealed ones (G2: no stored order; value = the action)."""
+
+    handles = Step.FLIP_ACTION
 
     def decision(self, state: State, task: Task) -> Decision | None:
         return FLIP_ACTION_CARD_CHANCE
@@ -187,8 +191,9 @@ RAGE_CAUSE = {
 }
 
 
-@handles(Step.BUILD_RAGE)
 class BuildRage(Handler):
+    handles = Step.BUILD_RAGE
+
     def step(self, state: State, task: Task) -> list[Event]:
         amount = task.values[0]
         if amount <= 0:
@@ -202,8 +207,9 @@ class BuildRage(Handler):
         return [Rage(task.player, amount, me.rage, arena, why, me.team)]
 
 
-@handles(Step.MUTATION_CHOICE)
 class ChooseMutationCrab(Handler):
+    handles = Step.MUTATION_CHOICE
+
     def decision(self, state: State, task: Task) -> Decision | None:
         return CHOOSE_MUTATION_CRAB_BY_SEAT[task.player]
 
@@ -218,9 +224,10 @@ class ChooseMutationCrab(Handler):
         return []
 
 
-@handles(Step.MUTATION_ROLL)
 class MutationRoll(Handler):
     """Chance; value = the die face, the crab's new muscle."""
+
+    handles = Step.MUTATION_ROLL
 
     def decision(self, state: State, task: Task) -> Decision | None:
         return MUTATION_ROLL_CHANCE
@@ -240,15 +247,17 @@ class MutationRoll(Handler):
 # ----- Rumble Phase (R15) -----
 
 
-@handles(Step.RUMBLE_PHASE)
 class RumblePhase(Handler):
+    handles = Step.RUMBLE_PHASE
+
     def step(self, state: State, task: Task) -> list[Event]:
         push(state, *(Task(Step.RUMBLE, arena=a) for a in rumble_order(state)))
         return [start_phase(state, Phase.RUMBLE)]
 
 
-@handles(Step.RUMBLE)
 class Rumble(Handler):
+    handles = Step.RUMBLE
+
     def step(self, state: State, task: Task) -> list[Event]:
         units = units_in(state, task.arena)
         if not units:
@@ -284,10 +293,11 @@ def units_of(units: list[int]) -> tuple[tuple[int, ...], ...]:
     return tuple([seats_of(u) for u in units])
 
 
-@handles(Step.TIE_BREAK)
 class TieBreak(Handler):
     """R15 rumble ties (two units roll off; with three or more the earliest tied manager picks an
     opponent) and R16 microphone ties (all tied roll; the tied highest roll again)."""
+
+    handles = Step.TIE_BREAK
 
     def decision(self, state: State, task: Task) -> Decision | None:
         ro = the_roll_off(state)
@@ -398,8 +408,9 @@ def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> li
 RUMBLE_WHY = (Cause.RUMBLE, 0)
 
 
-@handles(Step.RUMBLE_RESULT)
 class RumbleResult(Handler):
+    handles = Step.RUMBLE_RESULT
+
     def step(self, state: State, task: Task) -> list[Event]:
         arena, winner = task.arena, task.values[0]
         seats = seats_of(winner)
@@ -425,8 +436,9 @@ class RumbleResult(Handler):
 # ----- Fan Phase (R14) -----
 
 
-@handles(Step.FAN_PHASE)
 class FanPhase(Handler):
+    handles = Step.FAN_PHASE
+
     def step(self, state: State, task: Task) -> list[Event]:
         events = [start_phase(state, Phase.FAN)]
         builds = []
@@ -459,8 +471,9 @@ def fanbase_rewards(state: State, seat: int) -> tuple[int, int]:
 # ----- Rage Phase (R16) -----
 
 
-@handles(Step.RAGE_PHASE)
 class RagePhase(Handler):
+    handles = Step.RAGE_PHASE
+
     def step(self, state: State, task: Task) -> list[Event]:
         started = start_phase(state, Phase.RAGE)
         build = SETUP[state.num_players].rage_phase_build
@@ -473,8 +486,9 @@ class RagePhase(Handler):
         return [started]
 
 
-@handles(Step.MICROPHONE_CHECK)
 class MicrophoneCheck(Handler):
+    handles = Step.MICROPHONE_CHECK
+
     def step(self, state: State, task: Task) -> list[Event]:
         most = max(p.rage for p in state.players)
         tied = [s for s, p in enumerate(state.players) if p.rage == most]
@@ -484,8 +498,9 @@ class MicrophoneCheck(Handler):
         return start_roll_off(state, -1, units, list(units))  # R16
 
 
-@handles(Step.ROUND_END)
 class RoundEnd(Handler):
+    handles = Step.ROUND_END
+
     def step(self, state: State, task: Task) -> list[Event]:
         if state.round < ROUNDS:
             push(state, Task(Step.ROUND_START))

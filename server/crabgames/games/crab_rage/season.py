@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from crabgames.core.errors import bad_request
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.endgame import ranks_of
@@ -25,6 +27,7 @@ MIN_MANAGERS, MAX_MANAGERS = min(SETUP), max(SETUP)  # R1: 3 to 5 players
 MANAGERS = f"{MIN_MANAGERS} to {MAX_MANAGERS}"
 
 
+@mypyc_attr(native_class=False)  # a list, as every game's places (mypyc compiles no subclass of it)
 class OutcomePlaces(list[int]):
     """A game's places by seat, with the Outcome they came from: `check_games` checks its seats
     and winners too, with the outcome's own field paths."""

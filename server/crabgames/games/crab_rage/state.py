@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, TypeVar
+from typing import Any, Final, Protocol, Self, TypeVar
 
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
@@ -41,34 +41,34 @@ class Step:
     Plain int constants, not an IntEnum: they are read on every move, and Python 3.11 reads
     an enum member through its metaclass's attribute hook."""
 
-    DEAL_BILLBOARD = pb.CRAB_RAGE_PENDING_KIND_DEAL_BILLBOARD
-    MICROPHONE = pb.CRAB_RAGE_PENDING_KIND_MICROPHONE
-    ROUND_START = pb.CRAB_RAGE_PENDING_KIND_ROUND_START
-    FLIP_ACTION = pb.CRAB_RAGE_PENDING_KIND_FLIP_ACTION
-    ACTION_TURN = pb.CRAB_RAGE_PENDING_KIND_ACTION_TURN
-    AFTER_ACTION = pb.CRAB_RAGE_PENDING_KIND_AFTER_ACTION
-    DESTINATIONS = pb.CRAB_RAGE_PENDING_KIND_DESTINATIONS
-    ENTER = pb.CRAB_RAGE_PENDING_KIND_ENTER
-    ALLIANCE = pb.CRAB_RAGE_PENDING_KIND_ALLIANCE
-    BILLBOARD = pb.CRAB_RAGE_PENDING_KIND_BILLBOARD
-    STYLE_BONUS = pb.CRAB_RAGE_PENDING_KIND_STYLE_BONUS
-    BUILD_RAGE = pb.CRAB_RAGE_PENDING_KIND_BUILD_RAGE
-    MUTATION_CHOICE = pb.CRAB_RAGE_PENDING_KIND_MUTATION_CHOICE
-    MUTATION_ROLL = pb.CRAB_RAGE_PENDING_KIND_MUTATION_ROLL
-    FRENZY = pb.CRAB_RAGE_PENDING_KIND_FRENZY
-    SHELL_UP = pb.CRAB_RAGE_PENDING_KIND_SHELL_UP
-    RIPTIDE = pb.CRAB_RAGE_PENDING_KIND_RIPTIDE
-    RUMBLE_PHASE = pb.CRAB_RAGE_PENDING_KIND_RUMBLE_PHASE
-    RUMBLE = pb.CRAB_RAGE_PENDING_KIND_RUMBLE
-    TIE_BREAK = pb.CRAB_RAGE_PENDING_KIND_TIE_BREAK
-    RUMBLE_RESULT = pb.CRAB_RAGE_PENDING_KIND_RUMBLE_RESULT
-    FAN_PHASE = pb.CRAB_RAGE_PENDING_KIND_FAN_PHASE
-    RAGE_PHASE = pb.CRAB_RAGE_PENDING_KIND_RAGE_PHASE
-    MICROPHONE_CHECK = pb.CRAB_RAGE_PENDING_KIND_MICROPHONE_CHECK
-    ROUND_END = pb.CRAB_RAGE_PENDING_KIND_ROUND_END
-    HARDCORE = pb.CRAB_RAGE_PENDING_KIND_HARDCORE
-    SCORING = pb.CRAB_RAGE_PENDING_KIND_SCORING
-    DUEL = pb.CRAB_RAGE_PENDING_KIND_DUEL
+    DEAL_BILLBOARD: Final = pb.CRAB_RAGE_PENDING_KIND_DEAL_BILLBOARD
+    MICROPHONE: Final = pb.CRAB_RAGE_PENDING_KIND_MICROPHONE
+    ROUND_START: Final = pb.CRAB_RAGE_PENDING_KIND_ROUND_START
+    FLIP_ACTION: Final = pb.CRAB_RAGE_PENDING_KIND_FLIP_ACTION
+    ACTION_TURN: Final = pb.CRAB_RAGE_PENDING_KIND_ACTION_TURN
+    AFTER_ACTION: Final = pb.CRAB_RAGE_PENDING_KIND_AFTER_ACTION
+    DESTINATIONS: Final = pb.CRAB_RAGE_PENDING_KIND_DESTINATIONS
+    ENTER: Final = pb.CRAB_RAGE_PENDING_KIND_ENTER
+    ALLIANCE: Final = pb.CRAB_RAGE_PENDING_KIND_ALLIANCE
+    BILLBOARD: Final = pb.CRAB_RAGE_PENDING_KIND_BILLBOARD
+    STYLE_BONUS: Final = pb.CRAB_RAGE_PENDING_KIND_STYLE_BONUS
+    BUILD_RAGE: Final = pb.CRAB_RAGE_PENDING_KIND_BUILD_RAGE
+    MUTATION_CHOICE: Final = pb.CRAB_RAGE_PENDING_KIND_MUTATION_CHOICE
+    MUTATION_ROLL: Final = pb.CRAB_RAGE_PENDING_KIND_MUTATION_ROLL
+    FRENZY: Final = pb.CRAB_RAGE_PENDING_KIND_FRENZY
+    SHELL_UP: Final = pb.CRAB_RAGE_PENDING_KIND_SHELL_UP
+    RIPTIDE: Final = pb.CRAB_RAGE_PENDING_KIND_RIPTIDE
+    RUMBLE_PHASE: Final = pb.CRAB_RAGE_PENDING_KIND_RUMBLE_PHASE
+    RUMBLE: Final = pb.CRAB_RAGE_PENDING_KIND_RUMBLE
+    TIE_BREAK: Final = pb.CRAB_RAGE_PENDING_KIND_TIE_BREAK
+    RUMBLE_RESULT: Final = pb.CRAB_RAGE_PENDING_KIND_RUMBLE_RESULT
+    FAN_PHASE: Final = pb.CRAB_RAGE_PENDING_KIND_FAN_PHASE
+    RAGE_PHASE: Final = pb.CRAB_RAGE_PENDING_KIND_RAGE_PHASE
+    MICROPHONE_CHECK: Final = pb.CRAB_RAGE_PENDING_KIND_MICROPHONE_CHECK
+    ROUND_END: Final = pb.CRAB_RAGE_PENDING_KIND_ROUND_END
+    HARDCORE: Final = pb.CRAB_RAGE_PENDING_KIND_HARDCORE
+    SCORING: Final = pb.CRAB_RAGE_PENDING_KIND_SCORING
+    DUEL: Final = pb.CRAB_RAGE_PENDING_KIND_DUEL
 
 
 STEPS = frozenset(v for k, v in vars(Step).items() if k.isupper())
@@ -234,10 +234,20 @@ class State:
             None if self.duel is None else self.duel.clone(),
         )
 
-    __copy__ = clone  # Python's copy protocol, as the engine clones a state
+    def __copy__(self) -> State:
+        """Python's copy protocol, as the engine clones a state."""
+        return self.clone()
 
 
-Piece = TypeVar("Piece", Player, Arena)
+class CopyOnWrite(Protocol):
+    """A player or an arena: shared by clones while frozen, copied before it changes."""
+
+    frozen: bool
+
+    def clone(self) -> Self: ...
+
+
+Piece = TypeVar("Piece", bound=CopyOnWrite)
 
 
 def writable(pieces: list[Piece], index: int) -> Piece:
