@@ -32,6 +32,7 @@ from pathlib import Path
 
 import grpc
 
+from bench import bulk
 from bench.noop import NOOP
 from crabclients.agents.backends import InProcess, OverGrpc
 from crabclients.agents.pettingzoo_env import steps_per_second
@@ -867,6 +868,9 @@ def markdown(results: dict) -> str:
             )
     if results.get("agents"):
         out += agent_markdown(results["agents"])
+    if results.get("bulk"):
+        out += ["", "The rules for bulk callers, pure -> compiled (bench/bulk.py):", ""]
+        out += bulk.markdown(results["bulk"])
     if results.get("fisher_model"):
         model = results["fisher_model"]
         out += [
@@ -924,6 +928,8 @@ def main() -> None:
         results["fisher_model"] = fisher_model_row(engine, seconds)
     finally:
         server.stop()
+    print("== the rules for bulk callers, pure beside compiled", flush=True)  # bench/bulk.py
+    results["bulk"] = bulk.side_by_side(seconds)
     print("== browser protocols: Connect and gRPC-Web beside gRPC", flush=True)
     results["browser"] = browser_rows(engine, seconds)
     print("== the web page: a click to the redrawn board", flush=True)  # clients/web
