@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import combinations
+from typing import Final
 
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
@@ -199,7 +200,7 @@ def _uses_draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
     return [UseAbility(mission)]
 
 
-DRAW_ONE_PLAYS = 2  # "Draw 1 card and play 2": the main-action plays the turn then owes
+DRAW_ONE_PLAYS: Final = 2  # "Draw 1 card and play 2": the main-action plays the turn then owes
 
 
 def _draw_one_play_two(state: CrabBucketState, move: UseAbility, events: list[Event]) -> None:
@@ -272,7 +273,7 @@ def _new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) 
         state.pending += [(OFFER_DRAW, level), (OFFER_DRAW, level)]
 
 
-USES: dict[int, Callable[[CrabBucketState, int], list[Move]]] = {
+USES: Final[dict[int, Callable[[CrabBucketState, int], list[Move]]]] = {
     RESCUE_TOPS: _uses_rescue_tops,
     SWAP_TOPS: _uses_swap_tops,
     RESCUE_OXI: _uses_rescue_oxi,
@@ -284,7 +285,7 @@ USES: dict[int, Callable[[CrabBucketState, int], list[Move]]] = {
     NEW_MISSION: _uses_new_mission,
 }
 
-EFFECTS: dict[int, Callable[[CrabBucketState, UseAbility, list[Event]], None]] = {
+EFFECTS: Final[dict[int, Callable[[CrabBucketState, UseAbility, list[Event]], None]]] = {
     RESCUE_TOPS: _rescue_tops,
     SWAP_TOPS: _swap_tops,
     RESCUE_OXI: _rescue_oxi,

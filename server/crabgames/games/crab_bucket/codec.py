@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from itertools import chain
-from typing import Any
+from typing import Any, Final
 
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec, Messages, Words
@@ -65,9 +65,9 @@ from crabgames.v1 import game_pb2
 # deck, MAX_MISSIONS missions named with MAX_NAME four-byte characters and MAX_REQUIREMENTS
 # requirements each, encodes in about 75 KB (tests/test_bounds.py measures it): its state, its
 # views and an ApplyMove answer with every event stay under 100 KB.
-MAX_MISSIONS = 200  # 11 times the default deck of 18
-MAX_NAME = 64  # characters in a mission's name
-MAX_REQUIREMENTS = 12  # twice the most a default mission shows (4 gaps, an X and a chain)
+MAX_MISSIONS: Final = 200  # 11 times the default deck of 18
+MAX_NAME: Final = 64  # characters in a mission's name
+MAX_REQUIREMENTS: Final = 12  # twice the most a default mission shows (4 gaps, an X and a chain)
 Fail = Callable[[str, str], InvalidArgument]
 
 
@@ -111,7 +111,7 @@ def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
 
 
 # Every valid card message's (oxi, color, number) and its card id.
-CARD_IDS: dict[tuple[bool, int, int], int] = {
+CARD_IDS: Final[dict[tuple[bool, int, int], int]] = {
     (False, color + 1, number): card_id(color, number) for color in COLORS for number in range(1, 9)
 } | {(True, 0, 0): OXI}
 
@@ -153,7 +153,7 @@ def decode_requirement(msg: pb.CrabBucketRequirement, path: str, fail: Fail) -> 
 # Every valid requirement (60) by its encoding: a deck's requirements decode by lookup, one
 # call each instead of reading every field; any other encoding (an invalid value, unknown
 # fields) goes through the checks.
-REQUIREMENTS: dict[bytes, Any] = {
+REQUIREMENTS: Final[dict[bytes, Any]] = {
     SHAPES.encoder(pb.CrabBucketRequirement)(req): req
     for req in (
         *(Gap(color, between) for color in COLORS for between in range(MAX_BETWEEN + 1)),
@@ -205,14 +205,14 @@ def decode_options_msg(
 # The options are most of a state's bytes and never change during a game: the options a state
 # sends back are decoded once and kept (`_decode_options_once`), in a table bounded by count
 # and by the bytes it keeps.
-OPTIONS_CACHE_SIZE = 256
+OPTIONS_CACHE_SIZE: Final = 256
 # Each options table keeps at most this many bytes, estimated from the options' encoded size:
 # the Options object (names, requirements, links) takes about 5 times its encoding (measured:
 # 352 KB for the largest deck, 70 KB encoded), plus the bytes the entry holds. 16 largest decks,
 # or hundreds of default-sized ones.
-OPTIONS_CACHE_BYTES = 8 << 20
-OPTIONS_COST = 5  # bytes kept per encoded byte, beside the entry's own bytes
-ENTRY_OVERHEAD = 512  # the entry's tuple, dict slot and bytes objects
+OPTIONS_CACHE_BYTES: Final = 8 << 20
+OPTIONS_COST: Final = 5  # bytes kept per encoded byte, beside the entry's own bytes
+ENTRY_OVERHEAD: Final = 512  # the entry's tuple, dict slot and bytes objects
 
 
 class OptionsTable(dict[Any, Any]):
@@ -244,8 +244,8 @@ class OptionsTable(dict[Any, Any]):
 # pass the same checks again). The Options are frozen, so sharing them is safe.
 # Options longer than this are more than any valid options encode to (the largest deck is
 # about 70 KB): they carry fields the engine never writes, and are neither decoded nor kept.
-MAX_OPTIONS_BYTES = 96 * 1024
-_DECODED_OPTIONS = OptionsTable()  # (options bytes, player count) -> Options
+MAX_OPTIONS_BYTES: Final = 96 * 1024
+_DECODED_OPTIONS: Final = OptionsTable()  # (options bytes, player count) -> Options
 
 
 def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
@@ -321,8 +321,9 @@ def read_seen(
     state.pending = [(item.kind, item.level) for item in msg.pending]
 
 
-PLAYS = range(DRAW_ONE_PLAYS + 1)  # a turn plays one card, two after "Draw 1 card and play 2" (B6)
-ENDS = (NOT_ENDED, *END_REASONS)
+# A turn plays one card, two after "Draw 1 card and play 2" (B6).
+PLAYS: Final = range(DRAW_ONE_PLAYS + 1)
+ENDS: Final = (NOT_ENDED, *END_REASONS)
 
 
 def _turn_problems(msg: pb.CrabBucketState, state: CrabBucketState) -> Iterator[Problem]:
@@ -435,7 +436,7 @@ def decode_options(options: pb.CrabBucketOptions, num_players: int, path: str) -
     return decode_options_msg(options, num_players, path, bad_request)
 
 
-CODEC: Codec[CrabBucketState, Move, Event, Outcome] = Codec(
+CODEC: Final[Codec[CrabBucketState, Move, Event, Outcome]] = Codec(
     Messages(pb.CrabBucketState, STATE, EVENT, VIEW, MOVE, encode_outcome),
     decode_options,
     decode_state,

@@ -7,6 +7,7 @@ built only for a problem found: decoding runs on every call."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Final
 
 from crabgames.games.crab_bucket.data import (
     CIRCLE,
@@ -67,7 +68,7 @@ def places_hold(
             yield name, f"must be 0 to {num_players}: one Oxi! card per player (B1)"
 
 
-ONE_OF_EACH = [1] * CRAB_CARDS
+ONE_OF_EACH: Final = [1] * CRAB_CARDS
 
 
 def cards_conserved(counts: list[int], num_players: int) -> Iterator[Problem]:

@@ -3,7 +3,7 @@ default deck is a house default, B4) and the Wild Crab levels table (B8)."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, TypeAlias
+from typing import Final, Literal, NamedTuple, TypeAlias
 
 from crabgames.v1 import crab_bucket_pb2 as pb
 
@@ -11,17 +11,22 @@ Ability: TypeAlias = pb.CrabBucketAbility.ValueType  # the protocol's values (se
 
 # ----- cards -----
 # A card is an int: crab cards 0..31 = colour * 8 + (number - 1); every Oxi! card is OXI.
-RED, GREEN, BLUE, YELLOW = 0, 1, 2, 3
-COLORS = (RED, GREEN, BLUE, YELLOW)
-COLOR_NAMES = ("red", "green", "blue", "yellow")
-CRAB_CARDS = 32
-OXI = 32
-CARD_KINDS = 33  # crab cards 0..31 and the Oxi! card
-CIRCLE = 8  # piles in the circle (B2)
-HAND_SIZE = 3
-MAX_HAND = HAND_SIZE + 1  # "Draw 1 card and play 2" draws a fourth card before the plays (B6)
-MAX_PLAYERS = 5  # the most seats the engine serves (GameFacts.max_players)
-MAX_PENDING = 4  # interrupting decisions stacked at once (an ability's draws and choices)
+RED: Final = 0
+GREEN: Final = 1
+BLUE: Final = 2
+YELLOW: Final = 3
+COLORS: Final = (RED, GREEN, BLUE, YELLOW)
+COLOR_NAMES: Final = ("red", "green", "blue", "yellow")
+CRAB_CARDS: Final = 32
+OXI: Final = 32
+CARD_KINDS: Final = 33  # crab cards 0..31 and the Oxi! card
+CIRCLE: Final = 8  # piles in the circle (B2)
+HAND_SIZE: Final = 3
+MAX_HAND: Final = (
+    HAND_SIZE + 1
+)  # "Draw 1 card and play 2" draws a fourth card before the plays (B6)
+MAX_PLAYERS: Final = 5  # the most seats the engine serves (GameFacts.max_players)
+MAX_PENDING: Final = 4  # interrupting decisions stacked at once (an ability's draws and choices)
 
 
 def deck_size(num_players: int) -> int:
@@ -48,7 +53,7 @@ def card_name(card: int) -> str:
 
 
 # Every card's name, by card: the events of most moves name a card.
-CARD_NAMES: tuple[str, ...] = tuple(map(card_name, range(CARD_KINDS)))
+CARD_NAMES: Final[tuple[str, ...]] = tuple(map(card_name, range(CARD_KINDS)))
 
 
 # ----- missions (B3) -----
@@ -88,20 +93,20 @@ class Mission(NamedTuple):
     requirements: tuple[Requirement, ...]
 
 
-LEVELS = (1, 2, 3)
-MAX_BETWEEN = CIRCLE - 2  # a pair at distance d satisfies n = d - 1 and n = 7 - d (B3)
+LEVELS: Final = (1, 2, 3)
+MAX_BETWEEN: Final = CIRCLE - 2  # a pair at distance d satisfies n = d - 1 and n = 7 - d (B3)
 
 # The nine Mission Abilities in the rulebook's order: the protocol's enum's values.
-RESCUE_TOPS = pb.CRAB_BUCKET_ABILITY_RESCUE_TOPS
-SWAP_TOPS = pb.CRAB_BUCKET_ABILITY_SWAP_TOPS
-RESCUE_OXI = pb.CRAB_BUCKET_ABILITY_RESCUE_OXI
-PLAY_FREELY = pb.CRAB_BUCKET_ABILITY_PLAY_FREELY
-SWAP_HAND_TOP = pb.CRAB_BUCKET_ABILITY_SWAP_HAND_TOP
-DRAW_ONE_PLAY_TWO = pb.CRAB_BUCKET_ABILITY_DRAW_ONE_PLAY_TWO
-DISCARD_PILE = pb.CRAB_BUCKET_ABILITY_DISCARD_PILE
-DISCARD_ALL_TOPS = pb.CRAB_BUCKET_ABILITY_DISCARD_ALL_TOPS
-NEW_MISSION = pb.CRAB_BUCKET_ABILITY_NEW_MISSION
-ABILITIES = (
+RESCUE_TOPS: Final = pb.CRAB_BUCKET_ABILITY_RESCUE_TOPS
+SWAP_TOPS: Final = pb.CRAB_BUCKET_ABILITY_SWAP_TOPS
+RESCUE_OXI: Final = pb.CRAB_BUCKET_ABILITY_RESCUE_OXI
+PLAY_FREELY: Final = pb.CRAB_BUCKET_ABILITY_PLAY_FREELY
+SWAP_HAND_TOP: Final = pb.CRAB_BUCKET_ABILITY_SWAP_HAND_TOP
+DRAW_ONE_PLAY_TWO: Final = pb.CRAB_BUCKET_ABILITY_DRAW_ONE_PLAY_TWO
+DISCARD_PILE: Final = pb.CRAB_BUCKET_ABILITY_DISCARD_PILE
+DISCARD_ALL_TOPS: Final = pb.CRAB_BUCKET_ABILITY_DISCARD_ALL_TOPS
+NEW_MISSION: Final = pb.CRAB_BUCKET_ABILITY_NEW_MISSION
+ABILITIES: Final = (
     RESCUE_TOPS,
     SWAP_TOPS,
     RESCUE_OXI,
@@ -112,7 +117,7 @@ ABILITIES = (
     DISCARD_ALL_TOPS,
     NEW_MISSION,
 )
-ABILITY_NAMES = {
+ABILITY_NAMES: Final = {
     RESCUE_TOPS: "Rescue up to 3 cards from the top",
     SWAP_TOPS: "Swap two top cards of position",
     RESCUE_OXI: "Rescue an Oxi! card",
@@ -124,7 +129,7 @@ ABILITY_NAMES = {
     NEW_MISSION: "Discard the Mission, draw 2 choose 1",
 }
 # The printed level of each ability ("Mission Abilities").
-ABILITY_LEVEL = {
+ABILITY_LEVEL: Final = {
     RESCUE_TOPS: 1,
     SWAP_TOPS: 1,
     RESCUE_OXI: 1,
@@ -145,7 +150,7 @@ def _gaps(red: int, green: int, blue: int, yellow: int) -> tuple[Gap, ...]:
 # the cards. 6 missions per level; each level's three abilities appear on two cards each. Every
 # mission is satisfiable (tests/crab_bucket/test_b4_default_mission_deck.py proves it with a
 # witness circle).
-DEFAULT_MISSIONS: tuple[Mission, ...] = (
+DEFAULT_MISSIONS: Final[tuple[Mission, ...]] = (
     # Printed: the rulebook's example (green 2, red 3, blue 0, yellow 1).
     Mission("Mission 1-A", 1, RESCUE_TOPS, _gaps(3, 2, 0, 1)),
     Mission("Mission 1-B", 1, SWAP_TOPS, _gaps(2, 1, 3, 0)),
@@ -200,14 +205,14 @@ DEFAULT_MISSIONS: tuple[Mission, ...] = (
 
 # ----- Wild Crab levels table (B8) -----
 # (lowest points, title) as printed; 5 points has no printed entry.
-TITLES = (
+TITLES: Final = (
     (20, "Oxi!"),
     (16, "King of the Mangrove Swamp"),
     (10, "Guardian of the Mangrove"),
     (6, "Crab Shell Grabber"),
 )
-APPRENTICE = "Apprentice Crab Catcher"
-NO_TITLE_NOTE = "the printed levels table has no title for exactly 5 points (B8)"
+APPRENTICE: Final = "Apprentice Crab Catcher"
+NO_TITLE_NOTE: Final = "the printed levels table has no title for exactly 5 points (B8)"
 
 
 def title_for(points: int) -> str:

@@ -8,7 +8,7 @@ left at its default: events of two kinds never compare equal. The sentences are 
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from crabgames.games.crab_bucket.data import MAX_PLAYERS, Ability
 from crabgames.games.crab_bucket.state import EndReason
@@ -222,8 +222,8 @@ Event = (
 # What every other seat and the spectators see of a card dealt or drawn into a hand: one shared
 # event per holder (and per `extra`, the card of "Draw 1 card and play 2", whose use is public),
 # so the engine encodes it once for them all.
-UNSEEN_DEALS = tuple(CardDealt(None, player=holder) for holder in range(MAX_PLAYERS))
-UNSEEN_DRAWS = {
+UNSEEN_DEALS: Final = tuple(CardDealt(None, player=holder) for holder in range(MAX_PLAYERS))
+UNSEEN_DRAWS: Final = {
     (holder, extra): CardDrawn(holder, None, extra)
     for holder in range(MAX_PLAYERS)
     for extra in (False, True)

@@ -4,6 +4,8 @@ rule is written (turn.py, rules.py, explain.py, events.py, sampling.py, strategy
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.core.game import (
     Explains,
     Game,
@@ -33,7 +35,7 @@ from crabgames.games.crab_bucket.rules import Outcome
 from crabgames.games.crab_bucket.state import CrabBucketState
 from crabgames.v1 import game_pb2
 
-FACTS = GameFacts(
+FACTS: Final = GameFacts(
     id="crab_bucket",
     title="Crab Bucket",
     min_players=2,

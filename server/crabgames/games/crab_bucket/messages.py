@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable
 from itertools import compress, repeat
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from google.protobuf.message import Message
 
@@ -41,7 +41,7 @@ def colors(*fields: str) -> dict[str, wire.Read]:
 
 
 # Each piece's fields read from its native value where not by name.
-READS: dict[type[Message], dict[str, wire.Read]] = {
+READS: Final[dict[type[Message], dict[str, wire.Read]]] = {
     # A card id (data.py) as its card: an Oxi! card, or a crab card's colour and number.
     pb.CrabBucketCard: {
         "oxi": lambda card: card == OXI,
@@ -73,11 +73,11 @@ def shape(message: type[Message]) -> Callable[[wire.Shapes], wire.Encoder]:
     return lambda shapes: wire.Encoder(message, READS[message], shapes)
 
 
-SHAPES = wire.Shapes({message: shape(message) for message in READS})
+SHAPES: Final = wire.Shapes({message: shape(message) for message in READS})
 
 # ----- the state -----
 
-CRAB_CARD_IDS = range(CRAB_CARDS)
+CRAB_CARD_IDS: Final = range(CRAB_CARDS)
 
 
 def draw_pile(state: CrabBucketState) -> list[int]:
@@ -98,25 +98,25 @@ def completed(state: CrabBucketState) -> Iterable[tuple[int, bool]]:
 
 
 # The state's fields whose values are not the state's attributes of the same name.
-STATE_READS: dict[str, wire.Read] = {
+STATE_READS: Final[dict[str, wire.Read]] = {
     "draw_pile": draw_pile,
     "current_mission": current_mission,
     "completed": completed,
     "offered_missions": operator.attrgetter("offered"),
     "talking_allowed": rules.talking_allowed,
 }
-STATE = wire.Encoder(
+STATE: Final = wire.Encoder(
     pb.CrabBucketState,
     STATE_READS,
     SHAPES,
     remember=False,  # a state's lists change in place
 )
-EVENT = event_encoder("crab_bucket", words.words, SHAPES)
+EVENT: Final = event_encoder("crab_bucket", words.words, SHAPES)
 # An outcome's detail (rules.Outcome): the mode, won, points, title, note and end by name.
-OUTCOME = wire.Encoder(
+OUTCOME: Final = wire.Encoder(
     pb.CrabBucketOutcome, {"completed_missions": operator.attrgetter("completed")}, SHAPES
 )
-MOVE = wire.Encoder(pb.CrabBucketMove, shapes=SHAPES)
+MOVE: Final = wire.Encoder(pb.CrabBucketMove, shapes=SHAPES)
 
 # ----- a seat's view -----
 
@@ -137,7 +137,7 @@ class OpenDecision(NamedTuple):
 
 
 # Each decision's kind by its name (rules.decision_name), as the enum names it.
-DECISION_KINDS = {
+DECISION_KINDS: Final = {
     name.removeprefix("CRAB_BUCKET_DECISION_KIND_").lower(): value
     for name, value in pb.CrabBucketDecisionKind.items()
     if value
@@ -182,10 +182,10 @@ def seen(read: wire.Read) -> wire.Read:
 # what is pending, the end. The state's cards hidden from some seat (the hands, the draw pile)
 # and its mission piles, face down, are fields of the state alone; the view shows of them only
 # what is declared here.
-SHARED = set(pb.CrabBucketView.DESCRIPTOR.fields_by_name) & set(
+SHARED: Final = set(pb.CrabBucketView.DESCRIPTOR.fields_by_name) & set(
     pb.CrabBucketState.DESCRIPTOR.fields_by_name
 )
-VIEW = wire.Encoder(
+VIEW: Final = wire.Encoder(
     pb.CrabBucketView,
     {name: seen(STATE_READS.get(name, operator.attrgetter(name))) for name in SHARED}
     | {

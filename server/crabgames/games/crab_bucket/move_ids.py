@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import accumulate
+from typing import Final
 
 from crabgames.games.crab_bucket import data
 from crabgames.games.crab_bucket.data import CARD_KINDS, CIRCLE, LEVELS
@@ -28,7 +29,7 @@ def _card_pile(move: Use) -> int:
 
 
 # Each ability's block: its size and a use's id within it.
-ABILITY_BLOCKS: dict[int, tuple[int, Callable[[Use], int]]] = {
+ABILITY_BLOCKS: Final[dict[int, tuple[int, Callable[[Use], int]]]] = {
     data.RESCUE_TOPS: (1 << CIRCLE, _mask),
     data.SWAP_TOPS: (1 << CIRCLE, _mask),
     data.RESCUE_OXI: ((CIRCLE + 1) * CIRCLE, lambda m: (m.source + 1) * CIRCLE + m.piles[0]),
@@ -40,14 +41,14 @@ ABILITY_BLOCKS: dict[int, tuple[int, Callable[[Use], int]]] = {
     data.NEW_MISSION: (1, lambda m: 0),
 }
 
-PASS_ID = CARD_KINDS * CIRCLE  # after every card on every pile
+PASS_ID: Final = CARD_KINDS * CIRCLE  # after every card on every pile
 # Each block's first id: the abilities', then choosing a mission pile's, then keeping's.
 *_firsts, CHOOSE_PILE_OFFSET = accumulate(
     (size for size, _ in ABILITY_BLOCKS.values()), initial=PASS_ID + 1
 )
-ABILITY_OFFSETS = dict(zip(ABILITY_BLOCKS, _firsts, strict=True))
-KEEP_OFFSET = CHOOSE_PILE_OFFSET + len(LEVELS)
-MOVE_ID_COUNT = KEEP_OFFSET + 2  # the first or the second mission offered
+ABILITY_OFFSETS: Final = dict(zip(ABILITY_BLOCKS, _firsts, strict=True))
+KEEP_OFFSET: Final = CHOOSE_PILE_OFFSET + len(LEVELS)
+MOVE_ID_COUNT: Final = KEEP_OFFSET + 2  # the first or the second mission offered
 
 
 def move_id(state: CrabBucketState, move: Move) -> int:

@@ -8,6 +8,8 @@ the turn stands and what the decision is about. Per-seat features count seats fr
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.core.observation import Feature, Layout, Writer, put_to_decide, seat_slot
 from crabgames.games.crab_bucket.abilities import DRAW_ONE_PLAYS
 from crabgames.games.crab_bucket.data import (
@@ -31,31 +33,31 @@ from crabgames.v1 import crab_bucket_pb2 as pb
 from crabgames.v1 import game_pb2
 
 # The largest counts, for scaling to [0, 1].
-MAX_CARDS = deck_size(MAX_PLAYERS)  # every card of the largest game: 32 crab cards, 5 Oxi!
-MAX_OXI = MAX_PLAYERS  # one Oxi! card per player (B1)
+MAX_CARDS: Final = deck_size(MAX_PLAYERS)  # every card of the largest game: 32 crab cards, 5 Oxi!
+MAX_OXI: Final = MAX_PLAYERS  # one Oxi! card per player (B1)
 # Counts that depend on the mission deck (an option) are scaled by the default deck's and
 # clipped to 1: 6 missions per level, each ability on 2 cards, 36 points in all (the search's
 # MAX_TEAM_POINTS). Plays by the most a turn owes, after "Draw 1 card and play 2".
-MISSIONS_PER_LEVEL = len(DEFAULT_MISSIONS) // len(LEVELS)
-CARDS_PER_ABILITY = len(DEFAULT_MISSIONS) // len(ABILITIES)
+MISSIONS_PER_LEVEL: Final = len(DEFAULT_MISSIONS) // len(LEVELS)
+CARDS_PER_ABILITY: Final = len(DEFAULT_MISSIONS) // len(ABILITIES)
 
-PLAYER_COUNTS = tuple(range(2, MAX_PLAYERS + 1))
-STEPS = len(pb.CrabBucketStep.values()) - 1  # DEAL .. GAME_OVER
-DECISION_KINDS = len(pb.CrabBucketDecisionKind.values()) - 1  # DEAL .. GAME_OVER
-PENDING_KINDS = len(pb.CrabBucketPendingKind.values()) - 1
-END_REASONS = len(pb.CrabBucketEndReason.values()) - 1
-GAPS = len(COLORS) * (MAX_BETWEEN + 1)  # colour x piles between (0..6)
-PAIRS = len(COLORS) * len(COLORS)
+PLAYER_COUNTS: Final = tuple(range(2, MAX_PLAYERS + 1))
+STEPS: Final = len(pb.CrabBucketStep.values()) - 1  # DEAL .. GAME_OVER
+DECISION_KINDS: Final = len(pb.CrabBucketDecisionKind.values()) - 1  # DEAL .. GAME_OVER
+PENDING_KINDS: Final = len(pb.CrabBucketPendingKind.values()) - 1
+END_REASONS: Final = len(pb.CrabBucketEndReason.values()) - 1
+GAPS: Final = len(COLORS) * (MAX_BETWEEN + 1)  # colour x piles between (0..6)
+PAIRS: Final = len(COLORS) * len(COLORS)
 # One mission's entries: level, ability, gaps, "X" pairs, "Chain" pairs (offsets below).
-MISSION = len(LEVELS) + len(ABILITIES) + GAPS + 2 * PAIRS
-ABILITY_AT = len(LEVELS)
-GAP_AT = ABILITY_AT + len(ABILITIES)
-NOT_ADJACENT_AT = GAP_AT + GAPS
-ADJACENT_AT = NOT_ADJACENT_AT + PAIRS
-OFFERED = 2  # "Draw 2 choose 1"
-ABILITY_INDEX = {ability: index for index, ability in enumerate(ABILITIES)}
+MISSION: Final = len(LEVELS) + len(ABILITIES) + GAPS + 2 * PAIRS
+ABILITY_AT: Final = len(LEVELS)
+GAP_AT: Final = ABILITY_AT + len(ABILITIES)
+NOT_ADJACENT_AT: Final = GAP_AT + GAPS
+ADJACENT_AT: Final = NOT_ADJACENT_AT + PAIRS
+OFFERED: Final = 2  # "Draw 2 choose 1"
+ABILITY_INDEX: Final = {ability: index for index, ability in enumerate(ABILITIES)}
 
-LAYOUT = Layout(
+LAYOUT: Final = Layout(
     [
         Feature("pile_tops", CIRCLE * CARD_KINDS, "pile p's top is card k: entry p*33+k is 1"),
         Feature("pile_unders", CIRCLE * CARD_KINDS, "pile p's card under the top is k: p*33+k"),

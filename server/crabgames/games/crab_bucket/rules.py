@@ -10,11 +10,10 @@ The state is in state.py, the moves in moves.py, the events in events.py.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from itertools import compress
-from operator import getitem
-from typing import NamedTuple, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_bucket.consistency import (
@@ -83,7 +82,7 @@ from crabgames.games.crab_bucket.state import (
     Options,
 )
 
-PILES = range(CIRCLE)
+PILES: Final = tuple(range(CIRCLE))
 
 
 # ----- Setup (B1) -----
@@ -163,7 +162,7 @@ def without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
 
 # ----- Mission Cards and How to Complete Them (B3) -----
 
-NO_COLOR = -1
+NO_COLOR: Final = -1
 
 
 def top_color(top: int) -> int:
@@ -187,7 +186,7 @@ def next_to(first: int, second: int) -> bool:
 # pile i. The circle's four colours' sets sit side by side in one int (`top_colors`): colour c's
 # set is `colors >> CIRCLE * c & ALL_PILES`. Each requirement is read as a `Link`, a lookup in a
 # table built from the rules above for every set of piles.
-ALL_PILES = (1 << CIRCLE) - 1
+ALL_PILES: Final = (1 << CIRCLE) - 1
 
 
 def partners(piles: int, between: int) -> int:
@@ -205,15 +204,15 @@ def neighbours(piles: int) -> int:
 
 
 # Both, for every set of piles: PARTNERS[between][piles], NEIGHBOURS[piles].
-PARTNERS: tuple[tuple[int, ...], ...] = tuple(
+PARTNERS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(partners(piles, between) for piles in range(ALL_PILES + 1))
     for between in range(MAX_BETWEEN + 1)
 )
-NEIGHBOURS: tuple[int, ...] = tuple(neighbours(piles) for piles in range(ALL_PILES + 1))
+NEIGHBOURS: Final[tuple[int, ...]] = tuple(neighbours(piles) for piles in range(ALL_PILES + 1))
 
 # TOP_BITS[pile][top] (top EMPTY, -1, is the last entry): the bit of `top_colors` that pile
 # sets with that top, 0 for a top without colour.
-TOP_BITS: tuple[tuple[int, ...], ...] = tuple(
+TOP_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         0 if top_color(top) == NO_COLOR else 1 << (CIRCLE * top_color(top) + pile)
         for top in (*range(CARD_KINDS), EMPTY)
@@ -224,7 +223,10 @@ TOP_BITS: tuple[tuple[int, ...], ...] = tuple(
 
 def top_colors(state: CrabBucketState) -> int:
     """The colours of the tops, as the four colours' sets of piles side by side."""
-    return sum(map(getitem, TOP_BITS, tops(state)))
+    colors = 0
+    for pile, top in enumerate(tops(state)):
+        colors |= TOP_BITS[pile][top]
+    return colors
 
 
 class Link(NamedTuple):
@@ -248,7 +250,7 @@ def link_of(req: Requirement) -> Link:
     return Link(CIRCLE * req.first, CIRCLE * req.second, NEIGHBOURS, isinstance(req, Adjacent))
 
 
-def links_met(links: Sequence[Link], colors: int) -> bool:
+def links_met(links: tuple[Link, ...], colors: int) -> bool:
     """Every link as it is wanted, on the tops' colours (`top_colors`)."""
     for first, second, table, wanted in links:
         found = colors >> first & table[colors >> second & ALL_PILES]
@@ -354,8 +356,8 @@ def talking_allowed(state: CrabBucketState) -> bool:
 # ----- How to Play: who decides (B6, G3) -----
 
 # Decision names (G3), by step and by pending kind (two enums: their values overlap).
-STEP_DECISIONS = {DEAL: "deal", PLAY: "play", REFILL: "draw_card"}
-PENDING_DECISIONS = {
+STEP_DECISIONS: Final = {DEAL: "deal", PLAY: "play", REFILL: "draw_card"}
+PENDING_DECISIONS: Final = {
     DRAW_MISSION: "draw_mission",
     CHOOSE_MISSION_PILE: "choose_mission_pile",
     EXTRA_DRAW: "draw_card",
@@ -363,8 +365,8 @@ PENDING_DECISIONS = {
     OFFER_DRAW: "draw_offer",
     KEEP_MISSION: "keep_mission",
 }
-CHANCE_PENDING = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
-CHANCE_STEPS = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
+CHANCE_PENDING: Final = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
+CHANCE_STEPS: Final = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
 
 
 def decision_name(state: CrabBucketState) -> str:
@@ -389,9 +391,9 @@ def deciders(names: Mapping[K, str], chance: tuple[K, ...]) -> dict[K, tuple[Dec
     }
 
 
-GAME_OVER_DECISION = Decision.game_over()
-STEP_DECIDERS = deciders(STEP_DECISIONS, CHANCE_STEPS)
-PENDING_DECIDERS = deciders(PENDING_DECISIONS, CHANCE_PENDING)
+GAME_OVER_DECISION: Final = Decision.game_over()
+STEP_DECIDERS: Final = deciders(STEP_DECISIONS, CHANCE_STEPS)
+PENDING_DECIDERS: Final = deciders(PENDING_DECISIONS, CHANCE_PENDING)
 
 
 def next_decision(state: CrabBucketState) -> Decision:
@@ -449,7 +451,7 @@ def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
     return outcomes
 
 
-CRAB_CARD_DRAWS = tuple((card, 1) for card in range(CRAB_CARDS))
+CRAB_CARD_DRAWS: Final = tuple((card, 1) for card in range(CRAB_CARDS))
 
 
 def may_use_ability(state: CrabBucketState) -> bool:
@@ -478,19 +480,19 @@ def may_play_on(card: int, top: int) -> bool:
 
 # The rule for every card on every top, as tables: PLACEABLE[card][top] (top EMPTY, -1, is the
 # last entry), and FITS_ON[card], the tops it may go on.
-PLACEABLE: tuple[tuple[bool, ...], ...] = tuple(
+PLACEABLE: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(may_play_on(card, top) for top in (*range(CARD_KINDS), EMPTY))
     for card in range(CARD_KINDS)
 )
-FITS_ON: tuple[frozenset[int], ...] = tuple(
+FITS_ON: Final[tuple[frozenset[int], ...]] = tuple(
     frozenset(top for top in (*range(CARD_KINDS), EMPTY) if PLACEABLE[card][top])
     for card in range(CARD_KINDS)
 )
 # The card plays, one per card and pile, shared by every list of legal moves: PLAY_CARD[card][pile].
-PLAY_CARD: tuple[tuple[PlayCard, ...], ...] = tuple(
+PLAY_CARD: Final[tuple[tuple[PlayCard, ...], ...]] = tuple(
     tuple(PlayCard(card, pile) for pile in PILES) for card in range(CARD_KINDS)
 )
-NO_TOP = (EMPTY,)  # an empty pile read as a stack whose last card is the EMPTY top
+NO_TOP: Final = (EMPTY,)  # an empty pile read as a stack whose last card is the EMPTY top
 
 
 def has_main_action(state: CrabBucketState) -> bool:
@@ -504,17 +506,15 @@ def main_moves(state: CrabBucketState) -> list[Move]:
 
 
 def card_plays(
-    state: CrabBucketState, cards: Sequence[int], piles: Sequence[int] = PILES
+    state: CrabBucketState, cards: tuple[int, ...], piles: tuple[int, ...] = PILES
 ) -> list[Move]:
     """The main action with each of `cards` (from the turn player's hand, sorted) on each of
     `piles`, pile by pile; a card held twice (Oxi!) plays once."""
     stacks = state.piles
     moves: list[Move] = []
-    previous = None
-    for card in cards:
-        if card == previous:  # sorted: a second copy follows the first
+    for i, card in enumerate(cards):
+        if i and card == cards[i - 1]:  # sorted: a second copy follows the first
             continue
-        previous = card
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
         moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
     return moves
@@ -618,7 +618,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
     state.plays_left = 1
     state.played = 0
     hands = state.hands
-    holders = sum(map(bool, hands))  # the players with cards in hand
+    holders = sum(1 for hand in hands if hand)  # the players with cards in hand
     ended = state.turn_player
     if not holders or state.passes >= holders:
         events.append(TurnEnded(ended, state.passes))

@@ -6,6 +6,7 @@ piles are never redrawn."""
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from crabgames.core.errors import InvalidArgument, bad_request
 from crabgames.games.crab_bucket import codec, consistency, rules, turn
@@ -28,8 +29,8 @@ from crabgames.games.crab_bucket.messages import STATE
 from crabgames.games.crab_bucket.state import DEAL, EMPTY, CrabBucketState
 from crabgames.v1 import crab_bucket_pb2 as pb
 
-RESAMPLE_TRIES = 100
-PATH = "view.crab_bucket"  # the path of every field a view is refused for
+RESAMPLE_TRIES: Final = 100
+PATH: Final = "view.crab_bucket"  # the path of every field a view is refused for
 
 
 def resample_hidden(

@@ -8,8 +8,7 @@ chance event over what is in it. Decisions that interrupt a turn (choosing the n
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from crabgames.games.crab_bucket.data import Mission
 from crabgames.v1 import crab_bucket_pb2 as pb
@@ -22,25 +21,25 @@ PendingKind: TypeAlias = pb.CrabBucketPendingKind.ValueType
 EndReason: TypeAlias = pb.CrabBucketEndReason.ValueType
 
 # The rulebook's two game modes.
-QUICK = pb.CRAB_BUCKET_MODE_QUICK
-WILD_CRAB = pb.CRAB_BUCKET_MODE_WILD_CRAB
-MODES = (QUICK, WILD_CRAB)
+QUICK: Final = pb.CRAB_BUCKET_MODE_QUICK
+WILD_CRAB: Final = pb.CRAB_BUCKET_MODE_WILD_CRAB
+MODES: Final = (QUICK, WILD_CRAB)
 
 # The steps of a game: the deal, a turn's main action, drawing back to 3, the end.
-DEAL = pb.CRAB_BUCKET_STEP_DEAL
-PLAY = pb.CRAB_BUCKET_STEP_PLAY
-REFILL = pb.CRAB_BUCKET_STEP_REFILL
-GAME_OVER = pb.CRAB_BUCKET_STEP_GAME_OVER
-STEPS = (DEAL, PLAY, REFILL, GAME_OVER)
+DEAL: Final = pb.CRAB_BUCKET_STEP_DEAL
+PLAY: Final = pb.CRAB_BUCKET_STEP_PLAY
+REFILL: Final = pb.CRAB_BUCKET_STEP_REFILL
+GAME_OVER: Final = pb.CRAB_BUCKET_STEP_GAME_OVER
+STEPS: Final = (DEAL, PLAY, REFILL, GAME_OVER)
 
 # The decisions that interrupt a turn, on the `pending` stack as (kind, level).
-DRAW_MISSION = pb.CRAB_BUCKET_PENDING_KIND_DRAW_MISSION
-CHOOSE_MISSION_PILE = pb.CRAB_BUCKET_PENDING_KIND_CHOOSE_MISSION_PILE
-EXTRA_DRAW = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
-OFFER_CHOOSE_PILE = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
-OFFER_DRAW = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
-KEEP_MISSION = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
-PENDING_KINDS = (
+DRAW_MISSION: Final = pb.CRAB_BUCKET_PENDING_KIND_DRAW_MISSION
+CHOOSE_MISSION_PILE: Final = pb.CRAB_BUCKET_PENDING_KIND_CHOOSE_MISSION_PILE
+EXTRA_DRAW: Final = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
+OFFER_CHOOSE_PILE: Final = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
+OFFER_DRAW: Final = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
+KEEP_MISSION: Final = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
+PENDING_KINDS: Final = (
     DRAW_MISSION,
     CHOOSE_MISSION_PILE,
     EXTRA_DRAW,
@@ -48,17 +47,17 @@ PENDING_KINDS = (
     OFFER_DRAW,
     KEEP_MISSION,
 )
-LEVELED_PENDING = (DRAW_MISSION, OFFER_DRAW)  # the pending kinds that name a level's pile
+LEVELED_PENDING: Final = (DRAW_MISSION, OFFER_DRAW)  # the pending kinds that name a level's pile
 
 # How a game ends (End of Game, B7).
-NOT_ENDED = pb.CRAB_BUCKET_END_REASON_UNSPECIFIED
-LEVEL_3_COMPLETED = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
-CARDS_RAN_OUT = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
-STALLED = pb.CRAB_BUCKET_END_REASON_STALLED
-END_REASONS = (LEVEL_3_COMPLETED, CARDS_RAN_OUT, STALLED)
+NOT_ENDED: Final = pb.CRAB_BUCKET_END_REASON_UNSPECIFIED
+LEVEL_3_COMPLETED: Final = pb.CRAB_BUCKET_END_REASON_LEVEL_3_COMPLETED
+CARDS_RAN_OUT: Final = pb.CRAB_BUCKET_END_REASON_CARDS_RAN_OUT
+STALLED: Final = pb.CRAB_BUCKET_END_REASON_STALLED
+END_REASONS: Final = (LEVEL_3_COMPLETED, CARDS_RAN_OUT, STALLED)
 
-EMPTY = -1  # the "top" of an empty pile
-NO_MISSION = -1
+EMPTY: Final = -1  # the "top" of an empty pile
+NO_MISSION: Final = -1
 
 
 @dataclass(frozen=True)
@@ -67,19 +66,21 @@ class Options:
     first_player: int
     missions: tuple[Mission, ...]
     first_mission_level: int
+    # Read from the fields once, as the options never change (fields, not cached properties: a
+    # class compiled by mypyc has no __dict__ to cache in): whether the mode is Wild Crab, and
+    # the hash of the fields (every state's bytes look up its options' bytes by their value,
+    # messages.py, and a deck is hundreds of values).
+    wild: bool = field(init=False, repr=False, compare=False)
+    hashed: int = field(init=False, repr=False, compare=False)
 
-    @cached_property  # the options never change
-    def wild(self) -> bool:
-        return self.mode == WILD_CRAB
+    def __post_init__(self) -> None:
+        # A frozen dataclass sets its own fields through object.__setattr__.
+        object.__setattr__(self, "wild", self.mode == WILD_CRAB)
+        fields = (self.mode, self.first_player, self.missions, self.first_mission_level)
+        object.__setattr__(self, "hashed", hash(fields))
 
     def __hash__(self) -> int:
         return self.hashed
-
-    @cached_property
-    def hashed(self) -> int:
-        """The hash of the options' fields, computed once: every state's bytes look up its
-        options' bytes by their value (messages.py), and a deck is hundreds of values."""
-        return hash((self.mode, self.first_player, self.missions, self.first_mission_level))
 
 
 @dataclass

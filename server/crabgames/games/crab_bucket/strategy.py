@@ -8,6 +8,8 @@ tops meet now (B3), over the most points the default deck holds.
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.games.crab_bucket.data import DEFAULT_MISSIONS
 from crabgames.games.crab_bucket.rules import points, requirement_met, top_colors
 from crabgames.games.crab_bucket.state import NO_MISSION, CrabBucketState
@@ -25,7 +27,7 @@ def estimated_points(state: CrabBucketState) -> float:
 
 
 # The points of every mission of the default deck (B8): the most a team can reach.
-MAX_TEAM_POINTS = sum(mission.level for mission in DEFAULT_MISSIONS)
+MAX_TEAM_POINTS: Final = sum(mission.level for mission in DEFAULT_MISSIONS)
 
 
 def estimate(state: CrabBucketState) -> list[float]:

@@ -11,7 +11,7 @@ and piles print the numbers their fields carry (0-based, as everywhere in Crab B
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.data import (
@@ -78,7 +78,7 @@ from crabgames.games.crab_bucket.state import (
 
 Words = tuple[str, dict[str, str]]
 # A seat, a pile or a count as text, by table (most events name one).
-NUMERALS = tuple(map(str, range(max(MAX_PLAYERS, 64))))
+NUMERALS: Final = tuple(map(str, range(max(MAX_PLAYERS, 64))))
 
 
 def number(value: int) -> str:
@@ -296,19 +296,19 @@ def _turn_ended(e: TurnEnded) -> Words:
 
 
 # The end, by how it came (B7): Quick mode won or lost; Wild Crab with its title, or without one.
-QUICK_END = {
+QUICK_END: Final = {
     LEVEL_3_COMPLETED: "the final mission is completed: the team wins with {points} points",
     CARDS_RAN_OUT: (
         "every hand is empty before the final mission: the team loses with {points} points"
     ),
     STALLED: "a full round of passes before the final mission: the team loses with {points} points",
 }
-WILD_END = {
+WILD_END: Final = {
     CARDS_RAN_OUT: "every hand is empty: the team wins with {points} points, title {title}",
     STALLED: "a full round of passes: the team wins with {points} points, title {title}",
 }
-NO_TITLE = " (the printed levels table has none for this score)"
-WILD_END_NO_TITLE = {
+NO_TITLE: Final = " (the printed levels table has none for this score)"
+WILD_END_NO_TITLE: Final = {
     CARDS_RAN_OUT: "every hand is empty: the team wins with {points} points and no title"
     + NO_TITLE,
     STALLED: "a full round of passes: the team wins with {points} points and no title" + NO_TITLE,
@@ -325,7 +325,7 @@ def _game_ended(e: GameEnded) -> Words:
     return WILD_END[e.reason], args
 
 
-WORDS: dict[str, Callable[[Any], Words]] = {
+WORDS: Final[dict[str, Callable[[Any], Words]]] = {
     "card_dealt": _card_dealt,
     "oxi_shuffled_in": _oxi_shuffled_in,
     "mission_drawn": _mission_drawn,
@@ -414,7 +414,7 @@ def _rescue_oxi_detail(move: UseAbility) -> str:
 
 
 # What a use of each ability adds to its label: every choice it carries.
-ABILITY_DETAILS: dict[int, Callable[[UseAbility], str]] = {
+ABILITY_DETAILS: Final[dict[int, Callable[[UseAbility], str]]] = {
     RESCUE_TOPS: lambda m: f": the tops of {_piles(m.piles)}",
     SWAP_TOPS: lambda m: f": the tops of piles {m.piles[0]} and {m.piles[1]}",
     RESCUE_OXI: _rescue_oxi_detail,
