@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import NamedTuple
 
 import pytest
 
-from crabgames.core.engine import Engine, redact
+from crabgames.core.engine import AUTO, Engine, Match, redact
+from crabgames.core.game import Codec, Game, Messages
+from crabgames.core.prng import Prng
+from crabgames.core.wire import Encoder
 from crabgames.v1 import game_pb2
 
 
@@ -32,38 +34,53 @@ class DealtWithCards(NamedTuple):  # a hashable kind whose value is not (it hold
     cards: list = []  # noqa: RUF012
 
 
-class DealsToEachSeat:
+def not_played(*args: object) -> None:
+    raise AssertionError("the stub game only redacts and writes events")
+
+
+class DealsToEachSeat(Game):  # type: ignore[type-arg]
     """A stub game: every event is a card dealt to `holder`, and each viewer gets a fresh copy
-    (so copies for one seat are freed before the next seat's are made, and ids may repeat)."""
+    (so copies for one seat are freed before the next seat's are made, and ids may repeat).
+    A Game all the same, as the engine (compiled) takes nothing else; it plays nothing."""
+
+    initial_state = next_decision = legal_moves = apply_move = not_played
+    chance_outcomes = apply_chance = outcome = not_played
 
     def __init__(self, kind=Dealt):
         self.kind = kind
         self.encoded = 0
-        self.codec = self  # the stub is its own codec, its events written by encode_event
-        # an event writer that remembers nothing: the engine keeps one call's copies itself
-        event = SimpleNamespace(write=self.event_bytes, remember=False)
-        self.messages = SimpleNamespace(state=SimpleNamespace(write=None), event=event)
+        # Its events are the only messages it writes, each as its text alone, by an encoder
+        # that remembers nothing: the engine keeps one call's copies itself.
+        read = {
+            "text": self.text,
+            "template": lambda _: "",
+            "args": lambda _: {},
+            "event": lambda _: None,
+        }
+        events = Encoder(game_pb2.Event, read, remember=False)
+        messages = Messages(game_pb2.Event, events, events, events, events, not_played)
+        self.codec = Codec(messages, not_played, not_played, not_played)
 
     def redact_event(self, event: Dealt, viewer: int | None) -> Dealt:
         return event if viewer == event.holder else self.kind(event.holder, viewer)
 
-    def encode_event(self, event: Dealt, msg) -> None:
+    def text(self, event: Dealt) -> str:
         self.encoded += 1
         copy = "public" if event.seen_by is None else f"seat {event.seen_by}"
-        msg.text = f"player {event.holder} is dealt a card ({copy})"
-
-    def event_bytes(self, event: Dealt) -> bytes:
-        msg = game_pb2.Event()
-        self.encode_event(event, msg)
-        return msg.SerializeToString()
+        return f"player {event.holder} is dealt a card ({copy})"
 
     move_cache_keys = None  # lists no moves
+
+
+def match_of(game: Game, num_players: int) -> Match:  # type: ignore[type-arg]
+    """A match of the stub game (its state never read)."""
+    return Match(game, num_players, 1, Prng(1), AUTO, 0, None)
 
 
 @pytest.mark.parametrize("kind", [Dealt, UnhashableDealt, DealtWithCards])
 def test_each_seat_gets_the_messages_of_its_own_redacted_copies(kind):
     game = DealsToEachSeat(kind)
-    match = SimpleNamespace(game=game, num_players=4)
+    match = match_of(game, 4)
     events = [kind(holder=1, seen_by=1)] * 3 + [kind(holder=2, seen_by=2)]
     for _ in range(50):  # repeated so any reuse of a freed copy's id would show
         happened = Engine([]).happened(match, events)
@@ -77,7 +94,7 @@ def test_each_seat_gets_the_messages_of_its_own_redacted_copies(kind):
 
 def test_each_distinct_event_is_encoded_once_however_many_viewers_see_it():
     game = DealsToEachSeat()
-    match = SimpleNamespace(game=game, num_players=3)
+    match = match_of(game, 3)
     Engine([]).happened(match, [Dealt(holder=0, seen_by=0)])
     # the host's copy doubles as seat 0's; the public copy and seats 1 and 2 differ
     assert game.encoded == 4
@@ -89,7 +106,7 @@ def test_equal_redacted_copies_are_encoded_once():
             return event if viewer == event.holder else Dealt(event.holder, None)
 
     game = SameCopyForAllOthers()
-    happened = Engine([]).happened(SimpleNamespace(game=game, num_players=4), [Dealt(0, 0)])
+    happened = Engine([]).happened(match_of(game, 4), [Dealt(0, 0)])
     assert game.encoded == 2  # the holder's and everyone else's (four equal copies)
     assert happened.seat_events[3][0].text == "player 0 is dealt a card (public)"
 

@@ -14,7 +14,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from crabgames.core import wire
 from crabgames.core.errors import (
@@ -568,14 +568,11 @@ class Engine:
 
         def encode(event: Any) -> bytes:
             kind = type(event)
-            key: tuple[type[Any], Any] | None = (kind, event) if kind.__hash__ is not None else None
-            if key is not None:
-                try:
-                    data = encoded.get(key)
-                except TypeError:  # a hashable kind holding an unhashable value
-                    key = None
-            if key is None:  # known by identity
-                key = (kind, id(event))
+            key: tuple[type[Any], Any] = (kind, event)
+            try:
+                data = encoded.get(key)
+            except TypeError:  # unhashable (or a hashable kind holding an unhashable value)
+                key = (kind, id(event))  # known by identity
                 data = encoded.get(key)
                 alive.append(event)
             if data is None:
@@ -967,9 +964,9 @@ class MoveEncodings:
     measured); a table that would go past it starts over, and all of them if that is not
     enough."""
 
-    BYTES = 16 * 1024 * 1024
-    ENTRY_BYTES = 256
-    total = 0  # over every table
+    BYTES: Final = 16 * 1024 * 1024
+    ENTRY_BYTES: Final = 256
+    total: ClassVar[int] = 0  # over every table
 
     def __init__(self, game: AnyGame, player: int) -> None:
         self.game = game

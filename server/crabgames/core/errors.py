@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from google.rpc import code_pb2
+from mypy_extensions import mypyc_attr
 
 # google.rpc.ErrorInfo domain for every error this engine raises.
 DOMAIN = "crabgames.v1"
@@ -28,6 +29,10 @@ class FieldViolation:
     description: str
 
 
+# The errors stay Python classes when compiled (mypyc): each kind says its reason (and the
+# service's, its status) as a class attribute that an instance may override, and the service
+# subclasses them. They are made once a refused call, never in a loop.
+@mypyc_attr(native_class=False)
 class RulesError(Exception):
     """Base of every error a client can cause. `reason` is the google.rpc.ErrorInfo reason."""
 
@@ -42,6 +47,7 @@ class RulesError(Exception):
         return {}
 
 
+@mypyc_attr(native_class=False)
 class InvalidArgument(RulesError):
     """Malformed input: a state, move or option that does not decode to something meaningful."""
 
@@ -52,6 +58,7 @@ class InvalidArgument(RulesError):
         self.violations = violations
 
 
+@mypyc_attr(native_class=False)
 class IllegalMove(RulesError):
     """A well-formed move the rules do not allow now. `rule` names the rulebook section or the
     ruling (for example "K4") that forbids it."""
@@ -67,12 +74,14 @@ class IllegalMove(RulesError):
         return {"rule": self.rule, "reason": self.message}
 
 
+@mypyc_attr(native_class=False)
 class StaleState(RulesError):
     """A move decided on an older version of the state than the one sent."""
 
     reason = "STALE_STATE"
 
 
+@mypyc_attr(native_class=False)
 class TooManyMoves(RulesError):
     """A decision with more legal moves than one answer lists (a CRAB RAGE! Smash at a huge
     rage offers every X the player can pay). The moves are still legal: ApplyMove takes them."""
@@ -81,6 +90,7 @@ class TooManyMoves(RulesError):
     status_code = code_pb2.RESOURCE_EXHAUSTED
 
 
+@mypyc_attr(native_class=False)
 class GameOver(RulesError):
     """A move sent after the game ended."""
 

@@ -38,6 +38,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
+from mypy_extensions import mypyc_attr, trait
 
 from crabgames.core.errors import bad_request
 from crabgames.core.observation import Layout, Writer
@@ -156,6 +157,7 @@ def event_encoder(game_id: str, sentence: Callable[[Any], Sentence], shapes: Sha
 # ----- the codec: the game's messages, declared -----
 
 
+@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
 @dataclass(frozen=True)
 class Messages(Generic[O]):
     """A game's messages as its messages.py declares them: each written from native values by
@@ -173,6 +175,7 @@ def player_n(state: Any, seat: int) -> str:
     return f"player {seat}"
 
 
+@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
 @dataclass(frozen=True)
 class Words(Generic[S, M]):
     """Optional: the game's words for its moves, chance outcomes and seats (a label for every
@@ -183,6 +186,7 @@ class Words(Generic[S, M]):
     player_name: Callable[[S, int], str] = player_n
 
 
+@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
 @dataclass(frozen=True)
 class Codec(Generic[S, M, E, O]):
     """The translation between a game's native values and its protobuf messages: the declared
@@ -243,8 +247,12 @@ class Codec(Generic[S, M, E, O]):
 
 
 # ----- optional capabilities: a game lists those it has among its bases, before Game -----
+# Compiled (mypyc), each is a trait, as a class may have several native bases only so, and a
+# game's class may be interpreted (a test's stub game), so each allows interpreted subclasses.
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Explains(ABC, Generic[S, M]):
     """Which rule an illegal move breaks, for a player (docs/rules)."""
 
@@ -253,6 +261,8 @@ class Explains(ABC, Generic[S, M]):
         """Only called once `is_legal` said no."""
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HiddenInformation(ABC, Generic[S, E]):
     """Who may see what (G4, G5): a game with secrets says which seats a chance outcome or a
     decision is hidden from and how an event reads to each viewer (`Game`'s
@@ -271,6 +281,8 @@ class HiddenInformation(ABC, Generic[S, E]):
         at random. Raise InvalidArgument (paths under `view.<game>`) for a view that cannot be."""
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class MoveIds(ABC, Generic[S, M]):
     """Stable integer ids for learning agents: every move a player could ever make has one."""
 
@@ -283,6 +295,8 @@ class MoveIds(ABC, Generic[S, M]):
         """The stable integer id of a move (0 <= id < move_id_count)."""
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Observes(ABC):
     """A seat's observation tensor, for learning agents (core/observation.py)."""
 
@@ -295,6 +309,8 @@ class Observes(ABC):
         game's part), so that it shows exactly what the view shows (docs/agents.md)."""
 
 
+@trait
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Strategy(ABC, Generic[S, M]):
     """What the search bot (core/search.py) may know beyond the rules (strategy, not rules)."""
 
@@ -314,6 +330,7 @@ class Strategy(ABC, Generic[S, M]):
 # ----- the game -----
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game's class may be interpreted
 class Game(ABC, Generic[S, M, E, O]):
     """The rules hooks. A game works on its own native state (plain Python objects)."""
 
@@ -430,6 +447,7 @@ class Game(ABC, Generic[S, M, E, O]):
 AnyGame = Game[Any, Any, Any, Any]
 
 
+@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
 @dataclass(frozen=True)
 class Paths(Generic[S, M, E]):
     """The conversions on every call's path, as the engine calls them (resolved once per game:

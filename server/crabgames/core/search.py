@@ -38,6 +38,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from crabgames.core.engine import Engine
 from crabgames.core.errors import bad_request
 from crabgames.core.game import CHANCE, NOBODY, Game, Strategy
@@ -76,6 +78,7 @@ class Edge:
 Node = dict[int, Edge]
 
 
+@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
 @dataclass(frozen=True)
 class MoveStats(Generic[M]):
     move: M
@@ -84,6 +87,7 @@ class MoveStats(Generic[M]):
     mean_return: float
 
 
+@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
 @dataclass(frozen=True)
 class SearchResult(Generic[M]):
     move: M

@@ -10,7 +10,7 @@ import struct
 import sys
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sized
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Final, TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
@@ -84,9 +84,9 @@ class Remembered(dict[K, V]):
     the dict slot and objects around them) starts over. The games bound each value (a pile
     holds at most the deck, a mission pile the deck of missions), so an entry stays small."""
 
-    LIMIT = 4096
-    BYTES = 1 << 20
-    ENTRY_OVERHEAD = 128
+    LIMIT: Final = 4096
+    BYTES: Final = 1 << 20
+    ENTRY_OVERHEAD: Final = 128
     # Every table alive, for the metrics of the bytes they keep (service/metrics.py).
     # By id: a dict is not hashable, so not a WeakSet member.
     tables: ClassVar[weakref.WeakValueDictionary[int, Remembered[Any, Any]]] = (
