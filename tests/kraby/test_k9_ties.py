@@ -23,7 +23,7 @@ def test_a_tie_goes_to_the_fisher_with_the_best_single_species():
         for c, p in [(ORANGE, 6), (GREEN, 10), (BLUE, 4), (YELLOW, 0), (PINK, 0)]
     )
     # 2x orange + 3x green = 12 + 30 = 42 against 1x blue + 2x green + 3x orange = 4 + 20 + 18.
-    fishers = rules.score_fishers([[0, ORANGE, GREEN], [BLUE, GREEN, ORANGE]], species)
+    fishers = rules.score_fishers([(0, ORANGE, GREEN), (BLUE, GREEN, ORANGE)], species)
     assert fishers[0].total == fishers[1].total == 42
     assert (fishers[0].best_contribution, fishers[1].best_contribution) == (30, 20)
     assert rules.rank(fishers) == ((1, 2), (0,))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import Final
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
 from crabgames.core.game import Codec, Messages, Words
@@ -50,7 +51,7 @@ from crabgames.games.kraby.state import (
 from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
-COLOR_FIELDS = tuple(COLOR_NAMES[color] for color in COLORS)  # KrabyTileCounts, by colour
+COLOR_FIELDS: Final = tuple(COLOR_NAMES[color] for color in COLORS)  # KrabyTileCounts, by colour
 
 Options = tuple[Color, int]  # the excluded colour (K2) and the first player (K7)
 
@@ -242,7 +243,7 @@ def check_step(state: KrabyState, path: str) -> None:
 # Every tile placement there is, by its (edge, lane, colour): a valid one decodes to a shared
 # PlaceTile by one lookup. A tile as sent says nothing of where it stops (its `stop` is only
 # listed, and ignored here).
-TILES = {
+TILES: Final = {
     (edge, lane, color): PlaceTile(edge, lane, color)
     for edge in EDGES
     for lane in range(SIZE)

@@ -5,7 +5,7 @@ never compare equal (a tile dealt and a tile drawn carry the same numbers)."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple, TypeAlias
+from typing import Final, Literal, NamedTuple, TypeAlias
 
 from crabgames.games.kraby.data import Color, Edge
 from crabgames.games.kraby.state import KrabyState
@@ -14,12 +14,12 @@ from crabgames.v1 import kraby_pb2 as pb
 PassReason: TypeAlias = pb.KrabyPassReason.ValueType
 EndReason: TypeAlias = pb.KrabyEndReason.ValueType
 
-NO_TILES = pb.KRABY_PASS_REASON_NO_TILES
-NO_ENTRY = pb.KRABY_PASS_REASON_NO_ENTRY
-ALL_TILES_PLACED = pb.KRABY_END_REASON_ALL_TILES_PLACED
-NO_FISHER_CAN_PLACE = pb.KRABY_END_REASON_NO_FISHER_CAN_PLACE
+NO_TILES: Final = pb.KRABY_PASS_REASON_NO_TILES
+NO_ENTRY: Final = pb.KRABY_PASS_REASON_NO_ENTRY
+ALL_TILES_PLACED: Final = pb.KRABY_END_REASON_ALL_TILES_PLACED
+NO_FISHER_CAN_PLACE: Final = pb.KRABY_END_REASON_NO_FISHER_CAN_PLACE
 
-HIDDEN_COLOR = pb.KRABY_COLOR_UNSPECIFIED  # a tile's colour in the copy other seats see
+HIDDEN_COLOR: Final = pb.KRABY_COLOR_UNSPECIFIED  # a tile's colour in the copy other seats see
 
 
 class TileDealt(NamedTuple):

@@ -4,13 +4,15 @@ Tiles by (edge, lane, colour), wherever they stop; then figures by (colour, mult
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.games.kraby.data import COLORS, MULTIPLIERS, SIZE
 from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.state import KrabyState
 
-TILE_IDS = 4 * SIZE * len(COLORS)  # edge x lane x colour
-FIGURE_IDS = len(COLORS) * len(MULTIPLIERS)
-MOVE_IDS = TILE_IDS + FIGURE_IDS + 1
+TILE_IDS: Final = 4 * SIZE * len(COLORS)  # edge x lane x colour
+FIGURE_IDS: Final = len(COLORS) * len(MULTIPLIERS)
+MOVE_IDS: Final = TILE_IDS + FIGURE_IDS + 1
 
 
 def move_id(state: KrabyState, move: Move) -> int:

@@ -5,7 +5,7 @@ never compare equal."""
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from crabgames.games.kraby.data import Color, Edge
 
@@ -37,6 +37,6 @@ class SkipFigure(NamedTuple):
     kind: Literal["skip_figure"] = "skip_figure"
 
 
-SKIP_FIGURE = SkipFigure()
+SKIP_FIGURE: Final = SkipFigure()
 
 Move = PlaceTile | PlaceFigure | SkipFigure

@@ -7,6 +7,8 @@ entries and figures of the decision. Per-seat features count seats from the view
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.core.observation import Feature, Layout, Writer, put_to_decide, seat_slot
 from crabgames.games.kraby.data import (
     CELLS,
@@ -25,15 +27,15 @@ from crabgames.v1 import game_pb2
 from crabgames.v1 import kraby_pb2 as pb
 
 # A cell's kinds, in KrabyCell order from EMPTY: empty, off board, sand bar, the five species.
-CELL_KINDS = len(pb.KrabyCell.values()) - 1
-HOLDS = len(MULTIPLIERS)
-STEPS = len(pb.KrabyStep.values()) - 1  # DEAL .. GAME_OVER
+CELL_KINDS: Final = len(pb.KrabyCell.values()) - 1
+HOLDS: Final = len(MULTIPLIERS)
+STEPS: Final = len(pb.KrabyStep.values()) - 1  # DEAL .. GAME_OVER
 # The largest counts, for scaling to [0, 1]: every tile of the largest game (5 x 24).
-MAX_TILES = len(COLORS) * max(TILES_PER_COLOR.values())
-MAX_FIGURES = max(FIGURES_PER_COLOR.values())
+MAX_TILES: Final = len(COLORS) * max(TILES_PER_COLOR.values())
+MAX_FIGURES: Final = max(FIGURES_PER_COLOR.values())
 # Final scores are divided by this and clipped to [-1, 1]: no bound is printed, and real games
 # score well inside it.
-SCORE_SCALE = 100.0
+SCORE_SCALE: Final = 100.0
 
 LAYOUT = Layout(
     [
@@ -81,8 +83,10 @@ LAYOUT = Layout(
 )
 
 # Where each feature starts, read once: the cells loop runs 121 times a call.
-CELLS_AT = LAYOUT.spans["cells"][0]
-COUNT_FIELDS = tuple(pb.KrabyColor.Name(c).removeprefix("KRABY_COLOR_").lower() for c in COLORS)
+CELLS_AT: Final = LAYOUT.spans["cells"][0]
+COUNT_FIELDS: Final = tuple(
+    pb.KrabyColor.Name(c).removeprefix("KRABY_COLOR_").lower() for c in COLORS
+)
 
 
 def observe(view: game_pb2.View, writer: Writer) -> None:

@@ -129,7 +129,9 @@ def decision_at(step: Step, turn_player: int) -> Decision:
 
 
 # DECISIONS[step][turn_player]: a Decision is immutable, so one per step and seat, built once.
-DECISIONS = {step: [decision_at(step, seat) for seat in range(MAX_PLAYERS)] for step in STEP_NAMES}
+DECISIONS: Final = {
+    step: [decision_at(step, seat) for seat in range(MAX_PLAYERS)] for step in STEP_NAMES
+}
 
 
 def next_decision(state: KrabyState) -> Decision:
@@ -269,8 +271,8 @@ def stop_on_line(line: int, path: range) -> int | None:
 
 # Whether the lanes of an edge are rows (EAST, WEST) or columns, and whether tiles from it enter
 # at a lane's first position (NORTH, WEST) or its last.
-ALONG_ROWS = {NORTH: False, EAST: True, SOUTH: False, WEST: True}
-FROM_FIRST = {NORTH: True, EAST: False, SOUTH: False, WEST: True}
+ALONG_ROWS: Final = {NORTH: False, EAST: True, SOUTH: False, WEST: True}
+FROM_FIRST: Final = {NORTH: True, EAST: False, SOUTH: False, WEST: True}
 
 
 def path_from(edge: Edge, num_players: int) -> range:
@@ -287,8 +289,8 @@ def stop_table(path: range) -> list[int | None]:
 
 
 # STOPS[num_players][edge][line]: `stop_on_line` for a lane of that edge, by its obstacles.
-STOPS = {n: {edge: stop_table(path_from(edge, n)) for edge in EDGES} for n in PLAYER_COUNTS}
-LANES = {n: range(PLAYING_AREA[n][0], PLAYING_AREA[n][1] + 1) for n in PLAYER_COUNTS}
+STOPS: Final = {n: {edge: stop_table(path_from(edge, n)) for edge in EDGES} for n in PLAYER_COUNTS}
+LANES: Final = {n: range(PLAYING_AREA[n][0], PLAYING_AREA[n][1] + 1) for n in PLAYER_COUNTS}
 
 
 def cell_on(edge: Edge, lane: int, position: int) -> int:
@@ -297,7 +299,7 @@ def cell_on(edge: Edge, lane: int, position: int) -> int:
 
 
 # CELLS_ALONG[edge][lane][position]: `cell_on` for every lane and position.
-CELLS_ALONG = {
+CELLS_ALONG: Final = {
     edge: [[cell_on(edge, lane, position) for position in range(SIZE)] for lane in range(SIZE)]
     for edge in EDGES
 }
@@ -361,8 +363,8 @@ def free_positions(line: int, with_a_line: bool) -> tuple[int, ...]:
 
 
 # WITH_A_LINE[line], NO_LINE_ALONG[line]: `free_positions` for every line.
-WITH_A_LINE = tuple(free_positions(line, with_a_line=True) for line in range(1 << SIZE))
-NO_LINE_ALONG = tuple(free_positions(line, with_a_line=False) for line in range(1 << SIZE))
+WITH_A_LINE: Final = tuple(free_positions(line, with_a_line=True) for line in range(1 << SIZE))
+NO_LINE_ALONG: Final = tuple(free_positions(line, with_a_line=False) for line in range(1 << SIZE))
 
 
 def positions_losing_their_line(line: int, position: int) -> tuple[int, ...]:
@@ -373,13 +375,13 @@ def positions_losing_their_line(line: int, position: int) -> tuple[int, ...]:
 
 
 # LOSE_THEIR_LINE[line][position]: `positions_losing_their_line`, for every line and position.
-LOSE_THEIR_LINE = tuple(
+LOSE_THEIR_LINE: Final = tuple(
     tuple(positions_losing_their_line(line, position) for position in range(SIZE))
     for line in range(1 << SIZE)
 )
 
 
-def leaves_a_hole(lanes: Sequence[int], lane: int, stop: int, crossing: int) -> bool:
+def leaves_a_hole(lanes: list[int], lane: int, stop: int, crossing: int) -> bool:
     """K4: whether a tile sliding along `lane` (one of `lanes`, the lines parallel to it) and
     stopping at position `stop` of it would leave a free cell that no tile could ever reach: one
     with no straight line of free cells to an edge, along its row or its column. `crossing` is
@@ -430,7 +432,7 @@ def colors_held(hand: tuple[int, ...]) -> int:
 
 
 # COLORS_HELD[hand]: `colors_held` for every hand of up to six tiles.
-COLORS_HELD = {
+COLORS_HELD: Final = {
     hand: colors_held(hand)
     for hand in itertools.product(range(HAND_SIZE + 1), repeat=len(COLORS))
     if sum(hand) <= HAND_SIZE
@@ -448,7 +450,7 @@ def entry(edge: Edge, lane: int, position: int) -> Entry:
 
 
 # ENTRIES[edge][lane][position]: the entry point of a tile from `edge` stopping there.
-ENTRIES = {
+ENTRIES: Final = {
     edge: [[entry(edge, lane, position) for position in range(SIZE)] for lane in range(SIZE)]
     for edge in EDGES
 }
@@ -487,8 +489,8 @@ def entry_points(state: KrabyState) -> tuple[Entry, ...]:
 
 # A key is a board's 121 bytes and a value at most 44 shared entries (4 edges x 11 lanes): under
 # 700 bytes an entry, under 3 MiB in all.
-_ENTRY_POINTS: dict[bytes, tuple[Entry, ...]] = {}
-_ENTRY_POINTS_LIMIT = 4096
+_ENTRY_POINTS: Final[dict[bytes, tuple[Entry, ...]]] = {}
+_ENTRY_POINTS_LIMIT: Final = 4096
 
 
 def has_entry_point(state: KrabyState) -> bool:
@@ -541,6 +543,11 @@ def hold_is_free(ship: Ship, multiplier: int) -> bool:
     return ship[multiplier - 1] == NO_FIGURE
 
 
+def figures_on(ship: Ship) -> list[tuple[int, Color]]:
+    """The figures on a ship, as (multiplier, colour), from hold x1 to hold x3."""
+    return [(m, ship[m - 1]) for m in MULTIPLIERS if not hold_is_free(ship, m)]
+
+
 def holds_taken_on_other_ships(state: KrabyState, player: int) -> set[tuple[Color, int]]:
     """A figure may not be placed on a space the same as one at another player's ship: with pink
     at x3 on one ship, pink may go only at x2 or x1 on the others. The (colour, multiplier) of
@@ -549,8 +556,7 @@ def holds_taken_on_other_ships(state: KrabyState, player: int) -> set[tuple[Colo
         (color, multiplier)
         for seat, ship in enumerate(state.ships)
         if seat != player
-        for multiplier, color in zip(MULTIPLIERS, ship, strict=True)
-        if color != NO_FIGURE
+        for multiplier, color in figures_on(ship)
     }
 
 
@@ -665,7 +671,7 @@ class Groups:
 
     def sizes_of(self, color: Color) -> list[int]:
         """The sizes of the groups of one species, in reading order."""
-        return [size for c, size in zip(self.colors, self.sizes, strict=True) if c == color]
+        return [size for g, size in enumerate(self.sizes) if self.colors[g] == color]
 
     def beside(self, cell: int, color: Color) -> list[int]:
         """The groups of `color` sharing a side with `cell`, each once: the groups a tile of that
@@ -725,28 +731,21 @@ def species_scores(groups: Groups) -> tuple[SpeciesScore, ...]:
     return tuple(scores)
 
 
-def score_fishers(
-    ships: Sequence[Sequence[Color]], species: tuple[SpeciesScore, ...]
-) -> tuple[FisherScore, ...]:
+def score_fishers(ships: list[Ship], species: tuple[SpeciesScore, ...]) -> tuple[FisherScore, ...]:
     """Each fisher scores, for each figure on their ship, its species' points times its hold."""
     points = {s.color: s.points for s in species}
     fishers = []
     for player, ship in enumerate(ships):
-        contributions = tuple(
-            (color, m, points[color])
-            for m, color in zip(MULTIPLIERS, ship, strict=True)
-            if color != NO_FIGURE
-        )
+        contributions = tuple((color, m, points[color]) for m, color in figures_on(ship))
         values = figure_points(ship, points)
         # K9: with no figure at all the best single contribution counts as 0.
         fishers.append(FisherScore(player, contributions, sum(values), max(values, default=0)))
     return tuple(fishers)
 
 
-def figure_points(ship: Sequence[Color], points: dict[Color, int]) -> list[int]:
+def figure_points(ship: Ship, points: dict[Color, int]) -> list[int]:
     """What each figure on a ship scores: its species' points times its hold."""
-    holds = zip(MULTIPLIERS, ship, strict=True)
-    return [m * points[color] for m, color in holds if color != NO_FIGURE]
+    return [m * points[ship[m - 1]] for m in MULTIPLIERS if not hold_is_free(ship, m)]
 
 
 def rank(fishers: tuple[FisherScore, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:

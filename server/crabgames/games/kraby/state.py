@@ -4,7 +4,7 @@ figure supply, and the step the game is at."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from crabgames.games.kraby.data import CELLS, EMPTY, OFF_BOARD, SIZE, Color
 from crabgames.v1 import kraby_pb2 as pb
@@ -12,12 +12,12 @@ from crabgames.v1 import kraby_pb2 as pb
 Step: TypeAlias = pb.KrabyStep.ValueType
 
 # The steps of the game, each with the name of the decision it waits for.
-DEAL = pb.KRABY_STEP_DEAL
-PLACE_TILE = pb.KRABY_STEP_PLACE_TILE
-DRAW = pb.KRABY_STEP_DRAW
-PLACE_FIGURE = pb.KRABY_STEP_PLACE_FIGURE
-GAME_OVER = pb.KRABY_STEP_GAME_OVER
-STEP_NAMES: dict[Step, str] = {
+DEAL: Final = pb.KRABY_STEP_DEAL
+PLACE_TILE: Final = pb.KRABY_STEP_PLACE_TILE
+DRAW: Final = pb.KRABY_STEP_DRAW
+PLACE_FIGURE: Final = pb.KRABY_STEP_PLACE_FIGURE
+GAME_OVER: Final = pb.KRABY_STEP_GAME_OVER
+STEP_NAMES: Final[dict[Step, str]] = {
     DEAL: "deal_tile",
     PLACE_TILE: "place_tile",
     DRAW: "draw_tile",
@@ -25,7 +25,7 @@ STEP_NAMES: dict[Step, str] = {
     GAME_OVER: "game_over",
 }
 # The steps of a fisher's turn: during the deal and after the end, it is nobody's turn.
-TURN_STEPS = (PLACE_TILE, DRAW, PLACE_FIGURE)
+TURN_STEPS: Final = (PLACE_TILE, DRAW, PLACE_FIGURE)
 
 Ship = tuple[Color, Color, Color]  # the colour in holds x1, x2 and x3 (NO_FIGURE: free)
 

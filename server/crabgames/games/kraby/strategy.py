@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from crabgames.core.prng import Prng
 from crabgames.games.kraby.data import COLORS, MULTIPLIERS, Color
@@ -47,9 +48,9 @@ from crabgames.games.kraby.state import (
 )
 
 # Points of lead for e times the odds of winning: about one group of four crabs in a x2 hold.
-SCALE = 4.0
+SCALE: Final = 4.0
 # A free hold is worth this share of what the best species still to be had would bring there.
-OPTION_DISCOUNT = 0.5
+OPTION_DISCOUNT: Final = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,9 @@ class Standing:
     """What the fishers' values are made of."""
 
     points: dict[Color, int]  # each species' points if the game ended now
-    ships: Sequence[Ship]
+    ships: list[Ship]
     figure_supply: tuple[int, ...]  # figures beside the board, indexed by colour - 1
-    chances: Sequence[int]  # the figure decisions each fisher has left
+    chances: list[int]  # the figure decisions each fisher has left
 
 
 def estimated_chances(state: KrabyState) -> list[float]:
@@ -173,11 +174,9 @@ def tile_leads(
     moves: Sequence[Move],
     player: int,
 ) -> list[float]:
-    """After a tile, only its species' points change: the groups it touches become one with it.
-    Each stop and colour is worked out once, and so is each lead (tiles that change the same
-    species by the same points leave the same lead)."""
+    """After a tile, only its species' points change (`points_change`). Each lead is worked out
+    once: tiles that change the same species by the same points leave the same lead."""
     standing = after_tile(state, points)
-    changes: dict[tuple[int, Color], int] = {}
     known: dict[tuple[Color, int], float] = {}
     leads = []
     for move in moves:
@@ -186,17 +185,21 @@ def tile_leads(
         if stop is None:  # a move as a fisher sends it
             stop = where_the_tile_stops(state, move.edge, move.lane)
         assert stop is not None  # the move is legal
-        change = changes.get((stop, move.color))
-        if change is None:
-            joined = [groups.sizes[g] for g in groups.beside(stop, move.color)]
-            change = group_points(1 + sum(joined)) - sum(group_points(size) for size in joined)
-            changes[stop, move.color] = change
-        if (move.color, change) not in known:
+        change = points_change(groups, stop, move.color)
+        lead_after = known.get((move.color, change))
+        if lead_after is None:
             standing.points[move.color] = points[move.color] + change
-            known[move.color, change] = lead(values_of(standing), player)
+            lead_after = known[move.color, change] = lead(values_of(standing), player)
             standing.points[move.color] = points[move.color]
-        leads.append(known[move.color, change])
+        leads.append(lead_after)
     return leads
+
+
+def points_change(groups: Groups, stop: int, color: Color) -> int:
+    """How a tile of `color` stopping at `stop` changes its species' points: the groups it
+    touches become one with it."""
+    joined = [groups.sizes[g] for g in groups.beside(stop, color)]
+    return group_points(1 + sum(joined)) - sum(group_points(size) for size in joined)
 
 
 def after_tile(state: KrabyState, points: dict[Color, int]) -> Standing:

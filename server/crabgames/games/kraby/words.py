@@ -5,6 +5,7 @@ carry them."""
 from __future__ import annotations
 
 import functools
+from typing import Final
 
 from crabgames.games.kraby import rules
 from crabgames.games.kraby.data import COLOR_NAMES, EAST, NORTH, SIZE, SOUTH, WEST, Color, Edge
@@ -27,7 +28,7 @@ from crabgames.games.kraby.events import (
 from crabgames.games.kraby.moves import Move, PlaceFigure, PlaceTile
 from crabgames.games.kraby.state import DEAL, KrabyState
 
-EDGE_NAMES: dict[int, str] = {NORTH: "north", EAST: "east", SOUTH: "south", WEST: "west"}
+EDGE_NAMES: Final[dict[int, str]] = {NORTH: "north", EAST: "east", SOUTH: "south", WEST: "west"}
 
 
 def a_tile(color: int, thing: str = "tile") -> str:
@@ -120,11 +121,11 @@ def figure_sentence(event: FigurePlaced) -> tuple[str, dict[str, str]]:
     return "player {player} puts one {color} figure in hold x{multiplier}", args
 
 
-PASS_TEMPLATES: dict[int, str] = {
+PASS_TEMPLATES: Final[dict[int, str]] = {
     NO_TILES: "player {player} has no tile left and passes",
     NO_ENTRY: "player {player} cannot slide a tile in anywhere and passes",
 }
-END_TEMPLATES: dict[int, str] = {
+END_TEMPLATES: Final[dict[int, str]] = {
     ALL_TILES_PLACED: "the game ends: all tiles are placed",
     NO_FISHER_CAN_PLACE: "the game ends: no fisher can place a tile",
 }
