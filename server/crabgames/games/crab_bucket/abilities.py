@@ -195,7 +195,7 @@ def _swap_hand_top(state: CrabBucketState, move: UseAbility, events: list[Event]
 
 def _uses_draw_one_play_two(state: CrabBucketState, mission: int) -> list[Move]:
     """Only while there is a card to draw and draws are not over (B7, rules notes)."""
-    if state.draws_over or not rules.draw_total(state):
+    if state.draws_over or not rules.can_draw(state):
         return []
     return [UseAbility(mission)]
 

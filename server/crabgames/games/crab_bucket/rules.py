@@ -599,6 +599,12 @@ def draw_total(state: CrabBucketState) -> int:
     return sum(state.draw_pile)
 
 
+def can_draw(state: CrabBucketState) -> bool:
+    """Whether the draw pile holds a card (asked before every draw: the first card kind found
+    there settles it, where `draw_total` counts them all)."""
+    return any(count > 0 for count in state.draw_pile)
+
+
 def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event]) -> None:
     """Drawing back to 3, or (`extra`) the card of "Draw 1 card and play 2"."""
     player = state.turn_player

@@ -164,7 +164,7 @@ def _pending_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if kind in LEVELED_PENDING:
         waits = bool(state.mission_piles[level - 1])
     elif kind == EXTRA_DRAW:
-        waits = rules.draw_total(state) > 0
+        waits = rules.can_draw(state)
     elif kind in (CHOOSE_MISSION_PILE, OFFER_CHOOSE_PILE):
         waits = any(state.mission_piles)  # B5: with every pile empty there is no next mission
     else:
@@ -203,7 +203,7 @@ def _refill_waits(state: CrabBucketState, events: list[Event]) -> bool:
     if len(state.hands[state.turn_player]) >= HAND_SIZE or state.draws_over:
         rules.end_turn(state, events, passed=False)
         return False
-    if not rules.draw_total(state):
+    if not rules.can_draw(state):
         state.draws_over = True  # B7: nobody draws again
         events.append(DrawPileEmpty())
         rules.end_turn(state, events, passed=False)
