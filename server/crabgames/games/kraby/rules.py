@@ -604,7 +604,7 @@ def with_figure(ship: Ship, move: PlaceFigure) -> Ship:
     """`ship` with the figure in its hold, as a new tuple: the old one may be shared."""
     holds = list(ship)
     holds[move.multiplier - 1] = move.color
-    return holds[0], holds[1], holds[2]
+    return tuple(holds)
 
 
 # ----- End of the Game (K8) -----
@@ -722,13 +722,17 @@ def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
 
 
 def species_scores(groups: Groups) -> tuple[SpeciesScore, ...]:
-    """The points scored by each species, in order: all the points of its groups, positive and
-    negative, summed."""
-    scores = []
-    for color in COLORS:
-        sizes = tuple(groups.sizes_of(color))
-        scores.append(SpeciesScore(color, sizes, sum(group_points(s) for s in sizes)))
-    return tuple(scores)
+    """The points scored by each species, in order (`species_points`), with its groups' sizes."""
+    return tuple(
+        SpeciesScore(color, tuple(groups.sizes_of(color)), species_points(groups, color))
+        for color in COLORS
+    )
+
+
+def species_points(groups: Groups, color: Color) -> int:
+    """The points a species scores: all the points of its groups, positive and negative,
+    summed."""
+    return sum(group_points(size) for size in groups.sizes_of(color))
 
 
 def score_fishers(ships: list[Ship], species: tuple[SpeciesScore, ...]) -> tuple[FisherScore, ...]:

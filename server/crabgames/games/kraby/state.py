@@ -27,7 +27,10 @@ STEP_NAMES: Final[dict[Step, str]] = {
 # The steps of a fisher's turn: during the deal and after the end, it is nobody's turn.
 TURN_STEPS: Final = (PLACE_TILE, DRAW, PLACE_FIGURE)
 
-Ship = tuple[Color, Color, Color]  # the colour in holds x1, x2 and x3 (NO_FIGURE: free)
+# The colour in holds x1, x2 and x3 (NO_FIGURE: free). Any length to the type checker, so that
+# mypyc keeps it a tuple object it can index by a hold's number (a fixed-length tuple it unpacks,
+# and packs again on every such index).
+Ship = tuple[Color, ...]
 
 
 @dataclass(slots=True)

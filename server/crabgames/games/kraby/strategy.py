@@ -33,8 +33,7 @@ from crabgames.games.kraby.rules import (
     group_points,
     hold_is_free,
     room_on_ship,
-    score_species,
-    species_scores,
+    species_points,
     where_the_tile_stops,
     with_figure,
 )
@@ -75,9 +74,14 @@ def fisher_values(state: KrabyState) -> list[float]:
 
 
 def standing_of(state: KrabyState) -> Standing:
-    points = {s.color: s.points for s in score_species(state.cells)}
+    points = points_now(find_groups(state.cells))
     chances = [figure_chances_left(state, seat) for seat in range(state.num_players)]
     return Standing(points, state.ships, state.figure_supply, chances)
+
+
+def points_now(groups: Groups) -> dict[Color, int]:
+    """Each species' points if the game ended now."""
+    return {color: species_points(groups, color) for color in COLORS}
 
 
 def values_of(standing: Standing) -> list[float]:
@@ -160,7 +164,7 @@ def leads_after(state: KrabyState, moves: Sequence[Move]) -> list[float]:
     """The lead of the fisher to play after each of their legal moves, as `fisher_values` of the
     position after it would give it, computed from this position's groups."""
     groups = find_groups(state.cells)
-    points = {s.color: s.points for s in species_scores(groups)}
+    points = points_now(groups)
     player = state.turn_player
     if any(isinstance(move, PlaceTile) for move in moves):
         return tile_leads(state, groups, points, moves, player)
