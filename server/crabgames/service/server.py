@@ -18,6 +18,7 @@ import grpc
 import uvloop
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+import crabgames
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service import reflection
@@ -179,6 +180,7 @@ async def start(
         options=options,
     )
     add_rules_service(edge, server)
+    log.info("the rules run %s", crabgames.BUILD)  # crabgames.compiled
     if sealer is not None:
         log.info(
             "sealing states with key %s (%d keys accepted)", sealer.primary.key_id, len(sealer.keys)
