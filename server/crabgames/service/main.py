@@ -15,6 +15,8 @@ import socket
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import crabgames
+from crabgames import compiled
 from crabgames.service import ledger, sealing
 from crabgames.service.addresses import ADDRESS_VAR, DEFAULT_ADDRESS, HTTP_ADDRESS_VAR
 from crabgames.service.metrics import MetricsPortError, observed_address
@@ -56,6 +58,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         prog="crabgames-server",
         description="The crab games rules service (gRPC). Every flag can be set by the"
         " environment variable its help names.",
+        epilog=f"The rules run {crabgames.BUILD}. They run compiled when make compiled has"
+        f" built them from this very source; env {compiled.PURE_VARIABLE}=1 runs the pure"
+        " source all the same (read when Python imports the rules, so it has no flag).",
     )
     parser.add_argument(
         "--address",
