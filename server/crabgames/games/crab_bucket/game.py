@@ -82,12 +82,12 @@ FACTS: Final = GameFacts(
 
 
 class CrabBucketGame(
+    Game[CrabBucketState, Move, Event, Outcome],
     Explains[CrabBucketState, Move],
     HiddenInformation[CrabBucketState, Event],
     MoveIds[CrabBucketState, Move],
     Observes,
     Strategy[CrabBucketState, Move],
-    Game[CrabBucketState, Move, Event, Outcome],
 ):
     facts = FACTS
     codec = CODEC

@@ -97,11 +97,11 @@ CODEC: Codec[State, Move, Event, endgame.Result] = Codec(
 
 
 class CrabRageGame(
+    Game[State, Move, Event, endgame.Result],
     Explains[State, Move],
     HiddenInformation[State, Event],
     MoveIds[State, Move],
     Observes,
-    Game[State, Move, Event, endgame.Result],
 ):
     facts = FACTS
     codec = CODEC

@@ -50,12 +50,12 @@ FACTS = GameFacts(
 
 
 class KrabyGame(
+    Game[KrabyState, Move, Event, KrabyOutcome],
     Explains[KrabyState, Move],
     HiddenInformation[KrabyState, Event],
     MoveIds[KrabyState, Move],
     Observes,
     Strategy[KrabyState, Move],
-    Game[KrabyState, Move, Event, KrabyOutcome],
 ):
     facts = FACTS
     codec = CODEC
