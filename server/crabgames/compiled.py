@@ -41,7 +41,15 @@ SHARED_LIBRARY = f"{GROUP}__mypyc"
 # __init__ files (they only name what a package holds) and the modules named here, which stay
 # pure Python for the reason given.
 COMPILED_PACKAGES = ("core", "games")
-KEPT_PURE: dict[str, str] = {}
+GAME_CLASS = (
+    "names its hooks where their rules are written (legal_moves = staticmethod(rules.legal_moves))"
+    ", which mypyc cannot put in a native class's method table; the rules it names are compiled"
+)
+KEPT_PURE: dict[str, str] = {
+    "crabgames.games.kraby.game": GAME_CLASS,
+    "crabgames.games.crab_bucket.game": GAME_CLASS,
+    "crabgames.games.crab_rage.game": GAME_CLASS,
+}
 PURE_VARIABLE = "CRABGAMES_PURE"
 
 
