@@ -22,7 +22,7 @@ from crabgames.v1 import rules_service_pb2 as api
 class Table:
     """A match and the engine that serves it, spoken to in move ids."""
 
-    __slots__ = ("engine", "match")
+    __slots__ = ("engine", "match", "listed")
 
     def __init__(self, engine: Engine, match: Match) -> None:
         if not isinstance(match.game, MoveIds) or not isinstance(match.game, Observes):
@@ -30,6 +30,9 @@ class Table:
             raise ValueError(f"{title} has no move ids or observations (MoveIds, Observes)")
         self.engine = engine
         self.match = match
+        # The legal moves by id at one version of the match: an agent asks for its mask, then
+        # plays one of them, and every id is worked out once.
+        self.listed: tuple[int, dict[int, Any]] = (-1, {})
 
     @classmethod
     def new(
@@ -74,11 +77,16 @@ class Table:
         return self.decision().kind == NOBODY
 
     def legal_moves_by_id(self) -> dict[int, Any]:
-        """The deciding player's legal moves by move id (empty unless a player decides)."""
-        if self.decision().kind != PLAYER:
-            return {}
-        game, state = self.game, self.match.state
-        return {game.move_id(state, move): move for move in game.legal_moves(state)}
+        """The deciding player's legal moves by move id (empty unless a player decides): one
+        dict until the match moves on, read and not changed."""
+        version, moves = self.listed
+        if version != self.match.version:
+            moves = {}
+            if self.decision().kind == PLAYER:
+                game, state = self.game, self.match.state
+                moves = {game.move_id(state, move): move for move in game.legal_moves(state)}
+            self.listed = (self.match.version, moves)
+        return moves
 
     def legal_move_ids(self) -> list[int]:
         return sorted(self.legal_moves_by_id())
@@ -105,7 +113,7 @@ class Table:
         return self.engine.view_of(self.match, seat)
 
     def observation(self, seat: int) -> list[float]:
-        return self.engine.observation(self.view(seat))
+        return self.engine.observation(self.engine.view_of(self.match, seat, legal_moves=False))
 
     def outcome(self) -> game_pb2.Outcome | None:
         return self.engine.encode_outcome(self.match)

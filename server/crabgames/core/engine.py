@@ -751,9 +751,10 @@ class Engine:
             raise bad_request("player", f"must be a seat from 0 to {match.num_players - 1}")
         return self.view_of(match, player)
 
-    def view_of(self, match: Match, player: int | None) -> game_pb2.View:
+    def view_of(self, match: Match, player: int | None, legal_moves: bool = True) -> game_pb2.View:
         """What `player` (None: a spectator) may see of the match (G5), their legal moves
-        included when they must decide."""
+        included when they must decide, unless `legal_moves` is False (a view an observation
+        is made from: Observes.observe reads the header and the game's part alone)."""
         decision = match.decision()
         view = game_pb2.View(
             player=player,
@@ -763,7 +764,8 @@ class Engine:
             version=match.version,
             next=next_decision_msg(decision),
         )
-        if decision.kind != CHANCE and decision.kind != NOBODY and decision.player == player:
+        deciding = decision.kind == PLAYER and decision.player == player
+        if deciding and legal_moves:
             moves = encoded_legal_moves(match, decision)
             view.MergeFromString(wire.repeated_field(VIEW_LEGAL_MOVES, moves.bodies))
         outcome = self.encode_outcome(match)

@@ -447,15 +447,17 @@ class Game(ABC, Generic[S, M, E, O]):
 AnyGame = Game[Any, Any, Any, Any]
 
 
-@mypyc_attr(native_class=False)  # mypyc makes no generic dataclass native (mypyc/mypyc#827)
-@dataclass(frozen=True)
 class Paths(Generic[S, M, E]):
-    """The conversions on every call's path, as the engine calls them (resolved once per game:
-    the encoders' own writers, one call shorter than the codec's methods)."""
+    """The conversions on every call's path, as the engine and the search call them (resolved
+    once per game: the encoders' own writers, one call shorter than the codec's methods)."""
 
-    state_bytes: Callable[[S], bytes]
-    event_bytes: Callable[[E], bytes]
-    move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]]
+    def __init__(self, game: Game[S, M, E, Any]) -> None:
+        messages = game.codec.messages
+        self.state_bytes: Callable[[S], bytes] = messages.state.write
+        self.event_bytes: Callable[[E], bytes] = messages.event.write
+        # The view message's bytes for a Seat: what `Codec.encode_view` fills a message from.
+        self.view_bytes: Callable[[Seat], bytes] = messages.view.write
+        self.move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]] = game.move_cache_keys
 
 
 _resolved: dict[Game[Any, Any, Any, Any], Paths[Any, Any, Any]] = {}
@@ -465,10 +467,5 @@ def paths(game: Game[S, M, E, O]) -> Paths[S, M, E]:
     """The game's paths (resolved once per game)."""
     found = _resolved.get(game)
     if found is None:
-        messages = game.codec.messages
-        found = _resolved[game] = Paths(
-            state_bytes=messages.state.write,
-            event_bytes=messages.event.write,
-            move_cache_keys=game.move_cache_keys,
-        )
+        found = _resolved[game] = Paths(game)
     return found

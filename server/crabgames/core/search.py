@@ -42,7 +42,7 @@ from mypy_extensions import mypyc_attr
 
 from crabgames.core.engine import Engine
 from crabgames.core.errors import bad_request
-from crabgames.core.game import CHANCE, NOBODY, Game, Strategy
+from crabgames.core.game import CHANCE, NOBODY, Game, Seat, Strategy, paths
 from crabgames.core.playouts import never, play_out
 from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
@@ -97,6 +97,7 @@ class SearchResult(Generic[M]):
     moves: list[MoveStats[M]]  # the root moves tried, most visited first
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a test records what it does by a subclass
 class Search(Generic[S, M, E, O]):
     """One search from one root state, for the seat that decides there."""
 
@@ -114,7 +115,7 @@ class Search(Generic[S, M, E, O]):
         self.ask_forced = ask_forced
         self.rng = random.Random(seed)  # the determinizations
         self.prng = Prng(seed & MASK64)  # the tree's untried picks and the playouts
-        self.view_class: type[Any] = type(getattr(game_pb2.View(), game.facts.id))
+        self.view_bytes = paths(game).view_bytes
         self.nodes: dict[bytes, Node] = {}
         self.low, self.high = math.inf, -math.inf  # the returns seen so far
         self.strategy = game if isinstance(game, Strategy) else None
@@ -185,10 +186,9 @@ class Search(Generic[S, M, E, O]):
         return self.nodes.setdefault(self.node_key(state, decider), {})
 
     def node_key(self, state: S, decider: int) -> bytes:
-        """What the searching seat sees here (its view) and who decides, as a 16-byte digest."""
-        view = self.view_class()
-        self.game.codec.encode_view(state, self.player, view)
-        key = hashlib.blake2b(view.SerializeToString(deterministic=True), digest_size=16)
+        """What the searching seat sees here (its view, as the game's view message serializes
+        deterministically) and who decides, as a 16-byte digest."""
+        key = hashlib.blake2b(self.view_bytes(Seat(state, self.player)), digest_size=16)
         key.update(decider.to_bytes(2, "little"))
         return key.digest()
 
@@ -206,7 +206,8 @@ class Search(Generic[S, M, E, O]):
             edge = node[ids[index]] = Edge()
             edge.available = 1
             return moves[index], edge, True
-        index = max(range(len(moves)), key=lambda i: self.ucb(node[ids[i]]))
+        scores = [self.ucb(node[mid]) for mid in ids]
+        index = scores.index(max(scores))  # the first best, as listed
         return moves[index], node[ids[index]], False
 
     def ucb(self, edge: Edge) -> float:
