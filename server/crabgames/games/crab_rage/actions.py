@@ -12,7 +12,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import accumulate, chain
-from typing import cast, overload
+from typing import Final, cast, overload
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
@@ -70,22 +70,22 @@ from crabgames.games.crab_rage.state import (
 )
 
 # Who decides, by seat: a Decision is an immutable NamedTuple, asked for several times a move.
-CHOOSE_ACTION_BY_SEAT = seat_decisions("choose_action")
-CHOOSE_FRENZY_TARGET_BY_SEAT = seat_decisions("choose_frenzy_target")
-CHOOSE_SHELL_UP_CRAB_BY_SEAT = seat_decisions("choose_shell_up_crab")
-CHOOSE_RIPTIDE_TARGET_BY_SEAT = seat_decisions("choose_riptide_target")
+CHOOSE_ACTION_BY_SEAT: Final = seat_decisions("choose_action")
+CHOOSE_FRENZY_TARGET_BY_SEAT: Final = seat_decisions("choose_frenzy_target")
+CHOOSE_SHELL_UP_CRAB_BY_SEAT: Final = seat_decisions("choose_shell_up_crab")
+CHOOSE_RIPTIDE_TARGET_BY_SEAT: Final = seat_decisions("choose_riptide_target")
 
 # A turn's steps by seat: a step is never changed once pushed (Task), so every state shares them,
 # with their wire bytes.
-ACTION_TURN_BY_SEAT = tuple(Task(Step.ACTION_TURN, seat) for seat in range(max(SETUP)))
-AFTER_ACTION_BY_SEAT = tuple(Task(Step.AFTER_ACTION, seat) for seat in range(max(SETUP)))
+ACTION_TURN_BY_SEAT: Final = tuple(Task(Step.ACTION_TURN, seat) for seat in range(max(SETUP)))
+AFTER_ACTION_BY_SEAT: Final = tuple(Task(Step.AFTER_ACTION, seat) for seat in range(max(SETUP)))
 
-SEATS = range(max(SETUP))
-CRAB_INDICES = range(max(s.crabs for s in SETUP.values()))
-ARENA_COUNTS = sorted({s.arenas for s in SETUP.values()})
+SEATS: Final = range(max(SETUP))
+CRAB_INDICES: Final = range(max(s.crabs for s in SETUP.values()))
+ARENA_COUNTS: Final = sorted({s.arenas for s in SETUP.values()})
 # Every crab reference (seat, crab index) by seat and index: shared tuples, not one per listing.
-CRAB_REFS = tuple(tuple((seat, i) for i in CRAB_INDICES) for seat in SEATS)
-TARGETS = [ref for refs in CRAB_REFS for ref in refs]
+CRAB_REFS: Final = tuple(tuple((seat, i) for i in CRAB_INDICES) for seat in SEATS)
+TARGETS: Final = [ref for refs in CRAB_REFS for ref in refs]
 
 
 # ----- 2. Action Phase: "Act. Select an available action. Place rage equal to its cost." -----
@@ -226,8 +226,8 @@ def rage_moves(index: int, xs: range) -> tuple[Move, ...]:
 # takes the X it can pay for). A larger X (rare: rage builds slowly) extends that crab's row on
 # that target to KEPT_X once, kept, so that a state with a lot of rage does not build its moves
 # on every decision. Beyond KEPT_X, a `SmashRow` gives the rest as it is read.
-SMASH_TABLE_X = 16
-KEPT_X = 127
+SMASH_TABLE_X: Final = 16
+KEPT_X: Final = 127
 
 
 def rage_for_x(action: int, x: int) -> int:
@@ -235,7 +235,7 @@ def rage_for_x(action: int, x: int) -> int:
     return rage_cost(action, x)
 
 
-SMASH_MOVES: list[dict[CrabRef, tuple[Move, ...]]] = []
+SMASH_MOVES: Final[list[dict[CrabRef, tuple[Move, ...]]]] = []
 for index in CRAB_INDICES:
     SMASH_MOVES.append({})
     for target in TARGETS:
@@ -356,8 +356,8 @@ def listed(moves: list[Move | SmashRow]) -> Sequence[Move]:
 
 # Rage: crab `index` for every X it can take, by crab index, its muscle and the player's rage
 # (from RAGE_FOR_ALL on, the player can pay for every X a crab can take).
-RAGE_FOR_ALL = rage_for_x(Action.RAGE, MAX_MUSCLE - MIN_MUSCLE)
-RAGE_MOVES: list[list[list[tuple[Move, ...]]]] = []
+RAGE_FOR_ALL: Final = rage_for_x(Action.RAGE, MAX_MUSCLE - MIN_MUSCLE)
+RAGE_MOVES: Final[list[list[list[tuple[Move, ...]]]]] = []
 for index in CRAB_INDICES:
     RAGE_MOVES.append([])
     for muscle in range(MAX_MUSCLE + 1):
@@ -366,7 +366,7 @@ for index in CRAB_INDICES:
             RAGE_MOVES[index][muscle].append(rage_moves(index, x_values(Action.RAGE, rage, muscle)))
 
 # Psych Out and Swap: crab `index` on each target, by action, crab index and target.
-TARGET_MOVES: dict[int, list[dict[CrabRef, Move]]] = {}
+TARGET_MOVES: Final[dict[int, list[dict[CrabRef, Move]]]] = {}
 for action in (Action.PSYCH_OUT, Action.SWAP):
     TARGET_MOVES[action] = []
     for index in CRAB_INDICES:
@@ -381,11 +381,11 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
 
 
 # The actions that send their crab to another arena of the player's choice (Move, Go Clam).
-TO_ANOTHER_ARENA = frozenset({Action.MOVE, Action.GO_CLAM})
+TO_ANOTHER_ARENA: Final = frozenset({Action.MOVE, Action.GO_CLAM})
 
 # Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
 # of arenas.
-MOVES_AWAY: dict[tuple[int, int, int, int], tuple[Move, ...]] = {}
+MOVES_AWAY: Final[dict[tuple[int, int, int, int], tuple[Move, ...]]] = {}
 for action in TO_ANOTHER_ARENA:
     for arenas in ARENA_COUNTS:
         for index in CRAB_INDICES:
@@ -393,17 +393,17 @@ for action in TO_ANOTHER_ARENA:
                 MOVES_AWAY[action, index, where, arenas] = moves_away(action, index, where, arenas)
 
 # Split: crab `index` naming the alliance of each seat, by crab index and seat.
-SPLIT_MOVES: list[tuple[Move, ...]] = []
+SPLIT_MOVES: Final[list[tuple[Move, ...]]] = []
 for index in CRAB_INDICES:
     SPLIT_MOVES.append(tuple(Act(Action.SPLIT, index, partner=s) for s in SEATS))
 
 # Rush, Scatter and Charm: no choice beyond the crab; one move per crab, by action and crab index.
-PLAIN_MOVES: dict[int, tuple[Move, ...]] = {}
+PLAIN_MOVES: Final[dict[int, tuple[Move, ...]]] = {}
 for action in (Action.RUSH, Action.SCATTER, Action.CHARM):
     PLAIN_MOVES[action] = tuple(Act(action, index) for index in CRAB_INDICES)
 
 # A signature move names its arena.
-SIGNATURE_MOVES = tuple(Signature(arena=a) for a in range(max(ARENA_COUNTS)))
+SIGNATURE_MOVES: Final = tuple(Signature(arena=a) for a in range(max(ARENA_COUNTS)))
 
 
 # ----- the generator: every legal way to act -----
@@ -413,12 +413,14 @@ Placed = list[tuple[int, int]]  # (crab index, place) of the crabs that may act
 # What the rules above say of each action, read by every turn's listing: which actions a
 # player holding `rage` can pay for (every action from AFFORD_ALL rage on), and which may be
 # performed by a backstage crab.
-LEAST_COST: dict[int, int] = {action: least_cost(action) for action in Action}
-AFFORD_ALL = max(LEAST_COST.values())
-AFFORDABLE: list[frozenset[int]] = []
+LEAST_COST: Final[dict[int, int]] = {action: least_cost(action) for action in Action}
+AFFORD_ALL: Final = max(LEAST_COST.values())
+AFFORDABLE: Final[list[frozenset[int]]] = []
 for rage in range(AFFORD_ALL + 1):
     AFFORDABLE.append(frozenset(a for a in Action if can_pay(rage, LEAST_COST[a])))
-FROM_BACKSTAGE: dict[int, bool] = {action: can_perform_from(action, BACKSTAGE) for action in Action}
+FROM_BACKSTAGE: Final[dict[int, bool]] = {
+    action: can_perform_from(action, BACKSTAGE) for action in Action
+}
 
 
 Generator = Callable[[State, int, int, Placed, Rivals, int], list["Move | SmashRow"]]
@@ -503,7 +505,7 @@ def plain_moves(
     return [plain[i] for i, _ in placed]
 
 
-MOVES_OF_ACTION: dict[int, Generator] = {
+MOVES_OF_ACTION: Final[dict[int, Generator]] = {
     Action.MOVE: move_away_moves,
     Action.GO_CLAM: move_away_moves,
     Action.SPLIT: split_moves,
@@ -518,7 +520,7 @@ MOVES_OF_ACTION: dict[int, Generator] = {
 
 
 # The rage above which a Smash can unleash more than KEPT_X (listed through `SmashRow`s).
-LARGE_SMASH_RAGE = rage_for_x(Action.SMASH, KEPT_X)
+LARGE_SMASH_RAGE: Final = rage_for_x(Action.SMASH, KEPT_X)
 
 
 def smash_listing(placed: Placed, rivals: Rivals, xs: range) -> list[Move | SmashRow]:
@@ -688,7 +690,7 @@ def rage_effect(state: State, player: int, move: Act, where: int, style: bool) -
     return [change_muscle(state, (player, move.crab), move.amount, why)], [], [where]
 
 
-EFFECTS: dict[int, Callable[[State, int, Act, int, bool], Effect]] = {
+EFFECTS: Final[dict[int, Callable[[State, int, Act, int, bool], Effect]]] = {
     Action.MOVE: move_effect,
     Action.GO_CLAM: go_clam_effect,
     Action.SPLIT: split_effect,
@@ -837,8 +839,8 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
     return events
 
 
-FRENZY_WHY = (Cause.SIGNATURE_MOVE, SignatureMove.FRENZY)
-SHELL_UP_WHY = (Cause.SIGNATURE_MOVE, SignatureMove.SHELL_UP)
+FRENZY_WHY: Final = (Cause.SIGNATURE_MOVE, SignatureMove.FRENZY)
+SHELL_UP_WHY: Final = (Cause.SIGNATURE_MOVE, SignatureMove.SHELL_UP)
 
 
 class Frenzy(Handler):

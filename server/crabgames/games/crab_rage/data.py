@@ -8,7 +8,7 @@ Teams, billboards, actions and signature moves are the values of the proto's enu
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from crabgames.v1 import crab_rage_pb2 as pb
 
@@ -56,13 +56,13 @@ BILLBOARD_NAMES: dict[int, str] = {
     Billboard.BARNACLE_BRAWL: "Barnacle Brawl",
 }
 # R5: the rumble starts, and the end game runs, in alphabetical billboard order.
-ALPHABETICAL_RANK: dict[int, int] = {
+ALPHABETICAL_RANK: Final[dict[int, int]] = {
     b: i for i, b in enumerate(sorted(Billboard, key=lambda b: BILLBOARD_NAMES[b]))
 }
 # R11, printed: the billboards that change the muscle of 1 entering crab, and by how much.
 MUSCLE_BILLBOARDS: dict[int, int] = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
 
-ACTION_NAMES: dict[int, str] = {
+ACTION_NAMES: Final[dict[int, str]] = {
     Action.MOVE: "Move",
     Action.GO_CLAM: "Go Clam",
     Action.SPLIT: "Split",
@@ -74,8 +74,8 @@ ACTION_NAMES: dict[int, str] = {
     Action.CHARM: "Charm",
     Action.RAGE: "Rage",
 }
-BOARD_ACTIONS = (Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH)
-ACTION_CARDS = (
+BOARD_ACTIONS: Final = (Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH)
+ACTION_CARDS: Final = (
     Action.PSYCH_OUT,
     Action.SCATTER,
     Action.RUSH,
@@ -84,7 +84,7 @@ ACTION_CARDS = (
     Action.RAGE,
 )
 # Printed rage costs (Smash and Rage: 1 plus X, R8).
-ACTION_COST: dict[int, int] = {
+ACTION_COST: Final[dict[int, int]] = {
     Action.MOVE: 2,
     Action.GO_CLAM: 3,
     Action.SPLIT: 2,
@@ -96,9 +96,9 @@ ACTION_COST: dict[int, int] = {
     Action.CHARM: 2,
     Action.RAGE: 1,
 }
-WITH_X = frozenset({Action.SMASH, Action.RAGE})
+WITH_X: Final = frozenset({Action.SMASH, Action.RAGE})
 # R7: "arena only" actions need the chosen crab in an arena.
-ARENA_ONLY = frozenset(
+ARENA_ONLY: Final = frozenset(
     {
         Action.SPLIT,
         Action.SMASH,
@@ -109,7 +109,7 @@ ARENA_ONLY = frozenset(
         Action.CHARM,
     }
 )
-GO_CLAM_MUSCLE = 5
+GO_CLAM_MUSCLE: Final = 5
 
 TEAM_NAMES: dict[int, str] = {t: t.name.capitalize() for t in Team}
 DEFAULT_TEAMS = (Team.BLUE, Team.YELLOW, Team.GREEN, Team.BLACK, Team.PURPLE)  # R1, by seat
@@ -124,9 +124,9 @@ class Setup(NamedTuple):
 
 
 SETUP = {3: Setup(4, 8, 3, 4), 4: Setup(3, 6, 3, 3), 5: Setup(3, 6, 4, 3)}
-FANS_PER_PLAYER = 32  # R21
-ROUNDS = 4
-MUTATION_ABOVE = 6  # R4: rage above 6 after a build triggers mutation
+FANS_PER_PLAYER: Final = 32  # R21
+ROUNDS: Final = 4
+MUTATION_ABOVE: Final = 6  # R4: rage above 6 after a build triggers mutation
 MIN_MUSCLE, MAX_MUSCLE = 1, 6  # R3
 # R2 (house default, every team alike): team board slots show muscle 1, 2, 3 (and 4).
 TEAM_BOARD_MUSCLE = (1, 2, 3, 4)

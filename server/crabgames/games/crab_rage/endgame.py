@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, TypeVar
+from typing import Final, NamedTuple, TypeVar
 
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.events import (
@@ -39,9 +39,9 @@ from crabgames.games.crab_rage.state import (
 from crabgames.games.crab_rage.words import team
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
-COMMIT_HARDCORE_FANS_BY_SEAT = seat_decisions("commit_hardcore_fans")
-SPOTLIGHT_REROLL_BY_SEAT = seat_decisions("spotlight_reroll")
-SPOTLIGHT_ROLL_CHANCE = Decision.chance("spotlight_roll")
+COMMIT_HARDCORE_FANS_BY_SEAT: Final = seat_decisions("commit_hardcore_fans")
+SPOTLIGHT_REROLL_BY_SEAT: Final = seat_decisions("spotlight_reroll")
+SPOTLIGHT_ROLL_CHANCE: Final = Decision.chance("spotlight_roll")
 
 # ----- 1. Hardcore fans -----
 

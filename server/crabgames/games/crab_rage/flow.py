@@ -63,7 +63,7 @@ def seat_decisions(name: str) -> tuple[Decision, ...]:
     return tuple(Decision.player_decides(seat, name) for seat in range(max(SETUP)))
 
 
-GAME_OVER = Decision.game_over()
+GAME_OVER: Final = Decision.game_over()
 
 
 def top(state: State) -> Task | None:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     MAX_MUSCLE,
@@ -50,12 +52,12 @@ from crabgames.games.crab_rage.state import (
 )
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
-CHOOSE_ALLIANCE_BY_SEAT = seat_decisions("choose_alliance")
-CHOOSE_BILLBOARD_CRAB_BY_SEAT = seat_decisions("choose_billboard_crab")
-CHOOSE_STYLE_BONUS_ARENA_BY_SEAT = seat_decisions("choose_style_bonus_arena")
-CHOOSE_DESTINATION_BY_SEAT = seat_decisions("choose_destination")
+CHOOSE_ALLIANCE_BY_SEAT: Final = seat_decisions("choose_alliance")
+CHOOSE_BILLBOARD_CRAB_BY_SEAT: Final = seat_decisions("choose_billboard_crab")
+CHOOSE_STYLE_BONUS_ARENA_BY_SEAT: Final = seat_decisions("choose_style_bonus_arena")
+CHOOSE_DESTINATION_BY_SEAT: Final = seat_decisions("choose_destination")
 
-STYLE_BONUS_WHY = (Cause.STYLE_BONUS, 0)
+STYLE_BONUS_WHY: Final = (Cause.STYLE_BONUS, 0)
 
 
 def break_alliance(state: State, player: int, arena: int) -> int:

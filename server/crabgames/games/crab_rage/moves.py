@@ -10,7 +10,7 @@ uses), so equal moves compare equal.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import Action
 from crabgames.games.crab_rage.state import NO_CRAB, CrabRef
@@ -169,6 +169,6 @@ ACT_FIELDS: dict[int, tuple[str, ...]] = {
     Action.RAGE: ("amount",),  # amount: X
 }
 
-PASS = Pass()
-DUEL_KEEP = DuelKeep()
-DUEL_REROLL = DuelReroll()
+PASS: Final = Pass()
+DUEL_KEEP: Final = DuelKeep()
+DUEL_REROLL: Final = DuelReroll()

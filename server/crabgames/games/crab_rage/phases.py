@@ -3,6 +3,8 @@ R14-R16)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_CARDS,
@@ -57,14 +59,14 @@ from crabgames.games.crab_rage.state import (
 )
 
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
-CHOOSE_MUTATION_CRAB_BY_SEAT = seat_decisions("choose_mutation_crab")
-CHOOSE_RUMBLE_OPPONENT_BY_SEAT = seat_decisions("choose_rumble_opponent")
-DEAL_BILLBOARD_CHANCE = Decision.chance("deal_billboard")
-MICROPHONE_CHANCE = Decision.chance("microphone")
-FLIP_ACTION_CARD_CHANCE = Decision.chance("flip_action_card")
-MUTATION_ROLL_CHANCE = Decision.chance("mutation_roll")
-RUMBLE_DIE_CHANCE = Decision.chance("rumble_die")
-MICROPHONE_DIE_CHANCE = Decision.chance("microphone_die")
+CHOOSE_MUTATION_CRAB_BY_SEAT: Final = seat_decisions("choose_mutation_crab")
+CHOOSE_RUMBLE_OPPONENT_BY_SEAT: Final = seat_decisions("choose_rumble_opponent")
+DEAL_BILLBOARD_CHANCE: Final = Decision.chance("deal_billboard")
+MICROPHONE_CHANCE: Final = Decision.chance("microphone")
+FLIP_ACTION_CARD_CHANCE: Final = Decision.chance("flip_action_card")
+MUTATION_ROLL_CHANCE: Final = Decision.chance("mutation_roll")
+RUMBLE_DIE_CHANCE: Final = Decision.chance("rumble_die")
+MICROPHONE_DIE_CHANCE: Final = Decision.chance("microphone_die")
 
 DIE = [(face, 1) for face in range(1, 7)]
 
@@ -183,7 +185,7 @@ def rotate_billboards(state: State) -> Event:
 
 
 # What builds rage in each phase (R4): only Pressure Cooker does in the Action Phase.
-RAGE_CAUSE = {
+RAGE_CAUSE: Final = {
     Phase.ACTION: (Cause.BILLBOARD, Billboard.PRESSURE_COOKER),
     Phase.RUMBLE: (Cause.RUMBLE, 0),
     Phase.FAN: (Cause.FAN_PHASE, 0),
@@ -405,7 +407,7 @@ def alliance_shares(state: State, seats: list[int], arena: int, fans: int) -> li
     return shares
 
 
-RUMBLE_WHY = (Cause.RUMBLE, 0)
+RUMBLE_WHY: Final = (Cause.RUMBLE, 0)
 
 
 class RumbleResult(Handler):

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, Final, Protocol, Self, TypeVar
+from typing import Any, Final, Self, TypeVar
 
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
@@ -15,11 +15,11 @@ from crabgames.games.crab_rage.data import (
 )
 from crabgames.v1 import crab_rage_pb2 as pb
 
-BACKSTAGE = -1
-IN_TRANSIT = -2  # a crab between leaving an arena and entering its destination
+BACKSTAGE: Final = -1
+IN_TRANSIT: Final = -2  # a crab between leaving an arena and entering its destination
 
 CrabRef = tuple[int, int]  # (seat, crab index)
-NO_CRAB: CrabRef = (-1, -1)
+NO_CRAB: Final[CrabRef] = (-1, -1)
 
 
 class Phase(IntEnum):
@@ -71,22 +71,42 @@ class Step:
     DUEL: Final = pb.CRAB_RAGE_PENDING_KIND_DUEL
 
 
-STEPS = frozenset(v for k, v in vars(Step).items() if k.isupper())
+STEPS: Final = frozenset(v for k, v in vars(Step).items() if k.isupper())
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Task:
     """One pending step. Field use depends on `kind` (documented in the proto). A step is
     never changed once pushed (a handler replaces it: `replaced`), so clones share it, and its
     value (messages.py: what its message's bytes are remembered by) is built once."""
 
     kind: int  # a Step
-    player: int = -1
-    arena: int = -1
-    crabs: list[CrabRef] = field(default_factory=list)
-    values: list[int] = field(default_factory=list)
-    flag: bool = False
-    value: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    player: int
+    arena: int
+    crabs: list[CrabRef]
+    values: list[int]
+    flag: bool
+    value: tuple[Any, ...] | None = field(compare=False, repr=False)
+
+    # Written out rather than generated: nearly every move pushes a step, and the compiled build
+    # (mypyc) compiles a written __init__ but runs a dataclass's generated one interpreted.
+    def __init__(
+        self,
+        kind: int,
+        player: int = -1,
+        arena: int = -1,
+        crabs: list[CrabRef] | None = None,
+        values: list[int] | None = None,
+        flag: bool = False,
+    ) -> None:
+        self.kind, self.player, self.arena, self.flag = kind, player, arena, flag
+        self.crabs = [] if crabs is None else crabs
+        self.values = [] if values is None else values
+        self.value = None
+
+    def __reduce__(self) -> tuple[type[Task], tuple[int, int, int, list[CrabRef], list[int], bool]]:
+        """Copied and pickled as built: compiled, the class is only made through its __init__."""
+        return Task, (self.kind, self.player, self.arena, self.crabs, self.values, self.flag)
 
     def replaced(self, values: list[int]) -> Task:
         """This step with other values, to put in its place."""
@@ -104,8 +124,20 @@ class Crab:
         return Crab(self.muscle, self.arena, self.riding_fans, self.destination)
 
 
+class CopyOnWrite:
+    """A player or an arena: shared by clones while frozen, copied before it changes
+    (`writable`)."""
+
+    __slots__ = ()
+    frozen: bool
+
+    def clone(self) -> Self:
+        """A private (not frozen) deep copy."""
+        raise NotImplementedError
+
+
 @dataclass(slots=True)
-class Player:
+class Player(CopyOnWrite):
     team: int
     rage: int
     crabs: list[Crab]
@@ -141,7 +173,7 @@ class Player:
 
 
 @dataclass(slots=True)
-class Arena:
+class Arena(CopyOnWrite):
     billboard: int  # 0 until dealt
     fans: list[int]
     partner: list[int]  # R10: alliance partner by seat, -1 independent or absent
@@ -237,14 +269,6 @@ class State:
     def __copy__(self) -> State:
         """Python's copy protocol, as the engine clones a state."""
         return self.clone()
-
-
-class CopyOnWrite(Protocol):
-    """A player or an arena: shared by clones while frozen, copied before it changes."""
-
-    frozen: bool
-
-    def clone(self) -> Self: ...
 
 
 Piece = TypeVar("Piece", bound=CopyOnWrite)
@@ -350,7 +374,9 @@ def own_crabs_in(state: State, player: int, arena: int) -> list[int]:
 
 def managers_in(state: State, arena: int) -> list[int]:
     """The seats with a crab in `arena`, in seat order."""
-    return [p for p, player in enumerate(state.players) if arena in [c.arena for c in player.crabs]]
+    return [
+        p for p, player in enumerate(state.players) if any(c.arena == arena for c in player.crabs)
+    ]
 
 
 def unit_of(state: State, player: int, arena: int) -> int:
