@@ -125,10 +125,11 @@ def observe(view: game_pb2.View, writer: Writer) -> None:
 
 def write_piles(part: pb.CrabBucketView, writer: Writer) -> None:
     for pile, shown in enumerate(part.piles):
-        if shown.cards:
-            writer.put("pile_tops", pile * CARD_KINDS + card_index(shown.cards[-1]))
-        if len(shown.cards) > 1:
-            writer.put("pile_unders", pile * CARD_KINDS + card_index(shown.cards[-2]))
+        cards = shown.cards  # looked up in the message once, not at each use
+        if cards:
+            writer.put("pile_tops", pile * CARD_KINDS + card_index(cards[-1]))
+        if len(cards) > 1:
+            writer.put("pile_unders", pile * CARD_KINDS + card_index(cards[-2]))
         writer.put("pile_heights", pile, shown.height / MAX_CARDS)
         writer.put("pile_oxi", pile, shown.oxi_count / MAX_OXI)
 
