@@ -64,6 +64,7 @@ from crabgames.games.crab_rage.state import (
     crabs_in,
     own_crabs_in,
     push,
+    push_all,
     turn_order,
     writable_crab,
     writable_player,
@@ -788,7 +789,7 @@ class ActionTurn(Handler):
             *acted_names(state, move),
         )
         effect, tasks = perform(state, player, move, style)
-        push(state, *tasks)
+        push_all(state, tasks)
         return [acted, *effect]
 
 
@@ -904,5 +905,5 @@ class Riptide(Handler):
         assert isinstance(move, SignatureTarget)
         state.pending.pop()
         events, enters = send(state, [(move.target, move.arena)])
-        push(state, *enters)
+        push_all(state, enters)
         return events

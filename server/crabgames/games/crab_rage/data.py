@@ -127,7 +127,8 @@ SETUP = {3: Setup(4, 8, 3, 4), 4: Setup(3, 6, 3, 3), 5: Setup(3, 6, 4, 3)}
 FANS_PER_PLAYER: Final = 32  # R21
 ROUNDS: Final = 4
 MUTATION_ABOVE: Final = 6  # R4: rage above 6 after a build triggers mutation
-MIN_MUSCLE, MAX_MUSCLE = 1, 6  # R3
+MIN_MUSCLE: Final = 1  # R3
+MAX_MUSCLE: Final = 6  # R3
 # R2 (house default, every team alike): team board slots show muscle 1, 2, 3 (and 4).
 TEAM_BOARD_MUSCLE = (1, 2, 3, 4)
 

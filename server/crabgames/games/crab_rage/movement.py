@@ -45,6 +45,7 @@ from crabgames.games.crab_rage.state import (
     next_leaving_crab,
     own_crabs_in,
     push,
+    push_all,
     turn_order,
     writable_arena,
     writable_crab,
@@ -134,7 +135,7 @@ class EnterArena(Handler):
         follow = [Task(Step.BILLBOARD, task.player, task.arena, list(task.crabs))]
         if rivals:
             follow.insert(0, Task(Step.ALLIANCE, task.player, task.arena))
-        push(state, *follow)
+        push_all(state, follow)
         return events
 
 
@@ -327,5 +328,5 @@ class ChooseDestinations(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
         events, enters = send(state, list(zip(task.crabs, task.values, strict=True)))
         follow = [style_bonus(task.player, [task.arena, *task.values])] if task.flag else []
-        push(state, *enters, *follow)
+        push_all(state, enters + follow)
         return events

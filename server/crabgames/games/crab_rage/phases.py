@@ -46,6 +46,7 @@ from crabgames.games.crab_rage.state import (
     earliest,
     muscle_of,
     push,
+    push_all,
     rumble_order,
     seats_of,
     standing_unit_of,
@@ -431,7 +432,7 @@ class RumbleResult(Handler):
             for p in losers
             if crabs_there[p]
         ]
-        push(state, *builds)
+        push_all(state, builds)
         return events
 
 
@@ -454,7 +455,7 @@ class FanPhase(Handler):
                 me.hardcore += gained
                 events.append(HardcoreFansGained(seat, gained, me.hardcore, me.team))
             builds.append(Task(Step.BUILD_RAGE, seat, values=[rage]))
-        push(state, *builds)
+        push_all(state, builds)
         return events
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -11,6 +10,7 @@ from typing import Any, Final, Self, TypeVar
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
     FANS_PER_PLAYER,
+    SETUP,
     Reward,
 )
 from crabgames.v1 import crab_rage_pb2 as pb
@@ -346,13 +346,18 @@ def writable_arena(state: State, index: int) -> Arena:
 
 def turn_order(state: State, start: int) -> tuple[int, ...]:
     """Seats clockwise from `start` (G1, R6)."""
-    return clockwise(start, len(state.players))
+    return CLOCKWISE[len(state.players)][start]
 
 
-@functools.lru_cache(maxsize=64)
 def clockwise(start: int, seats: int) -> tuple[int, ...]:
-    """A pure function of two small values, asked for several times a move."""
+    """Seats clockwise from `start` at a table of `seats`."""
     return tuple((start + i) % seats for i in range(seats))
+
+
+# `clockwise` by table size and start, built once: asked for several times a move.
+CLOCKWISE: Final = tuple(
+    tuple(clockwise(start, seats) for start in range(seats)) for seats in range(max(SETUP) + 1)
+)
 
 
 def crab(state: State, ref: CrabRef) -> Crab:
@@ -389,10 +394,16 @@ def units_in(state: State, arena: int) -> list[int]:
     return sorted({unit_of(state, p, arena) for p in managers_in(state, arena)})
 
 
-@functools.lru_cache(maxsize=64)
+# The seats of each unit (a bit set of seats), lowest first, by unit: built once, asked for
+# several times a move.
+UNIT_SEATS: Final = tuple(
+    tuple(p for p in range(max(SETUP)) if unit >> p & 1) for unit in range(1 << max(SETUP))
+)
+
+
 def seats_of(unit: int) -> tuple[int, ...]:
-    """The seats of a unit, lowest first: a pure function of a small value."""
-    return tuple(p for p in range(unit.bit_length()) if unit >> p & 1)
+    """The seats of a unit, lowest first."""
+    return UNIT_SEATS[unit]
 
 
 def muscle_of(state: State, seats: Sequence[int] | int, arena: int) -> int:
@@ -424,4 +435,11 @@ def earliest(state: State, seats: list[int]) -> int:
 
 def push(state: State, *tasks: Task) -> None:
     """Push steps so that the first given runs first."""
-    state.pending.extend(reversed(tasks))
+    push_all(state, tasks)
+
+
+def push_all(state: State, tasks: Sequence[Task]) -> None:
+    """`push` for steps gathered in a list (compiled, a call unpacking one with * is a slow,
+    generic one)."""
+    for task in reversed(tasks):
+        state.pending.append(task)
