@@ -435,10 +435,10 @@ def earliest(state: State, seats: list[int]) -> int:
 
 def push(state: State, *tasks: Task) -> None:
     """Push steps so that the first given runs first."""
-    push_all(state, tasks)
+    push_all(state, list(tasks))
 
 
-def push_all(state: State, tasks: Sequence[Task]) -> None:
+def push_all(state: State, tasks: list[Task]) -> None:
     """`push` for steps gathered in a list (compiled, a call unpacking one with * is a slow,
     generic one)."""
     for task in reversed(tasks):
