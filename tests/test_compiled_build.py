@@ -50,6 +50,23 @@ def test_every_rules_module_runs_compiled():
     assert "crabgames.service.servicer" not in compiled.compiled_modules()
 
 
+def test_no_native_class_extends_a_builtin_container():
+    """mypyc's native subclass of dict (or list) that keeps attributes of its own corrupts the
+    garbage collector (python/mypy#21133: a crash in a later collection, far from the cause), so
+    such a class is declared interpreted (mypyc_attr(native_class=False))."""
+    require_compiled_build()
+    native_containers = [
+        f"{name}.{cls.__name__}"
+        for name in compiled.compiled_modules()
+        for cls in vars(sys.modules[name]).values()
+        if isinstance(cls, type)
+        and cls.__module__ == name
+        and hasattr(cls, "__mypyc_attrs__")  # what mypyc gives its native classes only
+        and any(base in (dict, list, set) for base in cls.__mro__)
+    ]
+    assert native_containers == []
+
+
 def test_the_pure_source_and_the_compiled_build_agree_move_for_move():
     require_compiled_build()
     built = agreement_lines()

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final, TypeVar
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
+from mypy_extensions import mypyc_attr
 
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -76,6 +77,9 @@ def sized(payload: bytes) -> bytes:
     return varint(len(payload)) + payload
 
 
+# Interpreted even in the compiled build: mypyc's native subclass of dict with attributes of
+# its own breaks the garbage collector (python/mypy#21133; tests/test_compiled_build.py).
+@mypyc_attr(native_class=False)
 class Remembered(dict[K, V]):
     """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few

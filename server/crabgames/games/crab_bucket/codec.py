@@ -8,6 +8,8 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from itertools import chain
 from typing import Any, Final
 
+from mypy_extensions import mypyc_attr
+
 from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec, Messages, Words
 from crabgames.games.crab_bucket import consistency, rules, turn, words
@@ -215,6 +217,9 @@ OPTIONS_COST: Final = 5  # bytes kept per encoded byte, beside the entry's own b
 ENTRY_OVERHEAD: Final = 512  # the entry's tuple, dict slot and bytes objects
 
 
+# Interpreted even in the compiled build: mypyc's native subclass of dict with attributes of
+# its own breaks the garbage collector (python/mypy#21133; tests/test_compiled_build.py).
+@mypyc_attr(native_class=False)
 class OptionsTable(dict[Any, Any]):
     """A table of options bounded by count and by the bytes it keeps (estimated): it starts
     over rather than pass either bound."""
