@@ -86,7 +86,6 @@ CRAB_INDICES: Final = range(max(s.crabs for s in SETUP.values()))
 ARENA_COUNTS: Final = sorted({s.arenas for s in SETUP.values()})
 # Every crab reference (seat, crab index) by seat and index: shared tuples, not one per listing.
 CRAB_REFS: Final = tuple(tuple((seat, i) for i in CRAB_INDICES) for seat in SEATS)
-TARGETS: Final = [ref for refs in CRAB_REFS for ref in refs]
 
 
 # ----- 2. Action Phase: "Act. Select an available action. Place rage equal to its cost." -----
@@ -223,10 +222,11 @@ def rage_moves(index: int, xs: range) -> tuple[Move, ...]:
     return tuple(Act(Action.RAGE, index, amount=x) for x in xs)
 
 
-# Smash: crab `index` on each target for X up to SMASH_TABLE_X, by crab index and target (a turn
-# takes the X it can pay for). A larger X (rare: rage builds slowly) extends that crab's row on
-# that target to KEPT_X once, kept, so that a state with a lot of rage does not build its moves
-# on every decision. Beyond KEPT_X, a `SmashRow` gives the rest as it is read.
+# Smash: crab `index` on each target for X up to SMASH_TABLE_X, by crab index, then the target's
+# seat and crab index (a turn takes the X it can pay for). A larger X (rare: rage builds slowly)
+# extends that crab's row on that target to KEPT_X once, kept, so that a state with a lot of rage
+# does not build its moves on every decision. Beyond KEPT_X, a `SmashRow` gives the rest as it is
+# read.
 SMASH_TABLE_X: Final = 16
 KEPT_X: Final = 127
 
@@ -236,22 +236,21 @@ def rage_for_x(action: int, x: int) -> int:
     return rage_cost(action, x)
 
 
-SMASH_MOVES: Final[list[dict[CrabRef, tuple[Move, ...]]]] = []
+SMASH_MOVES: Final[list[list[list[tuple[Move, ...]]]]] = []
 for index in CRAB_INDICES:
-    SMASH_MOVES.append({})
-    for target in TARGETS:
-        xs = x_values(Action.SMASH, rage_for_x(Action.SMASH, SMASH_TABLE_X), MIN_MUSCLE)
-        SMASH_MOVES[index][target] = smash_moves(index, target, xs)
+    xs = x_values(Action.SMASH, rage_for_x(Action.SMASH, SMASH_TABLE_X), MIN_MUSCLE)
+    SMASH_MOVES.append([[smash_moves(index, target, xs) for target in refs] for refs in CRAB_REFS])
 
 
 def smash_row(index: int, target: CrabRef, xs: range) -> tuple[Move, ...]:
     """The row of Smash moves of crab `index` on `target` holding the X values `xs` (up to
     KEPT_X): the table's, extended to KEPT_X (and kept) when it holds fewer."""
-    table = SMASH_MOVES[index]
-    row = table[target]
+    seat, crab = target
+    table = SMASH_MOVES[index][seat]
+    row = table[crab]
     if len(row) < len(xs):
         kept = x_values(Action.SMASH, rage_for_x(Action.SMASH, KEPT_X), MIN_MUSCLE)
-        row = table[target] = smash_moves(index, target, kept)
+        row = table[crab] = smash_moves(index, target, kept)
     return row
 
 
@@ -366,14 +365,14 @@ for index in CRAB_INDICES:
         for rage in range(RAGE_FOR_ALL + 1):
             RAGE_MOVES[index][muscle].append(rage_moves(index, x_values(Action.RAGE, rage, muscle)))
 
-# Psych Out and Swap: crab `index` on each target, by action, crab index and target.
-TARGET_MOVES: Final[dict[int, list[dict[CrabRef, Move]]]] = {}
+# Psych Out and Swap: crab `index` on each target, by action, crab index, then the target's seat
+# and crab index.
+TARGET_MOVES: Final[dict[int, list[list[list[Move]]]]] = {}
 for action in (Action.PSYCH_OUT, Action.SWAP):
-    TARGET_MOVES[action] = []
-    for index in CRAB_INDICES:
-        TARGET_MOVES[action].append(
-            {target: Act(action, index, target=target) for target in TARGETS}
-        )
+    TARGET_MOVES[action] = [
+        [[Act(action, index, target=target) for target in refs] for refs in CRAB_REFS]
+        for index in CRAB_INDICES
+    ]
 
 
 def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Move, ...]:
@@ -477,14 +476,14 @@ def psych_out_moves(
     state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
 ) -> list[Move | SmashRow]:
     table = TARGET_MOVES[action]
-    return [table[i][t] for i, where in placed for t in psych_out_targets(rivals, where)]
+    return [table[i][s][c] for i, where in placed for s, c in psych_out_targets(rivals, where)]
 
 
 def swap_moves(
     state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
 ) -> list[Move | SmashRow]:
     table = TARGET_MOVES[action]
-    return [table[i][t] for i, where in placed for t in swap_targets(rivals, where)]
+    return [table[i][s][c] for i, where in placed for s, c in swap_targets(rivals, where)]
 
 
 def rage_action_moves(
@@ -534,12 +533,8 @@ def smash_listing(placed: Placed, rivals: Rivals, xs: range) -> list[Move | Smas
         return moves
     span = x_slice(xs)
     for i, where in placed:
-        rows = SMASH_MOVES[i]
-        for t in smash_targets(rivals, where):
-            row = rows[t]
-            if len(row) < len(xs):
-                row = smash_row(i, t, xs)
-            moves += row[span]
+        for target in smash_targets(rivals, where):
+            moves += smash_row(i, target, xs)[span]
     return moves
 
 
