@@ -77,7 +77,7 @@ $(GENERATED): $(INSTALLED) $(PROTOS)
 # The rules compiled by mypyc (docs/performance.md): the same source, 2-3x faster for search and
 # learning agents. Without a C compiler and Python's headers it says so and the pure source runs.
 $(COMPILED): $(GENERATED) $(INSTALLED_COMPILE) $(COMPILED_SOURCES)
-	$(PY) -m crabgames.compiled
+	$(PY) -c "from crabgames.compiled import main; main()"
 
 compiled: $(COMPILED)
 

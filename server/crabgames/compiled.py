@@ -202,7 +202,3 @@ def main() -> None:
     started = time.monotonic()
     build()
     print(f"make compiled: {len(compiled_sources())} modules in {time.monotonic() - started:.0f} s")
-
-
-if __name__ == "__main__":
-    main()
