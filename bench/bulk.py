@@ -5,9 +5,11 @@ steps per second, all in process on one core, each measured once with the pure s
 (CRABGAMES_PURE=1) and once with the compiled build, in turns, in one run.
 
     python -m bench.bulk [--seconds 2] [--game kraby]      (make bench runs it too)
+    python -m bench.bulk --baseline DIR    (a third column: the code of another checkout, such
+                                            as issue 29's d6d484c, with its generated v1/)
 
 Each measurement runs in its own process (which build a process runs is chosen when it imports
-crabgames), the pure and the compiled one of a table back to back, so both see the same machine.
+crabgames), the builds of a table back to back, so all see the same machine.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def measure(game_id: str, players: int, seconds: float) -> dict:
         lambda: time.perf_counter() >= ends,
     )  # fmt: skip
     return {
-        "build": crabgames.BUILD,
+        "build": getattr(crabgames, "BUILD", "pure Python (before the compiled build)"),
         "native_games_per_second": native,
         "search_simulations_per_second": simulations_per_second(engine, game_id, players, seconds),
         "suggest_move_simulations_in_1s": suggested.result.simulations,
@@ -63,25 +65,41 @@ def measure(game_id: str, players: int, seconds: float) -> dict:
     }
 
 
-def measured_in(build: str, game_id: str, players: int, seconds: float) -> dict:
+def measured_in(
+    build: str, game_id: str, players: int, seconds: float, baseline: Path | None = None
+) -> dict:
+    measure_args = ["--measure", f"{game_id}:{players}", "--seconds", str(seconds)]
+    if build == "baseline":  # this file's measure, on the other checkout's code and bench
+        assert baseline is not None
+        this_file = str(ROOT / "bench" / "bulk.py")
+        run = (
+            f"import runpy, sys; sys.argv[1:] = {measure_args!r};"
+            f" runpy.run_path({this_file!r}, run_name='__main__')"
+        )
+        command, cwd = [sys.executable, "-c", run], baseline
+        paths = [baseline / "server", baseline / "clients", baseline]
+        environ = {"PYTHONPATH": os.pathsep.join(map(str, paths))} | BUILDS["pure"]
+    else:
+        command, cwd, environ = (
+            [sys.executable, "-m", "bench.bulk", *measure_args],
+            ROOT,
+            BUILDS[build],
+        )
     done = subprocess.run(
-        [sys.executable, "-m", "bench.bulk", "--measure", f"{game_id}:{players}"]
-        + ["--seconds", str(seconds)],
-        cwd=ROOT,
-        env=os.environ | BUILDS[build],
-        capture_output=True,
-        text=True,
-        check=True,
+        command, cwd=cwd, env=os.environ | environ, capture_output=True, text=True, check=True
     )
     row = json.loads(done.stdout.splitlines()[-1])
-    wanted = "pure" if build == "pure" else "compiled"
+    wanted = "compiled" if build == "compiled" else "pure"
     if not row["build"].startswith(wanted):
         raise SystemExit(f"bench.bulk: asked for the {build} build, the process ran {row['build']}")
     return row
 
 
-def side_by_side(seconds: float, only: str | None = None) -> list[dict]:
-    """Every title at its smallest and largest table, pure then compiled."""
+def side_by_side(
+    seconds: float, only: str | None = None, baseline: Path | None = None
+) -> list[dict]:
+    """Every title at its smallest and largest table: the baseline's code if given, then the
+    pure source, then the compiled build."""
     from crabgames.games import all_games
 
     rows = []
@@ -90,19 +108,26 @@ def side_by_side(seconds: float, only: str | None = None) -> list[dict]:
             continue
         for players in sorted({game.facts.min_players, game.facts.max_players}):
             row = {"game": game.facts.id, "players": players}
-            for build in BUILDS:
-                row[build] = measured_in(build, game.facts.id, players, seconds)
+            for build in (["baseline"] if baseline else []) + list(BUILDS):
+                row[build] = measured_in(build, game.facts.id, players, seconds, baseline)
             rows.append(row)
             print(line(row), flush=True)
     return rows
 
 
+def cell(row: dict, key: str) -> str:
+    """`pure -> compiled (ratio)`, with `baseline -> ` in front (and its ratio) when measured."""
+    pure, built = row["pure"][key], row["compiled"][key]
+    text = f"{pure:.0f} -> {built:.0f} ({built / pure:.2f}x)"
+    if "baseline" in row:
+        base = row["baseline"][key]
+        text = f"{base:.0f} -> {text[:-1]}; {built / base:.2f}x the baseline)"
+    return text
+
+
 def line(row: dict) -> str:
-    parts = [f"{row['game']:<12} {row['players']}p"]
-    for key, name in MEASURES.items():
-        pure, built = row["pure"][key], row["compiled"][key]
-        parts.append(f"{name} {pure:.0f} -> {built:.0f} ({built / pure:.2f}x)")
-    return ", ".join(parts)
+    cells = [f"{name} {cell(row, key)}" for key, name in MEASURES.items()]
+    return ", ".join([f"{row['game']:<12} {row['players']}p", *cells])
 
 
 def markdown(rows: list[dict]) -> list[str]:
@@ -111,10 +136,7 @@ def markdown(rows: list[dict]) -> list[str]:
         "|---|---|" + "---|" * len(MEASURES),
     ]
     for row in rows:
-        cells = []
-        for key in MEASURES:
-            pure, built = row["pure"][key], row["compiled"][key]
-            cells.append(f"{pure:.0f} -> {built:.0f} ({built / pure:.2f}x)")
+        cells = [cell(row, key) for key in MEASURES]
         out.append(f"| {row['game']} | {row['players']} | " + " | ".join(cells) + " |")
     return out
 
@@ -123,13 +145,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
     parser.add_argument("--game", help="one title only")
+    parser.add_argument("--baseline", type=Path, help="a checkout whose code to measure too")
+    parser.add_argument("--json", type=Path, help="write the rows here too")
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # GAME:PLAYERS, in a child process
     args = parser.parse_args()
     if args.measure:
         game_id, players = args.measure.split(":")
         print(json.dumps(measure(game_id, int(players), args.seconds)))
         return
-    print("\n".join(markdown(side_by_side(args.seconds, args.game))))
+    rows = side_by_side(args.seconds, args.game, args.baseline)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+    print("\n".join(markdown(rows)))
 
 
 if __name__ == "__main__":
