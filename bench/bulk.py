@@ -1,8 +1,8 @@
 """The rules for bulk callers, pure beside compiled (issue 29, docs/performance.md): for every
 title at its smallest and largest table, native random games per second (Playouts' loop), IS-MCTS
-simulations per second, the simulations SuggestMove's search makes in its 1 s, and PettingZoo
-steps per second, all in process on one core, each measured once with the pure source
-(CRABGAMES_PURE=1) and once with the compiled build, in turns, in one run.
+simulations per second, the simulations SuggestMove's search makes in 1 s, and PettingZoo
+steps per second, all in process on one core (seconds of the process's CPU), each measured once
+with the pure source (CRABGAMES_PURE=1) and once with the compiled build, in turns, in one run.
 
     python -m bench.bulk [--seconds 2] [--game kraby]      (make bench runs it too)
     python -m bench.bulk --baseline DIR    (a third column: the code of another checkout, such
@@ -33,7 +33,10 @@ MEASURES = {
 
 
 def measure(game_id: str, players: int, seconds: float) -> dict:
-    """This process's build, one table: the four measures."""
+    """This process's build, one table: the four measures, in this process's CPU seconds (the
+    measures time themselves with time.perf_counter, here the process's CPU clock: steady on a
+    shared machine, where wall time counts the other processes' turns too)."""
+    time.perf_counter = time.process_time
     import crabgames
     from bench.bench import options_for, search_position, simulations_per_second
     from crabclients.agents.backends import InProcess
