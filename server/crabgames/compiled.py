@@ -1,9 +1,9 @@
 """The compiled build: the same rules source, compiled by mypyc (docs/performance.md, issue 29).
 
 The engine's core and the games' modules are plain typed Python. `make compiled` (run by
-`make test` and `make bench`; it says so and stops where no C compiler or Python headers are
-found) compiles exactly that source with mypyc,
-as black and mypy ship theirs, into `server/crabgames/.compiled/`; nothing is written twice.
+`make test` and `make bench`; where no C compiler or Python headers are found it says so and
+stops) compiles exactly that source with mypyc, as black and mypy ship theirs, into
+`server/crabgames/.compiled/`; nothing is written twice.
 Importing `crabgames` then loads those extension modules in place of the source, but only if
 every compiled source file is byte for byte what was compiled (its SHA-256 is in the build's
 manifest): edit a rule and, until it is rebuilt, the pure source runs, with a warning. Set
