@@ -16,6 +16,7 @@ import json
 import random
 
 import crabgames
+from bench.bench import options_for
 from crabgames.core.agents import Table
 from crabgames.core.engine import Engine
 from crabgames.core.errors import RulesError
@@ -23,17 +24,12 @@ from crabgames.core.game import PLAYER
 from crabgames.core.playouts import run_playouts
 from crabgames.core.search import Search
 from crabgames.games import all_games
-from crabgames.v1 import rules_service_pb2 as api
 from tests.playthrough import encode, play_random
 
 SEEDS = (1, 2, 3)
 VIEW_EVERY = 5  # states between two looks at every seat's view
 DAMAGED_STATES = 40  # per table and seed
 SEARCH_SIMULATIONS = 60
-
-
-def options_for(game_id: str):
-    return getattr(api.NewGameRequest(), game_id).__class__()
 
 
 def digest(items) -> str:
@@ -98,17 +94,25 @@ def searched(engine: Engine, game_id: str, players: int, seed: int) -> str:
     )
 
 
+def tables(engine: Engine) -> list[tuple[str, int]]:
+    """Every title at its smallest and largest table."""
+    return [
+        (game_id, players)
+        for game_id, game in engine.games.items()
+        for players in sorted({game.facts.min_players, game.facts.max_players})
+    ]
+
+
 def lines() -> list[str]:
     engine = Engine(all_games())
     out = []
-    for game_id, game in engine.games.items():
-        for players in sorted({game.facts.min_players, game.facts.max_players}):
-            for seed in SEEDS:
-                row = played(engine, game_id, players, seed) | {
-                    "playouts": playouts(engine, game_id, players, seed),
-                    "search": searched(engine, game_id, players, seed),
-                }
-                out.append(f"{game_id} {players}p seed {seed}: {json.dumps(row, sort_keys=True)}")
+    for game_id, players in tables(engine):
+        for seed in SEEDS:
+            row = played(engine, game_id, players, seed) | {
+                "playouts": playouts(engine, game_id, players, seed),
+                "search": searched(engine, game_id, players, seed),
+            }
+            out.append(f"{game_id} {players}p seed {seed}: {json.dumps(row, sort_keys=True)}")
     return out
 
 

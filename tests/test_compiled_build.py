@@ -17,7 +17,9 @@ import pytest
 
 import crabgames
 from crabgames import compiled
+from crabgames.core.engine import Engine
 from crabgames.games import all_games
+from tests.compiled_agreement import SEEDS, tables
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -73,18 +75,9 @@ def test_the_pure_source_and_the_compiled_build_agree_move_for_move():
     pure = agreement_lines(CRABGAMES_PURE="1")
     assert built[0].startswith("compiled by mypyc"), built[0]
     assert pure[0].startswith("pure Python"), pure[0]
-    assert len(built) == 1 + len(compiled_titles_and_tables()) * 3
+    assert len(built) == 1 + len(tables(Engine(all_games()))) * len(SEEDS)
     for ours, theirs in zip(built[1:], pure[1:], strict=True):
         assert ours == theirs
-
-
-def compiled_titles_and_tables() -> list[tuple[str, int]]:
-    games = all_games()
-    return [
-        (game.facts.id, players)
-        for game in games
-        for players in sorted({game.facts.min_players, game.facts.max_players})
-    ]
 
 
 # ----- which build runs -----
