@@ -31,3 +31,23 @@ def test_weighted_picks_follow_the_weights():
     counts = Counter(prng.pick_weighted([1, 0, 3]) for _ in range(8000))
     assert counts[1] == 0
     assert 0.22 < counts[0] / 8000 < 0.28
+
+
+def test_the_counter_wraps_at_two_to_the_64():
+    # A state may carry any uint64 counter: the draw after 2**64 - 1 is the one at counter 0's
+    # successor, as SplitMix64's arithmetic mod 2**64 says.
+    last = Prng(99, counter=2**64 - 1)
+    assert last.next_u64() == mix(99) and last.counter == 0
+    assert last.next_u64() == Prng(99).next_u64()
+
+
+def test_a_uniform_draw_rejects_the_top_partial_class_for_any_n():
+    # The first value drawn from seed 0 is 0xE220A8397B1DCDAF: accepted for an n whose limit is
+    # above it, rejected (and the next value used) for one whose limit is below it.
+    first, second = 0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4
+    for n in (1, 37, 1023, 1024, 5000, 2**63 + 1):
+        prng = Prng(0)
+        limit = 2**64 - 2**64 % n
+        expected = first % n if first < limit else second % n
+        assert prng.below(n) == expected, n
+    assert Prng(0).below(2**63 + 1) == second % (2**63 + 1)  # 2**64 - (2**63 - 1) is the limit

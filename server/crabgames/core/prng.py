@@ -16,9 +16,11 @@ total weight and returns the first outcome whose running total exceeds r.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-MASK64 = (1 << 64) - 1
-GAMMA = 0x9E3779B97F4A7C15
+TWO_TO_64: Final = 1 << 64
+MASK64: Final = TWO_TO_64 - 1
+GAMMA: Final = 0x9E3779B97F4A7C15
 
 
 def mix(z: int) -> int:
@@ -28,22 +30,37 @@ def mix(z: int) -> int:
     return z ^ (z >> 31)
 
 
+def rejection_limit(n: int) -> int:
+    """The values below it split evenly into n classes by their remainder mod n."""
+    return TWO_TO_64 - TWO_TO_64 % n
+
+
+# rejection_limit(n) for the n a draw meets (a hand, a bag, a deck, a list of moves): computed
+# once, since its big-integer arithmetic costs as much as half a draw.
+REJECTION_LIMITS: Final = [0] + [rejection_limit(n) for n in range(1, 1024)]
+
+
 class Prng:
-    __slots__ = ("seed", "counter")
+    """The state is (seed, counter); `position` is seed + counter * GAMMA mod 2**64, kept so that
+    a draw adds GAMMA instead of multiplying again."""
+
+    __slots__ = ("seed", "counter", "position")
 
     def __init__(self, seed: int, counter: int = 0) -> None:
         self.seed = seed & MASK64
         self.counter = counter & MASK64
+        self.position = (self.seed + self.counter * GAMMA) & MASK64
 
     def next_u64(self) -> int:
         self.counter = (self.counter + 1) & MASK64
-        return mix(self.seed + self.counter * GAMMA)
+        self.position = (self.position + GAMMA) & MASK64
+        return mix(self.position)
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n)."""
         if n <= 0:
             raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = REJECTION_LIMITS[n] if n < len(REJECTION_LIMITS) else rejection_limit(n)
         while True:
             r = self.next_u64()
             if r < limit:
