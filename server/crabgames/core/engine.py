@@ -256,11 +256,15 @@ class ForcedMoveEvent(NamedTuple):
         return msg.SerializeToString(deterministic=True)
 
     def sized(self) -> bytes:
-        """`encoded`, its length in front (Happened)."""
-        return wire.sized(self.encoded())
+        """`encoded`, its length in front (Happened), remembered by value as a game's events
+        are (sized_events): building the Event message costs as much as a rule's move."""
+        return _SIZED_FORCED_MOVES[self]
 
 
 FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
+_SIZED_FORCED_MOVES: Final[wire.Remembered[ForcedMoveEvent, bytes]] = wire.Remembered(
+    lambda event: wire.sized(event.encoded())
+)
 
 
 def redact(game: AnyGame, event: Any, viewer: int | None) -> Any | None:
