@@ -160,3 +160,12 @@ def test_a_leading_field_is_split_off_only_when_it_leads_whole():
     assert wire.leading_field(data[:5], 1) is None  # cut short
     long = game_pb2.GameState(rules_version="x" * 300).SerializeToString()
     assert wire.leading_field(long, 1) == (b"x" * 300, b"")  # a two-byte length
+
+
+@pytest.mark.parametrize("length", [0, 1, 127, 128, 300, 20_000])
+def test_a_sized_payload_is_unsized_back_whole(length):
+    payload = bytes(range(256)) * (length // 256) + bytes(length % 256)
+    framed = wire.sized(payload)
+    assert wire.unsized(framed) == payload
+    with pytest.raises(ValueError):
+        wire.unsized(framed[:-1])  # its payload cut short

@@ -185,17 +185,10 @@ class Match:
         return events
 
     def forced_move_bytes(self, decision: Decision, move: Any) -> bytes:
-        """The forced move as LegalMoves would have listed it."""
-        game = self.game
-        msg = game_pb2.Move(
-            player=decision.player,
-            label=game.codec.move_label(self.state, move),
-            move_id=game.move_id(self.state, move),
-        )
-        part = getattr(msg, game.facts.id)
-        part.SetInParent()
-        game.codec.encode_move(move, part)
-        return msg.SerializeToString()
+        """The forced move as LegalMoves would have listed it: the same encoding, kept."""
+        game, state = self.game, self.state
+        keys = paths(game).move_cache_keys(state, [move])
+        return wire.unsized(_encoded_moves(game, decision.player).add(keys, state, [move])[0])
 
     def resolve_chance(self) -> list[Any]:
         """In AUTO mode, resolve every pending chance event from the PRNG (G2)."""

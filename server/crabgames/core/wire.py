@@ -124,16 +124,34 @@ def leading_field(data: bytes, field_number: int) -> tuple[bytes, bytes] | None:
     head = tag(field_number, LENGTH_DELIMITED)
     if not data.startswith(head):
         return None
+    framed = length_at(data, len(head))
+    if framed is None:
+        return None
+    start, end = framed
+    return data[start:end], data[end:]
+
+
+def length_at(data: bytes, index: int) -> tuple[int, int] | None:
+    """The payload a varint length at `index` frames, as (start, end) indexes into `data`; None
+    when the length or its payload is cut short."""
     length = shift = 0
-    start = len(head)
-    for i in range(start, min(len(data), start + 5)):  # a length below 2**32: 5 bytes at most
+    for i in range(index, min(len(data), index + 5)):  # a length below 2**32: 5 bytes at most
         byte = data[i]
         length |= (byte & 0x7F) << shift
         if byte < 0x80:
             end = i + 1 + length
-            return (data[i + 1 : end], data[end:]) if end <= len(data) else None
+            return (i + 1, end) if end <= len(data) else None
         shift += 7
     return None
+
+
+def unsized(data: bytes) -> bytes:
+    """The payload of `sized(payload)`."""
+    framed = length_at(data, 0)
+    if framed is None:
+        raise ValueError("not a sized payload")
+    start, end = framed
+    return data[start:end]
 
 
 def first_unknown_field(message: Message, path: str) -> tuple[str, int] | None:
