@@ -103,3 +103,8 @@ def counted(counts: tuple[int, ...], color: Color, change: int) -> tuple[int, ..
     changed = list(counts)
     changed[color - 1] += change
     return tuple(changed)
+
+
+def tiles_in(counts: tuple[int, ...]) -> int:
+    """How many tiles a hand or the bag holds in all (`counts` indexed by colour - 1)."""
+    return sum(count for count in counts)  # a generator: mypyc sums it in a native loop
