@@ -11,7 +11,6 @@ line of sight a board can have (a line's obstacles as a bit set, state.py).
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
@@ -213,10 +212,10 @@ def legal_moves(state: KrabyState) -> list[Move]:
     """The moves of the fisher to play: a tile (the crab move, mandatory), then a figure or none
     (optional)."""
     if state.step == PLACE_TILE:
-        colors = COLORS_HELD[state.hands[state.turn_player]]
+        colors = colors_held(state.hands[state.turn_player])
         moves: list[Move] = []
         for entry in entry_points(state):
-            moves.extend(entry.tiles[colors])
+            moves += entry.tiles[colors]
         return moves
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state), SKIP_FIGURE]
@@ -420,7 +419,7 @@ def unfillable_cells(state: KrabyState) -> list[int]:
 class Entry:
     """An entry point (K3, K4): a tile may be slid in from `edge` along `lane`, and stops at cell
     `stop`. `tiles` are the moves it offers by the colours in hand (K5: the colour does not
-    matter for legality), indexed by COLORS_HELD. One object for each, built once: they are
+    matter for legality), indexed by `colors_held`. One object for each, built once: they are
     compared by identity."""
 
     edge: Edge
@@ -432,14 +431,6 @@ class Entry:
 def colors_held(hand: tuple[int, ...]) -> int:
     """The colours `hand` holds, as a bit set (bit c - 1 for colour c)."""
     return sum(1 << (color - 1) for color in COLORS if hand[color - 1])
-
-
-# COLORS_HELD[hand]: `colors_held` for every hand of up to six tiles.
-COLORS_HELD: Final = {
-    hand: colors_held(hand)
-    for hand in itertools.product(range(HAND_SIZE + 1), repeat=len(COLORS))
-    if sum(hand) <= HAND_SIZE
-}
 
 
 def entry(edge: Edge, lane: int, position: int) -> Entry:
@@ -550,7 +541,8 @@ def ship_has_room(state: KrabyState, player: int) -> bool:
 
 def room_on_ship(ship: Ship, num_players: int) -> int:
     """How many more figures the ship may hold (`ship_has_room`)."""
-    return FIGURES_PER_SHIP[num_players] - (len(ship) - ship.count(NO_FIGURE))
+    figures = sum(1 for hold in ship if hold != NO_FIGURE)  # a generator: a native loop
+    return FIGURES_PER_SHIP[num_players] - figures
 
 
 def figure_beside_the_board(figure_supply: tuple[int, ...], color: Color) -> bool:
