@@ -450,12 +450,13 @@ ENTRIES: Final = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Side:
     """The playing area (K1) of a number of fishers as tiles slid in from one edge meet it, its
     tables gathered: whether its lanes are rows, the lanes in order (LANES), where a tile stops
     along a lane by the lane's obstacles (STOPS, K3), and the entry point at each lane and
-    position (ENTRIES)."""
+    position (ENTRIES). One object for each, built once, so that finding the entry points looks
+    up no table by edge or number of fishers along the way."""
 
     edge: Edge
     along_rows: bool
