@@ -11,6 +11,9 @@ Color: TypeAlias = pb.KrabyColor.ValueType
 Edge: TypeAlias = pb.KrabyEdge.ValueType
 Cell: TypeAlias = pb.KrabyCell.ValueType
 
+# The colours, holds and edges are tuples of any length to the type checker, so that mypyc loops
+# over them natively (a fixed-length tuple it packs into a new tuple object for every loop).
+
 # ----- printed -----
 
 # K1: an 11x11 board, rows and columns 0 to 10 from the top left, the sand bar in the centre.
@@ -28,7 +31,7 @@ GREEN: Final = pb.KRABY_COLOR_GREEN
 BLUE: Final = pb.KRABY_COLOR_BLUE
 YELLOW: Final = pb.KRABY_COLOR_YELLOW
 PINK: Final = pb.KRABY_COLOR_PINK
-COLORS: Final = (ORANGE, GREEN, BLUE, YELLOW, PINK)
+COLORS: Final[tuple[Color, ...]] = (ORANGE, GREEN, BLUE, YELLOW, PINK)
 COLOR_NAMES: Final[dict[int, str]] = {
     color: pb.KrabyColor.Name(color).removeprefix("KRABY_COLOR_").lower() for color in COLORS
 }
@@ -41,7 +44,7 @@ HAND_SIZE: Final = 6
 # K6: the crab figures of each colour beside the board, and how many one ship may hold.
 FIGURES_PER_COLOR: Final = {2: 3, 3: 3, 4: 2}
 FIGURES_PER_SHIP: Final = {2: 3, 3: 3, 4: 2}
-MULTIPLIERS: Final = (1, 2, 3)  # the holds x1, x2 and x3 of a ship
+MULTIPLIERS: Final[tuple[int, ...]] = (1, 2, 3)  # the holds x1, x2 and x3 of a ship
 NO_FIGURE: Final = pb.KRABY_COLOR_UNSPECIFIED  # a free hold
 
 # Crab Move: a tile is slid in from any of the four sides.
@@ -49,7 +52,7 @@ NORTH: Final = pb.KRABY_EDGE_NORTH
 EAST: Final = pb.KRABY_EDGE_EAST
 SOUTH: Final = pb.KRABY_EDGE_SOUTH
 WEST: Final = pb.KRABY_EDGE_WEST
-EDGES: Final = (NORTH, EAST, SOUTH, WEST)
+EDGES: Final[tuple[Edge, ...]] = (NORTH, EAST, SOUTH, WEST)
 
 # Groups and Scoring Values: the points of a group of one species by its size, 5 or more
 # scoring 5.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, NamedTuple, TypeAlias
 
-from crabgames.games.kraby.data import Color, Edge
+from crabgames.games.kraby.data import MAX_PLAYERS, Color, Edge
 from crabgames.games.kraby.state import KrabyState
 from crabgames.v1 import kraby_pb2 as pb
 
@@ -64,6 +64,10 @@ class FigureSkipped(NamedTuple):
 class TurnBegan(NamedTuple):
     player: int
     kind: Literal["turn_began"] = "turn_began"
+
+
+# TURN_BEGAN[seat]: an event is immutable, so one per seat, built once.
+TURN_BEGAN: Final = tuple(TurnBegan(seat) for seat in range(MAX_PLAYERS))
 
 
 class TurnPassed(NamedTuple):

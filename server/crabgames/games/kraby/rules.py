@@ -11,7 +11,6 @@ line of sight a board can have (a line's obstacles as a bit set, state.py).
 from __future__ import annotations
 
 import functools
-import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, cast
@@ -51,6 +50,7 @@ from crabgames.games.kraby.events import (
     NO_ENTRY,
     NO_FISHER_CAN_PLACE,
     NO_TILES,
+    TURN_BEGAN,
     EndReason,
     Event,
     FigurePlaced,
@@ -59,7 +59,6 @@ from crabgames.games.kraby.events import (
     TileDealt,
     TileDrawn,
     TilePlaced,
-    TurnBegan,
     TurnPassed,
 )
 from crabgames.games.kraby.moves import SKIP_FIGURE, Move, PlaceFigure, PlaceTile, SkipFigure
@@ -74,6 +73,7 @@ from crabgames.games.kraby.state import (
     Ship,
     Step,
     counted,
+    tiles_in,
 )
 
 # ----- Setup -----
@@ -160,8 +160,8 @@ def deal(state: KrabyState, color: Color) -> list[Event]:
     then the first player (K7) starts."""
     player = state.turn_player
     take_from_bag(state, player, color)
-    hand_size = sum(state.hands[player])
-    events: list[Event] = [TileDealt(player, color, hand_size, sum(state.bag))]
+    hand_size = tiles_in(state.hands[player])
+    events: list[Event] = [TileDealt(player, color, hand_size, tiles_in(state.bag))]
     if hand_size == HAND_SIZE:
         if player + 1 < state.num_players:
             state.turn_player = player + 1
@@ -188,9 +188,9 @@ def begin_turn(state: KrabyState) -> list[Event]:
     events: list[Event] = []
     a_tile_can_enter = has_entry_point(state)
     for _ in range(state.num_players):
-        in_hand = sum(state.hands[state.turn_player])
+        in_hand = tiles_in(state.hands[state.turn_player])
         if a_tile_can_enter and in_hand:
-            events.append(TurnBegan(state.turn_player))
+            events.append(TURN_BEGAN[state.turn_player])
             return events
         events.append(TurnPassed(state.turn_player, NO_ENTRY if in_hand else NO_TILES))
         state.turn_player = next_fisher(state)
@@ -212,7 +212,7 @@ def legal_moves(state: KrabyState) -> list[Move]:
     """The moves of the fisher to play: a tile (the crab move, mandatory), then a figure or none
     (optional)."""
     if state.step == PLACE_TILE:
-        colors = COLORS_HELD[state.hands[state.turn_player]]
+        colors = colors_held(state.hands[state.turn_player])
         moves: list[Move] = []
         for entry in entry_points(state):
             moves += entry.tiles[colors]
@@ -308,17 +308,19 @@ CELLS_ALONG: Final = {
 def where_the_tile_stops(state: KrabyState, edge: Edge, lane: int) -> int | None:
     """The cell where a tile slid in from `edge` along `lane` stops, or None if it cannot be slid
     in there (K3). A lane outside the playing area has no obstacle: nothing stops a tile there."""
-    lanes = state.row_blocked if ALONG_ROWS[edge] else state.col_blocked
-    position = STOPS[state.num_players][edge][lanes[lane]]
+    side = SIDES[state.num_players][edge]
+    lanes = state.row_blocked if side.along_rows else state.col_blocked
+    position = side.stops[lanes[lane]]
     return None if position is None else CELLS_ALONG[edge][lane][position]
 
 
 def may_enter(state: KrabyState, edge: Edge, lane: int) -> bool:
     """Whether a tile may be slid in from `edge` along `lane`: something stops it (K3), and where
     it stops it leaves no hole (K4)."""
+    side = SIDES[state.num_players][edge]
     rows, cols = state.row_blocked, state.col_blocked
-    lanes, crossing = (rows, cols) if ALONG_ROWS[edge] else (cols, rows)
-    position = STOPS[state.num_players][edge][lanes[lane]]
+    lanes, crossing = (rows, cols) if side.along_rows else (cols, rows)
+    position = side.stops[lanes[lane]]
     return position is not None and not leaves_a_hole(lanes, lane, position, crossing[position])
 
 
@@ -332,7 +334,7 @@ def place_tile(state: KrabyState, move: PlaceTile) -> list[Event]:
     state.cells[stop] = move.color + TILE_OFFSET
     state.block(stop)
     state.turns_taken += 1
-    hand_size = sum(state.hands[player])
+    hand_size = tiles_in(state.hands[player])
     events: list[Event] = [TilePlaced(player, move.edge, move.lane, move.color, stop, hand_size)]
     if sum(state.bag):
         state.step = DRAW
@@ -417,7 +419,7 @@ def unfillable_cells(state: KrabyState) -> list[int]:
 class Entry:
     """An entry point (K3, K4): a tile may be slid in from `edge` along `lane`, and stops at cell
     `stop`. `tiles` are the moves it offers by the colours in hand (K5: the colour does not
-    matter for legality), indexed by COLORS_HELD. One object for each, built once: they are
+    matter for legality), indexed by `colors_held`. One object for each, built once: they are
     compared by identity."""
 
     edge: Edge
@@ -429,14 +431,6 @@ class Entry:
 def colors_held(hand: tuple[int, ...]) -> int:
     """The colours `hand` holds, as a bit set (bit c - 1 for colour c)."""
     return sum(1 << (color - 1) for color in COLORS if hand[color - 1])
-
-
-# COLORS_HELD[hand]: `colors_held` for every hand of up to six tiles.
-COLORS_HELD: Final = {
-    hand: colors_held(hand)
-    for hand in itertools.product(range(HAND_SIZE + 1), repeat=len(COLORS))
-    if sum(hand) <= HAND_SIZE
-}
 
 
 def entry(edge: Edge, lane: int, position: int) -> Entry:
@@ -456,19 +450,42 @@ ENTRIES: Final = {
 }
 
 
+@dataclass(frozen=True, eq=False, slots=True)
+class Side:
+    """The playing area (K1) of a number of fishers as tiles slid in from one edge meet it, its
+    tables gathered: whether its lanes are rows, the lanes in order (LANES), where a tile stops
+    along a lane by the lane's obstacles (STOPS, K3), and the entry point at each lane and
+    position (ENTRIES). One object for each, built once, so that finding the entry points looks
+    up no table by edge or number of fishers along the way."""
+
+    edge: Edge
+    along_rows: bool
+    lanes: tuple[int, ...]
+    stops: list[int | None]
+    entries: list[list[Entry]]
+
+
+def side_of(edge: Edge, num_players: int) -> Side:
+    lanes = tuple(LANES[num_players])
+    return Side(edge, ALONG_ROWS[edge], lanes, STOPS[num_players][edge], ENTRIES[edge])
+
+
+# SIDES[num_players][edge], in the order of EDGES.
+SIDES: Final = {n: {edge: side_of(edge, n) for edge in EDGES} for n in PLAYER_COUNTS}
+
+
 def find_entry_points(state: KrabyState, first_only: bool = False) -> list[Entry]:
     """The entry points (edge by edge, lane by lane, in order; only the first with
     `first_only`): each lane's stop (K3) where the tile leaves no hole (K4)."""
     found = []
     rows, cols = state.row_blocked, state.col_blocked
-    for edge in EDGES:
-        lanes, crossing = (rows, cols) if ALONG_ROWS[edge] else (cols, rows)
-        stops, entries = STOPS[state.num_players][edge], ENTRIES[edge]
-        for lane in LANES[state.num_players]:
-            stop = stops[lanes[lane]]
+    for side in SIDES[state.num_players].values():
+        lanes, crossing = (rows, cols) if side.along_rows else (cols, rows)
+        for lane in side.lanes:
+            stop = side.stops[lanes[lane]]
             if stop is None or leaves_a_hole(lanes, lane, stop, crossing[stop]):
                 continue
-            found.append(entries[lane][stop])
+            found.append(side.entries[lane][stop])
             if first_only:
                 return found
     return found
@@ -511,7 +528,7 @@ def draw_back_to_six(state: KrabyState, color: Color) -> list[Event]:
     screen; then comes the figure."""
     player = state.turn_player
     take_from_bag(state, player, color)
-    drawn = TileDrawn(player, color, sum(state.hands[player]), sum(state.bag))
+    drawn = TileDrawn(player, color, tiles_in(state.hands[player]), tiles_in(state.bag))
     return [drawn, *offer_figure(state)]
 
 
@@ -525,7 +542,8 @@ def ship_has_room(state: KrabyState, player: int) -> bool:
 
 def room_on_ship(ship: Ship, num_players: int) -> int:
     """How many more figures the ship may hold (`ship_has_room`)."""
-    return FIGURES_PER_SHIP[num_players] - (len(ship) - ship.count(NO_FIGURE))
+    figures = sum(1 for hold in ship if hold != NO_FIGURE)  # a generator: a native loop
+    return FIGURES_PER_SHIP[num_players] - figures
 
 
 def figure_beside_the_board(figure_supply: tuple[int, ...], color: Color) -> bool:
@@ -569,12 +587,17 @@ def figure_placements(state: KrabyState) -> list[PlaceFigure]:
         return []
     taken = holds_taken_on_other_ships(state, player)
     return [
-        PlaceFigure(color, multiplier)
+        PLACE_FIGURES[color - 1][multiplier - 1]
         for color in COLORS
         if figure_beside_the_board(state.figure_supply, color) and not color_on_ship(ship, color)
         for multiplier in MULTIPLIERS
         if hold_is_free(ship, multiplier) and (color, multiplier) not in taken
     ]
+
+
+# PLACE_FIGURES[color - 1][multiplier - 1]: every figure placement, built once (a move is
+# immutable).
+PLACE_FIGURES: Final = tuple(tuple(PlaceFigure(c, m) for m in MULTIPLIERS) for c in COLORS)
 
 
 def offer_figure(state: KrabyState) -> list[Event]:

@@ -71,9 +71,11 @@ class KrabyState:
 
     def block(self, cell: int) -> None:
         """A tile (or the sand bar) now stands on `cell`."""
-        row, col = divmod(cell, SIZE)
-        self.row_blocked[row] |= 1 << col
-        self.col_blocked[col] |= 1 << row
+        row, col = cell // SIZE, cell % SIZE
+        # An item set to a new value, not changed in place (|=): mypyc compiles the first to
+        # native int operations, the second to Python's number protocol.
+        self.row_blocked[row] = self.row_blocked[row] | 1 << col
+        self.col_blocked[col] = self.col_blocked[col] | 1 << row
 
     def copy(self) -> KrabyState:
         return KrabyState(
@@ -101,5 +103,10 @@ def counted(counts: tuple[int, ...], color: Color, change: int) -> tuple[int, ..
     """`counts` (indexed by colour - 1) with `change` more of `color`, as a new tuple: the old
     one may be shared with a clone."""
     changed = list(counts)
-    changed[color - 1] += change
+    changed[color - 1] = changed[color - 1] + change  # not +=: see KrabyState.block
     return tuple(changed)
+
+
+def tiles_in(counts: tuple[int, ...]) -> int:
+    """How many tiles a hand or the bag holds in all (`counts` indexed by colour - 1)."""
+    return sum(count for count in counts)  # a generator: mypyc sums it in a native loop
