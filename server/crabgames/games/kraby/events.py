@@ -5,6 +5,7 @@ never compare equal (a tile dealt and a tile drawn carry the same numbers)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Final, Literal, NamedTuple, TypeAlias
 
 from crabgames.games.kraby.data import MAX_PLAYERS, Color, Edge
@@ -98,8 +99,13 @@ def redact_event(event: Event, viewer: int | None) -> Event:
     who received it and the hand's and the bag's sizes, anyone at the table can count those,
     but not its colour. Every other event is public."""
     if isinstance(event, (TileDealt, TileDrawn)) and event.player != viewer:
-        return event._replace(color=HIDDEN_COLOR)
+        return without_color(event)
     return event
+
+
+@functools.lru_cache(maxsize=1024)  # every other seat and the spectator ask for the same copy
+def without_color(event: TileDealt | TileDrawn) -> TileDealt | TileDrawn:
+    return event._replace(color=HIDDEN_COLOR)
 
 
 def chance_hidden_from(state: KrabyState) -> list[int]:
