@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
@@ -43,8 +42,6 @@ from crabgames.games.crab_bucket.data import (
 )
 from crabgames.games.crab_bucket.events import (
     CardDealt,
-    CardDrawn,
-    CardPlayed,
     Event,
     GameEnded,
     MissionCompleted,
@@ -54,6 +51,9 @@ from crabgames.games.crab_bucket.events import (
     OxiShuffledIn,
     PileCut,
     TurnEnded,
+    card_drawn,
+    card_played,
+    turn_passed_on,
 )
 from crabgames.games.crab_bucket.moves import (
     Move,
@@ -269,10 +269,23 @@ def mission_met(mission: Mission, colors: int) -> bool:
 
 
 # A mission is checked after every change to the circle (B5): its requirements are read as
-# links once and kept (the missions games make current lately; any other is read again).
-@lru_cache(maxsize=1024)
+# links once and kept, by the requirements' identity (a game's missions are the same objects in
+# every state cloned from it, where a cache by value hashed and compared them on every check).
+# An entry keeps its requirements alive, so no other object takes their id while it is kept; at
+# most MAX_READ are kept (all are forgotten when that many are).
+MAX_READ: Final = 1024
+READ_LINKS: Final[dict[int, tuple[tuple[Requirement, ...], tuple[Link, ...]]]] = {}
+
+
 def requirement_links(requirements: tuple[Requirement, ...]) -> tuple[Link, ...]:
-    return tuple(map(link_of, requirements))
+    known = READ_LINKS.get(id(requirements))
+    if known is not None:
+        return known[1]
+    if len(READ_LINKS) >= MAX_READ:
+        READ_LINKS.clear()
+    links = tuple(map(link_of, requirements))
+    READ_LINKS[id(requirements)] = (requirements, links)
+    return links
 
 
 # ----- completing missions (B5) -----
@@ -492,7 +505,6 @@ FITS_ON: Final[tuple[frozenset[int], ...]] = tuple(
 PLAY_CARD: Final[tuple[tuple[PlayCard, ...], ...]] = tuple(
     tuple(PlayCard(card, pile) for pile in PILES) for card in range(CARD_KINDS)
 )
-NO_TOP: Final = (EMPTY,)  # an empty pile read as a stack whose last card is the EMPTY top
 
 
 def has_main_action(state: CrabBucketState) -> bool:
@@ -510,13 +522,13 @@ def card_plays(
 ) -> list[Move]:
     """The main action with each of `cards` (from the turn player's hand, sorted) on each of
     `piles`, pile by pile; a card held twice (Oxi!) plays once."""
-    stacks = state.piles
+    top = tops(state)
     moves: list[Move] = []
     for i, card in enumerate(cards):
         if i and card == cards[i - 1]:  # sorted: a second copy follows the first
             continue
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
-        moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
+        moves += [plays[pile] for pile in piles if fits[top[pile]]]
     return moves
 
 
@@ -576,7 +588,7 @@ def play_from_hand(
     """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
     card freely"."""
     state.piles[pile] += (card,)
-    events.append(CardPlayed(state.turn_player, card, pile, freely))
+    events.append(card_played(state.turn_player, card, pile, freely))
 
 
 def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
@@ -602,7 +614,7 @@ def draw_total(state: CrabBucketState) -> int:
 def can_draw(state: CrabBucketState) -> bool:
     """Whether the draw pile holds a card (asked before every draw: the first card kind found
     there settles it, where `draw_total` counts them all)."""
-    return any(count > 0 for count in state.draw_pile)
+    return any(state.draw_pile)
 
 
 def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event]) -> None:
@@ -610,7 +622,7 @@ def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    events.append(CardDrawn(player, card, extra))
+    events.append(card_drawn(player, card, extra))
 
 
 # ----- End of Game (B7) -----
@@ -637,7 +649,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
             break
     state.turn_player = player
     state.step = PLAY
-    events.append(TurnEnded(ended, state.passes, player))
+    events.append(turn_passed_on(ended, state.passes, player))
 
 
 def game_over(state: CrabBucketState, reason: EndReason, events: list[Event]) -> None:
