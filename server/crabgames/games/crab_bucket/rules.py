@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
 from crabgames.core.game import Decision
@@ -455,16 +454,27 @@ def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
     if state.pending and state.pending[-1][0] in LEVELED_PENDING:
         level = state.pending[-1][1]
         return [(m, 1) for m in state.mission_piles[level - 1]]
-    # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
-    # crab card); the Oxi! cards are the last card id and may be there several times.
+    # Each crab card is in the game once, so its count is 0 or 1 (CRAB_CARD_DRAWS); the Oxi!
+    # cards are the last card id and may be there several times.
     draw_pile = state.draw_pile
-    outcomes = list(compress(CRAB_CARD_DRAWS, draw_pile))
+    outcomes: list[tuple[int, int]] = [
+        CRAB_CARD_DRAWS[card] for card in range(CRAB_CARDS) if draw_pile[card]
+    ]
     if draw_pile[OXI]:
         outcomes.append((OXI, draw_pile[OXI]))
     return outcomes
 
 
-CRAB_CARD_DRAWS: Final = tuple((card, 1) for card in range(CRAB_CARDS))
+class CardDraw(NamedTuple):
+    """A chance outcome of a card draw: the card and its copies in the draw pile (G2)."""
+
+    card: int
+    copies: int
+
+
+# Each crab card's draw, built once and shared by every list of outcomes (a NamedTuple: compiled,
+# a plain (card, 1) pair read from a table is rebuilt as a new tuple at each use).
+CRAB_CARD_DRAWS: Final = tuple(CardDraw(card, 1) for card in range(CRAB_CARDS))
 
 
 def may_use_ability(state: CrabBucketState) -> bool:
@@ -491,26 +501,23 @@ def may_play_on(card: int, top: int) -> bool:
     return card == OXI or can_place(card, top)
 
 
-# The rule for every card on every top, as tables: PLACEABLE[card][top] (top EMPTY, -1, is the
-# last entry), and FITS_ON[card], the tops it may go on.
+# The rule for every card on every top, as a table: PLACEABLE[card][top] (top EMPTY, -1, is the
+# last entry).
 PLACEABLE: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(may_play_on(card, top) for top in (*range(CARD_KINDS), EMPTY))
-    for card in range(CARD_KINDS)
-)
-FITS_ON: Final[tuple[frozenset[int], ...]] = tuple(
-    frozenset(top for top in (*range(CARD_KINDS), EMPTY) if PLACEABLE[card][top])
     for card in range(CARD_KINDS)
 )
 # The card plays, one per card and pile, shared by every list of legal moves: PLAY_CARD[card][pile].
 PLAY_CARD: Final[tuple[tuple[PlayCard, ...], ...]] = tuple(
     tuple(PlayCard(card, pile) for pile in PILES) for card in range(CARD_KINDS)
 )
+NO_TOP: Final = (EMPTY,)  # an empty pile read as a stack whose last card is the EMPTY top
 
 
 def has_main_action(state: CrabBucketState) -> bool:
-    """Whether `main_moves` lists any card play."""
+    """Whether `main_moves` lists any card play: a card of the hand that may go on a top."""
     top = tops(state)
-    return any(not FITS_ON[card].isdisjoint(top) for card in state.hands[state.turn_player])
+    return any(PLACEABLE[card][t] for card in state.hands[state.turn_player] for t in top)
 
 
 def main_moves(state: CrabBucketState) -> list[Move]:
@@ -522,13 +529,15 @@ def card_plays(
 ) -> list[Move]:
     """The main action with each of `cards` (from the turn player's hand, sorted) on each of
     `piles`, pile by pile; a card held twice (Oxi!) plays once."""
-    top = tops(state)
+    stacks = state.piles
     moves: list[Move] = []
     for i, card in enumerate(cards):
         if i and card == cards[i - 1]:  # sorted: a second copy follows the first
             continue
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
-        moves += [plays[pile] for pile in piles if fits[top[pile]]]
+        for pile in piles:
+            if fits[(stacks[pile] or NO_TOP)[-1]]:
+                moves.append(plays[pile])
     return moves
 
 
@@ -614,7 +623,7 @@ def draw_total(state: CrabBucketState) -> int:
 def can_draw(state: CrabBucketState) -> bool:
     """Whether the draw pile holds a card (asked before every draw: the first card kind found
     there settles it, where `draw_total` counts them all)."""
-    return any(state.draw_pile)
+    return any(count > 0 for count in state.draw_pile)
 
 
 def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event]) -> None:
