@@ -166,3 +166,22 @@ def test_every_event_text_is_its_template_filled_from_its_args(played_events):
         assert names == set(msg.args), event
         assert placeholders.setdefault(msg.template, names) == names
         assert not re.search(r"\d", msg.template), msg.template  # numbers are args
+
+
+def test_the_shared_events_of_every_turn_are_the_events_their_values_build():
+    # events.py builds a card played, a card drawn and a turn passed on once for every value and
+    # the rules hand those out: each must be the event its arguments name, at every index.
+    from crabgames.games.crab_bucket import events
+    from crabgames.games.crab_bucket.data import CARD_KINDS, CIRCLE, MAX_PLAYERS
+
+    for player in range(MAX_PLAYERS):
+        for card in range(CARD_KINDS):
+            for flag in (False, True):
+                assert events.card_drawn(player, card, flag) == CardDrawn(player, card, flag)
+                for pile in range(CIRCLE):
+                    played = events.card_played(player, card, pile, flag)
+                    assert played == CardPlayed(player, card, pile, flag)
+        for passes in range(MAX_PLAYERS):
+            for following in range(MAX_PLAYERS):
+                ended = events.turn_passed_on(player, passes, following)
+                assert ended == TurnEnded(player, passes, following)

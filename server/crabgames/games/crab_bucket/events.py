@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, NamedTuple
 
-from crabgames.games.crab_bucket.data import MAX_PLAYERS, Ability
+from crabgames.games.crab_bucket.data import CARD_KINDS, CIRCLE, MAX_PLAYERS, Ability
 from crabgames.games.crab_bucket.state import EndReason
 
 PileCard = tuple[int, int]  # (pile, card)
@@ -215,6 +215,52 @@ Event = (
     | NoMainAction
     | TurnEnded
 )
+
+
+# ----- the events of every turn, built once -----
+
+# An event never changes, so the events every turn makes (a card played, a card drawn, the turn
+# passed on) are built once for every value they can hold and shared, as the moves of
+# rules.PLAY_CARD are: a NamedTuple built during play runs its Python-level __new__, a playout's
+# dearest step once the rules are compiled.
+CARDS_PLAYED: Final = tuple(
+    tuple(
+        tuple(
+            (CardPlayed(player, card, pile, False), CardPlayed(player, card, pile, True))
+            for pile in range(CIRCLE)
+        )
+        for card in range(CARD_KINDS)
+    )
+    for player in range(MAX_PLAYERS)
+)
+CARDS_DRAWN: Final = tuple(
+    tuple(
+        (CardDrawn(player, card, False), CardDrawn(player, card, True))
+        for card in range(CARD_KINDS)
+    )
+    for player in range(MAX_PLAYERS)
+)
+# A turn ends with fewer passes in a row than there are players (a full round ends the game).
+TURNS_PASSED_ON: Final = tuple(
+    tuple(
+        tuple(TurnEnded(player, passes, next_player) for next_player in range(MAX_PLAYERS))
+        for passes in range(MAX_PLAYERS)
+    )
+    for player in range(MAX_PLAYERS)
+)
+
+
+def card_played(player: int, card: int, pile: int, freely: bool) -> CardPlayed:
+    return CARDS_PLAYED[player][card][pile][freely]
+
+
+def card_drawn(player: int, card: int, extra: bool) -> CardDrawn:
+    return CARDS_DRAWN[player][card][extra]
+
+
+def turn_passed_on(player: int, passes: int, next_player: int) -> TurnEnded:
+    """The turn ends and `next_player` plays (the turn that ends the game: TurnEnded itself)."""
+    return TURNS_PASSED_ON[player][passes][next_player]
 
 
 # ----- what each seat sees (G5) -----

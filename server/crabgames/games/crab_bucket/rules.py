@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
-from itertools import compress
 from typing import Final, NamedTuple, TypeVar
 
 from crabgames.core.game import Decision
@@ -43,8 +41,6 @@ from crabgames.games.crab_bucket.data import (
 )
 from crabgames.games.crab_bucket.events import (
     CardDealt,
-    CardDrawn,
-    CardPlayed,
     Event,
     GameEnded,
     MissionCompleted,
@@ -54,6 +50,9 @@ from crabgames.games.crab_bucket.events import (
     OxiShuffledIn,
     PileCut,
     TurnEnded,
+    card_drawn,
+    card_played,
+    turn_passed_on,
 )
 from crabgames.games.crab_bucket.moves import (
     Move,
@@ -269,10 +268,23 @@ def mission_met(mission: Mission, colors: int) -> bool:
 
 
 # A mission is checked after every change to the circle (B5): its requirements are read as
-# links once and kept (the missions games make current lately; any other is read again).
-@lru_cache(maxsize=1024)
+# links once and kept, by the requirements' identity (a game's missions are the same objects in
+# every state cloned from it, where a cache by value hashed and compared them on every check).
+# An entry keeps its requirements alive, so no other object takes their id while it is kept; at
+# most MAX_READ are kept (all are forgotten when that many are).
+MAX_READ: Final = 1024
+READ_LINKS: Final[dict[int, tuple[tuple[Requirement, ...], tuple[Link, ...]]]] = {}
+
+
 def requirement_links(requirements: tuple[Requirement, ...]) -> tuple[Link, ...]:
-    return tuple(map(link_of, requirements))
+    known = READ_LINKS.get(id(requirements))
+    if known is not None:
+        return known[1]
+    if len(READ_LINKS) >= MAX_READ:
+        READ_LINKS.clear()
+    links = tuple(map(link_of, requirements))
+    READ_LINKS[id(requirements)] = (requirements, links)
+    return links
 
 
 # ----- completing missions (B5) -----
@@ -442,16 +454,27 @@ def chance_outcomes(state: CrabBucketState) -> list[tuple[int, int]]:
     if state.pending and state.pending[-1][0] in LEVELED_PENDING:
         level = state.pending[-1][1]
         return [(m, 1) for m in state.mission_piles[level - 1]]
-    # Each crab card is in the game once, so its count is 0 or 1 (`compress` stops at the last
-    # crab card); the Oxi! cards are the last card id and may be there several times.
+    # Each crab card is in the game once, so its count is 0 or 1 (CRAB_CARD_DRAWS); the Oxi!
+    # cards are the last card id and may be there several times.
     draw_pile = state.draw_pile
-    outcomes = list(compress(CRAB_CARD_DRAWS, draw_pile))
+    outcomes: list[tuple[int, int]] = [
+        CRAB_CARD_DRAWS[card] for card in range(CRAB_CARDS) if draw_pile[card]
+    ]
     if draw_pile[OXI]:
         outcomes.append((OXI, draw_pile[OXI]))
     return outcomes
 
 
-CRAB_CARD_DRAWS: Final = tuple((card, 1) for card in range(CRAB_CARDS))
+class CardDraw(NamedTuple):
+    """A chance outcome of a card draw: the card and its copies in the draw pile (G2)."""
+
+    card: int
+    copies: int
+
+
+# Each crab card's draw, built once and shared by every list of outcomes (a NamedTuple: compiled,
+# a plain (card, 1) pair read from a table is rebuilt as a new tuple at each use).
+CRAB_CARD_DRAWS: Final = tuple(CardDraw(card, 1) for card in range(CRAB_CARDS))
 
 
 def may_use_ability(state: CrabBucketState) -> bool:
@@ -478,14 +501,10 @@ def may_play_on(card: int, top: int) -> bool:
     return card == OXI or can_place(card, top)
 
 
-# The rule for every card on every top, as tables: PLACEABLE[card][top] (top EMPTY, -1, is the
-# last entry), and FITS_ON[card], the tops it may go on.
+# The rule for every card on every top, as a table: PLACEABLE[card][top] (top EMPTY, -1, is the
+# last entry).
 PLACEABLE: Final[tuple[tuple[bool, ...], ...]] = tuple(
     tuple(may_play_on(card, top) for top in (*range(CARD_KINDS), EMPTY))
-    for card in range(CARD_KINDS)
-)
-FITS_ON: Final[tuple[frozenset[int], ...]] = tuple(
-    frozenset(top for top in (*range(CARD_KINDS), EMPTY) if PLACEABLE[card][top])
     for card in range(CARD_KINDS)
 )
 # The card plays, one per card and pile, shared by every list of legal moves: PLAY_CARD[card][pile].
@@ -496,9 +515,9 @@ NO_TOP: Final = (EMPTY,)  # an empty pile read as a stack whose last card is the
 
 
 def has_main_action(state: CrabBucketState) -> bool:
-    """Whether `main_moves` lists any card play."""
+    """Whether `main_moves` lists any card play: a card of the hand that may go on a top."""
     top = tops(state)
-    return any(not FITS_ON[card].isdisjoint(top) for card in state.hands[state.turn_player])
+    return any(PLACEABLE[card][t] for card in state.hands[state.turn_player] for t in top)
 
 
 def main_moves(state: CrabBucketState) -> list[Move]:
@@ -516,7 +535,9 @@ def card_plays(
         if i and card == cards[i - 1]:  # sorted: a second copy follows the first
             continue
         fits, plays = PLACEABLE[card], PLAY_CARD[card]
-        moves += [plays[pile] for pile in piles if fits[(stacks[pile] or NO_TOP)[-1]]]
+        for pile in piles:
+            if fits[(stacks[pile] or NO_TOP)[-1]]:
+                moves.append(plays[pile])
     return moves
 
 
@@ -576,7 +597,7 @@ def play_from_hand(
     """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
     card freely"."""
     state.piles[pile] += (card,)
-    events.append(CardPlayed(state.turn_player, card, pile, freely))
+    events.append(card_played(state.turn_player, card, pile, freely))
 
 
 def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
@@ -610,7 +631,7 @@ def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    events.append(CardDrawn(player, card, extra))
+    events.append(card_drawn(player, card, extra))
 
 
 # ----- End of Game (B7) -----
@@ -637,7 +658,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
             break
     state.turn_player = player
     state.step = PLAY
-    events.append(TurnEnded(ended, state.passes, player))
+    events.append(turn_passed_on(ended, state.passes, player))
 
 
 def game_over(state: CrabBucketState, reason: EndReason, events: list[Event]) -> None:
