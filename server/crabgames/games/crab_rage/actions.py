@@ -773,6 +773,7 @@ class ActionTurn(Handler):
         if style:
             state.used_actions.append(move.action)
         where = me.crabs[move.crab].arena
+        billboard, target_team, partner_team = acted_names(state, move)
         acted = Acted(
             player,
             move,
@@ -783,7 +784,9 @@ class ActionTurn(Handler):
             style,
             where if where >= 0 else None,
             me.team,
-            *acted_names(state, move),
+            billboard,
+            target_team,
+            partner_team,
         )
         effect, tasks = perform(state, player, move, style)
         push_all(state, tasks)
