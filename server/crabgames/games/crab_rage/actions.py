@@ -17,14 +17,17 @@ from typing import Final, cast, overload
 from crabgames.core.game import Decision
 from crabgames.games.crab_rage.data import (
     ACTION_COST,
+    ARENA_COUNTS,
     ARENA_ONLY,
     BOARD_ACTIONS,
     CLAW_SNAP_HIT,
+    CRAB_INDICES,
     FRENZY_HIT,
     GO_CLAM_MUSCLE,
     HYPE_UP_BOOST,
     MAX_MUSCLE,
     MIN_MUSCLE,
+    SEATS,
     SETUP,
     SHELL_UP_BOOST,
     SIGNATURE_FANS,
@@ -34,12 +37,12 @@ from crabgames.games.crab_rage.data import (
     SignatureMove,
 )
 from crabgames.games.crab_rage.events import (
+    ACTION_RESOLVED,
+    PASSED,
     Acted,
-    ActionResolved,
     Cause,
     Event,
     FanRiding,
-    Passed,
     SignatureMovePerformed,
     acted_names,
     billboard_at,
@@ -81,9 +84,6 @@ CHOOSE_RIPTIDE_TARGET_BY_SEAT: Final = seat_decisions("choose_riptide_target")
 ACTION_TURN_BY_SEAT: Final = tuple(Task(Step.ACTION_TURN, seat) for seat in range(max(SETUP)))
 AFTER_ACTION_BY_SEAT: Final = tuple(Task(Step.AFTER_ACTION, seat) for seat in range(max(SETUP)))
 
-SEATS: Final = range(max(SETUP))
-CRAB_INDICES: Final = range(max(s.crabs for s in SETUP.values()))
-ARENA_COUNTS: Final = sorted({s.arenas for s in SETUP.values()})
 # Every crab reference (seat, crab index) by seat and index: shared tuples, not one per listing.
 CRAB_REFS: Final = tuple(tuple((seat, i) for i in CRAB_INDICES) for seat in SEATS)
 
@@ -106,8 +106,8 @@ def has_x(action: int) -> bool:
     return action in WITH_X
 
 
-LEAST_X = 1  # R8: X is at least 1
-RAISES_MUSCLE = frozenset({Action.RAGE})  # R8: Rage's X cannot take muscle above 6
+LEAST_X: Final = 1  # R8: X is at least 1
+RAISES_MUSCLE: Final = frozenset({Action.RAGE})  # R8: Rage's X cannot take muscle above 6
 
 
 def rage_cost(action: int, x: int = 0) -> int:
@@ -383,14 +383,16 @@ def moves_away(action: Action, index: int, where: int, arenas: int) -> tuple[Mov
 # The actions that send their crab to another arena of the player's choice (Move, Go Clam).
 TO_ANOTHER_ARENA: Final = frozenset({Action.MOVE, Action.GO_CLAM})
 
-# Move and Go Clam: `moves_away` by action, crab index, place (backstage or an arena) and number
-# of arenas.
-MOVES_AWAY: Final[dict[tuple[int, int, int, int], tuple[Move, ...]]] = {}
+# Move and Go Clam: `moves_away` by action and number of arenas, then by crab index and place:
+# each crab's row lists the arenas in order, then backstage last, so that indexing it by a crab's
+# place reads BACKSTAGE (-1) too.
+MOVES_AWAY: Final[dict[tuple[int, int], list[list[tuple[Move, ...]]]]] = {}
 for action in TO_ANOTHER_ARENA:
     for arenas in ARENA_COUNTS:
-        for index in CRAB_INDICES:
-            for where in range(BACKSTAGE, arenas):
-                MOVES_AWAY[action, index, where, arenas] = moves_away(action, index, where, arenas)
+        MOVES_AWAY[action, arenas] = [
+            [moves_away(action, index, where, arenas) for where in [*range(arenas), BACKSTAGE]]
+            for index in CRAB_INDICES
+        ]
 
 # Split: crab `index` naming the alliance of each seat, by crab index and seat.
 SPLIT_MOVES: Final[list[tuple[Move, ...]]] = []
@@ -443,10 +445,10 @@ def move_away_moves(
     state: State, player: int, action: int, placed: Placed, rivals: Rivals, rage: int
 ) -> list[Move | SmashRow]:
     """Move and Go Clam: to any other arena."""
-    arenas = len(state.arenas)
+    by_crab = MOVES_AWAY[action, len(state.arenas)]
     moves: list[Move | SmashRow] = []
     for i, where in placed:
-        moves += MOVES_AWAY[action, i, where, arenas]
+        moves += by_crab[i][where]
     return moves
 
 
@@ -457,7 +459,7 @@ def split_moves(
     moves: list[Move | SmashRow] = []
     for i, where in placed:
         partner = state.arenas[where].partner
-        if max(partner) >= 0:  # else no alliance there (the usual case)
+        if any(p >= 0 for p in partner):  # else no alliance there (the usual case)
             # The seats there: the player's (crab i is there) and the rivals already listed.
             present = {player, *[seat for seat, _ in rivals[where]]}
             row = SPLIT_MOVES[i]
@@ -747,7 +749,7 @@ class ActionTurn(Handler):
         if isinstance(move, Pass):
             me = writable_player(state, player)
             me.passed = True
-            return [Passed(player, me.team)]
+            return [PASSED[player][me.team]]
         state.active = player
         if isinstance(move, Signature):
             billboard = billboard_at(state, move.arena)
@@ -771,6 +773,7 @@ class ActionTurn(Handler):
         if style:
             state.used_actions.append(move.action)
         where = me.crabs[move.crab].arena
+        billboard, target_team, partner_team = acted_names(state, move)
         acted = Acted(
             player,
             move,
@@ -781,7 +784,9 @@ class ActionTurn(Handler):
             style,
             where if where >= 0 else None,
             me.team,
-            *acted_names(state, move),
+            billboard,
+            target_team,
+            partner_team,
         )
         effect, tasks = perform(state, player, move, style)
         push_all(state, tasks)
@@ -796,7 +801,7 @@ class AfterAction(Handler):
     def step(self, state: State, task: Task) -> list[Event]:
         events: list[Event] = []
         if state.active >= 0:
-            events.append(ActionResolved(state.active, state.players[state.active].team))
+            events.append(ACTION_RESOLVED[state.active][state.players[state.active].team])
         state.active = -1
         players = state.players
         seats = len(players)

@@ -124,6 +124,10 @@ class Setup(NamedTuple):
 
 
 SETUP = {3: Setup(4, 8, 3, 4), 4: Setup(3, 6, 3, 3), 5: Setup(3, 6, 4, 3)}
+# Every seat, crab index and arena count of any table (R1): what the tables of moves cover.
+SEATS: Final = range(max(SETUP))
+CRAB_INDICES: Final = range(max(s.crabs for s in SETUP.values()))
+ARENA_COUNTS: Final = sorted({s.arenas for s in SETUP.values()})
 FANS_PER_PLAYER: Final = 32  # R21
 ROUNDS: Final = 4
 MUTATION_ABOVE: Final = 6  # R4: rage above 6 after a build triggers mutation

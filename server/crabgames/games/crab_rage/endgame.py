@@ -21,7 +21,14 @@ from crabgames.games.crab_rage.events import (
     teams_of,
 )
 from crabgames.games.crab_rage.flow import Handler, current_decision, seat_decisions, top
-from crabgames.games.crab_rage.moves import DUEL_KEEP, DUEL_REROLL, DuelKeep, HardcoreFans, Move
+from crabgames.games.crab_rage.moves import (
+    DUEL_KEEP,
+    DUEL_REROLL,
+    HARDCORE_FANS,
+    DuelKeep,
+    HardcoreFans,
+    Move,
+)
 from crabgames.games.crab_rage.state import (
     Duel,
     State,
@@ -94,7 +101,7 @@ class CommitHardcoreFans(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         held = state.players[next_to_commit(state, task.arena)].hardcore
-        return [HardcoreFans(amount=n) for n in range(held + 1)]
+        return [HARDCORE_FANS[n] for n in range(held + 1)]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, HardcoreFans)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Final, Literal, NamedTuple
 
-from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.data import SEATS, Action, Team
 from crabgames.games.crab_rage.moves import Act, Signature
 from crabgames.games.crab_rage.state import CrabRef, Phase, State
 from crabgames.v1 import crab_rage_pb2 as pb
@@ -479,6 +479,20 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     DuelWon,
     FanRiding,
     DestinationChosen,
+)
+
+
+# ----- events built once -----
+
+# The events that name only a phase, or a seat and its colour, built once and shared (a playout
+# meets several a round, and building a NamedTuple is a call the compiled build runs
+# interpreted): by phase, and by seat then colour.
+PHASE_STARTED: Final = {phase: PhaseStarted(phase) for phase in Phase}
+PASSED: Final[tuple[dict[int, Passed], ...]] = tuple(
+    {team: Passed(seat, team) for team in Team} for seat in SEATS
+)
+ACTION_RESOLVED: Final[tuple[dict[int, ActionResolved], ...]] = tuple(
+    {team: ActionResolved(seat, team) for team in Team} for seat in SEATS
 )
 
 

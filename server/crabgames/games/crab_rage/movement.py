@@ -28,6 +28,12 @@ from crabgames.games.crab_rage.events import (
 )
 from crabgames.games.crab_rage.flow import Handler, seat_decisions
 from crabgames.games.crab_rage.moves import (
+    BILLBOARD_CRAB,
+    BOOST_ALLIANCE,
+    DESTINATION,
+    FORM_ALLIANCE,
+    GO_INDEPENDENT,
+    STYLE_BONUS,
     Alliance,
     AllianceChoice,
     BillboardCrab,
@@ -154,13 +160,13 @@ def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
     """R10: boost the alliance already joined, or form one with an independent team, or go
     independent."""
     partners = state.arenas[arena].partner
-    moves: list[Move] = [Alliance(alliance=AllianceChoice.INDEPENDENT)]
+    moves: list[Move] = [GO_INDEPENDENT]
     if partners[player] >= 0:
-        moves.append(Alliance(alliance=AllianceChoice.BOOST, partner=partners[player]))
+        moves.append(BOOST_ALLIANCE[partners[player]])
         return moves
     for other in managers_in(state, arena):
         if other != player and partners[other] < 0:
-            moves.append(Alliance(alliance=AllianceChoice.FORM, partner=other))
+            moves.append(FORM_ALLIANCE[other])
     return moves
 
 
@@ -246,7 +252,7 @@ class BillboardOnEntering(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [BillboardCrab(crab=index) for _, index in task.crabs]
+        return [BILLBOARD_CRAB[index] for _, index in task.crabs]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, BillboardCrab)
@@ -278,7 +284,7 @@ class PlaceStyleBonus(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [StyleBonus(arena=arena) for arena in task.values]
+        return [STYLE_BONUS[arena] for arena in task.values]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, StyleBonus)
@@ -306,7 +312,7 @@ class ChooseDestinations(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        return [Destination(arena=a) for a in range(len(state.arenas)) if a != task.arena]
+        return [DESTINATION[a] for a in range(len(state.arenas)) if a != task.arena]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, Destination)

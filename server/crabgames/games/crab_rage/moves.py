@@ -12,7 +12,13 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final, Literal, NamedTuple
 
-from crabgames.games.crab_rage.data import Action
+from crabgames.games.crab_rage.data import (
+    ARENA_COUNTS,
+    CRAB_INDICES,
+    FANS_PER_PLAYER,
+    SEATS,
+    Action,
+)
 from crabgames.games.crab_rage.state import NO_CRAB, CrabRef
 from crabgames.v1 import crab_rage_pb2 as pb
 
@@ -172,3 +178,16 @@ ACT_FIELDS: dict[int, tuple[str, ...]] = {
 PASS: Final = Pass()
 DUEL_KEEP: Final = DuelKeep()
 DUEL_REROLL: Final = DuelReroll()
+
+# The moves that name one small number, built once and shared, by that number (as actions.py's
+# tables of actions): a playout lists a decision's moves on every move, and building a NamedTuple
+# is a call the compiled build runs interpreted.
+MUTATION_CRAB: Final = tuple(MutationCrab(crab=i) for i in CRAB_INDICES)
+BILLBOARD_CRAB: Final = tuple(BillboardCrab(crab=i) for i in CRAB_INDICES)
+DESTINATION: Final = tuple(Destination(arena=a) for a in range(max(ARENA_COUNTS)))
+STYLE_BONUS: Final = tuple(StyleBonus(arena=a) for a in range(max(ARENA_COUNTS)))
+RUMBLE_OPPONENT: Final = tuple(RumbleOpponent(partner=seat) for seat in SEATS)
+HARDCORE_FANS: Final = tuple(HardcoreFans(amount=n) for n in range(FANS_PER_PLAYER + 1))
+GO_INDEPENDENT: Final = Alliance(alliance=AllianceChoice.INDEPENDENT)
+BOOST_ALLIANCE: Final = tuple(Alliance(AllianceChoice.BOOST, partner=seat) for seat in SEATS)
+FORM_ALLIANCE: Final = tuple(Alliance(AllianceChoice.FORM, partner=seat) for seat in SEATS)

@@ -14,6 +14,7 @@ from crabgames.games.crab_rage.data import (
     Billboard,
 )
 from crabgames.games.crab_rage.events import (
+    PHASE_STARTED,
     ActionRevealed,
     BillboardDealt,
     BillboardsRotated,
@@ -24,7 +25,6 @@ from crabgames.games.crab_rage.events import (
     Microphone,
     Mutation,
     OpponentPicked,
-    PhaseStarted,
     Rage,
     RollOffRolled,
     RollOffStarted,
@@ -35,7 +35,13 @@ from crabgames.games.crab_rage.events import (
 )
 from crabgames.games.crab_rage.flow import Handler, seat_decisions
 from crabgames.games.crab_rage.movement import place_fans
-from crabgames.games.crab_rage.moves import Move, MutationCrab, RumbleOpponent
+from crabgames.games.crab_rage.moves import (
+    MUTATION_CRAB,
+    RUMBLE_OPPONENT,
+    Move,
+    MutationCrab,
+    RumbleOpponent,
+)
 from crabgames.games.crab_rage.state import (
     Phase,
     RollOff,
@@ -74,7 +80,7 @@ DIE = [(face, 1) for face in range(1, 7)]
 
 def start_phase(state: State, phase: Phase) -> Event:
     state.phase = phase
-    return PhaseStarted(phase)
+    return PHASE_STARTED[phase]
 
 
 # ----- set-up -----
@@ -218,7 +224,7 @@ class ChooseMutationCrab(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         crabs = state.players[task.player].crabs
-        return [MutationCrab(crab=i) for i in range(len(crabs))]
+        return [MUTATION_CRAB[i] for i in range(len(crabs))]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, MutationCrab)
@@ -312,11 +318,7 @@ class TieBreak(Handler):
 
     def moves(self, state: State, task: Task) -> list[Move]:
         mine = picker_unit(state)
-        return [
-            RumbleOpponent(partner=seats_of(u)[0])
-            for u in the_roll_off(state).standing
-            if u != mine
-        ]
+        return [RUMBLE_OPPONENT[seats_of(u)[0]] for u in the_roll_off(state).standing if u != mine]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, RumbleOpponent)

@@ -86,7 +86,7 @@ class Task:
     crabs: list[CrabRef]
     values: list[int]
     flag: bool
-    value: tuple[Any, ...] | None = field(compare=False, repr=False)
+    value: tuple[Any, ...] | None = field(init=False, compare=False, repr=False)
 
     # Written out rather than generated: nearly every move pushes a step, and the compiled build
     # (mypyc) compiles a written __init__ but runs a dataclass's generated one interpreted.
@@ -113,12 +113,29 @@ class Task:
         return Task(self.kind, self.player, self.arena, self.crabs, values, self.flag)
 
 
-@dataclass(slots=True)
+# The state's dataclasses have their __init__ written out, as Task's: a move clones the player
+# or arena it changes (copy on write), and the compiled build compiles a written __init__ but
+# runs a dataclass's generated one interpreted (about 5x slower). `__reduce__` builds a copy or
+# a pickle through it.
+
+
+@dataclass(slots=True, init=False)
 class Crab:
     muscle: int
-    arena: int = BACKSTAGE  # an arena index, BACKSTAGE or IN_TRANSIT
-    riding_fans: int = 0  # R12: a style bonus fan riding on a backstage crab
-    destination: int = -1  # while IN_TRANSIT: the arena it is entering
+    arena: int  # an arena index, BACKSTAGE or IN_TRANSIT
+    riding_fans: int  # R12: a style bonus fan riding on a backstage crab
+    destination: int  # while IN_TRANSIT: the arena it is entering
+
+    def __init__(
+        self, muscle: int, arena: int = BACKSTAGE, riding_fans: int = 0, destination: int = -1
+    ) -> None:
+        self.muscle = muscle
+        self.arena = arena
+        self.riding_fans = riding_fans
+        self.destination = destination
+
+    def __reduce__(self) -> tuple[type[Crab], tuple[int, int, int, int]]:
+        return Crab, (self.muscle, self.arena, self.riding_fans, self.destination)
 
     def clone(self) -> Crab:
         return Crab(self.muscle, self.arena, self.riding_fans, self.destination)
@@ -136,24 +153,67 @@ class CopyOnWrite:
         raise NotImplementedError
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Player(CopyOnWrite):
     team: int
     rage: int
     crabs: list[Crab]
     signature: int
     fanbase: tuple[Reward, ...]
-    supply: int = FANS_PER_PLAYER
-    hardcore: int = 0
-    passed: bool = False
-    signature_used: bool = False
-    committed: bool = False
-    commitment: int = 0
+    supply: int
+    hardcore: int
+    passed: bool
+    signature_used: bool
+    committed: bool
+    commitment: int
     # Copy on write (State.clone): a frozen player may be shared by several states and is never
     # changed again (`writable_player` copies it first), so its value (messages.py: what its
     # message's bytes are remembered by; writing it freezes the player) is built once.
-    frozen: bool = field(default=False, compare=False, repr=False)
-    value: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    frozen: bool = field(init=False, compare=False, repr=False)
+    value: tuple[Any, ...] | None = field(init=False, compare=False, repr=False)
+
+    def __init__(
+        self,
+        team: int,
+        rage: int,
+        crabs: list[Crab],
+        signature: int,
+        fanbase: tuple[Reward, ...],
+        supply: int = FANS_PER_PLAYER,
+        hardcore: int = 0,
+        passed: bool = False,
+        signature_used: bool = False,
+        committed: bool = False,
+        commitment: int = 0,
+    ) -> None:
+        self.team = team
+        self.rage = rage
+        self.crabs = crabs
+        self.signature = signature
+        self.fanbase = fanbase
+        self.supply = supply
+        self.hardcore = hardcore
+        self.passed = passed
+        self.signature_used = signature_used
+        self.committed = committed
+        self.commitment = commitment
+        self.frozen = False
+        self.value = None
+
+    def __reduce__(self) -> tuple[type[Player], tuple[Any, ...]]:
+        return Player, (
+            self.team,
+            self.rage,
+            self.crabs,
+            self.signature,
+            self.fanbase,
+            self.supply,
+            self.hardcore,
+            self.passed,
+            self.signature_used,
+            self.committed,
+            self.commitment,
+        )
 
     def clone(self) -> Player:
         """A private (not frozen) deep copy."""
@@ -172,43 +232,94 @@ class Player(CopyOnWrite):
         )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Arena(CopyOnWrite):
     billboard: int  # 0 until dealt
     fans: list[int]
     partner: list[int]  # R10: alliance partner by seat, -1 independent or absent
     glory: list[int]
     # Copy on write, as for Player (`writable_arena`), its value built once as a player's.
-    frozen: bool = field(default=False, compare=False, repr=False)
-    value: tuple[Any, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    frozen: bool = field(init=False, compare=False, repr=False)
+    value: tuple[Any, ...] | None = field(init=False, compare=False, repr=False)
+
+    def __init__(
+        self, billboard: int, fans: list[int], partner: list[int], glory: list[int]
+    ) -> None:
+        self.billboard = billboard
+        self.fans = fans
+        self.partner = partner
+        self.glory = glory
+        self.frozen = False
+        self.value = None
+
+    def __reduce__(self) -> tuple[type[Arena], tuple[int, list[int], list[int], list[int]]]:
+        return Arena, (self.billboard, self.fans, self.partner, self.glory)
 
     def clone(self) -> Arena:
         """A private (not frozen) deep copy."""
         return Arena(self.billboard, self.fans[:], self.partner[:], self.glory[:])
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class RollOff:
     """A roll-off among units (bit sets of seats): R15 rumble ties, R16 microphone ties."""
 
     standing: list[int]
     rolling: list[int]
-    dice: list[int] = field(default_factory=list)
+    dice: list[int]
+
+    def __init__(
+        self, standing: list[int], rolling: list[int], dice: list[int] | None = None
+    ) -> None:
+        self.standing = standing
+        self.rolling = rolling
+        self.dice = [] if dice is None else dice
+
+    def __reduce__(self) -> tuple[type[RollOff], tuple[list[int], list[int], list[int]]]:
+        return RollOff, (self.standing, self.rolling, self.dice)
 
     def clone(self) -> RollOff:
         return RollOff(self.standing[:], self.rolling[:], self.dice[:])
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Duel:
     """The spotlight duel (R19)."""
 
     duelists: list[int]
     rolls: list[list[int]]
-    turn: int = 0
-    awaiting_keep: bool = False
-    rerolls: list[int] = field(default_factory=list)
-    winners: list[int] = field(default_factory=list)
+    turn: int
+    awaiting_keep: bool
+    rerolls: list[int]
+    winners: list[int]
+
+    def __init__(
+        self,
+        duelists: list[int],
+        rolls: list[list[int]],
+        turn: int = 0,
+        awaiting_keep: bool = False,
+        rerolls: list[int] | None = None,
+        winners: list[int] | None = None,
+    ) -> None:
+        self.duelists = duelists
+        self.rolls = rolls
+        self.turn = turn
+        self.awaiting_keep = awaiting_keep
+        self.rerolls = [] if rerolls is None else rerolls
+        self.winners = [] if winners is None else winners
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[Duel], tuple[list[int], list[list[int]], int, bool, list[int], list[int]]]:
+        return Duel, (
+            self.duelists,
+            self.rolls,
+            self.turn,
+            self.awaiting_keep,
+            self.rerolls,
+            self.winners,
+        )
 
     def clone(self) -> Duel:
         return Duel(
@@ -221,20 +332,64 @@ class Duel:
         )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class State:
     players: list[Player]
     arenas: list[Arena]
-    action_cards: list[int] = field(default_factory=list)
-    round: int = 0
-    phase: Phase = Phase.SETUP
-    microphone: int = -1
-    active: int = -1
-    used_actions: list[int] = field(default_factory=list)
-    billboards_to_deal: list[int] = field(default_factory=list)
-    pending: list[Task] = field(default_factory=list)
-    roll_off: RollOff | None = None
-    duel: Duel | None = None
+    action_cards: list[int]
+    round: int
+    phase: Phase
+    microphone: int
+    active: int
+    used_actions: list[int]
+    billboards_to_deal: list[int]
+    pending: list[Task]
+    roll_off: RollOff | None
+    duel: Duel | None
+
+    def __init__(
+        self,
+        players: list[Player],
+        arenas: list[Arena],
+        action_cards: list[int] | None = None,
+        round: int = 0,
+        phase: Phase = Phase.SETUP,
+        microphone: int = -1,
+        active: int = -1,
+        used_actions: list[int] | None = None,
+        billboards_to_deal: list[int] | None = None,
+        pending: list[Task] | None = None,
+        roll_off: RollOff | None = None,
+        duel: Duel | None = None,
+    ) -> None:
+        self.players = players
+        self.arenas = arenas
+        self.action_cards = [] if action_cards is None else action_cards
+        self.round = round
+        self.phase = phase
+        self.microphone = microphone
+        self.active = active
+        self.used_actions = [] if used_actions is None else used_actions
+        self.billboards_to_deal = [] if billboards_to_deal is None else billboards_to_deal
+        self.pending = [] if pending is None else pending
+        self.roll_off = roll_off
+        self.duel = duel
+
+    def __reduce__(self) -> tuple[type[State], tuple[Any, ...]]:
+        return State, (
+            self.players,
+            self.arenas,
+            self.action_cards,
+            self.round,
+            self.phase,
+            self.microphone,
+            self.active,
+            self.used_actions,
+            self.billboards_to_deal,
+            self.pending,
+            self.roll_off,
+            self.duel,
+        )
 
     @property
     def num_players(self) -> int:
