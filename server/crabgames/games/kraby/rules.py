@@ -336,7 +336,7 @@ def place_tile(state: KrabyState, move: PlaceTile) -> list[Event]:
     state.turns_taken += 1
     hand_size = tiles_in(state.hands[player])
     events: list[Event] = [TilePlaced(player, move.edge, move.lane, move.color, stop, hand_size)]
-    if sum(state.bag):
+    if tiles_in(state.bag):
         state.step = DRAW
     else:
         events += offer_figure(state)
@@ -635,7 +635,7 @@ def with_figure(ship: Ship, move: PlaceFigure) -> Ship:
 
 def all_tiles_placed(state: KrabyState) -> bool:
     """The game ends when all the crabs have been laid out on the board."""
-    return not sum(state.bag) and not any(map(sum, state.hands))
+    return not tiles_in(state.bag) and not any(tiles_in(hand) for hand in state.hands)
 
 
 def end_the_game(state: KrabyState, reason: EndReason) -> list[Event]:
