@@ -42,21 +42,21 @@ from crabgames.core.prng import MASK64, Prng
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
-AUTO = game_pb2.CHANCE_MODE_AUTO
-EXPLICIT = game_pb2.CHANCE_MODE_EXPLICIT
-_CHANCE_MODES = (game_pb2.CHANCE_MODE_UNSPECIFIED, AUTO, EXPLICIT)
+AUTO: Final = game_pb2.CHANCE_MODE_AUTO
+EXPLICIT: Final = game_pb2.CHANCE_MODE_EXPLICIT
+_CHANCE_MODES: Final = (game_pb2.CHANCE_MODE_UNSPECIFIED, AUTO, EXPLICIT)
 # The decoded-state cache's bound, and the largest state it keeps (docs/security.md).
 MAX_CACHE_BYTES = 32 * 1024 * 1024
 MAX_KEPT_STATE_BYTES = 64 * 1024
 # A state's version counts its decisions (player moves and chance events): no game has more than
 # a few thousand, so a larger version is not a game's (and stays far from the 64-bit wrap).
-MAX_VERSION = 1_000_000
+MAX_VERSION: Final = 1_000_000
 # The most legal moves one answer lists (LegalMoves, a player's GetView): about 1 MiB of encoded
 # moves and a fraction of a second to encode the first time. Only a CRAB RAGE! Smash at a rage
 # no real game reaches (R3 sets no limit) offers more.
-MAX_LISTED_MOVES = 16_384
+MAX_LISTED_MOVES: Final = 16_384
 # No game seats more players than this: an event selection naming more seats is refused.
-MAX_SELECTED_SEATS = 8
+MAX_SELECTED_SEATS: Final = 8
 # How a check names its error: bad_request, bad_state or bad_move (a field path and why).
 MakeError = Callable[[str, str], InvalidArgument]
 
@@ -105,7 +105,7 @@ class Match:
             self.game,
             self.num_players,
             self.seed,
-            Prng(self.prng.seed, self.prng.counter),
+            self.prng.copy(),
             self.chance_mode,
             self.version,
             self.game.clone(self.state),
@@ -293,7 +293,7 @@ def sized_events(game: AnyGame) -> SizedEvents:
     return found
 
 
-_SIZED_EVENTS: dict[AnyGame, SizedEvents] = {}
+_SIZED_EVENTS: Final[dict[AnyGame, SizedEvents]] = {}
 
 
 class Selection(NamedTuple):
@@ -329,7 +329,7 @@ class Selection(NamedTuple):
                 )
 
 
-EVERYTHING = Selection()
+EVERYTHING: Final = Selection()
 
 
 def event_msgs(sized: list[bytes]) -> list[game_pb2.Event]:
@@ -1035,35 +1035,35 @@ def legal_move_msgs(match: Match, decision: Decision) -> list[game_pb2.Move]:
     return list(holder.legal_moves)
 
 
-VIEW_LEGAL_MOVES = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
+VIEW_LEGAL_MOVES: Final = game_pb2.View.DESCRIPTOR.fields_by_name["legal_moves"].number
 _STATE_FIELDS = game_pb2.GameState.DESCRIPTOR.fields_by_name
-PRNG_TAG = wire.tag(_STATE_FIELDS["prng"].number, wire.LENGTH_DELIMITED)
-STATE_NEXT = _STATE_FIELDS["next"].number
+PRNG_TAG: Final = wire.tag(_STATE_FIELDS["prng"].number, wire.LENGTH_DELIMITED)
+STATE_NEXT: Final = _STATE_FIELDS["next"].number
 STATE_CHANCE_MODE = _STATE_FIELDS["chance_mode"].number
 STATE_VERSION = _STATE_FIELDS["version"].number
 STATE_SAMPLED = _STATE_FIELDS["sampled"].number
 STATE_ASK_FORCED = _STATE_FIELDS["ask_forced_decisions"].number
 # The header's varint fields by their values (wire.varint_fields): written on every call.
-PRNG_COUNTER_FIELD = wire.varint_fields(game_pb2.Prng.DESCRIPTOR.fields_by_name["counter"].number)
-CHANCE_MODE_FIELD = wire.varint_fields(STATE_CHANCE_MODE)
-VERSION_FIELD = wire.varint_fields(STATE_VERSION)
-SAMPLED_FIELD = wire.varint_fields(STATE_SAMPLED)
-ASK_FORCED_FIELD = wire.varint_fields(STATE_ASK_FORCED)
-STATE_GAME_TAGS = {
+PRNG_COUNTER_FIELD: Final = wire.varint_fields(game_pb2.Prng.COUNTER_FIELD_NUMBER)
+CHANCE_MODE_FIELD: Final = wire.varint_fields(STATE_CHANCE_MODE)
+VERSION_FIELD: Final = wire.varint_fields(STATE_VERSION)
+SAMPLED_FIELD: Final = wire.varint_fields(STATE_SAMPLED)
+ASK_FORCED_FIELD: Final = wire.varint_fields(STATE_ASK_FORCED)
+STATE_GAME_TAGS: Final = {
     field.name: wire.tag(field.number, wire.LENGTH_DELIMITED)
     for field in game_pb2.GameState.DESCRIPTOR.oneofs_by_name["game"].fields
 }
 _RESPONSE_FIELDS = api.LegalMovesResponse.DESCRIPTOR.fields_by_name
-RESPONSE_MOVES = _RESPONSE_FIELDS["moves"].number
-RESPONSE_NEXT = _RESPONSE_FIELDS["next"].number
-RESPONSE_MOVE_ID_COUNT = _RESPONSE_FIELDS["move_id_count"].number
-RESPONSE_LEGAL_MASK = _RESPONSE_FIELDS["legal_mask"].number
-RESPONSE_EVENTS = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
+RESPONSE_MOVES: Final = _RESPONSE_FIELDS["moves"].number
+RESPONSE_NEXT: Final = _RESPONSE_FIELDS["next"].number
+RESPONSE_MOVE_ID_COUNT: Final = _RESPONSE_FIELDS["move_id_count"].number
+RESPONSE_LEGAL_MASK: Final = _RESPONSE_FIELDS["legal_mask"].number
+RESPONSE_EVENTS: Final = api.ApplyMoveResponse.DESCRIPTOR.fields_by_name["events"].number
 
 # Each game's encoded moves, by player (by the game itself: two games may share an id, as a
 # test's variant of a game does, and must not share encodings).
-_ENCODED_MOVES: dict[tuple[AnyGame, int], MoveEncodings] = {}
-_ENCODINGS_LOCK = threading.Lock()
+_ENCODED_MOVES: Final[dict[tuple[AnyGame, int], MoveEncodings]] = {}
+_ENCODINGS_LOCK: Final = threading.Lock()
 
 
 def _encoded_moves(game: AnyGame, player: int) -> MoveEncodings:

@@ -29,12 +29,11 @@ machinery (who decides next, chance nodes and the PRNG, views, errors, replay) l
 
 from __future__ import annotations
 
-import copy
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Final, Generic, NamedTuple, TypeVar, cast
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
@@ -51,9 +50,9 @@ M = TypeVar("M")  # the game's native move (hashable, comparable)
 E = TypeVar("E")  # the game's native event
 O = TypeVar("O")  # noqa: E741 (the game's native outcome)
 
-PLAYER = game_pb2.DECIDER_KIND_PLAYER
-CHANCE = game_pb2.DECIDER_KIND_CHANCE
-NOBODY = game_pb2.DECIDER_KIND_NONE
+PLAYER: Final = game_pb2.DECIDER_KIND_PLAYER
+CHANCE: Final = game_pb2.DECIDER_KIND_CHANCE
+NOBODY: Final = game_pb2.DECIDER_KIND_NONE
 
 
 class Decision(NamedTuple):
@@ -369,8 +368,10 @@ class Game(ABC, Generic[S, M, E, O]):
     # ----- written once for every game; a game may say it better -----
 
     def clone(self, state: S) -> S:
-        """A copy to change apart from the original (the state class's `__copy__`)."""
-        return copy.copy(state)
+        """A copy to change apart from the original: the state class's `__copy__`, called
+        as copy.copy would call it, without copy.copy's dispatch in Python."""
+        copied: S = cast(Any, state).__copy__()
+        return copied
 
     def is_legal(self, state: S, move: M) -> bool:
         """One source of truth: a move is legal exactly when the generator lists it (a game

@@ -51,6 +51,12 @@ class Prng:
         self.counter = counter & MASK64
         self.position = (self.seed + self.counter * GAMMA) & MASK64
 
+    def copy(self) -> Prng:
+        """The same PRNG, to draw from apart (its position copied, not worked out again)."""
+        copy = Prng(0)
+        copy.seed, copy.counter, copy.position = self.seed, self.counter, self.position
+        return copy
+
     def next_u64(self) -> int:
         self.counter = (self.counter + 1) & MASK64
         self.position = (self.position + GAMMA) & MASK64

@@ -20,14 +20,14 @@ from mypy_extensions import mypyc_attr
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
 
-VARINT = 0
-LENGTH_DELIMITED = 2
+VARINT: Final = 0
+LENGTH_DELIMITED: Final = 2
 
 K = TypeVar("K", bound=Hashable)  # a Remembered table's keys: the pieces' values
 V = TypeVar("V", bound=Sized)  # ... and what it remembers for each (bytes, or a few of them)
 
 
-_ONE_BYTE = [bytes((n,)) for n in range(0x80)]
+_ONE_BYTE: Final = [bytes((n,)) for n in range(0x80)]
 
 
 def varint(n: int) -> bytes:
@@ -45,7 +45,6 @@ def varint(n: int) -> bytes:
     return bytes(out)
 
 
-@functools.cache  # a message type has a few dozen fields
 def tag(field_number: int, wire_type: int) -> bytes:
     return varint(field_number << 3 | wire_type)
 
@@ -461,23 +460,25 @@ def map_writer(field: FieldDescriptor) -> Callable[[Any], bytes]:
 # So the answer is those bytes framed: the ApplyMoveResponse protobuf would build
 # (tests/test_wire.py), here beside the rest of the framing, the only hand framing of answers.
 
-_STATE_TAG = tag(api.ApplyMoveResponse.STATE_FIELD_NUMBER, LENGTH_DELIMITED)
-_SEAT_EVENTS_TAG = tag(api.ApplyMoveResponse.SEAT_EVENTS_FIELD_NUMBER, LENGTH_DELIMITED)
-_OUTCOME_TAG = tag(api.ApplyMoveResponse.OUTCOME_FIELD_NUMBER, LENGTH_DELIMITED)
-_EVENTS_FIELD = api.ApplyMoveResponse.EVENTS_FIELD_NUMBER
-_PUBLIC_EVENTS_FIELD = api.ApplyMoveResponse.PUBLIC_EVENTS_FIELD_NUMBER
-_SEAT_EVENTS_EVENTS_FIELD = api.SeatEvents.EVENTS_FIELD_NUMBER
+_STATE_TAG: Final = tag(api.ApplyMoveResponse.STATE_FIELD_NUMBER, LENGTH_DELIMITED)
+_SEAT_EVENTS_TAG: Final = tag(api.ApplyMoveResponse.SEAT_EVENTS_FIELD_NUMBER, LENGTH_DELIMITED)
+_OUTCOME_TAG: Final = tag(api.ApplyMoveResponse.OUTCOME_FIELD_NUMBER, LENGTH_DELIMITED)
+_EVENTS_FIELD: Final = api.ApplyMoveResponse.EVENTS_FIELD_NUMBER
+_PUBLIC_EVENTS_FIELD: Final = api.ApplyMoveResponse.PUBLIC_EVENTS_FIELD_NUMBER
+_SEAT_EVENTS_EVENTS_FIELD: Final = api.SeatEvents.EVENTS_FIELD_NUMBER
 
 
-@functools.lru_cache(maxsize=1024)  # a handful of seats, and the lengths of their events
+_SEAT_PLAYER_TAG: Final = tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT)
+
+
 def _seat_entry_head(seat: int, body_length: int) -> bytes:
     """A `seat_events` entry up to its events (`body_length` bytes, framed): the field's tag,
     the entry's length and `SeatEvents.player`, written even for seat 0 (it has presence)."""
-    player = tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT) + varint(seat)
+    player = _SEAT_PLAYER_TAG + varint(seat)
     return _SEAT_EVENTS_TAG + varint(len(player) + body_length) + player
 
 
-_APPLY_MOVES_RESPONSE = api.ApplyMovesResponse.RESPONSE_FIELD_NUMBER
+_APPLY_MOVES_RESPONSE: Final = api.ApplyMovesResponse.RESPONSE_FIELD_NUMBER
 
 
 def apply_moves_response(response: bytes) -> bytes:
