@@ -15,7 +15,6 @@ total weight and returns the first outcome whose running total exceeds r.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 TWO_TO_64: Final = 1 << 64
@@ -72,8 +71,9 @@ class Prng:
             if r < limit:
                 return r % n
 
-    def pick_weighted(self, weights: Sequence[int]) -> int:
-        """The index of an outcome, drawn with probability weight / total."""
+    def pick_weighted(self, weights: list[int]) -> int:
+        """The index of an outcome, drawn with probability weight / total (a list: compiled,
+        its loop reads the ints in place)."""
         r = self.below(sum(weights))
         for index, weight in enumerate(weights):
             if r < weight:

@@ -468,13 +468,11 @@ _PUBLIC_EVENTS_FIELD: Final = api.ApplyMoveResponse.PUBLIC_EVENTS_FIELD_NUMBER
 _SEAT_EVENTS_EVENTS_FIELD: Final = api.SeatEvents.EVENTS_FIELD_NUMBER
 
 
-_SEAT_PLAYER_TAG: Final = tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT)
-
-
+@functools.lru_cache(maxsize=1024)  # a handful of seats, and the lengths of their events
 def _seat_entry_head(seat: int, body_length: int) -> bytes:
     """A `seat_events` entry up to its events (`body_length` bytes, framed): the field's tag,
     the entry's length and `SeatEvents.player`, written even for seat 0 (it has presence)."""
-    player = _SEAT_PLAYER_TAG + varint(seat)
+    player = tag(api.SeatEvents.PLAYER_FIELD_NUMBER, VARINT) + varint(seat)
     return _SEAT_EVENTS_TAG + varint(len(player) + body_length) + player
 
 
