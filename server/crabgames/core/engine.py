@@ -296,6 +296,43 @@ def sized_events(game: AnyGame) -> SizedEvents:
 _SIZED_EVENTS: Final[dict[AnyGame, SizedEvents]] = {}
 
 
+class Sightings(NamedTuple):
+    """One event as each viewer may see it (G5), serialized with its length in front as
+    Happened keeps it: whole for the host, then as a spectator and as each seat sees it (None:
+    hidden from them); `secret` when somebody sees less than the host."""
+
+    host: bytes
+    spectator: bytes | None
+    seats: tuple[bytes | None, ...]
+    secret: bool
+
+    def weight(self) -> int:
+        """The bytes it holds (a Remembered table's measure), counted as if none were shared."""
+        return len(self.host) + sum(len(data or b"") for data in (self.spectator, *self.seats))
+
+
+def sightings(
+    game: AnyGame, event: Any, num_players: int, write: Callable[[Any], bytes]
+) -> Sightings:
+    """How each viewer sees `event`, its copies written by `write`. An event a spectator sees
+    whole, every seat sees whole (Game.redact_event): only the others are redacted seat by
+    seat."""
+    host = event.sized() if type(event) is ForcedMoveEvent else write(event)
+    public = redact(game, event, None)
+    if public is event:
+        return Sightings(host, host, (host,) * num_players, False)
+
+    def seen(copy: Any) -> bytes | None:
+        return None if copy is None else host if copy is event else write(copy)
+
+    seats = tuple([seen(redact(game, event, seat)) for seat in range(num_players)])
+    return Sightings(host, seen(public), seats, True)
+
+
+# Each game's Sightings by event, at each table size (Engine.sightings_of).
+_SIGHTINGS: Final[dict[tuple[AnyGame, int], wire.Remembered[Any, Sightings]]] = {}
+
+
 class Selection(NamedTuple):
     """Which event lists an answer carries (EventSelection); `seats` None: every seat."""
 
@@ -501,18 +538,10 @@ class Engine:
     def happened(self, match: Match, events: list[Any], wanted: Selection = EVERYTHING) -> Happened:
         """The events as the host, a spectator and each seat may see them; a list not `wanted`
         is left empty (and not built)."""
-        game = match.game
-        sized = sized_events(game)
-        write = sized.write
-        host = [
-            event.sized() if type(event) is ForcedMoveEvent else write(event) for event in events
-        ]
-        public = [redact(game, event, None) for event in events]
-        # An event a spectator sees whole, every seat sees whole (Game.redact_event): only the
-        # others are redacted viewer by viewer.
-        secret = [i for i, seen in enumerate(public) if seen is not events[i]]
         seats = range(match.num_players)
-        if not secret:  # the common case: everyone sees the same events
+        sights = list(map(self.sightings_of(match.game, len(seats)), events))
+        host = [sight.host for sight in sights]
+        if not any(sight.secret for sight in sights):  # the common case: everyone sees the same
             return Happened(
                 host if wanted.host else [],
                 host if wanted.spectator else [],
@@ -520,34 +549,38 @@ class Engine:
                 if wanted.seats is None  # every seat (the default)
                 else [host if wanted.wants_seat(seat) else [] for seat in seats],
             )
-        encode = self.sized_event_of(game, sized)
-        # The spectator's copy of each secret event, encoded: a seat's copy is often equal to it.
-        shown = {i: encode(public[i]) for i in secret if public[i] is not None}
         # Viewers who see the same share a list, a viewer who sees every event the host's.
         lists: dict[tuple[bytes, ...], list[bytes]] = {tuple(host): host}
 
-        def seen_by(seat: int | None) -> list[bytes]:
-            seen = list(host)
-            for i in reversed(secret):  # from the end, so a hidden event's removal shifts none
-                if seat is None:
-                    copy = public[i]
-                    if copy is not None:
-                        seen[i] = shown[i]
-                        continue
-                else:
-                    copy = redact(game, events[i], seat)
-                if copy is None:
-                    del seen[i]
-                elif copy is not events[i]:
-                    same = type(copy) is type(public[i]) and copy == public[i]
-                    seen[i] = shown[i] if same else encode(copy)
-            return lists.setdefault(tuple(seen), seen)
+        def shared(seen: list[bytes | None]) -> list[bytes]:
+            shown = [data for data in seen if data is not None]
+            return lists.setdefault(tuple(shown), shown)
 
         return Happened(
             host if wanted.host else [],
-            seen_by(None) if wanted.spectator else [],
-            [seen_by(seat) if wanted.wants_seat(seat) else [] for seat in seats],
+            shared([sight.spectator for sight in sights]) if wanted.spectator else [],
+            [
+                shared([sight.seats[seat] for sight in sights]) if wanted.wants_seat(seat) else []
+                for seat in seats
+            ],
         )
+
+    def sightings_of(self, game: AnyGame, num_players: int) -> Callable[[Any], Sightings]:
+        """How each viewer sees an event of `game` at a table of `num_players`: remembered by
+        the event's value when the game's events are (`sized_events`: the redacted copies of
+        a value are always the same), else worked out for this call alone."""
+        sized = sized_events(game)
+        if not sized.by_value:
+            encode = self.sized_event_of(game, sized)
+            return lambda event: sightings(game, event, num_players, encode)
+        table = _SIGHTINGS.get((game, num_players))
+        if table is None:
+            write = sized.write
+            table = wire.Remembered(
+                lambda event: sightings(game, event, num_players, write), Sightings.weight
+            )
+            _SIGHTINGS[(game, num_players)] = table
+        return table.__getitem__
 
     @staticmethod
     def sized_event_of(game: AnyGame, sized: SizedEvents) -> Callable[[Any], bytes]:

@@ -83,8 +83,8 @@ class Remembered(dict[K, V]):
     """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
     hundred of. Bounded by count and by bytes: a table that would hold more than `LIMIT`
-    entries or `BYTES` bytes (each entry's bytes, its key's shallow size and ENTRY_OVERHEAD,
-    the dict slot and objects around them) starts over. The games bound each value (a pile
+    entries or `BYTES` bytes (each entry's bytes, or what `weigh` says it holds, its key's
+    shallow size and ENTRY_OVERHEAD, the dict slot and objects around them) starts over. The games bound each value (a pile
     holds at most the deck, a mission pile the deck of missions), so an entry stays small."""
 
     LIMIT: Final = 4096
@@ -96,15 +96,16 @@ class Remembered(dict[K, V]):
         weakref.WeakValueDictionary()
     )
 
-    def __init__(self, build: Callable[[K], V]) -> None:
+    def __init__(self, build: Callable[[K], V], weigh: Callable[[V], int] = len) -> None:
         super().__init__()
         self.build = build
+        self.weigh = weigh  # the bytes an entry's value holds
         self.used = 0
         Remembered.tables[id(self)] = self
 
     def __missing__(self, value: K) -> V:
         built = self.build(value)
-        cost = len(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
+        cost = self.weigh(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
         if len(self) >= self.LIMIT or self.used + cost > self.BYTES:
             self.clear()
         self[value] = built
