@@ -584,14 +584,12 @@ class Engine:
 
     @staticmethod
     def sized_event_of(game: AnyGame, sized: SizedEvents) -> Callable[[Any], bytes]:
-        """An encoder for one call's redacted copies of events (`sized` encodes one): each
-        distinct copy is encoded once, as a copy is often the same for every viewer it hides
-        something from. A game whose events are remembered by value (`sized_events`) knows
-        each copy by value already; otherwise copies are known by value here (their encoding
-        depends on nothing else), an unhashable one by identity, kept alive meanwhile so that a
-        freed copy's id() cannot be reused for another viewer's copy."""
-        if sized.by_value:
-            return sized.write  # known by value, across calls
+        """An encoder for one call's events and redacted copies, for a game whose events are
+        not remembered by value (`sized` encodes one): each distinct copy is encoded once, as a
+        copy is often the same for every viewer it hides something from. Copies are known by
+        value here (their encoding depends on nothing else), an unhashable one by identity,
+        kept alive meanwhile so that a freed copy's id() cannot be reused for another viewer's
+        copy."""
         write = sized.write
         encoded: dict[Any, bytes] = {}
         alive: list[Any] = []
