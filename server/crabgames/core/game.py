@@ -419,7 +419,9 @@ class Game(ABC, Generic[S, M, E, O]):
         """The event as `viewer` (None: a spectator) may see it: the same event when it is
         public, a copy without the secret part (another player's draw), or None to hide it. A
         seat knows at least what a spectator knows: an event a spectator gets whole (the same
-        object) every seat gets whole, so the engine asks seat by seat only about the others."""
+        object) every seat gets whole, so the engine asks seat by seat only about the others.
+        The answer depends on the event's value and the viewer alone: the engine remembers it
+        by them (engine.Sightings)."""
         return event
 
     observation_layout: ClassVar[Layout] = Layout(())
