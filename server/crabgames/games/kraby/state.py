@@ -3,7 +3,7 @@ figure supply, and the step the game is at."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final, TypeAlias
 
 from crabgames.games.kraby.data import CELLS, EMPTY, OFF_BOARD, SIZE, Color
@@ -33,7 +33,7 @@ TURN_STEPS: Final = (PLACE_TILE, DRAW, PLACE_FIGURE)
 Ship = tuple[Color, ...]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class KrabyState:
     """A position. A clone is taken before every move, so the pieces a move replaces rather than
     changes (the hands, the bag, the ships and the figure supply) are tuples a clone shares, and
@@ -41,7 +41,10 @@ class KrabyState:
 
     The lines of sight are ints used as bit sets: bit c of `row_blocked[r]` is set when cell
     (r, c) holds a tile or the sand bar, and bit r of `col_blocked[c]` likewise. Cells outside
-    the playing area are never set, so the end of a line is the edge of the playing area."""
+    the playing area are never set, so the end of a line is the edge of the playing area.
+
+    The __init__ is written out: the compiled build compiles it, but runs a dataclass's
+    generated one interpreted (a clone is built on every call)."""
 
     num_players: int
     excluded_color: Color
@@ -54,12 +57,40 @@ class KrabyState:
     step: Step
     turn_player: int
     turns_taken: int
-    row_blocked: list[int] = field(default_factory=list)
-    col_blocked: list[int] = field(default_factory=list)
+    row_blocked: list[int]
+    col_blocked: list[int]
 
-    def __post_init__(self) -> None:
-        if not self.row_blocked:
-            self.rebuild_lines()
+    def __init__(
+        self,
+        num_players: int,
+        excluded_color: Color,
+        first_player: int,
+        cells: bytearray,
+        hands: list[tuple[int, ...]],
+        bag: tuple[int, ...],
+        ships: list[Ship],
+        figure_supply: tuple[int, ...],
+        step: Step,
+        turn_player: int,
+        turns_taken: int,
+        row_blocked: list[int] | None = None,
+        col_blocked: list[int] | None = None,
+    ) -> None:
+        self.num_players = num_players
+        self.excluded_color = excluded_color
+        self.first_player = first_player
+        self.cells = cells
+        self.hands = hands
+        self.bag = bag
+        self.ships = ships
+        self.figure_supply = figure_supply
+        self.step = step
+        self.turn_player = turn_player
+        self.turns_taken = turns_taken
+        if row_blocked is None or col_blocked is None:
+            self.rebuild_lines()  # from the cells, for a state just set up or decoded
+        else:
+            self.row_blocked, self.col_blocked = row_blocked, col_blocked
 
     def rebuild_lines(self) -> None:
         """The lines of sight from the cells."""
