@@ -212,11 +212,8 @@ def legal_moves(state: KrabyState) -> list[Move]:
     """The moves of the fisher to play: a tile (the crab move, mandatory), then a figure or none
     (optional)."""
     if state.step == PLACE_TILE:
-        colors = colors_held(state.hands[state.turn_player])
-        moves: list[Move] = []
-        for entry in entry_points(state):
-            moves += entry.tiles[colors]
-        return moves
+        tiles: list[Move] = list(tiles_offered(state))
+        return tiles
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state), SKIP_FIGURE]
     return []
@@ -508,6 +505,30 @@ def entry_points(state: KrabyState) -> tuple[Entry, ...]:
 # 700 bytes an entry, under 3 MiB in all.
 _ENTRY_POINTS: Final[dict[bytes, tuple[Entry, ...]]] = {}
 _ENTRY_POINTS_LIMIT: Final = 4096
+
+
+def tiles_offered(state: KrabyState) -> tuple[PlaceTile, ...]:
+    """The tiles the fisher to play may slide in: at every entry point, one of each colour they
+    hold. Kept, as the entry points are, by the board and the colours held: a position's moves
+    are asked for more than once (the engine's check for a forced move, the fisher's legal
+    moves, the moves' encodings)."""
+    colors = colors_held(state.hands[state.turn_player])
+    key = (bytes(state.cells), colors)
+    found = _TILES_OFFERED.get(key)
+    if found is None:
+        moves: list[PlaceTile] = []
+        for entry in entry_points(state):
+            moves += entry.tiles[colors]
+        if len(_TILES_OFFERED) >= _TILES_OFFERED_LIMIT:
+            _TILES_OFFERED.clear()
+        found = _TILES_OFFERED[key] = tuple(moves)
+    return found
+
+
+# A value holds at most 220 shared moves (44 entries, 5 colours): under 2 KiB an entry, under
+# 2 MiB in all.
+_TILES_OFFERED: Final[dict[tuple[bytes, int], tuple[PlaceTile, ...]]] = {}
+_TILES_OFFERED_LIMIT: Final = 1024
 
 
 def has_entry_point(state: KrabyState) -> bool:
