@@ -204,16 +204,24 @@ class Match:
         return events
 
 
-@dataclass
+@dataclass(init=False)
 class Happened:
     """What a call did: every event (secrets included, for the host), and the same events as a
     spectator and as each seat may see them (G5). Each event is kept serialized with its length
     in front, ready to frame in a response (`wire.repeated_field`); lists share their items,
-    and when nothing was secret every list is the same list."""
+    and when nothing was secret every list is the same list. Its __init__ is written out, as
+    mypyc compiles it (a dataclass's generated one runs interpreted, on every call)."""
 
     sized_events: list[bytes]
     sized_public: list[bytes]
     sized_seats: list[list[bytes]]
+
+    def __init__(
+        self, sized_events: list[bytes], sized_public: list[bytes], sized_seats: list[list[bytes]]
+    ) -> None:
+        self.sized_events = sized_events
+        self.sized_public = sized_public
+        self.sized_seats = sized_seats
 
     @property
     def events(self) -> list[game_pb2.Event]:

@@ -84,8 +84,9 @@ class Remembered(dict[K, V]):
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
     hundred of. Bounded by count and by bytes: a table that would hold more than `LIMIT`
     entries or `BYTES` bytes (each entry's bytes, or what `weigh` says it holds, its key's
-    shallow size and ENTRY_OVERHEAD, the dict slot and objects around them) starts over. The games bound each value (a pile
-    holds at most the deck, a mission pile the deck of missions), so an entry stays small."""
+    shallow size and ENTRY_OVERHEAD, the dict slot and objects around them) starts over. The
+    games bound each value (a pile holds at most the deck, a mission pile the deck of
+    missions), so an entry stays small."""
 
     LIMIT: Final = 4096
     BYTES: Final = 1 << 20
