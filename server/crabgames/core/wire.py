@@ -216,7 +216,8 @@ class Encoder:
     default one unless the game declared another). With `remember`, the values it writes are
     immutable (tuples, frozen dataclasses), and each field holding one keeps its bytes in a
     Remembered table: a game meets the same small pieces (a hand, a pile, an event) again and
-    again."""
+    again. A field in `kept` is read as its bytes, already written (its tag and length
+    included, a repeated field's items joined): from a value whose pieces keep their own."""
 
     def __init__(
         self,
@@ -224,6 +225,7 @@ class Encoder:
         read: Mapping[str, Read] | None = None,
         shapes: Shapes | None = None,
         remember: bool = True,
+        kept: Mapping[str, Read] | None = None,
     ) -> None:
         self.message = message
         self.shapes = shapes if shapes is not None else Shapes()
@@ -238,7 +240,9 @@ class Encoder:
         ordered = sorted(fields, key=lambda f: f.number)
         for place, field in enumerate(ordered):
             oneof = real_oneof(field)
-            if oneof is None:
+            if kept and field.name in kept:
+                writers.append((kept[field.name], kept[field.name], Write(AS_IS, None)))
+            elif oneof is None:
                 given = read.get(field.name)
                 by_name = given or f".{field.name}"
                 by_place = given or f"[{declared.index(field.name)}]"
@@ -316,13 +320,14 @@ class Shapes:
         return found
 
 
-TABLE, EACH, CALL = "table", "each", "call"
+TABLE, EACH, CALL, AS_IS = "table", "each", "call", "as is"
 
 
 class Write:
     """How a field's bytes are written from its value: `target[value]` (a Remembered table of
-    them), `b"".join(map(target, values))` (a repeated field's items), or `target(value)`.
-    Called, it does that; `joined` writes the same as an expression."""
+    them), `b"".join(map(target, values))` (a repeated field's items), `target(value)`, or the
+    value itself (AS_IS: its bytes, already written). Called, it does that; `joined` writes the
+    same as an expression."""
 
     __slots__ = ("how", "target")
 
@@ -335,6 +340,9 @@ class Write:
             return found
         if self.how == EACH:
             return b"".join(map(self.target, value or ()))
+        if self.how == AS_IS:
+            as_is: bytes = value
+            return as_is
         written: bytes = self.target(value)
         return written
 
@@ -355,7 +363,7 @@ def joined(writers: list[tuple[Read | str, Callable[[Any], bytes]]]) -> Callable
             names[f"r{i}"], got = read, f"r{i}(value)"
         how, target = (write.how, write.target) if isinstance(write, Write) else (CALL, write)
         names[f"w{i}"] = target
-        written = {TABLE: f"w{i}[{got}]", EACH: f"b''.join(map(w{i}, {got} or ()))"}
+        written = {TABLE: f"w{i}[{got}]", EACH: f"b''.join(map(w{i}, {got} or ()))", AS_IS: got}
         parts.append(written.get(how, f"w{i}({got})"))
     source = f"def build(value):\n    return b''.join(({', '.join(parts)},))\n"
     # The source is made here from field names (identifiers, from the descriptor) and indexes.
