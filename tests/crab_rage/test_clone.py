@@ -50,12 +50,12 @@ def check_clone(state: State) -> None:
 
 
 def fresh_bytes(state: State) -> bytes:
-    """The state's encoding from its pieces' values built anew (none kept with its pieces)."""
+    """The state's encoding from its pieces written anew (no bytes kept with its pieces)."""
     state = copy.deepcopy(state)
     for piece in [*state.players, *state.arenas]:
-        piece.frozen, piece.value = False, None
+        piece.frozen, piece.written = False, b""
     for task in state.pending:
-        task.value = None
+        task.written = b""
     return state_bytes(state)
 
 
@@ -75,7 +75,7 @@ def check_copy_on_write(state: State, rng: random.Random) -> None:
     """Playing a decision (and the automatic steps after it) on a clone leaves the original as
     it was, its encoding included; then playing on the original leaves the clone as it was."""
     before = copy.deepcopy(state)
-    encoded = state_bytes(state)  # frozen pieces keep their values from here
+    encoded = state_bytes(state)  # frozen pieces keep their bytes from here
     assert encoded == fresh_bytes(state)
     clone = state.clone()
     play_one(clone, rng)

@@ -4,9 +4,9 @@ shape (its fields by name; a crab named by a (seat, index) tuple, its items in t
 order), but for the few declared here: a field the native value holds under another name or
 derives (a crab's place, an event's cause), a message written from a sequence (a unit's seats,
 a fanbase card's rewards), the fields a move uses, and the view: the state as one seat may see
-it (view.py). A state's players, arenas and pending steps are written from their values, each
-kept with its piece while it cannot change (state.py), so unchanged pieces are not written
-again."""
+it (view.py). A state's players, arenas and pending steps are written from their values, their
+bytes kept with the piece while it cannot change (state.py), so unchanged pieces are not
+written again."""
 
 from __future__ import annotations
 
@@ -243,7 +243,7 @@ SHAPES = wire.Shapes(
 # A player's, an arena's or a step's value: its fields in its message's declared order (wire
 # writes a plain tuple by place), each list as a tuple and a crab as its value: what its bytes
 # are remembered by. A frozen player or arena, and a pushed step, never change: each keeps its
-# value, built once (state.py), so a state's unchanged pieces cost a lookup each.
+# bytes, found once (state.py), so a state's unchanged pieces cost nothing.
 
 
 def fields_of(message: type[Message], names: dict[str, str]) -> Callable[[object], tuple[Any, ...]]:
@@ -261,23 +261,34 @@ ARENA_FIELDS = fields_of(pb.CrabRageArena, {})
 TASK_FIELDS = fields_of(pb.CrabRagePending, {})
 
 
-def player_value(player: Player) -> tuple[Any, ...]:
-    """The player's value, kept: the player is frozen (a change copies it first)."""
+def state_items(field: str) -> wire.Remembered[tuple[Any, ...], bytes]:
+    """A piece's bytes as an item of the state's repeated `field` (its tag and length first),
+    by the piece's value."""
+    descriptor = pb.CrabRageState.DESCRIPTOR.fields_by_name[field]
+    number, encoder = descriptor.number, SHAPES.encoder(wire.message_class(descriptor))
+    return wire.Remembered(lambda value: wire.message_field(number, encoder.build(value)))
+
+
+PLAYERS, ARENAS, PENDING = map(state_items, ("players", "arenas", "pending"))
+
+
+def player_bytes(player: Player) -> bytes:
+    """The player's bytes, kept: the player is frozen (a change copies it first)."""
     fields = list(PLAYER_FIELDS(player))
     fields[CRABS] = tuple(map(crab_value, player.crabs))
-    player.frozen, player.value = True, tuple(fields)
-    return player.value
+    player.frozen, player.written = True, PLAYERS[tuple(fields)]
+    return player.written
 
 
-def arena_value(arena: Arena) -> tuple[Any, ...]:
-    """The arena's value, kept: the arena is frozen (a change copies it first)."""
-    arena.frozen, arena.value = True, valued(ARENA_FIELDS(arena))
-    return arena.value
+def arena_bytes(arena: Arena) -> bytes:
+    """The arena's bytes, kept: the arena is frozen (a change copies it first)."""
+    arena.frozen, arena.written = True, ARENAS[valued(ARENA_FIELDS(arena))]
+    return arena.written
 
 
-def task_value(task: Task) -> tuple[Any, ...]:
-    task.value = valued(TASK_FIELDS(task))
-    return task.value
+def task_bytes(task: Task) -> bytes:
+    task.written = PENDING[valued(TASK_FIELDS(task))]
+    return task.written
 
 
 def enums(name: str) -> wire.Read:
@@ -289,15 +300,18 @@ def enums(name: str) -> wire.Read:
 STATE = wire.Encoder(
     pb.CrabRageState,
     {
-        "players": lambda state: [p.value or player_value(p) for p in state.players],
-        "arenas": lambda state: [a.value or arena_value(a) for a in state.arenas],
-        "pending": lambda state: [t.value or task_value(t) for t in state.pending],
         "action_cards": enums("action_cards"),
         "active_player": attrgetter("active"),
         "used_actions": enums("used_actions"),
+        "billboards_to_deal": enums("billboards_to_deal"),
     },
     SHAPES,
     remember=False,  # a state changes in place
+    kept={
+        "players": lambda state: b"".join([p.written or player_bytes(p) for p in state.players]),
+        "arenas": lambda state: b"".join([a.written or arena_bytes(a) for a in state.arenas]),
+        "pending": lambda state: b"".join([t.written or task_bytes(t) for t in state.pending]),
+    },
 )
 EVENT = event_encoder("crab_rage", words.words, SHAPES)
 MOVE = SHAPES.encoder(pb.CrabRageMove)

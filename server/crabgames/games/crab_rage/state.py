@@ -78,7 +78,7 @@ STEPS: Final = frozenset(v for k, v in vars(Step).items() if k.isupper())
 class Task:
     """One pending step. Field use depends on `kind` (documented in the proto). A step is
     never changed once pushed (a handler replaces it: `replaced`), so clones share it, and its
-    value (messages.py: what its message's bytes are remembered by) is built once."""
+    bytes (messages.py) are written once."""
 
     kind: int  # a Step
     player: int
@@ -86,7 +86,7 @@ class Task:
     crabs: list[CrabRef]
     values: list[int]
     flag: bool
-    value: tuple[Any, ...] | None = field(init=False, compare=False, repr=False)
+    written: bytes = field(init=False, compare=False, repr=False)
 
     # Written out rather than generated: nearly every move pushes a step, and the compiled build
     # (mypyc) compiles a written __init__ but runs a dataclass's generated one interpreted.
@@ -102,7 +102,7 @@ class Task:
         self.kind, self.player, self.arena, self.flag = kind, player, arena, flag
         self.crabs = [] if crabs is None else crabs
         self.values = [] if values is None else values
-        self.value = None
+        self.written = b""
 
     def __reduce__(self) -> tuple[type[Task], tuple[int, int, int, list[CrabRef], list[int], bool]]:
         """Copied and pickled as built: compiled, the class is only made through its __init__."""
@@ -167,10 +167,10 @@ class Player(CopyOnWrite):
     committed: bool
     commitment: int
     # Copy on write (State.clone): a frozen player may be shared by several states and is never
-    # changed again (`writable_player` copies it first), so its value (messages.py: what its
-    # message's bytes are remembered by; writing it freezes the player) is built once.
+    # changed again (`writable_player` copies it first), so its bytes (messages.py: writing
+    # them freezes the player) are written once.
     frozen: bool = field(init=False, compare=False, repr=False)
-    value: tuple[Any, ...] | None = field(init=False, compare=False, repr=False)
+    written: bytes = field(init=False, compare=False, repr=False)
 
     def __init__(
         self,
@@ -198,7 +198,7 @@ class Player(CopyOnWrite):
         self.committed = committed
         self.commitment = commitment
         self.frozen = False
-        self.value = None
+        self.written = b""
 
     def __reduce__(self) -> tuple[type[Player], tuple[Any, ...]]:
         return Player, (
@@ -238,9 +238,9 @@ class Arena(CopyOnWrite):
     fans: list[int]
     partner: list[int]  # R10: alliance partner by seat, -1 independent or absent
     glory: list[int]
-    # Copy on write, as for Player (`writable_arena`), its value built once as a player's.
+    # Copy on write, as for Player (`writable_arena`), its bytes written once as a player's.
     frozen: bool = field(init=False, compare=False, repr=False)
-    value: tuple[Any, ...] | None = field(init=False, compare=False, repr=False)
+    written: bytes = field(init=False, compare=False, repr=False)
 
     def __init__(
         self, billboard: int, fans: list[int], partner: list[int], glory: list[int]
@@ -250,7 +250,7 @@ class Arena(CopyOnWrite):
         self.partner = partner
         self.glory = glory
         self.frozen = False
-        self.value = None
+        self.written = b""
 
     def __reduce__(self) -> tuple[type[Arena], tuple[int, list[int], list[int], list[int]]]:
         return Arena, (self.billboard, self.fans, self.partner, self.glory)
