@@ -79,10 +79,14 @@ def seat_or_none(seat: int) -> int | None:
 # A crab as its value, its fields in Crab's order: a Crab changes in place, so the player's
 # crabs are written from their values, each remembered.
 CRAB_FIELDS = [f.name for f in dataclasses.fields(Crab)]
-crab_value = attrgetter(*CRAB_FIELDS)
 MUSCLE, ARENA, RIDING_FANS, DESTINATION = map(
     CRAB_FIELDS.index, ("muscle", "arena", "riding_fans", "destination")
 )
+
+
+def crab_value(crab: Crab) -> tuple[int, int, int, int]:
+    """The crab's value: the arguments it is built from (Crab.__reduce__)."""
+    return crab.__reduce__()[1]
 
 
 def crab(shapes: wire.Shapes) -> wire.Encoder:
@@ -240,54 +244,55 @@ SHAPES = wire.Shapes(
 
 # ----- a state's pieces, by their values -----
 
-# A player's, an arena's or a step's value: its fields in its message's declared order (wire
-# writes a plain tuple by place), each list as a tuple and a crab as its value: what its bytes
-# are remembered by. A frozen player or arena, and a pushed step, never change: each keeps its
+# A player's, an arena's or a step's value: the arguments it is built from (its __reduce__: its
+# fields in its class's order), each list as a tuple and a crab as its value: what its bytes are
+# remembered by. A frozen player or arena, and a pushed step, never change: each keeps its
 # bytes, found once (state.py), so a state's unchanged pieces cost nothing.
-
-
-def fields_of(message: type[Message], names: dict[str, str]) -> Callable[[object], tuple[Any, ...]]:
-    """The native attributes holding `message`'s fields, in its declared order."""
-    return attrgetter(*[names.get(f.name, f.name) for f in message.DESCRIPTOR.fields])
 
 
 def valued(fields: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple([tuple(v) if type(v) is list else v for v in fields])
 
 
-PLAYER_FIELDS = fields_of(pb.CrabRagePlayer, PLAYER_NAMES)
-CRABS = [f.name for f in pb.CrabRagePlayer.DESCRIPTOR.fields].index("crabs")
-ARENA_FIELDS = fields_of(pb.CrabRageArena, {})
-TASK_FIELDS = fields_of(pb.CrabRagePending, {})
-
-
-def state_items(field: str) -> wire.Remembered[tuple[Any, ...], bytes]:
+def state_items(field: str, piece: type, names: dict[str, str]) -> wire.Remembered[Any, bytes]:
     """A piece's bytes as an item of the state's repeated `field` (its tag and length first),
-    by the piece's value."""
+    by the piece's value: each of the message's fields read at its place among the piece's
+    fields, by the name `names` gives, else its own."""
     descriptor = pb.CrabRageState.DESCRIPTOR.fields_by_name[field]
-    number, encoder = descriptor.number, SHAPES.encoder(wire.message_class(descriptor))
-    return wire.Remembered(lambda value: wire.message_field(number, encoder.build(value)))
+    message = wire.message_class(descriptor)
+    order = [f.name for f in dataclasses.fields(piece)]
+    read = {
+        f.name: itemgetter(order.index(names.get(f.name, f.name)))
+        for f in message.DESCRIPTOR.fields
+    }
+    encoder = wire.Encoder(message, read, SHAPES, remember=False)
+    return wire.Remembered(
+        lambda value: wire.message_field(descriptor.number, encoder.build(value))
+    )
 
 
-PLAYERS, ARENAS, PENDING = map(state_items, ("players", "arenas", "pending"))
+PLAYERS = state_items("players", Player, PLAYER_NAMES)
+ARENAS = state_items("arenas", Arena, {})
+PENDING = state_items("pending", Task, {})
+CRABS = [f.name for f in dataclasses.fields(Player)].index("crabs")
 
 
 def player_bytes(player: Player) -> bytes:
     """The player's bytes, kept: the player is frozen (a change copies it first)."""
-    fields = list(PLAYER_FIELDS(player))
-    fields[CRABS] = tuple(map(crab_value, player.crabs))
+    fields = list(player.__reduce__()[1])
+    fields[CRABS] = tuple([crab_value(crab) for crab in player.crabs])
     player.frozen, player.written = True, PLAYERS[tuple(fields)]
     return player.written
 
 
 def arena_bytes(arena: Arena) -> bytes:
     """The arena's bytes, kept: the arena is frozen (a change copies it first)."""
-    arena.frozen, arena.written = True, ARENAS[valued(ARENA_FIELDS(arena))]
+    arena.frozen, arena.written = True, ARENAS[valued(arena.__reduce__()[1])]
     return arena.written
 
 
 def task_bytes(task: Task) -> bytes:
-    task.written = PENDING[valued(TASK_FIELDS(task))]
+    task.written = PENDING[valued(task.__reduce__()[1])]
     return task.written
 
 
