@@ -361,8 +361,9 @@ def decode_move(msg: Any, path: str) -> Move:
     if "target" in cls._fields and msg.HasField("target"):
         fields["target"] = (msg.target.player, msg.target.crab)
     move = cls(**fields)
-    if isinstance(move, Act | Alliance):
-        return cls(**{name: getattr(move, name) for name in move_fields(move)})
+    used = move_fields(move) if isinstance(move, Act | Alliance) else fields
+    if len(used) < len(fields):  # built again from only those it uses
+        return cls(**{name: getattr(move, name) for name in used})
     return move
 
 

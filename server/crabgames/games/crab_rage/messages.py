@@ -37,6 +37,7 @@ from crabgames.games.crab_rage.state import (
     Arena,
     Crab,
     Player,
+    State,
     Task,
     seats_of,
 )
@@ -296,6 +297,21 @@ def task_bytes(task: Task) -> bytes:
     return task.written
 
 
+# A state's pieces' bytes (typed, so that each piece's are read as a native attribute).
+
+
+def players_bytes(state: State) -> bytes:
+    return b"".join([p.written or player_bytes(p) for p in state.players])
+
+
+def arenas_bytes(state: State) -> bytes:
+    return b"".join([a.written or arena_bytes(a) for a in state.arenas])
+
+
+def pending_bytes(state: State) -> bytes:
+    return b"".join([t.written or task_bytes(t) for t in state.pending])
+
+
 def enums(name: str) -> wire.Read:
     """A list of enum values as bytes: each value is under 128, its own packed varint
     (wire.packed_writer), written without a call per value."""
@@ -312,11 +328,7 @@ STATE = wire.Encoder(
     },
     SHAPES,
     remember=False,  # a state changes in place
-    kept={
-        "players": lambda state: b"".join([p.written or player_bytes(p) for p in state.players]),
-        "arenas": lambda state: b"".join([a.written or arena_bytes(a) for a in state.arenas]),
-        "pending": lambda state: b"".join([t.written or task_bytes(t) for t in state.pending]),
-    },
+    kept={"players": players_bytes, "arenas": arenas_bytes, "pending": pending_bytes},
 )
 EVENT = event_encoder("crab_rage", words.words, SHAPES)
 MOVE = SHAPES.encoder(pb.CrabRageMove)
