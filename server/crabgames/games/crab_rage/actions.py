@@ -867,6 +867,10 @@ class Frenzy(Handler):
         return [change_muscle(state, move.target, -FRENZY_HIT, FRENZY_WHY)]
 
 
+# Shell Up's moves, by own crab, built once (as SIGNATURE_MOVES).
+SHELL_UP_CRAB: Final = tuple(SignatureTarget(crab=i) for i in CRAB_INDICES)
+
+
 class ShellUp(Handler):
     handles = Step.SHELL_UP
 
@@ -876,8 +880,7 @@ class ShellUp(Handler):
         return None
 
     def moves(self, state: State, task: Task) -> list[Move]:
-        mine = own_crabs_in(state, task.player, task.arena)
-        return [SignatureTarget(crab=i) for i in mine]
+        return [SHELL_UP_CRAB[i] for i in own_crabs_in(state, task.player, task.arena)]
 
     def play(self, state: State, task: Task, move: Move) -> list[Event]:
         assert isinstance(move, SignatureTarget)
