@@ -28,7 +28,6 @@ from crabgames.games.crab_rage.data import (
     MAX_MUSCLE,
     MIN_MUSCLE,
     SEATS,
-    SETUP,
     SHELL_UP_BOOST,
     SIGNATURE_FANS,
     SIGNATURE_RAGE_COST,
@@ -68,6 +67,8 @@ from crabgames.games.crab_rage.state import (
     own_crabs_in,
     push,
     push_all,
+    seat_arena_steps,
+    seat_steps,
     turn_order,
     writable_crab,
     writable_player,
@@ -79,10 +80,11 @@ CHOOSE_FRENZY_TARGET_BY_SEAT: Final = seat_decisions("choose_frenzy_target")
 CHOOSE_SHELL_UP_CRAB_BY_SEAT: Final = seat_decisions("choose_shell_up_crab")
 CHOOSE_RIPTIDE_TARGET_BY_SEAT: Final = seat_decisions("choose_riptide_target")
 
-# A turn's steps by seat: a step is never changed once pushed (Task), so every state shares them,
-# with their wire bytes.
-ACTION_TURN_BY_SEAT: Final = tuple(Task(Step.ACTION_TURN, seat) for seat in range(max(SETUP)))
-AFTER_ACTION_BY_SEAT: Final = tuple(Task(Step.AFTER_ACTION, seat) for seat in range(max(SETUP)))
+# A turn's steps by seat, and a signature move's by seat and arena (state.seat_steps).
+ACTION_TURN_BY_SEAT: Final = seat_steps(Step.ACTION_TURN)
+AFTER_ACTION_BY_SEAT: Final = seat_steps(Step.AFTER_ACTION)
+SHELL_UP_STEPS: Final = seat_arena_steps(Step.SHELL_UP)
+RIPTIDE_STEPS: Final = seat_arena_steps(Step.RIPTIDE)
 
 # Every crab reference (seat, crab index) by seat and index: shared tuples, not one per listing.
 CRAB_REFS: Final = tuple(tuple((seat, i) for i in CRAB_INDICES) for seat in SEATS)
@@ -830,9 +832,9 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
         for ref in rivals_in(state, player, arena):
             events.append(change_muscle(state, ref, -CLAW_SNAP_HIT, why))
     elif kind == SignatureMove.SHELL_UP:
-        push(state, Task(Step.SHELL_UP, player, arena))
+        push(state, SHELL_UP_STEPS[player][arena])
     elif kind == SignatureMove.RIPTIDE:
-        push(state, Task(Step.RIPTIDE, player, arena))
+        push(state, RIPTIDE_STEPS[player][arena])
     elif kind == SignatureMove.HYPE_UP:
         for ref in mine:
             events.append(change_muscle(state, ref, HYPE_UP_BOOST, why))

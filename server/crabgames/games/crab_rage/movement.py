@@ -52,6 +52,7 @@ from crabgames.games.crab_rage.state import (
     own_crabs_in,
     push,
     push_all,
+    seat_arena_steps,
     turn_order,
     writable_arena,
     writable_crab,
@@ -63,6 +64,7 @@ CHOOSE_ALLIANCE_BY_SEAT: Final = seat_decisions("choose_alliance")
 CHOOSE_BILLBOARD_CRAB_BY_SEAT: Final = seat_decisions("choose_billboard_crab")
 CHOOSE_STYLE_BONUS_ARENA_BY_SEAT: Final = seat_decisions("choose_style_bonus_arena")
 CHOOSE_DESTINATION_BY_SEAT: Final = seat_decisions("choose_destination")
+ALLIANCE_STEPS: Final = seat_arena_steps(Step.ALLIANCE)  # shared (state.seat_steps)
 
 STYLE_BONUS_WHY: Final = (Cause.STYLE_BONUS, 0)
 
@@ -140,7 +142,7 @@ class EnterArena(Handler):
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
         follow = [Task(Step.BILLBOARD, task.player, task.arena, list(task.crabs))]
         if rivals:
-            follow.insert(0, Task(Step.ALLIANCE, task.player, task.arena))
+            follow.insert(0, ALLIANCE_STEPS[task.player][task.arena])
         push_all(state, follow)
         return events
 

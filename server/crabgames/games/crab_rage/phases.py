@@ -54,6 +54,7 @@ from crabgames.games.crab_rage.state import (
     push,
     push_all,
     rumble_order,
+    seat_steps,
     seats_of,
     standing_unit_of,
     the_roll_off,
@@ -68,6 +69,7 @@ from crabgames.games.crab_rage.state import (
 # Who decides, built once (Decision is an immutable NamedTuple asked for several times a move).
 CHOOSE_MUTATION_CRAB_BY_SEAT: Final = seat_decisions("choose_mutation_crab")
 CHOOSE_RUMBLE_OPPONENT_BY_SEAT: Final = seat_decisions("choose_rumble_opponent")
+MUTATION_CHOICE_BY_SEAT: Final = seat_steps(Step.MUTATION_CHOICE)  # shared (state.seat_steps)
 DEAL_BILLBOARD_CHANCE: Final = Decision.chance("deal_billboard")
 MICROPHONE_CHANCE: Final = Decision.chance("microphone")
 FLIP_ACTION_CARD_CHANCE: Final = Decision.chance("flip_action_card")
@@ -210,7 +212,7 @@ class BuildRage(Handler):
         me = writable_player(state, task.player)
         me.rage += amount
         if me.rage > MUTATION_ABOVE:  # R4: one build event, however many tokens
-            push(state, Task(Step.MUTATION_CHOICE, task.player))
+            push(state, MUTATION_CHOICE_BY_SEAT[task.player])
         why = RAGE_CAUSE.get(state.phase, (0, 0))
         arena = task.arena if task.arena >= 0 else None
         return [Rage(task.player, amount, me.rage, arena, why, me.team)]

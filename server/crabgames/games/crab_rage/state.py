@@ -9,6 +9,7 @@ from typing import Any, Final, Self, TypeVar
 
 from crabgames.games.crab_rage.data import (
     ALPHABETICAL_RANK,
+    ARENA_COUNTS,
     FANS_PER_PLAYER,
     SETUP,
     Reward,
@@ -111,6 +112,18 @@ class Task:
     def replaced(self, values: list[int]) -> Task:
         """This step with other values, to put in its place."""
         return Task(self.kind, self.player, self.arena, self.crabs, values, self.flag)
+
+
+def seat_steps(kind: int) -> tuple[Task, ...]:
+    """The step of `kind` naming only a seat, built once for each: a step is never changed once
+    pushed, so every state shares it, with its bytes."""
+    return tuple(Task(kind, seat) for seat in range(max(SETUP)))
+
+
+def seat_arena_steps(kind: int) -> tuple[tuple[Task, ...], ...]:
+    """`seat_steps` for a step naming a seat and an arena, by seat, then arena."""
+    arenas = range(max(ARENA_COUNTS))
+    return tuple(tuple(Task(kind, seat, arena) for arena in arenas) for seat in range(max(SETUP)))
 
 
 # The state's dataclasses have their __init__ written out, as Task's: a move clones the player
