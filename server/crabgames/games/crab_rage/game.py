@@ -131,9 +131,6 @@ class CrabRageGame(
     observation_layout = observation.LAYOUT
     observe = staticmethod(observation.observe)
 
-    def clone(self, state: State) -> State:
-        return state.clone()  # as copy.copy would, without its lookups
-
     def move_id_count(self, num_players: int) -> int:
         return MOVE_ID_COUNT
 
