@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from crabgames.core.engine import Engine
-from crabgames.core.errors import InvalidArgument
+from crabgames.core.engine import MAX_REMEMBERED_MOVE_BYTES, Engine
+from crabgames.core.errors import IllegalMove, InvalidArgument
+from crabgames.core.game import decoded_move, paths
 from crabgames.games import all_games
-from crabgames.v1 import kraby_pb2
+from crabgames.v1 import game_pb2, kraby_pb2
 from tests.playthrough import encode
 
 # Weight of one 2-player Kraby state in the cache (engine.DecodedStates.weight).
@@ -118,3 +119,47 @@ def test_a_state_is_remembered_by_the_bytes_a_client_sends_back(game_id):
             after.play(move)
             assert data == encode(engine.encode(after))
             assert data in engine.decoded.entries
+
+
+# ----- decoded moves (core/game.py Paths.decoded_moves) -----
+
+
+def test_a_move_is_decoded_once_by_its_bytes_and_checked_every_time(engine):
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 3, seed=1)
+    moves, _ = engine.legal_moves(state)
+    engine.apply_move(state, moves[0])
+    game = engine.games["kraby"]
+    player, native = paths(game).decoded_moves[moves[0].SerializeToString()]
+    assert (player, native) == decoded_move(game, moves[0], "move")
+    # The same bytes, remembered, from a seat that is not to decide: still refused (G3).
+    wrong = game_pb2.Move.FromString(moves[0].SerializeToString())
+    wrong.player = (player + 1) % 3
+    with pytest.raises(IllegalMove) as refused:
+        engine.apply_move(state, wrong)
+    assert refused.value.rule == "G3"
+    # A remembered move sent when it is no longer legal: refused by the rules, not by memory.
+    after, _, _ = engine.apply_move(state, moves[0])
+    later, _ = engine.legal_moves(after)
+    if moves[0] not in later:
+        with pytest.raises(IllegalMove):
+            engine.apply_move(after, moves[0])
+
+
+def test_a_move_that_does_not_decode_names_its_own_path_and_is_not_kept(engine):
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 3, seed=1)
+    moves, _ = engine.legal_moves(state)
+    bad = game_pb2.Move.FromString(moves[0].SerializeToString())
+    bad.kraby.place_tile.lane = 99
+    with pytest.raises(InvalidArgument) as refused:
+        engine.decode(state).play(bad, "moves[1]")
+    assert refused.value.violations[0].field == "moves[1].kraby.place_tile.lane"
+    assert bad.SerializeToString() not in paths(engine.games["kraby"]).decoded_moves
+
+
+def test_a_padded_move_is_decoded_every_time_and_never_kept(engine):
+    state, _ = engine.new_game("kraby", kraby_pb2.KrabyOptions(), 3, seed=1)
+    moves, _ = engine.legal_moves(state)
+    padded = game_pb2.Move.FromString(moves[0].SerializeToString())
+    padded.label = "x" * MAX_REMEMBERED_MOVE_BYTES
+    engine.apply_move(state, padded)
+    assert padded.SerializeToString() not in paths(engine.games["kraby"]).decoded_moves

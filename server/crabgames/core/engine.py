@@ -36,6 +36,7 @@ from crabgames.core.game import (
     AnyGame,
     Decision,
     GameFacts,
+    decoded_move,
     paths,
 )
 from crabgames.core.prng import MASK64, Prng
@@ -48,6 +49,9 @@ _CHANCE_MODES: Final = (game_pb2.CHANCE_MODE_UNSPECIFIED, AUTO, EXPLICIT)
 # The decoded-state cache's bound, and the largest state it keeps (docs/security.md).
 MAX_CACHE_BYTES = 32 * 1024 * 1024
 MAX_KEPT_STATE_BYTES = 64 * 1024
+# The largest Move message whose decoding is remembered (Paths.decoded_moves): a listed move,
+# its label included, takes under 200 bytes; a padded one is decoded every time.
+MAX_REMEMBERED_MOVE_BYTES: Final = 1024
 # A state's version counts its decisions (player moves and chance events): no game has more than
 # a few thousand, so a larger version is not a game's (and stays far from the 64-bit wrap).
 MAX_VERSION: Final = 1_000_000
@@ -136,12 +140,19 @@ class Match:
             )
         if which != game.facts.id:
             raise bad_move(f"{path}.{which}", f"this is a {game.facts.id} game, not {which}")
-        native = game.codec.decode_move(getattr(move, which), f"{path}.{which}")
-        if move.player != decision.player:
+        decoded = paths(game).decoded_moves
+        data = move.SerializeToString()
+        known = decoded.get(data)
+        if known is None:
+            known = decoded_move(game, move, path)
+            if len(data) <= MAX_REMEMBERED_MOVE_BYTES:
+                decoded.remember(data, known)
+        player, native = known
+        if player != decision.player:
             raise IllegalMove(
                 "G3",
                 f"it is player {decision.player}'s decision ({decision.name}),"
-                f" not player {move.player}'s",
+                f" not player {player}'s",
             )
         if not game.is_legal(self.state, native):
             violation = game.explain_illegal(self.state, native)

@@ -42,7 +42,7 @@ from mypy_extensions import mypyc_attr, trait
 from crabgames.core.errors import bad_request
 from crabgames.core.observation import Layout, Writer
 from crabgames.core.prng import Prng
-from crabgames.core.wire import Encoder, Shapes
+from crabgames.core.wire import Encoder, Remembered, Shapes
 from crabgames.v1 import game_pb2
 
 S = TypeVar("S")  # the game's native state
@@ -461,6 +461,26 @@ class Paths(Generic[S, M, E]):
         # The view message's bytes for a Seat: what `Codec.encode_view` fills a message from.
         self.view_bytes: Callable[[Seat], bytes] = messages.view.write
         self.move_cache_keys: Callable[[S, Sequence[M]], list[Hashable]] = game.move_cache_keys
+        # Each Move message's seat and native move, by the message's bytes (Match.check_move):
+        # a move decodes from its message alone, and a client sends back the moves LegalMoves
+        # listed, so each distinct one is decoded once. An entry is weighed as its bytes plus
+        # DECODED_MOVE_BYTES for the native move.
+        self.decoded_moves: Remembered[bytes, tuple[int, M]] = Remembered(
+            lambda data: decoded_move(game, game_pb2.Move.FromString(data), "move"),
+            lambda _: DECODED_MOVE_BYTES,
+        )
+
+
+# What a native move holds (a few small fields), as `Paths.decoded_moves` weighs it.
+DECODED_MOVE_BYTES: Final = 256
+
+
+def decoded_move(game: Game[Any, M, Any, Any], move: game_pb2.Move, path: str) -> tuple[int, M]:
+    """A game's Move message as its seat and native move (`path` names the message in an
+    error)."""
+    which = game.facts.id
+    native: M = game.codec.decode_move(getattr(move, which), f"{path}.{which}")
+    return move.player, native
 
 
 _resolved: dict[Game[Any, Any, Any, Any], Paths[Any, Any, Any]] = {}

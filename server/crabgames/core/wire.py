@@ -105,7 +105,11 @@ class Remembered(dict[K, V]):
         Remembered.tables[id(self)] = self
 
     def __missing__(self, value: K) -> V:
-        built = self.build(value)
+        return self.remember(value, self.build(value))
+
+    def remember(self, value: K, built: V) -> V:
+        """Keep `built` as the entry for `value` (what `build(value)` would give, built by a
+        caller that knows more, such as the field path to name in an error)."""
         cost = self.weigh(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
         if len(self) >= self.LIMIT or self.used + cost > self.BYTES:
             self.clear()
