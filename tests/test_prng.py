@@ -33,6 +33,14 @@ def test_weighted_picks_follow_the_weights():
     assert 0.22 < counts[0] / 8000 < 0.28
 
 
+def test_a_chance_outcome_is_the_value_its_weighted_pick_lands_on():
+    outcomes = [(7, 1), (9, 0), (4, 3)]
+    picks, indexes = Prng(7), Prng(7)
+    values = [picks.pick_outcome(outcomes) for _ in range(200)]
+    assert values == [outcomes[indexes.pick_weighted([1, 0, 3])][0] for _ in range(200)]
+    assert set(values) == {7, 4}
+
+
 def test_the_counter_wraps_at_two_to_the_64():
     # A state may carry any uint64 counter: the draw after 2**64 - 1 is the one at counter 0's
     # successor, as SplitMix64's arithmetic mod 2**64 says.

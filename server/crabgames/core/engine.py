@@ -208,9 +208,8 @@ class Match:
             return events
         game, state = self.game, self.state
         while game.next_decision(state).kind == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            index = self.prng.pick_weighted([weight for _, weight in outcomes])
-            events.extend(game.apply_chance(state, outcomes[index][0]))
+            value = self.prng.pick_outcome(game.chance_outcomes(state))
+            events.extend(game.apply_chance(state, value))
             self.version += 1
         return events
 

@@ -134,9 +134,7 @@ def play_out(
             return None, decisions
         decisions += 1
         if kind == CHANCE:
-            outcomes = game.chance_outcomes(state)
-            index = prng.pick_weighted([weight for _, weight in outcomes])
-            game.apply_chance(state, outcomes[index][0])
+            game.apply_chance(state, prng.pick_outcome(game.chance_outcomes(state)))
             continue
         moves = game.legal_moves(state)
         if len(moves) == 1 and not ask_forced:

@@ -15,6 +15,7 @@ total weight and returns the first outcome whose running total exceeds r.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 TWO_TO_64: Final = 1 << 64
@@ -70,6 +71,11 @@ class Prng:
             r = self.next_u64()
             if r < limit:
                 return r % n
+
+    def pick_outcome(self, outcomes: Sequence[tuple[int, int]]) -> int:
+        """A chance outcome's value, drawn by its weight from (value, weight) pairs listed in
+        the game's documented order (G2)."""
+        return outcomes[self.pick_weighted([weight for _, weight in outcomes])][0]
 
     def pick_weighted(self, weights: list[int]) -> int:
         """The index of an outcome, drawn with probability weight / total (a list: compiled,

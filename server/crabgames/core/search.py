@@ -217,9 +217,7 @@ class Search(Generic[S, M, E, O]):
         return scaled + EXPLORATION * math.sqrt(math.log(edge.available) / edge.visits)
 
     def draw_chance(self, state: S) -> None:
-        outcomes = self.game.chance_outcomes(state)
-        index = self.prng.pick_weighted([weight for _, weight in outcomes])
-        self.game.apply_chance(state, outcomes[index][0])
+        self.game.apply_chance(state, self.prng.pick_outcome(self.game.chance_outcomes(state)))
 
     def returns_at_end(self, state: S) -> list[float]:
         ended = self.game.outcome(state)
