@@ -347,6 +347,13 @@ def sightings(
     return Sightings(host, seen(public), seats, True)
 
 
+def shared(seen: list[bytes | None], lists: dict[tuple[bytes, ...], list[bytes]]) -> list[bytes]:
+    """The events a viewer sees (None: hidden from them), as the list `lists` already holds
+    for a viewer who sees the same."""
+    shown = [data for data in seen if data is not None]
+    return lists.setdefault(tuple(shown), shown)
+
+
 # Each game's Sightings by event, at each table size (Engine.sightings_of).
 _SIGHTINGS: Final[dict[tuple[AnyGame, int], wire.Remembered[Any, Sightings]]] = {}
 
@@ -569,16 +576,14 @@ class Engine:
             )
         # Viewers who see the same share a list, a viewer who sees every event the host's.
         lists: dict[tuple[bytes, ...], list[bytes]] = {tuple(host): host}
-
-        def shared(seen: list[bytes | None]) -> list[bytes]:
-            shown = [data for data in seen if data is not None]
-            return lists.setdefault(tuple(shown), shown)
-
+        every_seat = wanted.seats is None  # the default: asked once, not seat by seat
         return Happened(
             host if wanted.host else [],
-            shared([sight.spectator for sight in sights]) if wanted.spectator else [],
+            shared([sight.spectator for sight in sights], lists) if wanted.spectator else [],
             [
-                shared([sight.seats[seat] for sight in sights]) if wanted.wants_seat(seat) else []
+                shared([sight.seats[seat] for sight in sights], lists)
+                if every_seat or wanted.wants_seat(seat)
+                else []
                 for seat in seats
             ],
         )
