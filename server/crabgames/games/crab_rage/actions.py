@@ -36,13 +36,13 @@ from crabgames.games.crab_rage.data import (
     SignatureMove,
 )
 from crabgames.games.crab_rage.events import (
+    ACTED,
     ACTION_RESOLVED,
     PASSED,
-    Acted,
+    SIGNATURE_MOVE_PERFORMED,
     Cause,
     Event,
     FanRiding,
-    SignatureMovePerformed,
     acted_names,
     billboard_at,
 )
@@ -757,7 +757,7 @@ class ActionTurn(Handler):
             billboard = billboard_at(state, move.arena)
             effects = signature(state, player, move.arena)
             me = state.players[player]
-            performed = SignatureMovePerformed(
+            performed = SIGNATURE_MOVE_PERFORMED(
                 player,
                 move.arena,
                 move,
@@ -776,7 +776,7 @@ class ActionTurn(Handler):
             state.used_actions.append(move.action)
         where = me.crabs[move.crab].arena
         billboard, target_team, partner_team = acted_names(state, move)
-        acted = Acted(
+        acted = ACTED(
             player,
             move,
             move.action,

@@ -14,15 +14,15 @@ from crabgames.games.crab_rage.data import (
     Billboard,
 )
 from crabgames.games.crab_rage.events import (
-    AllianceChosen,
+    ALLIANCE_CHOSEN,
+    CRAB_ENTERED,
+    FANS,
+    MUSCLE,
     AllianceEnded,
     Cause,
-    CrabEntered,
     CrabLeft,
     DestinationChosen,
     Event,
-    Fans,
-    Muscle,
     Why,
     billboard_at,
 )
@@ -136,7 +136,7 @@ class EnterArena(Handler):
         for ref in task.crabs:
             c = writable_crab(state, ref)
             c.arena, c.destination = task.arena, -1
-            events.append(CrabEntered(ref[0], ref, task.arena, c.muscle, team, arena.billboard))
+            events.append(CRAB_ENTERED(ref[0], ref, task.arena, c.muscle, team, arena.billboard))
             if c.riding_fans:  # R12: the riding fan drops into the first arena entered
                 events += drop_riding_fans(state, ref, task.arena)
         rivals = [p for p in managers_in(state, task.arena) if p != task.player]
@@ -155,7 +155,7 @@ def drop_riding_fans(state: State, ref: CrabRef, arena: int) -> list[Event]:
     fans[ref[0]] += count
     team = state.players[ref[0]].team
     billboard = billboard_at(state, arena)
-    return [Fans(ref[0], arena, count, fans[ref[0]], ref, STYLE_BONUS_WHY, team, billboard)]
+    return [FANS(ref[0], arena, count, fans[ref[0]], ref, STYLE_BONUS_WHY, team, billboard)]
 
 
 def alliance_moves(state: State, player: int, arena: int) -> list[Move]:
@@ -191,7 +191,7 @@ class ChooseAlliance(Handler):
             if move.alliance != AllianceChoice.INDEPENDENT
             else arena_partner(state, player, arena)
         )
-        chosen = AllianceChosen(
+        chosen = ALLIANCE_CHOSEN(
             player,
             arena,
             move.alliance,
@@ -225,7 +225,7 @@ def set_muscle_event(state: State, ref: CrabRef, before: int, muscle: int, why: 
     seat = ref[0]
     arena = state.players[seat].crabs[ref[1]].arena
     team = state.players[seat].team
-    return Muscle(seat, ref, arena if arena >= 0 else None, muscle - before, muscle, why, team)
+    return MUSCLE(seat, ref, arena if arena >= 0 else None, muscle - before, muscle, why, team)
 
 
 def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> list[Event]:
@@ -239,7 +239,7 @@ def place_fans(state: State, player: int, arena: int, count: int, why: Why) -> l
     fans = writable_arena(state, arena).fans
     fans[player] += placed
     billboard = billboard_at(state, arena)
-    return [Fans(player, arena, placed, fans[player], None, why, me.team, billboard)]
+    return [FANS(player, arena, placed, fans[player], None, why, me.team, billboard)]
 
 
 class BillboardOnEntering(Handler):

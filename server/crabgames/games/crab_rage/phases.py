@@ -15,6 +15,7 @@ from crabgames.games.crab_rage.data import (
 )
 from crabgames.games.crab_rage.events import (
     PHASE_STARTED,
+    RAGE,
     ActionRevealed,
     BillboardDealt,
     BillboardsRotated,
@@ -25,7 +26,6 @@ from crabgames.games.crab_rage.events import (
     Microphone,
     Mutation,
     OpponentPicked,
-    Rage,
     RollOffRolled,
     RollOffStarted,
     RoundStarted,
@@ -215,7 +215,7 @@ class BuildRage(Handler):
             push(state, MUTATION_CHOICE_BY_SEAT[task.player])
         why = RAGE_CAUSE.get(state.phase, (0, 0))
         arena = task.arena if task.arena >= 0 else None
-        return [Rage(task.player, amount, me.rage, arena, why, me.team)]
+        return [RAGE(task.player, amount, me.rage, arena, why, me.team)]
 
 
 class ChooseMutationCrab(Handler):
