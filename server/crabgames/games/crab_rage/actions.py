@@ -43,6 +43,7 @@ from crabgames.games.crab_rage.events import (
     Cause,
     Event,
     FanRiding,
+    Why,
     acted_names,
     billboard_at,
 )
@@ -818,12 +819,19 @@ class AfterAction(Handler):
 # ----- signature moves (R13) -----
 
 
+# What caused a signature move's changes (events.Why), by the move: built once, as turning a
+# player's int into its SignatureMove is a call the compiled build runs interpreted.
+SIGNATURE_WHY: Final[dict[int, Why]] = {
+    kind: (Cause.SIGNATURE_MOVE, kind) for kind in SignatureMove
+}
+
+
 def signature(state: State, player: int, arena: int) -> list[Event]:
     me = writable_player(state, player)
     me.rage -= SIGNATURE_RAGE_COST
     me.signature_used = True
-    kind = SignatureMove(me.signature)
-    why = (Cause.SIGNATURE_MOVE, kind)
+    kind = me.signature
+    why = SIGNATURE_WHY[kind]
     events: list[Event] = []
     mine = [(player, i) for i in own_crabs_in(state, player, arena)]
     if kind == SignatureMove.FRENZY:
@@ -842,8 +850,8 @@ def signature(state: State, player: int, arena: int) -> list[Event]:
     return events
 
 
-FRENZY_WHY: Final = (Cause.SIGNATURE_MOVE, SignatureMove.FRENZY)
-SHELL_UP_WHY: Final = (Cause.SIGNATURE_MOVE, SignatureMove.SHELL_UP)
+FRENZY_WHY: Final = SIGNATURE_WHY[SignatureMove.FRENZY]
+SHELL_UP_WHY: Final = SIGNATURE_WHY[SignatureMove.SHELL_UP]
 
 
 class Frenzy(Handler):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
 from crabgames.games.crab_rage import rules
@@ -28,6 +28,7 @@ from crabgames.games.crab_rage.moves import (
     Act,
     Alliance,
     AllianceChoice,
+    Made,
     Move,
     SignatureTarget,
 )
@@ -351,20 +352,30 @@ def move_fields(move: Move) -> tuple[str, ...]:
 
 
 def decode_move(msg: Any, path: str) -> Move:
-    """The move of its kind's fields; an action or an alliance keeps only those it uses
-    (`move_fields`; a signature target all three), the others at their defaults so that equal
-    moves compare equal."""
+    """The move of its kind's fields (`decoded_move`), each decoded once per value: a client
+    plays the same few moves again and again."""
     cls = MOVE_CLASS_OF.get(msg.kind)
     if cls is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
-    fields = {name: getattr(msg, name) for name in cls._fields[:-1] if name != "target"}
+    fields = tuple([(name, getattr(msg, name)) for name in cls._fields[:-1] if name != "target"])
     if "target" in cls._fields and msg.HasField("target"):
-        fields["target"] = (msg.target.player, msg.target.crab)
+        fields += (("target", (msg.target.player, msg.target.crab)),)
+    return DECODED_MOVES(cls, fields)
+
+
+def decoded_move(cls: type[Move], given: tuple[tuple[str, Any], ...]) -> Move:
+    """A move of `cls` from its message's fields; an action or an alliance keeps only those it
+    uses (`move_fields`; a signature target all three), the others at their defaults so that
+    equal moves compare equal."""
+    fields = dict(given)
     move = cls(**fields)
     used = move_fields(move) if isinstance(move, Act | Alliance) else fields
     if len(used) < len(fields):  # built again from only those it uses
         return cls(**{name: getattr(move, name) for name in used})
     return move
+
+
+DECODED_MOVES: Final = Made(decoded_move)
 
 
 # ----- the codec, as the engine calls it -----

@@ -13,10 +13,10 @@ The sentences are in words.py, built only when an event is encoded: playouts nev
 
 from __future__ import annotations
 
-from typing import Any, Final, Generic, Literal, NamedTuple, TypeVar
+from typing import Final, Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import SEATS, Action, Team
-from crabgames.games.crab_rage.moves import Act, Signature
+from crabgames.games.crab_rage.moves import Act, Made, Signature
 from crabgames.games.crab_rage.state import CrabRef, Phase, State
 from crabgames.v1 import crab_rage_pb2 as pb
 
@@ -494,32 +494,7 @@ PASSED: Final[tuple[dict[int, Passed], ...]] = tuple(
 ACTION_RESOLVED: Final[tuple[dict[int, ActionResolved], ...]] = tuple(
     {team: ActionResolved(seat, team) for team in Team} for seat in SEATS
 )
-
-
-E = TypeVar("E")
-
-
-class Made(Generic[E]):
-    """An event class whose events are built once per value and shared: `MADE(fields)` is
-    `Made(fields)`. A round meets the same few values again and again (a seat's rage, a crab
-    entering an arena), and building a NamedTuple is a call the compiled build runs interpreted,
-    where finding a built one is a lookup. Bounded: a table holding LIMIT events starts over."""
-
-    LIMIT: Final = 4096
-
-    def __init__(self, event_class: type[E]) -> None:
-        self.event_class = event_class
-        self.made: dict[tuple[Any, ...], E] = {}
-
-    def __call__(self, *fields: Any) -> E:
-        made = self.made.get(fields)
-        if made is None:
-            if len(self.made) >= self.LIMIT:
-                self.made.clear()
-            made = self.made[fields] = self.event_class(*fields)
-        return made
-
-
+# The events a round meets most, each built once per value (moves.Made).
 ACTED: Final = Made(Acted)
 SIGNATURE_MOVE_PERFORMED: Final = Made(SignatureMovePerformed)
 CRAB_ENTERED: Final = Made(CrabEntered)
