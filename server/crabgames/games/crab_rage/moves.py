@@ -184,9 +184,9 @@ class Made(Generic[V]):
     `build(*fields)`. A game meets the same few values again and again (a seat's rage, a crab
     entering an arena, a move), and building a NamedTuple is a call the compiled build runs
     interpreted, where finding a built one is a lookup. Bounded: a table holding LIMIT values
-    starts over."""
+    starts over (a few hundred kilobytes each, whatever a caller sends)."""
 
-    LIMIT: Final = 4096
+    LIMIT: Final = 1024
 
     def __init__(self, build: Callable[..., V]) -> None:
         self.build = build
