@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any
 
 from crabgames.core.errors import bad_move, bad_request, bad_state
 from crabgames.games.crab_rage import rules
@@ -28,7 +28,6 @@ from crabgames.games.crab_rage.moves import (
     Act,
     Alliance,
     AllianceChoice,
-    Made,
     Move,
     SignatureTarget,
 )
@@ -352,15 +351,14 @@ def move_fields(move: Move) -> tuple[str, ...]:
 
 
 def decode_move(msg: Any, path: str) -> Move:
-    """The move of its kind's fields (`decoded_move`), each decoded once per value: a client
-    plays the same few moves again and again."""
+    """The move of its kind's fields (`decoded_move`)."""
     cls = MOVE_CLASS_OF.get(msg.kind)
     if cls is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
     fields = tuple([(name, getattr(msg, name)) for name in cls._fields[:-1] if name != "target"])
     if "target" in cls._fields and msg.HasField("target"):
         fields += (("target", (msg.target.player, msg.target.crab)),)
-    return DECODED_MOVES(cls, fields)
+    return decoded_move(cls, fields)
 
 
 def decoded_move(cls: type[Move], given: tuple[tuple[str, Any], ...]) -> Move:
@@ -373,9 +371,6 @@ def decoded_move(cls: type[Move], given: tuple[tuple[str, Any], ...]) -> Move:
     if len(used) < len(fields):  # built again from only those it uses
         return cls(**{name: getattr(move, name) for name in used})
     return move
-
-
-DECODED_MOVES: Final = Made(decoded_move)
 
 
 # ----- the codec, as the engine calls it -----

@@ -13,10 +13,11 @@ The sentences are in words.py, built only when an event is encoded: playouts nev
 
 from __future__ import annotations
 
+import functools
 from typing import Final, Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import SEATS, Action, Team
-from crabgames.games.crab_rage.moves import Act, Made, Signature
+from crabgames.games.crab_rage.moves import Act, Signature
 from crabgames.games.crab_rage.state import CrabRef, Phase, State
 from crabgames.v1 import crab_rage_pb2 as pb
 
@@ -494,14 +495,17 @@ PASSED: Final[tuple[dict[int, Passed], ...]] = tuple(
 ACTION_RESOLVED: Final[tuple[dict[int, ActionResolved], ...]] = tuple(
     {team: ActionResolved(seat, team) for team in Team} for seat in SEATS
 )
-# The events a round meets most, each built once per value (moves.Made).
-ACTED: Final = Made(Acted)
-SIGNATURE_MOVE_PERFORMED: Final = Made(SignatureMovePerformed)
-CRAB_ENTERED: Final = Made(CrabEntered)
-ALLIANCE_CHOSEN: Final = Made(AllianceChosen)
-MUSCLE: Final = Made(Muscle)
-FANS: Final = Made(Fans)
-RAGE: Final = Made(Rage)
+# The events a round meets most, each built once per value met and shared (a NamedTuple built
+# runs its interpreted __new__; a built one is a lookup), as Kraby's are. At most BUILT_ONCE of
+# each are kept: a few hundred KiB a table.
+BUILT_ONCE: Final = 1024
+ACTED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Acted)
+SIGNATURE_MOVE_PERFORMED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(SignatureMovePerformed)
+CRAB_ENTERED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(CrabEntered)
+ALLIANCE_CHOSEN: Final = functools.lru_cache(maxsize=BUILT_ONCE)(AllianceChosen)
+MUSCLE: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Muscle)
+FANS: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Fans)
+RAGE: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Rage)
 
 
 # ----- what each seat sees (G4, G5) -----

@@ -9,9 +9,8 @@ uses), so equal moves compare equal.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import IntEnum
-from typing import Any, Final, Generic, Literal, NamedTuple, TypeVar
+from typing import Final, Literal, NamedTuple
 
 from crabgames.games.crab_rage.data import (
     ARENA_COUNTS,
@@ -175,31 +174,6 @@ ACT_FIELDS: dict[int, tuple[str, ...]] = {
     Action.SWAP: ("target",),
     Action.RAGE: ("amount",),  # amount: X
 }
-
-V = TypeVar("V")
-
-
-class Made(Generic[V]):
-    """Immutable values (events, moves) built once per value and shared: `MADE(*fields)` is
-    `build(*fields)`. A game meets the same few values again and again (a seat's rage, a crab
-    entering an arena, a move), and building a NamedTuple is a call the compiled build runs
-    interpreted, where finding a built one is a lookup. Bounded: a table holding LIMIT values
-    starts over (a few hundred kilobytes each, whatever a caller sends)."""
-
-    LIMIT: Final = 1024
-
-    def __init__(self, build: Callable[..., V]) -> None:
-        self.build = build
-        self.made: dict[tuple[Any, ...], V] = {}
-
-    def __call__(self, *fields: Any) -> V:
-        made = self.made.get(fields)
-        if made is None:
-            if len(self.made) >= self.LIMIT:
-                self.made.clear()
-            made = self.made[fields] = self.build(*fields)
-        return made
-
 
 PASS: Final = Pass()
 DUEL_KEEP: Final = DuelKeep()
