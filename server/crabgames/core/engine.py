@@ -188,7 +188,7 @@ class Match:
             move = moves[0]
             name = game.codec.player_name(state, decision.player)
             events.append(
-                ForcedMoveEvent(decision.player, name, self.forced_move_bytes(decision, move))
+                forced_move_event(decision.player, name, self.forced_move_bytes(decision, move))
             )
             events.extend(game.apply_move(state, move))
             self.version += 1
@@ -272,6 +272,9 @@ class ForcedMoveEvent(NamedTuple):
         return _SIZED_FORCED_MOVES[self]
 
 
+# Each forced move met, built once and shared, as the games' events are (a NamedTuple built
+# runs its interpreted __new__; a built one is a lookup).
+forced_move_event: Final = functools.lru_cache(maxsize=1024)(ForcedMoveEvent)
 FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
 _SIZED_FORCED_MOVES: Final[wire.Remembered[ForcedMoveEvent, bytes]] = wire.Remembered(
     lambda event: wire.sized(event.encoded())
