@@ -57,9 +57,9 @@ from crabgames.games.kraby.events import (
     FigureSkipped,
     GameEnded,
     TileDealt,
-    TileDrawn,
-    TilePlaced,
     TurnPassed,
+    tile_drawn,
+    tile_placed,
 )
 from crabgames.games.kraby.moves import SKIP_FIGURE, Move, PlaceFigure, PlaceTile, SkipFigure
 from crabgames.games.kraby.state import (
@@ -208,12 +208,11 @@ def end_turn(state: KrabyState) -> list[Event]:
     return begin_turn(state)
 
 
-def legal_moves(state: KrabyState) -> list[Move]:
+def legal_moves(state: KrabyState) -> Sequence[Move]:
     """The moves of the fisher to play: a tile (the crab move, mandatory), then a figure or none
     (optional)."""
     if state.step == PLACE_TILE:
-        tiles: list[Move] = list(tiles_offered(state))
-        return tiles
+        return tiles_offered(state)  # the shared tuple, not a copy: the moves never change
     if state.step == PLACE_FIGURE:
         return [*figure_placements(state), SKIP_FIGURE]
     return []
@@ -332,7 +331,7 @@ def place_tile(state: KrabyState, move: PlaceTile) -> list[Event]:
     state.block(stop)
     state.turns_taken += 1
     hand_size = tiles_in(state.hands[player])
-    events: list[Event] = [TilePlaced(player, move.edge, move.lane, move.color, stop, hand_size)]
+    events: list[Event] = [tile_placed(player, move.edge, move.lane, move.color, stop, hand_size)]
     if tiles_in(state.bag):
         state.step = DRAW
     else:
@@ -549,7 +548,7 @@ def draw_back_to_six(state: KrabyState, color: Color) -> list[Event]:
     screen; then comes the figure."""
     player = state.turn_player
     take_from_bag(state, player, color)
-    drawn = TileDrawn(player, color, tiles_in(state.hands[player]), tiles_in(state.bag))
+    drawn = tile_drawn(player, color, tiles_in(state.hands[player]), tiles_in(state.bag))
     return [drawn, *offer_figure(state)]
 
 
