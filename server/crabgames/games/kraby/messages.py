@@ -7,6 +7,8 @@ others' hands and the bag only how many tiles each holds."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from crabgames.core import wire
 from crabgames.core.game import Seat, event_encoder
 from crabgames.games.kraby import rules, words
@@ -50,11 +52,38 @@ def open_decision(shapes: wire.Shapes) -> wire.Encoder:
 
 
 SHAPES = wire.Shapes({pb.KrabyPosition: position, pb.KrabyDecision: open_decision})
+
+
+def state_items(field: str) -> wire.Remembered[tuple[int, ...], bytes]:
+    """An item's bytes in the state's repeated `field` (its tag and length first), by its value:
+    a tuple of the item's fields in the message's order (a hand's counts, a ship's holds)."""
+    descriptor = pb.KrabyState.DESCRIPTOR.fields_by_name[field]
+    encoder = SHAPES.encoder(wire.message_class(descriptor))
+    return wire.Remembered(
+        lambda value: wire.message_field(descriptor.number, encoder.build(value))
+    )
+
+
+HANDS: Final = state_items("hands")
+SHIPS: Final = state_items("ships")
+
+
+# The hands' and the ships' bytes joined by typed functions (each piece read as a native
+# attribute and looked up in place), not a map over them in the state's generated writer.
+def hands_bytes(state: KrabyState) -> bytes:
+    return b"".join([HANDS[hand] for hand in state.hands])
+
+
+def ships_bytes(state: KrabyState) -> bytes:
+    return b"".join([SHIPS[ship] for ship in state.ships])
+
+
 STATE = wire.Encoder(
     pb.KrabyState,
     {"options": lambda state: (state.excluded_color, state.first_player)},
     SHAPES,
     remember=False,  # a state's board changes in place
+    kept={"hands": hands_bytes, "ships": ships_bytes},
 )
 EVENT = event_encoder("kraby", words.event_sentence, SHAPES)
 MOVE = SHAPES.encoder(pb.KrabyMove)  # a tile, a figure or none, by its class; a tile's stop cell
