@@ -306,6 +306,14 @@ class Encoder:
         return self.write(value)
 
 
+def item_table(message: type[Message], field: str, encoder: Encoder) -> Remembered[Any, bytes]:
+    """Each item's bytes as an item of `message`'s repeated `field` (its tag and length first),
+    written by `encoder` and remembered by the item's value: for a `kept` field, joined from
+    its items by a typed function of the game's."""
+    number = message.DESCRIPTOR.fields_by_name[field].number
+    return Remembered(lambda value: message_field(number, encoder.build(value)))
+
+
 class Shapes:
     """The Encoders of one game's messages: a default one for each message type, built on
     first use, unless the game declares another (a cell written as a row and a column, a card

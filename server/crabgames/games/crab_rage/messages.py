@@ -259,17 +259,14 @@ def state_items(field: str, piece: type, names: dict[str, str]) -> wire.Remember
     """A piece's bytes as an item of the state's repeated `field` (its tag and length first),
     by the piece's value: each of the message's fields read at its place among the piece's
     fields, by the name `names` gives, else its own."""
-    descriptor = pb.CrabRageState.DESCRIPTOR.fields_by_name[field]
-    message = wire.message_class(descriptor)
+    message = wire.message_class(pb.CrabRageState.DESCRIPTOR.fields_by_name[field])
     order = [f.name for f in dataclasses.fields(piece)]
     read = {
         f.name: itemgetter(order.index(names.get(f.name, f.name)))
         for f in message.DESCRIPTOR.fields
     }
     encoder = wire.Encoder(message, read, SHAPES, remember=False)
-    return wire.Remembered(
-        lambda value: wire.message_field(descriptor.number, encoder.build(value))
-    )
+    return wire.item_table(pb.CrabRageState, field, encoder)
 
 
 PLAYERS = state_items("players", Player, PLAYER_NAMES)

@@ -54,18 +54,10 @@ def open_decision(shapes: wire.Shapes) -> wire.Encoder:
 SHAPES = wire.Shapes({pb.KrabyPosition: position, pb.KrabyDecision: open_decision})
 
 
-def state_items(field: str) -> wire.Remembered[tuple[int, ...], bytes]:
-    """An item's bytes in the state's repeated `field` (its tag and length first), by its value:
-    a tuple of the item's fields in the message's order (a hand's counts, a ship's holds)."""
-    descriptor = pb.KrabyState.DESCRIPTOR.fields_by_name[field]
-    encoder = SHAPES.encoder(wire.message_class(descriptor))
-    return wire.Remembered(
-        lambda value: wire.message_field(descriptor.number, encoder.build(value))
-    )
-
-
-HANDS: Final = state_items("hands")
-SHIPS: Final = state_items("ships")
+# A hand's or a ship's bytes by its value: a tuple of its fields in the message's order (a
+# hand's counts, a ship's holds).
+HANDS: Final = wire.item_table(pb.KrabyState, "hands", SHAPES.encoder(pb.KrabyTileCounts))
+SHIPS: Final = wire.item_table(pb.KrabyState, "ships", SHAPES.encoder(pb.KrabyShip))
 
 
 # The hands' and the ships' bytes joined by typed functions (each piece read as a native
