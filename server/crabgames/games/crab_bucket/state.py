@@ -83,8 +83,12 @@ class Options:
         return self.hashed
 
 
-@dataclass
+@dataclass(init=False)
 class CrabBucketState:
+    """The __init__ is written out (the state before the deal, rules.new_state) and a clone
+    sets what differs: mypyc compiles both, but runs a dataclass's generated __init__
+    interpreted (a clone is made on every call)."""
+
     options: Options
     num_players: int
     # The piles, hands and mission piles are tuples, replaced when they change and never
@@ -93,52 +97,62 @@ class CrabBucketState:
     hands: list[tuple[int, ...]]  # sorted
     draw_pile: list[int]  # count per card kind (CARD_KINDS entries)
     oxi_set_aside: int
-    oxi_discarded: int = 0
-    removed: list[int] = field(default_factory=list)  # sorted
-    mission_piles: list[tuple[int, ...]] = field(default_factory=list)  # levels 1..3, sorted
-    current: int = NO_MISSION
-    completed: list[int] = field(default_factory=list)
-    spent: list[bool] = field(default_factory=list)  # parallel to `completed`
-    discarded_missions: list[int] = field(default_factory=list)
-    offered: list[int] = field(default_factory=list)
-    step: Step = DEAL
-    turn_player: int = 0
-    dealt: int = 0
-    ability_used: bool = False
-    plays_left: int = 1
-    played: int = 0
-    draws_over: bool = False
-    passes: int = 0
-    pending: list[tuple[PendingKind, int]] = field(default_factory=list)  # (kind, level)
-    end_reason: EndReason = NOT_ENDED
+    oxi_discarded: int
+    removed: list[int]  # sorted
+    mission_piles: list[tuple[int, ...]]  # levels 1..3, sorted
+    current: int
+    completed: list[int]
+    spent: list[bool]  # parallel to `completed`
+    discarded_missions: list[int]
+    offered: list[int]
+    step: Step
+    turn_player: int
+    dealt: int
+    ability_used: bool
+    plays_left: int
+    played: int
+    draws_over: bool
+    passes: int
+    pending: list[tuple[PendingKind, int]]  # (kind, level)
+    end_reason: EndReason
+
+    def __init__(
+        self,
+        options: Options,
+        num_players: int,
+        piles: list[tuple[int, ...]],
+        hands: list[tuple[int, ...]],
+        draw_pile: list[int],
+        oxi_set_aside: int,
+        mission_piles: list[tuple[int, ...]],
+        turn_player: int,
+    ) -> None:
+        self.options, self.num_players, self.piles, self.hands = options, num_players, piles, hands
+        self.draw_pile, self.oxi_set_aside, self.oxi_discarded = draw_pile, oxi_set_aside, 0
+        self.removed, self.mission_piles, self.current = [], mission_piles, NO_MISSION
+        self.completed, self.spent, self.discarded_missions, self.offered = [], [], [], []
+        self.step, self.turn_player, self.dealt, self.ability_used = DEAL, turn_player, 0, False
+        self.plays_left, self.played, self.draws_over, self.passes = 1, 0, False, 0
+        self.pending, self.end_reason = [], NOT_ENDED
 
     def clone(self) -> CrabBucketState:
-        return CrabBucketState(
+        new = CrabBucketState(
             self.options,
             self.num_players,
             list(self.piles),
             list(self.hands),
             list(self.draw_pile),
             self.oxi_set_aside,
-            self.oxi_discarded,
-            list(self.removed),
             list(self.mission_piles),
-            self.current,
-            list(self.completed),
-            list(self.spent),
-            list(self.discarded_missions),
-            list(self.offered),
-            self.step,
             self.turn_player,
-            self.dealt,
-            self.ability_used,
-            self.plays_left,
-            self.played,
-            self.draws_over,
-            self.passes,
-            list(self.pending),
-            self.end_reason,
         )
+        new.oxi_discarded, new.removed = self.oxi_discarded, list(self.removed)
+        new.current, new.completed, new.spent = self.current, list(self.completed), list(self.spent)
+        new.discarded_missions, new.offered = list(self.discarded_missions), list(self.offered)
+        new.step, new.dealt, new.ability_used = self.step, self.dealt, self.ability_used
+        new.plays_left, new.played, new.draws_over = self.plays_left, self.played, self.draws_over
+        new.passes, new.pending, new.end_reason = self.passes, list(self.pending), self.end_reason
+        return new
 
     def __copy__(self) -> CrabBucketState:
         """Python's copy protocol, as the engine clones a state (a compiled class's methods
