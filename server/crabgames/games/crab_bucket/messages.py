@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable
-from itertools import compress, repeat
 from typing import Final, NamedTuple
 
 from google.protobuf.message import Message
@@ -77,14 +76,35 @@ SHAPES: Final = wire.Shapes({message: shape(message) for message in READS})
 
 # ----- the state -----
 
-CRAB_CARD_IDS: Final = range(CRAB_CARDS)
+OPTIONS_FIELD: Final = pb.CrabBucketState.OPTIONS_FIELD_NUMBER
+DRAW_PILE_FIELD: Final = pb.CrabBucketState.DRAW_PILE_FIELD_NUMBER
 
 
-def draw_pile(state: CrabBucketState) -> list[int]:
+def options_field(state: CrabBucketState) -> bytes:
+    """The state's options field, written once for each Options and kept by them: they never
+    change, and they are most of a state's bytes."""
+    options = state.options
+    if not options.encoded:
+        encoded = wire.message_field(OPTIONS_FIELD, SHAPES.encoder(pb.CrabBucketOptions)(options))
+        object.__setattr__(options, "encoded", encoded)  # a frozen dataclass's own field
+    return options.encoded
+
+
+def card_field(card: int) -> bytes:
+    """A card in the state's draw_pile field."""
+    return wire.message_field(DRAW_PILE_FIELD, SHAPES.encoder(pb.CrabBucketCard)(card))
+
+
+CRAB_CARD_FIELDS: Final = tuple(map(card_field, range(CRAB_CARDS)))  # by card id
+OXI_FIELD: Final = card_field(OXI)
+
+
+def draw_pile(state: CrabBucketState) -> bytes:
     """The draw pile's cards in card-id order (a multiset: no order is stored, G2): each crab
     card there once (there is one of each, B1), then the Oxi! cards, the last id."""
     counts = state.draw_pile
-    return [*compress(CRAB_CARD_IDS, counts), *repeat(OXI, counts[OXI])]
+    cards = [CRAB_CARD_FIELDS[card] for card in range(CRAB_CARDS) if counts[card]]
+    return b"".join(cards) + OXI_FIELD * counts[OXI]
 
 
 def current_mission(state: CrabBucketState) -> int | None:
@@ -99,7 +119,6 @@ def completed(state: CrabBucketState) -> Iterable[tuple[int, bool]]:
 
 # The state's fields whose values are not the state's attributes of the same name.
 STATE_READS: Final[dict[str, wire.Read]] = {
-    "draw_pile": draw_pile,
     "current_mission": current_mission,
     "completed": completed,
     "offered_missions": operator.attrgetter("offered"),
@@ -110,6 +129,7 @@ STATE: Final = wire.Encoder(
     STATE_READS,
     SHAPES,
     remember=False,  # a state's lists change in place
+    kept={"options": options_field, "draw_pile": draw_pile},
 )
 EVENT: Final = event_encoder("crab_bucket", words.words, SHAPES)
 # An outcome's detail (rules.Outcome): the mode, won, points, title, note and end by name.

@@ -68,16 +68,19 @@ class Options:
     first_mission_level: int
     # Read from the fields once, as the options never change (fields, not cached properties: a
     # class compiled by mypyc has no __dict__ to cache in): whether the mode is Wild Crab, and
-    # the hash of the fields (every state's bytes look up its options' bytes by their value,
-    # messages.py, and a deck is hundreds of values).
+    # the hash of the fields (the options are looked up by their value, and a deck is hundreds
+    # of values). Their field in a state's bytes is written once and kept here, b"" until then
+    # (messages.options_field): they never change.
     wild: bool = field(init=False, repr=False, compare=False)
     hashed: int = field(init=False, repr=False, compare=False)
+    encoded: bytes = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A frozen dataclass sets its own fields through object.__setattr__.
         object.__setattr__(self, "wild", self.mode == WILD_CRAB)
         fields = (self.mode, self.first_player, self.missions, self.first_mission_level)
         object.__setattr__(self, "hashed", hash(fields))
+        object.__setattr__(self, "encoded", b"")
 
     def __hash__(self) -> int:
         return self.hashed
