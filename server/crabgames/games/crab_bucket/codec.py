@@ -407,8 +407,9 @@ def decode_move(msg: pb.CrabBucketMove, path: str) -> Move:
     if which is None:
         raise bad_move(path, "set one of play_card, pass, use_ability, ...")
     if which == "play_card":
-        card = decode_card(msg.play_card.card, f"{path}.play_card.card", bad_move)
-        pile = msg.play_card.pile  # the shared move for a pile of the circle:
+        play = msg.play_card  # read once: a message's field is a lookup each time
+        card, pile = decode_card(play.card, f"{path}.play_card.card", bad_move), play.pile
+        # the shared move for a pile of the circle:
         return PLAY_CARD[card][pile] if 0 <= pile < CIRCLE else PlayCard(card, pile)
     if which == "pass":
         return Pass()
