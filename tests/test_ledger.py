@@ -55,6 +55,21 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def free_on_both_loopbacks() -> int:
+    """A port free on 127.0.0.1 and on ::1 alike. A server bound to "localhost:0" takes a port
+    free on the first of them, and fails to bind the second where another process (the test's
+    Redis) holds that port there: a client of 127.0.0.1 would then reach the other process."""
+    for _ in range(100):
+        port = free_port()
+        try:
+            with socket.socket(socket.AF_INET6) as probe:
+                probe.bind(("::1", port))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no port is free on both loopback addresses")
+
+
 @pytest.fixture(scope="module")
 def redis_url() -> Iterator[str]:
     with redis_server() as url:
@@ -102,8 +117,9 @@ def seal_keys_text() -> str:
 @contextlib.contextmanager
 def ledger_server(url: str, host: str = "127.0.0.1", **env: str) -> Iterator[int]:
     """An in-process sealing server whose ledger is at `url`; its port."""
+    port = free_on_both_loopbacks() if host == "localhost" else 0
     with environment(**{ENV_VAR: seal_keys_text(), URL_VAR: url, **env}):
-        running = serve(f"{host}:0", threads=2)
+        running = serve(f"{host}:{port}", threads=2)
     try:
         yield running.port
     finally:
