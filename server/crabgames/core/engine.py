@@ -274,7 +274,7 @@ class ForcedMoveEvent(NamedTuple):
 
 # Each forced move met, built once and shared, as the games' events are (a NamedTuple built
 # runs its interpreted __new__; a built one is a lookup).
-forced_move_event: Final = functools.lru_cache(maxsize=1024)(ForcedMoveEvent)
+forced_move_event: Final = functools.lru_cache(maxsize=256)(ForcedMoveEvent)
 FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
 _SIZED_FORCED_MOVES: Final[wire.Remembered[ForcedMoveEvent, bytes]] = wire.Remembered(
     lambda event: wire.sized(event.encoded())

@@ -464,15 +464,19 @@ class Paths(Generic[S, M, E]):
         # Each Move message's seat and native move, by the message's bytes (Match.check_move):
         # a move decodes from its message alone, and a client sends back the moves LegalMoves
         # listed, so each distinct one is decoded once. An entry is weighed as its bytes plus
-        # DECODED_MOVE_BYTES for the native move.
+        # DECODED_MOVE_BYTES for the native move, DECODED_MOVES_BYTES in all: a few hundred of
+        # a game's moves, what its tables of listed moves hold too.
         self.decoded_moves: Remembered[bytes, tuple[int, M]] = Remembered(
             lambda data: decoded_move(game, game_pb2.Move.FromString(data), "move"),
             lambda _: DECODED_MOVE_BYTES,
+            DECODED_MOVES_BYTES,
         )
 
 
-# What a native move holds (a few small fields), as `Paths.decoded_moves` weighs it.
+# What a native move holds (a few small fields), as `Paths.decoded_moves` weighs it, and the
+# bytes a game's table of decoded moves holds at most (the server's memory goal is close).
 DECODED_MOVE_BYTES: Final = 256
+DECODED_MOVES_BYTES: Final = 256 * 1024
 
 
 def decoded_move(game: Game[Any, M, Any, Any], move: game_pb2.Move, path: str) -> tuple[int, M]:

@@ -83,10 +83,10 @@ class Remembered(dict[K, V]):
     """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
     hundred of. Bounded by count and by bytes: a table that would hold more than `LIMIT`
-    entries or `BYTES` bytes (each entry's bytes, or what `weigh` says it holds, its key's
-    shallow size and ENTRY_OVERHEAD, the dict slot and objects around them) starts over. The
-    games bound each value (a pile holds at most the deck, a mission pile the deck of
-    missions), so an entry stays small."""
+    entries or `max_bytes` (BYTES unless said) bytes (each entry's bytes, or what `weigh` says
+    it holds, its key's shallow size and ENTRY_OVERHEAD, the dict slot and objects around
+    them) starts over. The games bound each value (a pile holds at most the deck, a mission
+    pile the deck of missions), so an entry stays small."""
 
     LIMIT: Final = 4096
     BYTES: Final = 1 << 20
@@ -97,10 +97,13 @@ class Remembered(dict[K, V]):
         weakref.WeakValueDictionary()
     )
 
-    def __init__(self, build: Callable[[K], V], weigh: Callable[[V], int] = len) -> None:
+    def __init__(
+        self, build: Callable[[K], V], weigh: Callable[[V], int] = len, max_bytes: int = BYTES
+    ) -> None:
         super().__init__()
         self.build = build
         self.weigh = weigh  # the bytes an entry's value holds
+        self.max_bytes = max_bytes  # BYTES, or less for a table of larger, rarer entries
         self.used = 0
         Remembered.tables[id(self)] = self
 
@@ -111,7 +114,7 @@ class Remembered(dict[K, V]):
         """Keep `built` as the entry for `value` (what `build(value)` would give, built by a
         caller that knows more, such as the field path to name in an error)."""
         cost = self.weigh(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
-        if len(self) >= self.LIMIT or self.used + cost > self.BYTES:
+        if len(self) >= self.LIMIT or self.used + cost > self.max_bytes:
             self.clear()
         self[value] = built
         self.used += cost

@@ -497,8 +497,8 @@ ACTION_RESOLVED: Final[tuple[dict[int, ActionResolved], ...]] = tuple(
 )
 # The events a round meets most, each built once per value met and shared (a NamedTuple built
 # runs its interpreted __new__; a built one is a lookup), as Kraby's are. At most BUILT_ONCE of
-# each are kept: a few hundred KiB a table.
-BUILT_ONCE: Final = 1024
+# each are kept: about 100 KiB a table (the server's memory goal is close).
+BUILT_ONCE: Final = 256
 ACTED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Acted)
 SIGNATURE_MOVE_PERFORMED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(SignatureMovePerformed)
 CRAB_ENTERED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(CrabEntered)

@@ -52,9 +52,9 @@ class TileDrawn(NamedTuple):
 # A tile placed and a tile drawn happen every turn; an event never changes, so each value met is
 # built once and shared, as Crab Bucket's are (a NamedTuple built runs its interpreted __new__,
 # a turn's dearest step once the rules are compiled). Kept by their values, up to a bound: they
-# take tens of thousands.
-tile_placed: Final = functools.lru_cache(maxsize=4096)(TilePlaced)
-tile_drawn: Final = functools.lru_cache(maxsize=4096)(TileDrawn)
+# take tens of thousands, and the server's memory goal is close (256 each, as CRAB RAGE!'s).
+tile_placed: Final = functools.lru_cache(maxsize=256)(TilePlaced)
+tile_drawn: Final = functools.lru_cache(maxsize=256)(TileDrawn)
 
 
 class FigurePlaced(NamedTuple):
