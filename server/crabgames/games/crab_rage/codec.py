@@ -351,21 +351,15 @@ def move_fields(move: Move) -> tuple[str, ...]:
 
 
 def decode_move(msg: Any, path: str) -> Move:
-    """The move of its kind's fields (`decoded_move`)."""
+    """The move of its kind's fields; an action or an alliance keeps only those it uses
+    (`move_fields`; a signature target all three), the others at their defaults so that equal
+    moves compare equal."""
     cls = MOVE_CLASS_OF.get(msg.kind)
     if cls is None:
         raise bad_move(f"{path}.kind", "unknown move kind")
-    fields = tuple([(name, getattr(msg, name)) for name in cls._fields[:-1] if name != "target"])
+    fields = {name: getattr(msg, name) for name in cls._fields[:-1] if name != "target"}
     if "target" in cls._fields and msg.HasField("target"):
-        fields += (("target", (msg.target.player, msg.target.crab)),)
-    return decoded_move(cls, fields)
-
-
-def decoded_move(cls: type[Move], given: tuple[tuple[str, Any], ...]) -> Move:
-    """A move of `cls` from its message's fields; an action or an alliance keeps only those it
-    uses (`move_fields`; a signature target all three), the others at their defaults so that
-    equal moves compare equal."""
-    fields = dict(given)
+        fields["target"] = (msg.target.player, msg.target.crab)
     move = cls(**fields)
     used = move_fields(move) if isinstance(move, Act | Alliance) else fields
     if len(used) < len(fields):  # built again from only those it uses
