@@ -1,10 +1,12 @@
-"""Events built once per value (events.BUILT_ONCE) are the values a fresh build gives, shared, and
-their tables stay bounded whatever values come; a decoded move equals the one LegalMoves lists."""
+"""Events built once per value (core.game.built_once) are the values a fresh build gives,
+shared, and their tables stay bounded whatever values come; a decoded move equals the one
+LegalMoves lists."""
 
 from __future__ import annotations
 
+from crabgames.core.game import BUILT_ONCE
 from crabgames.games.crab_rage.codec import decode_move
-from crabgames.games.crab_rage.events import BUILT_ONCE, RAGE, Rage
+from crabgames.games.crab_rage.events import RAGE, Rage
 from crabgames.games.crab_rage.moves import FORM_ALLIANCE
 from crabgames.v1 import crab_rage_pb2 as pb
 

@@ -36,6 +36,7 @@ from crabgames.core.game import (
     AnyGame,
     Decision,
     GameFacts,
+    built_once,
     decoded_move,
     paths,
 )
@@ -272,9 +273,8 @@ class ForcedMoveEvent(NamedTuple):
         return _SIZED_FORCED_MOVES[self]
 
 
-# Each forced move met, built once and shared, as the games' events are (a NamedTuple built
-# runs its interpreted __new__; a built one is a lookup).
-forced_move_event: Final = functools.lru_cache(maxsize=256)(ForcedMoveEvent)
+# Each forced move met, built once and shared, as the games' events are.
+forced_move_event: Final = built_once(ForcedMoveEvent)
 FORCED_MOVE_TEMPLATE = "{player} has only one possible move: {move}."
 _SIZED_FORCED_MOVES: Final[wire.Remembered[ForcedMoveEvent, bytes]] = wire.Remembered(
     lambda event: wire.sized(event.encoded())

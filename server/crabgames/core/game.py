@@ -29,6 +29,7 @@ machinery (who decides next, chance nodes and the PRNG, views, errors, replay) l
 
 from __future__ import annotations
 
+import functools
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Hashable, Sequence
@@ -45,6 +46,7 @@ from crabgames.core.prng import Prng
 from crabgames.core.wire import Encoder, Remembered, Shapes
 from crabgames.v1 import game_pb2
 
+T = TypeVar("T")  # a value built once (built_once)
 S = TypeVar("S")  # the game's native state
 M = TypeVar("M")  # the game's native move (hashable, comparable)
 E = TypeVar("E")  # the game's native event
@@ -448,6 +450,18 @@ class Game(ABC, Generic[S, M, E, O]):
 
 # Any game, as the engine holds them (each with its own native types).
 AnyGame = Game[Any, Any, Any, Any]
+
+
+# How many values of one kind `built_once` keeps: a game meets a few hundred, and the server's
+# memory goal is close (docs/security.md).
+BUILT_ONCE: Final = 256
+
+
+def built_once(make: Callable[..., T]) -> functools._lru_cache_wrapper[T]:
+    """`make` (an event's class) building each value once per value met and sharing it: a
+    NamedTuple built runs its `__new__` interpreted, even in the compiled build, where a built
+    one is a lookup. At most BUILT_ONCE values are kept."""
+    return functools.lru_cache(maxsize=BUILT_ONCE)(make)
 
 
 class Paths(Generic[S, M, E]):

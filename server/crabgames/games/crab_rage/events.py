@@ -13,9 +13,9 @@ The sentences are in words.py, built only when an event is encoded: playouts nev
 
 from __future__ import annotations
 
-import functools
 from typing import Final, Literal, NamedTuple
 
+from crabgames.core.game import built_once
 from crabgames.games.crab_rage.data import SEATS, Action, Team
 from crabgames.games.crab_rage.moves import Act, Signature
 from crabgames.games.crab_rage.state import CrabRef, Phase, State
@@ -495,17 +495,15 @@ PASSED: Final[tuple[dict[int, Passed], ...]] = tuple(
 ACTION_RESOLVED: Final[tuple[dict[int, ActionResolved], ...]] = tuple(
     {team: ActionResolved(seat, team) for team in Team} for seat in SEATS
 )
-# The events a round meets most, each built once per value met and shared (a NamedTuple built
-# runs its interpreted __new__; a built one is a lookup), as Kraby's are. At most BUILT_ONCE of
-# each are kept: about 100 KiB a table (the server's memory goal is close).
-BUILT_ONCE: Final = 256
-ACTED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Acted)
-SIGNATURE_MOVE_PERFORMED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(SignatureMovePerformed)
-CRAB_ENTERED: Final = functools.lru_cache(maxsize=BUILT_ONCE)(CrabEntered)
-ALLIANCE_CHOSEN: Final = functools.lru_cache(maxsize=BUILT_ONCE)(AllianceChosen)
-MUSCLE: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Muscle)
-FANS: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Fans)
-RAGE: Final = functools.lru_cache(maxsize=BUILT_ONCE)(Rage)
+# The events a round meets most, each built once per value met and shared
+# (core.game.built_once), as Kraby's are.
+ACTED: Final = built_once(Acted)
+SIGNATURE_MOVE_PERFORMED: Final = built_once(SignatureMovePerformed)
+CRAB_ENTERED: Final = built_once(CrabEntered)
+ALLIANCE_CHOSEN: Final = built_once(AllianceChosen)
+MUSCLE: Final = built_once(Muscle)
+FANS: Final = built_once(Fans)
+RAGE: Final = built_once(Rage)
 
 
 # ----- what each seat sees (G4, G5) -----

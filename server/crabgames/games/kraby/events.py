@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 from typing import Final, Literal, NamedTuple, TypeAlias
 
+from crabgames.core.game import built_once
 from crabgames.games.kraby.data import MAX_PLAYERS, Color, Edge
 from crabgames.games.kraby.state import KrabyState
 from crabgames.v1 import kraby_pb2 as pb
@@ -50,11 +51,9 @@ class TileDrawn(NamedTuple):
 
 
 # A tile placed and a tile drawn happen every turn; an event never changes, so each value met is
-# built once and shared, as Crab Bucket's are (a NamedTuple built runs its interpreted __new__,
-# a turn's dearest step once the rules are compiled). Kept by their values, up to a bound: they
-# take tens of thousands, and the server's memory goal is close (256 each, as CRAB RAGE!'s).
-tile_placed: Final = functools.lru_cache(maxsize=256)(TilePlaced)
-tile_drawn: Final = functools.lru_cache(maxsize=256)(TileDrawn)
+# built once and shared (core.game.built_once), as CRAB RAGE!'s commonest events are.
+tile_placed: Final = built_once(TilePlaced)
+tile_drawn: Final = built_once(TileDrawn)
 
 
 class FigurePlaced(NamedTuple):
