@@ -18,7 +18,7 @@ INSTALLED_COMPILE := $(VENV)/.installed-compile
 # The compiled build of the rules (crabgames.compiled): remade when any source it compiles changes.
 COMPILED := server/crabgames/.compiled/manifest.json
 COMPILED_SOURCES := server/crabgames/compiled.py \
-	$(shell find server/crabgames/core server/crabgames/games -name '*.py' 2>/dev/null)
+	$(shell find server/crabgames/core server/crabgames/games server/crabgames/service -name '*.py' 2>/dev/null)
 PIP_INSTALL := $(PY) -m pip install --quiet --disable-pip-version-check
 GENERATED := server/crabgames/v1/.generated
 PYTEST_ARGS ?=

@@ -1,9 +1,9 @@
 """The compiled build: the same rules source, compiled by mypyc (docs/performance.md, issue 29).
 
-The engine's core and the games' modules are plain typed Python. `make compiled` (run by
-`make test` and `make bench`; where no C compiler or Python headers are found it says so and
-stops) compiles exactly that source with mypyc, as black and mypy ship theirs, into
-`server/crabgames/.compiled/`; nothing is written twice.
+The engine's core, the games' modules and the service's synchronous path are plain typed
+Python. `make compiled` (run by `make test` and `make bench`; where no C compiler or Python
+headers are found it says so and stops) compiles exactly that source with mypyc, as black and
+mypy ship theirs, into `server/crabgames/.compiled/`; nothing is written twice.
 Importing `crabgames` then loads those extension modules in place of the source, but only if
 every compiled source file is byte for byte what was compiled (its SHA-256 is in the build's
 manifest): edit a rule and, until it is rebuilt, the pure source runs, with a warning. Set
@@ -42,6 +42,10 @@ SHARED_LIBRARY = f"{GROUP}__mypyc"
 # __init__ files (they only name what a package holds) and the modules named here, which stay
 # pure Python for the reason given.
 COMPILED_PACKAGES = ("core", "games")
+# The service's modules that every call runs and that are synchronous (its asynchronous
+# transports, edge.py and browser.py, stay pure: mypyc compiles no asynchronous generator, and
+# grpc.aio awaits a handler only if `inspect` finds a Python coroutine function).
+COMPILED_SERVICE = ("admission", "calls", "limits", "peers", "status", "servicer")
 GAME_CLASS = (
     "names its hooks where their rules are written (legal_moves = staticmethod(rules.legal_moves))"
     ", which mypyc cannot put in a native class's method table; the rules it names are compiled"
@@ -56,11 +60,15 @@ PURE_VARIABLE = "CRABGAMES_PURE"
 
 def compiled_sources() -> list[Path]:
     """The source files the compiled build compiles, sorted."""
+    service = [PACKAGE / "service" / f"{name}.py" for name in COMPILED_SERVICE]
     return sorted(
-        path
-        for package in COMPILED_PACKAGES
-        for path in (PACKAGE / package).rglob("*.py")
-        if path.name != "__init__.py" and module_name(path) not in KEPT_PURE
+        [
+            path
+            for package in COMPILED_PACKAGES
+            for path in (PACKAGE / package).rglob("*.py")
+            if path.name != "__init__.py" and module_name(path) not in KEPT_PURE
+        ]
+        + service
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import grpc
 from google.protobuf.message import Message
+from mypy_extensions import mypyc_attr
 
 from crabgames.core.errors import RulesError
 from crabgames.service.limits import Received, check_time, short_of
@@ -20,6 +21,7 @@ from crabgames.service.status import internal_status, status_for
 log = logging.getLogger(__name__)
 
 
+@mypyc_attr(native_class=False)  # an error, as core/errors.py's are
 class Aborted(Exception):
     """The call ends with this status: the edge's refusal, or the servicer's error (run_call).
     Each transport ends its call with it (edge.py, browser.py)."""
@@ -29,6 +31,7 @@ class Aborted(Exception):
         self.status = status
 
 
+@mypyc_attr(native_class=False)  # an error, as core/errors.py's are
 class Refused(RulesError):
     """A call the edge refuses with a status of its own (too many calls, a body that never
     came, an answer too large to send)."""
@@ -39,6 +42,7 @@ class Refused(RulesError):
         self.reason = reason
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # long_calls.SlotContext
 class CallContext:
     """What the synchronous servicer sees of an asyncio call (limits.CallTime): its deadline
     (the caller's, cut to a work budget), whether the caller is still there."""

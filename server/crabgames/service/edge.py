@@ -35,27 +35,30 @@ import threading
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeVar, cast
 
 import grpc
 from google.protobuf.message import Message
 
 from crabgames.core import wire
-from crabgames.core.errors import RulesError, bad_request
+from crabgames.core.errors import bad_request
+from crabgames.service.admission import (
+    Admission,
+    Admitted,
+    Open,
+    deadline_of,
+    refusal,
+    refuse_unreadable,
+)
 from crabgames.service.calls import Aborted, CallContext, Refused, run_call
 from crabgames.service.limits import (
     REQUEST_BYTES,
     Deferred,
-    TooLarge,
-    Undecodable,
     safe_deserializer,
-    short_of,
     state_left_as_bytes,
 )
 from crabgames.service.long_calls import LongCallPool, Status
 from crabgames.service.peers import PeerRate, peer_address
-from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 
 if TYPE_CHECKING:
@@ -130,15 +133,6 @@ class CallObserver(Protocol):
     ) -> None: ...
 
 
-def deadline_of(remaining: float | None) -> float | None:
-    """The caller's deadline (time.monotonic()), from its time remaining."""
-    return None if remaining is None else time.monotonic() + remaining
-
-
-def refusal(error: RulesError) -> Aborted:
-    return Aborted(status_for(error))
-
-
 async def next_message(read: Callable[[], Awaitable[Any]], seconds: float, what: str) -> Any:
     """The next request message (EOF once the caller has sent all), waiting at most `seconds`
     for it (a timer that cancels the wait: cheaper than asyncio.wait_for's task)."""
@@ -161,23 +155,6 @@ async def next_message(read: Callable[[], Awaitable[Any]], seconds: float, what:
         timer.cancel()
     why = f"{what} did not arrive within {seconds:g} s"
     raise refusal(Refused(grpc.StatusCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT", why))
-
-
-def refuse_unreadable(request: object) -> None:
-    """Refuse a request that does not parse, or that is larger than its method needs."""
-    if isinstance(request, Undecodable):
-        why = f"does not parse as {request.type_name}: {request.error}"
-        raise refusal(bad_request("request", why))
-    if isinstance(request, TooLarge):
-        raise refusal(too_large(request.why))
-
-
-def too_large(why: str) -> Refused:
-    return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "REQUEST_TOO_LARGE", why)
-
-
-def busy(message: str) -> Refused:
-    return Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "BUSY", message)
 
 
 class Seen:
@@ -209,16 +186,6 @@ def observed(observer: CallObserver, method: str, caller: str) -> Iterator[Seen]
         observer.finish(method, seen.request, started, error, caller, seen.count)
 
 
-def one_less(counts: dict[str, int], peer: str) -> None:
-    """A peer's count down by one, and the peer forgotten at zero (the dict stays as small as
-    the peers with calls in it)."""
-    left = counts[peer] - 1
-    if left:
-        counts[peer] = left
-    else:
-        del counts[peer]
-
-
 def started_pool(threads: int, name: str) -> ThreadPoolExecutor:
     """A pool whose threads exist from the start: a process short of threads later (thousands
     of idle connections elsewhere) still has its pools."""
@@ -230,8 +197,9 @@ def started_pool(threads: int, name: str) -> ThreadPoolExecutor:
     return pool
 
 
-class Edge:
-    """The limits above, kept for one server process (both transports count in the same)."""
+class Edge(Admission):
+    """The limits above, kept for one server process (both transports count in the same): its
+    calls counted and admitted by Admission, served here."""
 
     def __init__(
         self,
@@ -240,12 +208,16 @@ class Edge:
         message_limit: int,
         observer: CallObserver | None = None,
     ) -> None:
+        room = long_threads + QUEUED_LONG_CALLS
+        refused = PeerRate(REFUSED_PER_MINUTE, burst=REFUSED_BURST)
+        limits = (MAX_CALLS, OPEN_CALLS, OPEN_CALLS_PER_PEER, room, LONG_CALL_SHARE_PER_PEER)
+        super().__init__(*limits, refused)
         self.servicer = servicer
         # metrics.Observer, told of every call as it ends (None: nothing observed, nothing paid)
         self.observer = observer
         self.message_limit = message_limit
         self.long_threads = long_threads
-        self.long_pool = LongCallPool(long_threads, long_threads + QUEUED_LONG_CALLS)
+        self.long_pool = LongCallPool(long_threads, room)
         # Connect's JSON requests are parsed here, after their call is admitted, so that a large
         # one never holds the event loop.
         self.parse_pool = started_pool(1, "json")
@@ -254,13 +226,6 @@ class Edge:
         self.waiting_pool: ThreadPoolExecutor | None = None
         if getattr(servicer, "ledger", None) is not None:
             self.waiting_pool = started_pool(LEDGER_THREADS, "ledger")
-        self.calls = 0  # at work
-        self.long_calls = 0
-        self.open_calls = 0  # at work or waiting for a request
-        self.open_by_peer: dict[str, int] = {}
-        self.long_by_peer: dict[str, int] = {}
-        self.refused = PeerRate(REFUSED_PER_MINUTE, burst=REFUSED_BURST)
-        self.stopping = False  # set by a graceful stop: new calls are refused
 
     def close(self) -> None:
         self.long_pool.close()
@@ -270,49 +235,6 @@ class Edge:
         ledger = getattr(self.servicer, "ledger", None)
         if ledger is not None:
             ledger.close()  # its connections to the store
-
-    # ----- the counts -----
-
-    def opened(self, peer: str) -> RulesError | None:
-        """Why a new call cannot even wait for its request now, or None (and it is counted)."""
-        if self.stopping:
-            return Refused(
-                grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", "the server is shutting down"
-            )
-        if self.open_calls >= OPEN_CALLS:
-            return busy(f"{OPEN_CALLS} calls are open on this server process")
-        if self.open_by_peer.get(peer, 0) >= OPEN_CALLS_PER_PEER:
-            return busy(f"{OPEN_CALLS_PER_PEER} calls from {peer} are open on this process")
-        self.open_calls += 1
-        self.open_by_peer[peer] = self.open_by_peer.get(peer, 0) + 1
-        return None
-
-    def closed(self, peer: str) -> None:
-        self.open_calls -= 1
-        one_less(self.open_by_peer, peer)
-
-    def admitted(self, long: bool, peer: str) -> RulesError | None:
-        """Why a call whose request arrived cannot start its work now, or None (and the call
-        is counted)."""
-        if self.calls >= MAX_CALLS:
-            return busy(f"{MAX_CALLS} calls are in flight on this server process")
-        if long:
-            room = self.long_threads + QUEUED_LONG_CALLS
-            if self.long_calls >= room:
-                return busy("too many long calls (Playouts, Replay) are running or waiting")
-            share = max(1, int(room * LONG_CALL_SHARE_PER_PEER))
-            if self.long_by_peer.get(peer, 0) >= share:
-                return busy(f"{peer} has {share} long calls running or waiting")
-            self.long_by_peer[peer] = self.long_by_peer.get(peer, 0) + 1
-        self.calls += 1
-        self.long_calls += long
-        return None
-
-    def finished(self, long: bool, peer: str) -> None:
-        self.calls -= 1
-        if long:
-            self.long_calls -= 1
-            one_less(self.long_by_peer, peer)
 
     # ----- a call, whatever its transport -----
 
@@ -334,7 +256,9 @@ class Edge:
     async def unary_call(
         self, name: str, run: Run[T], transport: Transport, peer: str, seen: Seen | None
     ) -> T:
-        async with Open(self, peer):
+        with Open(self, peer) as held:
+            if held:
+                await self.held_and_refused(peer, held)
             request = await next_message(transport.read, REQUEST_SECONDS, "the request")
             if request is EOF:
                 self.refused.take(peer)
@@ -342,7 +266,7 @@ class Edge:
             if seen is not None:
                 seen.add(request)
             refuse_unreadable(request)
-            async with Admitted(self, name in LONG_CALLS, peer):
+            with Admitted(self, name in LONG_CALLS, peer):
                 self.servicer.admit(name, peer)
                 request = await self.readable(request)
                 # Answered without waiting for the end of the request stream, as gRPC's own
@@ -361,23 +285,35 @@ class Edge:
         deadline = deadline_of(transport.time_remaining())
         observer = self.observer
         reported = observer and observed(observer, "ApplyMoves", caller)
-        with reported or contextlib.nullcontext() as seen:
-            async with Open(self, peer):
-                seconds, what = REQUEST_SECONDS, "the first request on the stream"
-                while True:
-                    request = await next_message(transport.read, seconds, what)
-                    if request is EOF:
-                        if seconds == REQUEST_SECONDS:  # a stream of no request at all
-                            self.refused.take(peer)
-                        return
-                    seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
-                    if seen is not None:
-                        seen.add(request)
-                    refuse_unreadable(request)
-                    async with Admitted(self, False, peer):
-                        request = await self.readable(request)
-                        body = await apply_move(request.request, CallContext(deadline, peer))
-                    yield wire.apply_moves_response(body)
+        with reported or contextlib.nullcontext() as seen, Open(self, peer) as held:
+            if held:
+                await self.held_and_refused(peer, held)
+            seconds, what = REQUEST_SECONDS, "the first request on the stream"
+            while True:
+                request = await next_message(transport.read, seconds, what)
+                if request is EOF:
+                    if seconds == REQUEST_SECONDS:  # a stream of no request at all
+                        self.refused.take(peer)
+                    return
+                seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
+                if seen is not None:
+                    seen.add(request)
+                refuse_unreadable(request)
+                with Admitted(self, False, peer):
+                    request = await self.readable(request)
+                    body = await apply_move(request.request, CallContext(deadline, peer))
+                yield wire.apply_moves_response(body)
+
+    async def held_and_refused(self, peer: str, wait: float) -> NoReturn:
+        """A call from a peer with too many requests refused unread lately: refused unread
+        too, once it has waited (a held call costs a timer; a caller refused at once would
+        call again at once, and its calls would cost the event loop what its bombs did)."""
+        await asyncio.sleep(min(wait, REQUEST_SECONDS))
+        why = (
+            f"too many requests from {peer} were refused unread lately (too large, or"
+            f" none): its calls are read again in {math.ceil(wait)} s"
+        )
+        raise refusal(Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_REFUSED", why))
 
     async def readable(self, request: Any) -> Any:
         """The request, a Connect JSON one parsed now, on the parse pool (refused when it does
@@ -437,75 +373,6 @@ class Edge:
         except asyncio.CancelledError:
             gone.set()
             raise
-
-
-class Open:
-    """One rules call open (`async with`): refused at once when its peer or the process has too
-    many open; counted until it ends."""
-
-    __slots__ = ("edge", "peer")
-
-    def __init__(self, edge: Edge, peer: str) -> None:
-        self.edge, self.peer = edge, peer
-
-    async def __aenter__(self) -> None:
-        refused = self.edge.opened(self.peer)
-        if refused is not None:
-            raise refusal(refused)
-        wait = self.edge.refused.wait(self.peer)
-        if wait:
-            try:
-                await self.held_and_refused(wait)
-            finally:
-                self.edge.closed(self.peer)
-
-    async def held_and_refused(self, wait: float) -> NoReturn:
-        """A call from a peer with too many requests refused unread lately: refused unread
-        too, once it has waited (a held call costs a timer; a caller refused at once would
-        call again at once, and its calls would cost the event loop what its bombs did)."""
-        await asyncio.sleep(min(wait, REQUEST_SECONDS))
-        why = (
-            f"too many requests from {self.peer} were refused unread lately (too large, or"
-            f" none): its calls are read again in {math.ceil(wait)} s"
-        )
-        raise refusal(Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_REFUSED", why))
-
-    async def __aexit__(
-        self,
-        _kind: type[BaseException] | None,
-        _error: BaseException | None,
-        _trace: TracebackType | None,
-    ) -> None:
-        self.edge.closed(self.peer)
-
-
-class Admitted:
-    """One rules call's work admitted (`async with`): refused at once when it cannot start; once
-    in, counted until it ends, and a refusal raised inside (the servicer's admission, an answer
-    too large, the server short of memory) becomes its status."""
-
-    __slots__ = ("edge", "long", "peer")
-
-    def __init__(self, edge: Edge, long: bool, peer: str) -> None:
-        self.edge, self.long, self.peer = edge, long, peer
-
-    async def __aenter__(self) -> None:
-        refused = self.edge.admitted(self.long, self.peer)
-        if refused is not None:
-            raise refusal(refused)
-
-    async def __aexit__(
-        self,
-        _kind: type[BaseException] | None,
-        error: BaseException | None,
-        _trace: TracebackType | None,
-    ) -> None:
-        self.edge.finished(self.long, self.peer)
-        if isinstance(error, RulesError):
-            raise refusal(error) from None
-        short = None if error is None else short_of(error)
-        if short is not None:
-            raise refusal(short) from None
 
 
 # ----- gRPC -----

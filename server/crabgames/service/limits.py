@@ -14,6 +14,7 @@ from typing import Protocol
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
+from mypy_extensions import mypyc_attr
 
 from crabgames.core import wire
 from crabgames.core.errors import RulesError, bad_request
@@ -54,6 +55,7 @@ WIRE_BYTES_PER_JSON_CONTAINER = 16
 # Calls in flight, request and idle timeouts, calls per peer: edge.py.
 
 
+@mypyc_attr(native_class=False)  # an error, as core/errors.py's are
 class Interrupted(RulesError):
     """The call's deadline passed or the client cancelled it while the server was working."""
 
@@ -64,6 +66,7 @@ class Interrupted(RulesError):
         self.reason = code.name
 
 
+@mypyc_attr(native_class=False)  # an error, as core/errors.py's are
 class ShortOf(RulesError):
     """The server ran short of memory or threads for a call: the call may be fine, and may be
     tried again shortly (RESOURCE_EXHAUSTED, never UNKNOWN or INTERNAL)."""
