@@ -216,7 +216,6 @@ class Edge(Admission):
         # metrics.Observer, told of every call as it ends (None: nothing observed, nothing paid)
         self.observer = observer
         self.message_limit = message_limit
-        self.long_threads = long_threads
         self.long_pool = LongCallPool(long_threads, room)
         # Connect's JSON requests are parsed here, after their call is admitted, so that a large
         # one never holds the event loop.
