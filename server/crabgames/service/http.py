@@ -23,6 +23,8 @@ from starlette.types import ASGIApp
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from crabgames.service.admission import one_less
+
 # What a browser sends is well under 8 KiB (nginx's large_client_header_buffers: 4 x 8 KiB).
 MAX_HEAD_BYTES = 16 * 1024
 # As nginx's client_header_timeout, shorter.
@@ -61,10 +63,7 @@ class BoundedHttp(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.stop_head_timer()
         if self.counted:
-            counts = self.peers[self.server_state]
-            counts[self.address] -= 1
-            if not counts[self.address]:
-                del counts[self.address]
+            one_less(self.peers[self.server_state], self.address)
             self.counted = False
         super().connection_lost(exc)
 
