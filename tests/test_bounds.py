@@ -330,7 +330,7 @@ def test_a_remembered_table_is_bounded_in_bytes():
     for n in range(2000):
         table[n * 10 + 1000]
         assert table.used <= wire.Remembered.BYTES
-    assert sum(map(len, table.values())) <= wire.Remembered.BYTES
+    assert sum(map(len, table.entries.values())) <= wire.Remembered.BYTES
     assert len(table) < 2000
     assert sys.getsizeof(0) < wire.Remembered.ENTRY_OVERHEAD
 

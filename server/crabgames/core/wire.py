@@ -8,14 +8,12 @@ from __future__ import annotations
 import functools
 import struct
 import sys
-import weakref
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sized
-from typing import Any, ClassVar, Final, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 from google.protobuf.unknown_fields import UnknownFieldSet
-from mypy_extensions import mypyc_attr
 
 from crabgames.v1 import game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -76,52 +74,62 @@ def sized(payload: bytes) -> bytes:
     return varint(len(payload)) + payload
 
 
-# Interpreted even in the compiled build: mypyc's native subclass of dict with attributes of
-# its own breaks the garbage collector (python/mypy#21133; tests/test_compiled_build.py).
-@mypyc_attr(native_class=False)
-class Remembered(dict[K, V]):
+class Remembered(Generic[K, V]):
     """`table[value]` is `build(value)`, built on first use and remembered: the encodings of a
     game's small pieces (a pile, a hand, a ship) by their values, which a game meets a few
     hundred of. Bounded by count and by bytes: a table that would hold more than `LIMIT`
     entries or `max_bytes` (BYTES unless said) bytes (each entry's bytes, or what `weigh` says
     it holds, its key's shallow size and ENTRY_OVERHEAD, the dict slot and objects around
     them) starts over. The games bound each value (a pile holds at most the deck, a mission
-    pile the deck of missions), so an entry stays small."""
+    pile the deck of missions), so an entry stays small.
+
+    It holds its entries in a dict rather than being one: indexing a subclass of dict goes
+    through a Python-level `__getitem__` call (dict's own is a method, so a subclass's slot
+    cannot take it), which cost a mid-game ApplyMove about 8k instructions; a compiled class
+    indexes its dict directly. (A compiled subclass of dict is no answer: with attributes of
+    its own it breaks the garbage collector, python/mypy#21133.)"""
 
     LIMIT: Final = 4096
     BYTES: Final = 1 << 20
     ENTRY_OVERHEAD: Final = 128
-    # Every table alive, for the metrics of the bytes they keep (service/metrics.py).
-    # By id: a dict is not hashable, so not a WeakSet member.
-    tables: ClassVar[weakref.WeakValueDictionary[int, Remembered[Any, Any]]] = (
-        weakref.WeakValueDictionary()
-    )
+    # Every table made, for the metrics of the bytes they keep (service/metrics.py). Held for
+    # good: tables are made once per game and message (at import, about 900) and live as long
+    # as the process, and a compiled class's instances cannot be weakly referenced.
+    tables: ClassVar[list[Remembered[Any, Any]]] = []
 
     def __init__(
         self, build: Callable[[K], V], weigh: Callable[[V], int] = len, max_bytes: int = BYTES
     ) -> None:
-        super().__init__()
+        self.entries: dict[K, V] = {}
         self.build = build
         self.weigh = weigh  # the bytes an entry's value holds
         self.max_bytes = max_bytes  # BYTES, or less for a table of larger, rarer entries
         self.used = 0
-        Remembered.tables[id(self)] = self
+        Remembered.tables.append(self)
 
-    def __missing__(self, value: K) -> V:
-        return self.remember(value, self.build(value))
+    def __getitem__(self, value: K) -> V:
+        found = self.entries.get(value)  # never None: a value is Sized
+        return self.remember(value, self.build(value)) if found is None else found
+
+    def get(self, value: K) -> V | None:
+        """The entry for `value` if it is remembered, without building it."""
+        return self.entries.get(value)
+
+    def __len__(self) -> int:
+        return len(self.entries)
 
     def remember(self, value: K, built: V) -> V:
         """Keep `built` as the entry for `value` (what `build(value)` would give, built by a
         caller that knows more, such as the field path to name in an error)."""
         cost = self.weigh(built) + sys.getsizeof(value) + self.ENTRY_OVERHEAD
-        if len(self) >= self.LIMIT or self.used + cost > self.max_bytes:
+        if len(self.entries) >= self.LIMIT or self.used + cost > self.max_bytes:
             self.clear()
-        self[value] = built
+        self.entries[value] = built
         self.used += cost
         return built
 
     def clear(self) -> None:
-        super().clear()
+        self.entries.clear()
         self.used = 0
 
 

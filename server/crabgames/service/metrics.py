@@ -35,8 +35,8 @@ import json
 import logging
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping
-from typing import Any, Protocol, TextIO, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import Any, Protocol, TextIO
 
 import grpc
 import uvicorn
@@ -87,9 +87,6 @@ BUCKETS = (
     float("inf"),
 )
 RULES_VERSION_FIELD = game_pb2.GameState.RULES_VERSION_FIELD_NUMBER
-
-
-T = TypeVar("T")
 
 
 class Table(Protocol):
@@ -295,7 +292,7 @@ class ServerCollector(Collector):
         yield "decoded_states", decoded.bytes, len(decoded.entries)
         used = count = 0
         table: Table
-        for table in snapshot(Remembered.tables):
+        for table in list(Remembered.tables):  # a copy: the loop's thread may add one
             used += table.used
             count += len(table)
         yield "remembered", used, count
@@ -304,17 +301,6 @@ class ServerCollector(Collector):
             used += table.used
             count += len(table)
         yield "options", used, count
-
-
-def snapshot(tables: Mapping[int, T]) -> list[T]:
-    """The tables of a WeakValueDictionary that the event loop's thread may add to while we
-    read it."""
-    for _ in range(10):
-        try:
-            return list(tables.values())
-        except RuntimeError:  # changed size during iteration: read it again
-            continue
-    return []
 
 
 def options_tables() -> Iterator[Table]:
