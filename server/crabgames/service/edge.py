@@ -3,10 +3,10 @@ hold the server by being slow, idle or greedy (docs/security.md). gRPC (`EdgeInt
 grpc.aio interceptor) and the browser protocols (browser.py, a connectrpc interceptor) run the
 same `Edge.unary` around each unary method's handler; ApplyMoves is `Edge.stream` on both.
 
-- A call's request must arrive within REQUEST_SECONDS (a withheld body holds a timer, never a
-  thread). On gRPC the interceptor registers each unary method as client-streaming, so the edge
-  reads the request itself; the call is answered once its first message is read, as gRPC's own
-  unary calls are.
+- A call's request must arrive within REQUEST_SECONDS (a withheld body holds an entry in
+  `Waiting`, swept every SWEEP_SECONDS, never a thread). On gRPC the interceptor registers each
+  unary method as client-streaming, so the edge reads the request itself; the call is answered
+  once its first message is read, as gRPC's own unary calls are.
 - A call of bounded work (one decode, at most one move and its chance events) runs on the event
   loop; with a freshness ledger (ledger.py), whose calls wait on the network, on a pool of
   LEDGER_THREADS threads. A long one (LONG_CALLS: loops over many games or moves) runs in a
@@ -70,6 +70,9 @@ SERVICE = api.DESCRIPTOR.services_by_name["RulesService"]
 # opens; until it has, the call holds no slot of MAX_CALLS, only one of its peer's OPEN_CALLS.
 REQUEST_SECONDS = 5.0
 STREAM_IDLE_SECONDS = 30.0
+# How often the calls waiting for a request are checked against those times: a late one is
+# refused at most this long after its time is up.
+SWEEP_SECONDS = 0.25
 # The longest a long call may work, whatever the caller's deadline (Playouts' count and Replay's
 # record length bound them too; this bounds them on any state).
 WORK_SECONDS = 5.0
@@ -133,28 +136,63 @@ class CallObserver(Protocol):
     ) -> None: ...
 
 
-async def next_message(read: Callable[[], Awaitable[Any]], seconds: float, what: str) -> Any:
-    """The next request message (EOF once the caller has sent all), waiting at most `seconds`
-    for it (a timer that cancels the wait: cheaper than asyncio.wait_for's task)."""
-    task = asyncio.current_task()
-    assert task is not None
-    fired: list[bool] = []
+class Waiting:
+    """The calls waiting for their next request message, each until its time is up, checked
+    together every SWEEP_SECONDS while any waits. (A timer per call cost every call an event
+    loop iteration of its own, as libuv closes a stopped timer's handle on the next one, and two
+    getpid calls of asyncio's: docs/performance.md.) Waits of one length are kept in the order
+    they began, so their times are up in that order: a sweep reads the late ones and the first
+    still in time, however many wait."""
 
-    def time_out() -> None:
-        fired.append(True)
-        task.cancel()
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, met on the first wait
+        self.by_length: dict[float, dict[asyncio.Task[Any], float]] = {}
+        self.late: set[asyncio.Task[Any]] = set()  # cancelled by a sweep, not by the transport
+        self.sweeping = False
 
-    timer = asyncio.get_running_loop().call_later(seconds, time_out)
-    try:
-        return await read()
-    except asyncio.CancelledError:
-        if not fired:
-            raise  # cancelled by the transport (the caller went away), not by the timer
-        task.uncancel()
-    finally:
-        timer.cancel()
-    why = f"{what} did not arrive within {seconds:g} s"
-    raise refusal(Refused(grpc.StatusCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT", why))
+    async def next_message(
+        self, read: Callable[[], Awaitable[Any]], seconds: float, what: str
+    ) -> Any:
+        """The next request message (EOF once the caller has sent all), waiting at most
+        `seconds` for it (a late one is refused at most SWEEP_SECONDS after)."""
+        loop = self.loop
+        if loop is None:
+            loop = self.loop = asyncio.get_running_loop()
+        task = asyncio.current_task(loop)
+        assert task is not None
+        waits = self.by_length.setdefault(seconds, {})
+        waits[task] = time.monotonic() + seconds
+        if not self.sweeping:
+            self.sweeping = True
+            loop.call_later(SWEEP_SECONDS, self.sweep)
+        try:
+            return await read()
+        except asyncio.CancelledError:
+            if task not in self.late:
+                raise  # cancelled by the transport (the caller went away), not by a sweep
+            task.uncancel()
+        finally:
+            waits.pop(task, None)
+            self.late.discard(task)
+        why = f"{what} did not arrive within {seconds:g} s"
+        raise refusal(Refused(grpc.StatusCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT", why))
+
+    def sweep(self) -> None:
+        """Cancel the waits whose time is up; sweep again while any wait."""
+        now = time.monotonic()
+        for waits in self.by_length.values():
+            late = []
+            for task, until in waits.items():
+                if until > now:
+                    break
+                late.append(task)
+            for task in late:
+                del waits[task]
+                self.late.add(task)
+                task.cancel()
+        self.sweeping = any(self.by_length.values())
+        if self.sweeping and self.loop is not None:
+            self.loop.call_later(SWEEP_SECONDS, self.sweep)
 
 
 class Seen:
@@ -216,6 +254,7 @@ class Edge(Admission):
         # metrics.Observer, told of every call as it ends (None: nothing observed, nothing paid)
         self.observer = observer
         self.message_limit = message_limit
+        self.waiting = Waiting()  # the calls waiting for a request message, timed
         self.long_pool = LongCallPool(long_threads, room)
         # Connect's JSON requests are parsed here, after their call is admitted, so that a large
         # one never holds the event loop.
@@ -258,7 +297,9 @@ class Edge(Admission):
         with Open(self, peer) as held:
             if held:
                 await self.held_and_refused(peer, held)
-            request = await next_message(transport.read, REQUEST_SECONDS, "the request")
+            request = await self.waiting.next_message(
+                transport.read, REQUEST_SECONDS, "the request"
+            )
             if request is EOF:
                 self.refused.take(peer)
                 raise refusal(bad_request("request", "no request message: a call sends one"))
@@ -289,7 +330,7 @@ class Edge(Admission):
                 await self.held_and_refused(peer, held)
             seconds, what = REQUEST_SECONDS, "the first request on the stream"
             while True:
-                request = await next_message(transport.read, seconds, what)
+                request = await self.waiting.next_message(transport.read, seconds, what)
                 if request is EOF:
                     if seconds == REQUEST_SECONDS:  # a stream of no request at all
                         self.refused.take(peer)
