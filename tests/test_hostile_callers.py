@@ -6,6 +6,7 @@ and padded states are refused with their field, and errors never echo a caller's
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import threading
@@ -18,6 +19,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from crabgames.core.engine import MAX_VERSION
 from crabgames.service import edge
+from crabgames.service.calls import Aborted
+from crabgames.service.edge import SWEEP_SECONDS, Waiting
 from crabgames.service.server import serve
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -313,3 +316,37 @@ def smash_message(state: game_pb2.GameState):
     message = pb.CrabRageMove()
     GAME.codec.encode_move(smash(50_000), message)
     return message
+
+
+def test_waits_for_a_request_are_swept_in_time_and_the_sweeps_stop_when_none_waits():
+    """Waiting (edge.py) times every wait for a request with one sweep: a short wait is refused
+    once its time is up while a longer one still waits, a message that comes in time is
+    answered, a wait cancelled by its transport stays cancelled, and an idle server is not
+    swept."""
+    waiting = Waiting()
+
+    async def never() -> object:
+        await asyncio.Event().wait()
+
+    async def soon() -> object:
+        await asyncio.sleep(0.05)
+        return "message"
+
+    async def waits() -> None:
+        short = asyncio.create_task(waiting.next_message(never, 0.2, "the short one"))
+        long = asyncio.create_task(waiting.next_message(never, 30.0, "the long one"))
+        answered = asyncio.create_task(waiting.next_message(soon, 0.2, "the answered one"))
+        assert await answered == "message"
+        with pytest.raises(Aborted) as refused:
+            await asyncio.wait_for(short, 2)
+        assert refused.value.status.code == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert "the short one did not arrive within 0.2 s" in refused.value.status.details
+        assert not long.done() and waiting.sweeping
+        long.cancel()  # as a transport does when its caller goes away
+        with pytest.raises(asyncio.CancelledError):
+            await long
+        await asyncio.sleep(2 * SWEEP_SECONDS)
+        assert not waiting.sweeping and not any(waiting.by_length.values())
+        assert not waiting.late
+
+    asyncio.run(waits())
