@@ -19,8 +19,9 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from crabgames.core.engine import MAX_VERSION
 from crabgames.service import edge
+from crabgames.service.admission import Waiting
 from crabgames.service.calls import Aborted
-from crabgames.service.edge import SWEEP_SECONDS, Waiting
+from crabgames.service.edge import SWEEP_SECONDS
 from crabgames.service.server import serve
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -319,11 +320,11 @@ def smash_message(state: game_pb2.GameState):
 
 
 def test_waits_for_a_request_are_swept_in_time_and_the_sweeps_stop_when_none_waits():
-    """Waiting (edge.py) times every wait for a request with one sweep: a short wait is refused
-    once its time is up while a longer one still waits, a message that comes in time is
+    """Waiting (admission.py) times every wait for a request with one sweep: a short wait is
+    refused once its time is up while a longer one still waits, a message that comes in time is
     answered, a wait cancelled by its transport stays cancelled, and an idle server is not
     swept."""
-    waiting = Waiting()
+    waiting = Waiting(SWEEP_SECONDS)
 
     async def never() -> object:
         await asyncio.Event().wait()

@@ -170,6 +170,9 @@ def test_calls_open_beyond_a_peers_share_are_refused_and_another_peer_is_not():
         ledger = None
         sealer = None
 
+        def admit(self, method: str, peer: str) -> None:
+            pass
+
     gate = Edge(Servicer(), 1, 1024)  # type: ignore[arg-type]
     try:
         for _ in range(OPEN_CALLS_PER_PEER):

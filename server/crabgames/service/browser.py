@@ -56,9 +56,9 @@ from starlette.types import Message as AsgiMessage
 from crabgames.core.errors import bad_request
 from crabgames.service import edge as edge_limits
 from crabgames.service import http
-from crabgames.service.admission import deadline_of
+from crabgames.service.admission import EOF, deadline_of
 from crabgames.service.calls import Aborted, CallContext, Refused, answer
-from crabgames.service.edge import EOF, SERVICE, Edge, request_deserializer
+from crabgames.service.edge import SERVICE, Edge, request_deserializer
 from crabgames.service.limits import (
     JSON_BYTES_PER_WIRE_BYTE,
     MAX_REQUEST_BYTES,

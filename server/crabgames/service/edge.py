@@ -4,9 +4,10 @@ grpc.aio interceptor) and the browser protocols (browser.py, a connectrpc interc
 same `Edge.unary` around each unary method's handler; ApplyMoves is `Edge.stream` on both.
 
 - A call's request must arrive within REQUEST_SECONDS (a withheld body holds an entry in
-  `Waiting`, swept every SWEEP_SECONDS, never a thread). On gRPC the interceptor registers each
-  unary method as client-streaming, so the edge reads the request itself; the call is answered
-  once its first message is read, as gRPC's own unary calls are.
+  admission.Waiting, swept every SWEEP_SECONDS, never a thread). On gRPC the interceptor
+  registers each unary method as client-streaming, so the edge reads the request itself
+  (admission.Admission.unary_call); the call is answered once its first message is read, as
+  gRPC's own unary calls are.
 - A call of bounded work (one decode, at most one move and its chance events) runs on the event
   loop; with a freshness ledger (ledger.py), whose calls wait on the network, on a pool of
   LEDGER_THREADS threads. A long one (LONG_CALLS: loops over many games or moves) runs in a
@@ -30,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import math
 import threading
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator
@@ -41,16 +41,17 @@ import grpc
 from google.protobuf.message import Message
 
 from crabgames.core import wire
-from crabgames.core.errors import bad_request
 from crabgames.service.admission import (
+    EOF,
     Admission,
     Admitted,
+    CallLimits,
     Open,
+    Seen,
     deadline_of,
-    refusal,
     refuse_unreadable,
 )
-from crabgames.service.calls import Aborted, CallContext, Refused, run_call
+from crabgames.service.calls import Aborted, CallContext, run_call
 from crabgames.service.limits import (
     REQUEST_BYTES,
     Deferred,
@@ -103,9 +104,6 @@ LONG_CALLS = ("Playouts", "Replay", "SuggestMove")
 # The calls a game makes most, whose requests lead with the state. A sealing server opens and
 # checks every state, so it parses them whole.
 STATE_AS_BYTES = ("LegalMoves", "ApplyMove")
-# What a transport's read gives once the caller has sent all its requests.
-EOF = grpc.aio.EOF
-
 T = TypeVar("T")
 # A unary method's work on its request (Edge.runner's, or what a transport put around it).
 Run = Callable[[Any, CallContext], Awaitable[T]]
@@ -134,81 +132,6 @@ class CallObserver(Protocol):
         peer: str,
         messages: int,
     ) -> None: ...
-
-
-class Waiting:
-    """The calls waiting for their next request message, each until its time is up, checked
-    together every SWEEP_SECONDS while any waits. (A timer per call cost every call an event
-    loop iteration of its own, as libuv closes a stopped timer's handle on the next one, and two
-    getpid calls of asyncio's: docs/performance.md.) Waits of one length are kept in the order
-    they began, so their times are up in that order: a sweep reads the late ones and the first
-    still in time, however many wait."""
-
-    def __init__(self) -> None:
-        self.loop: asyncio.AbstractEventLoop | None = None  # the server's, met on the first wait
-        self.by_length: dict[float, dict[asyncio.Task[Any], float]] = {}
-        self.late: set[asyncio.Task[Any]] = set()  # cancelled by a sweep, not by the transport
-        self.sweeping = False
-
-    async def next_message(
-        self, read: Callable[[], Awaitable[Any]], seconds: float, what: str
-    ) -> Any:
-        """The next request message (EOF once the caller has sent all), waiting at most
-        `seconds` for it (a late one is refused at most SWEEP_SECONDS after)."""
-        loop = self.loop
-        if loop is None:
-            loop = self.loop = asyncio.get_running_loop()
-        task = asyncio.current_task(loop)
-        assert task is not None
-        waits = self.by_length.setdefault(seconds, {})
-        waits[task] = time.monotonic() + seconds
-        if not self.sweeping:
-            self.sweeping = True
-            loop.call_later(SWEEP_SECONDS, self.sweep)
-        try:
-            return await read()
-        except asyncio.CancelledError:
-            if task not in self.late:
-                raise  # cancelled by the transport (the caller went away), not by a sweep
-            task.uncancel()
-        finally:
-            waits.pop(task, None)
-            self.late.discard(task)
-        why = f"{what} did not arrive within {seconds:g} s"
-        raise refusal(Refused(grpc.StatusCode.DEADLINE_EXCEEDED, "REQUEST_TIMEOUT", why))
-
-    def sweep(self) -> None:
-        """Cancel the waits whose time is up; sweep again while any wait."""
-        now = time.monotonic()
-        for waits in self.by_length.values():
-            late = []
-            for task, until in waits.items():
-                if until > now:
-                    break
-                late.append(task)
-            for task in late:
-                del waits[task]
-                self.late.add(task)
-                task.cancel()
-        self.sweeping = any(self.by_length.values())
-        if self.sweeping and self.loop is not None:
-            self.loop.call_later(SWEEP_SECONDS, self.sweep)
-
-
-class Seen:
-    """What an observed call read: its first request (the one a unary call has), and how many
-    (a stream's; only the first is kept, so a long stream holds no states)."""
-
-    __slots__ = ("request", "count")
-
-    def __init__(self) -> None:
-        self.request: Any = None
-        self.count = 0
-
-    def add(self, request: Any) -> None:
-        if not self.count:
-            self.request = request
-        self.count += 1
 
 
 @contextlib.contextmanager
@@ -249,12 +172,12 @@ class Edge(Admission):
         room = long_threads + QUEUED_LONG_CALLS
         refused = PeerRate(REFUSED_PER_MINUTE, burst=REFUSED_BURST)
         limits = (MAX_CALLS, OPEN_CALLS, OPEN_CALLS_PER_PEER, room, LONG_CALL_SHARE_PER_PEER)
-        super().__init__(*limits, refused)
+        calls = CallLimits(REQUEST_SECONDS, SWEEP_SECONDS, LONG_CALLS, servicer.admit, self.parsed)
+        super().__init__(*limits, refused, calls)
         self.servicer = servicer
         # metrics.Observer, told of every call as it ends (None: nothing observed, nothing paid)
         self.observer = observer
         self.message_limit = message_limit
-        self.waiting = Waiting()  # the calls waiting for a request message, timed
         self.long_pool = LongCallPool(long_threads, room)
         # Connect's JSON requests are parsed here, after their call is admitted, so that a large
         # one never holds the event loop.
@@ -289,32 +212,8 @@ class Edge(Admission):
         self, observer: CallObserver, name: str, run: Run[T], transport: Transport, caller: str
     ) -> T:
         with observed(observer, name, caller) as seen:
-            return await self.unary_call(name, run, transport, peer_address(caller), seen)
-
-    async def unary_call(
-        self, name: str, run: Run[T], transport: Transport, peer: str, seen: Seen | None
-    ) -> T:
-        with Open(self, peer) as held:
-            if held:
-                await self.held_and_refused(peer, held)
-            request = await self.waiting.next_message(
-                transport.read, REQUEST_SECONDS, "the request"
-            )
-            if request is EOF:
-                self.refused.take(peer)
-                raise refusal(bad_request("request", "no request message: a call sends one"))
-            if seen is not None:
-                seen.add(request)
-            refuse_unreadable(request)
-            with Admitted(self, name in LONG_CALLS, peer):
-                self.servicer.admit(name, peer)
-                if type(request) is Deferred:  # no coroutine made for the others
-                    request = await self.parsed(request)
-                # Answered without waiting for the end of the request stream, as gRPC's own
-                # unary calls are: a second message is never read (waiting for the end would
-                # cost every call a read of its own, about a sixth of a small call's CPU).
-                call = CallContext(deadline_of(transport.time_remaining()), peer)
-                return await run(request, call)
+            answer: T = await self.unary_call(name, run, transport, peer_address(caller), seen)
+            return answer
 
     async def stream(self, transport: Transport, caller: str) -> AsyncGenerator[bytes]:
         """ApplyMoves: ApplyMove for each request on the stream, in order; a refused one ends
@@ -345,17 +244,6 @@ class Edge(Admission):
                         request = await self.parsed(request)
                     body = await apply_move(request.request, CallContext(deadline, peer))
                 yield wire.apply_moves_response(body)
-
-    async def held_and_refused(self, peer: str, wait: float) -> NoReturn:
-        """A call from a peer with too many requests refused unread lately: refused unread
-        too, once it has waited (a held call costs a timer; a caller refused at once would
-        call again at once, and its calls would cost the event loop what its bombs did)."""
-        await asyncio.sleep(min(wait, REQUEST_SECONDS))
-        why = (
-            f"too many requests from {peer} were refused unread lately (too large, or"
-            f" none): its calls are read again in {math.ceil(wait)} s"
-        )
-        raise refusal(Refused(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_REFUSED", why))
 
     async def parsed(self, request: Deferred) -> Any:
         """A Connect JSON request parsed now, on the parse pool (refused when it does not
