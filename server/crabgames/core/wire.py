@@ -118,6 +118,10 @@ class Remembered(Generic[K, V]):
     def __len__(self) -> int:
         return len(self.entries)
 
+    def __contains__(self, value: object) -> bool:
+        """Whether `value`'s entry is remembered (nothing is built)."""
+        return value in self.entries
+
     def remember(self, value: K, built: V) -> V:
         """Keep `built` as the entry for `value` (what `build(value)` would give, built by a
         caller that knows more, such as the field path to name in an error)."""
