@@ -228,13 +228,15 @@ class Edge(Admission):
         with reported or contextlib.nullcontext() as seen, Open(self, peer) as held:
             if held:
                 await self.held_and_refused(peer, held)
-            seconds, what = REQUEST_SECONDS, "the first request on the stream"
+            seconds, what = self.request_seconds, "the first request on the stream"
+            first = True
             while True:
                 request = await self.waiting.next_message(transport.read, seconds, what)
                 if request is EOF:
-                    if seconds == REQUEST_SECONDS:  # a stream of no request at all
+                    if first:  # a stream of no request at all
                         self.refused.take(peer)
                     return
+                first = False
                 seconds, what = STREAM_IDLE_SECONDS, "the next request on the stream"
                 if seen is not None:
                     seen.add(request)
