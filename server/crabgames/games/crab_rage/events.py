@@ -13,7 +13,7 @@ The sentences are in words.py, built only when an event is encoded: playouts nev
 
 from __future__ import annotations
 
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, get_args
 
 from crabgames.core.game import built_once
 from crabgames.games.crab_rage.data import SEATS, Action, Team
@@ -408,6 +408,7 @@ class DuelWon(NamedTuple):
     kind: Literal["duel_won"] = "duel_won"
 
 
+# Every kind, in CrabRageEventKind's order.
 Event = (
     BillboardDealt
     | Microphone
@@ -444,43 +445,7 @@ Event = (
     | FanRiding
     | DestinationChosen
 )
-# Every kind, in CrabRageEventKind's order.
-EVENT_CLASSES: tuple[type[Event], ...] = (
-    BillboardDealt,
-    Microphone,
-    RoundStarted,
-    ActionRevealed,
-    BillboardsRotated,
-    Passed,
-    Acted,
-    Muscle,
-    CrabEntered,
-    AllianceChosen,
-    Fans,
-    Rage,
-    Mutation,
-    RumbleWon,
-    DieRolled,
-    HardcoreFansGained,
-    Glory,
-    DuelStarted,
-    GameOver,
-    HardcoreFansCommitted,
-    CrabLeft,
-    AllianceEnded,
-    PhaseStarted,
-    SignatureMovePerformed,
-    ActionResolved,
-    OpponentPicked,
-    RollOffStarted,
-    RollOffRolled,
-    HardcoreFansRevealed,
-    DuelRerolled,
-    DuelKept,
-    DuelWon,
-    FanRiding,
-    DestinationChosen,
-)
+EVENT_CLASSES: tuple[type[Event], ...] = get_args(Event)
 
 
 # ----- events built once -----

@@ -10,7 +10,7 @@ uses), so equal moves compare equal.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple, get_args
 
 from crabgames.games.crab_rage.data import (
     ARENA_COUNTS,
@@ -132,6 +132,7 @@ class DuelKeep(NamedTuple):
     kind: Literal["duel_keep"] = "duel_keep"
 
 
+# Every kind, in CrabRageMoveKind's order.
 Move = (
     Pass
     | Act
@@ -147,22 +148,7 @@ Move = (
     | DuelReroll
     | DuelKeep
 )
-# Every kind, in CrabRageMoveKind's order.
-MOVE_CLASSES: tuple[type[Move], ...] = (
-    Pass,
-    Act,
-    Signature,
-    Destination,
-    Alliance,
-    BillboardCrab,
-    StyleBonus,
-    MutationCrab,
-    RumbleOpponent,
-    SignatureTarget,
-    HardcoreFans,
-    DuelReroll,
-    DuelKeep,
-)
+MOVE_CLASSES: tuple[type[Move], ...] = get_args(Move)
 
 # Which Act fields each action uses besides `action` and `crab` (Rush, Scatter and Charm: none).
 ACT_FIELDS: dict[int, tuple[str, ...]] = {
