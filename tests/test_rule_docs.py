@@ -22,7 +22,7 @@ from crabgames.core.engine import EXPLICIT, Engine, legal_move_msgs
 from crabgames.core.errors import IllegalMove, RulesError
 from crabgames.core.game import CHANCE, NOBODY
 from crabgames.games import all_games
-from crabgames.games.crab_rage.explain import DECISION_RULES
+from crabgames.games.crab_rage.explain import DECISIONS
 from crabgames.v1 import game_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -192,7 +192,7 @@ def cited_in_source() -> dict[str | None, set[str]]:
         found = cited.setdefault(game_of(path), set())
         found.update(LITERAL_RULE.findall(text))
         found.update(a + b for a, b in RULING_ID.findall(text))
-    cited.setdefault("crab_rage", set()).update(DECISION_RULES.values())
+    cited.setdefault("crab_rage", set()).update(rule for rule, _ in DECISIONS.values())
     return cited
 
 

@@ -21,41 +21,27 @@ from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.moves import Act, HardcoreFans, Move, Signature
 from crabgames.games.crab_rage.state import State
 
-# Which rule each kind of decision comes from, for explain_illegal.
-DECISION_RULES = {
-    "choose_action": "Action Phase (R7)",
-    "choose_destination": "R9",
-    "choose_alliance": "Movement Rules (R10)",
-    "choose_billboard_crab": "Billboards (R11)",
-    "choose_style_bonus_arena": "Style Bonus (R12)",
-    "choose_mutation_crab": "Mutation (R4)",
-    "choose_rumble_opponent": "Rumble Phase (R15)",
-    "choose_frenzy_target": "Signature Moves (R13)",
-    "choose_shell_up_crab": "Signature Moves (R13)",
-    "choose_riptide_target": "Signature Moves (R13)",
-    "commit_hardcore_fans": "Hardcore Fans (R17)",
-    "spotlight_reroll": "Spotlight Duel (R19)",
-}
-DECISION_MOVES = {
-    "choose_action": {"pass", "act", "signature"},
-    "choose_destination": {"destination"},
-    "choose_alliance": {"alliance"},
-    "choose_billboard_crab": {"billboard_crab"},
-    "choose_style_bonus_arena": {"style_bonus"},
-    "choose_mutation_crab": {"mutation_crab"},
-    "choose_rumble_opponent": {"rumble_opponent"},
-    "choose_frenzy_target": {"signature_target"},
-    "choose_shell_up_crab": {"signature_target"},
-    "choose_riptide_target": {"signature_target"},
-    "commit_hardcore_fans": {"hardcore_fans"},
-    "spotlight_reroll": {"duel_keep", "duel_reroll"},
+# Each decision: the rule it comes from (for explain_illegal) and the kinds of move it takes.
+DECISIONS: dict[str, tuple[str, set[str]]] = {
+    "choose_action": ("Action Phase (R7)", {"pass", "act", "signature"}),
+    "choose_destination": ("R9", {"destination"}),
+    "choose_alliance": ("Movement Rules (R10)", {"alliance"}),
+    "choose_billboard_crab": ("Billboards (R11)", {"billboard_crab"}),
+    "choose_style_bonus_arena": ("Style Bonus (R12)", {"style_bonus"}),
+    "choose_mutation_crab": ("Mutation (R4)", {"mutation_crab"}),
+    "choose_rumble_opponent": ("Rumble Phase (R15)", {"rumble_opponent"}),
+    "choose_frenzy_target": ("Signature Moves (R13)", {"signature_target"}),
+    "choose_shell_up_crab": ("Signature Moves (R13)", {"signature_target"}),
+    "choose_riptide_target": ("Signature Moves (R13)", {"signature_target"}),
+    "commit_hardcore_fans": ("Hardcore Fans (R17)", {"hardcore_fans"}),
+    "spotlight_reroll": ("Spotlight Duel (R19)", {"duel_keep", "duel_reroll"}),
 }
 
 
 def explain(state: State, move: Move) -> Violation:
     decision = current_decision(state)
-    rule = DECISION_RULES.get(decision.name, "G3")
-    if move.kind not in DECISION_MOVES.get(decision.name, set()):
+    rule, kinds = DECISIONS.get(decision.name, ("G3", set()))
+    if move.kind not in kinds:
         return Violation("G3", f"the decision now is {decision.name}, not a {move.kind.upper()}")
     if isinstance(move, Act):
         return explain_action(state, decision.player, move)

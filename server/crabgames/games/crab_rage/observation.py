@@ -22,7 +22,7 @@ from crabgames.games.crab_rage.data import (
     Billboard,
     SignatureMove,
 )
-from crabgames.games.crab_rage.explain import DECISION_RULES
+from crabgames.games.crab_rage.explain import DECISIONS
 from crabgames.v1 import crab_rage_pb2 as pb
 from crabgames.v1 import game_pb2
 
@@ -37,7 +37,7 @@ PLACES = len(pb.CrabRagePlace.values()) - 1  # backstage, arena, transit
 PHASES = len(pb.CrabRagePhase.values()) - 1
 # Every decision the view may name (CrabRageDecision.name): the players', then chance's.
 DECISION_NAMES = (
-    *DECISION_RULES,
+    *DECISIONS,
     "deal_billboard",
     "microphone",
     "flip_action_card",
