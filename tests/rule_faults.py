@@ -699,7 +699,8 @@ FAULTS: tuple[Fault, ...] = (
         "R5-rumbles-anticlockwise",
         "R5",
         RAGE + "state.py",
-        "    return [(first + i) % count for i in range(count)]",
+        "    return list(clockwise(arenas_alphabetical(state)[0], len(state.arenas)))",
+        "    first, count = arenas_alphabetical(state)[0], len(state.arenas)\n"
         "    return [(first - i) % count for i in range(count)]",
         "The rumbles go anticlockwise from the alphabetically first billboard.",
         RT + "test_r5_arenas_and_billboards.py",

@@ -29,6 +29,7 @@ from crabgames.games.crab_rage import (
 from crabgames.games.crab_rage.codec import MAX_REWARD
 from crabgames.games.crab_rage.data import SETUP
 from crabgames.games.crab_rage.events import Event, seen_by
+from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.move_ids import MOVE_ID_COUNT, move_id
 from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.setup import initial_state
@@ -110,7 +111,7 @@ class CrabRageGame(
     move_cache_keys = staticmethod(words.move_keys)
 
     initial_state = staticmethod(initial_state)
-    next_decision = staticmethod(rules.next_decision)
+    next_decision = staticmethod(current_decision)
     legal_moves = staticmethod(rules.legal_moves)
     is_legal = staticmethod(rules.is_legal)
     apply_move = staticmethod(rules.apply_move)

@@ -189,7 +189,7 @@ class ChooseAlliance(Handler):
         partner = (
             move.partner
             if move.alliance != AllianceChoice.INDEPENDENT
-            else arena_partner(state, player, arena)
+            else state.arenas[arena].partner[player]
         )
         chosen = ALLIANCE_CHOSEN(
             player,
@@ -206,10 +206,6 @@ class ChooseAlliance(Handler):
             partners = writable_arena(state, arena).partner
             partners[player], partners[move.partner] = move.partner, player
         return [chosen]
-
-
-def arena_partner(state: State, player: int, arena: int) -> int:
-    return state.arenas[arena].partner[player]
 
 
 def change_muscle(state: State, ref: CrabRef, delta: int, why: Why) -> Event:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from crabgames.core.game import PLAYER, Decision
+from crabgames.core.game import PLAYER
 from crabgames.games.crab_rage import (  # noqa: F401  (each chapter registers its step handlers)
     actions,
     endgame,
@@ -33,10 +33,6 @@ from crabgames.games.crab_rage.flow import HANDLERS, advance, current_decision, 
 from crabgames.games.crab_rage.moves import Move
 from crabgames.games.crab_rage.state import Phase, State
 from crabgames.games.crab_rage.words import crab_name, team
-
-
-def next_decision(state: State) -> Decision:
-    return current_decision(state)
 
 
 def legal_moves(state: State) -> Sequence[Move]:

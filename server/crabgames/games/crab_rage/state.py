@@ -590,9 +590,7 @@ def arenas_alphabetical(state: State) -> list[int]:
 
 def rumble_order(state: State) -> list[int]:
     """R5: start at the arena whose billboard comes first alphabetically, then clockwise."""
-    first = arenas_alphabetical(state)[0]
-    count = len(state.arenas)
-    return [(first + i) % count for i in range(count)]
+    return list(clockwise(arenas_alphabetical(state)[0], len(state.arenas)))
 
 
 def earliest(state: State, seats: list[int]) -> int:
