@@ -62,18 +62,8 @@ ALPHABETICAL_RANK: Final[dict[int, int]] = {
 # R11, printed: the billboards that change the muscle of 1 entering crab, and by how much.
 MUSCLE_BILLBOARDS: dict[int, int] = {Billboard.MEGA_MUSCLE: 1, Billboard.BARNACLE_BRAWL: -1}
 
-ACTION_NAMES: Final[dict[int, str]] = {
-    Action.MOVE: "Move",
-    Action.GO_CLAM: "Go Clam",
-    Action.SPLIT: "Split",
-    Action.SMASH: "Smash",
-    Action.RUSH: "Rush",
-    Action.SCATTER: "Scatter",
-    Action.PSYCH_OUT: "Psych Out",
-    Action.SWAP: "Swap",
-    Action.CHARM: "Charm",
-    Action.RAGE: "Rage",
-}
+# The actions by their printed names ("Go Clam", "Psych Out"), as the enum spells them.
+ACTION_NAMES: Final[dict[int, str]] = {a: a.name.replace("_", " ").title() for a in Action}
 BOARD_ACTIONS: Final = (Action.MOVE, Action.GO_CLAM, Action.SPLIT, Action.SMASH)
 ACTION_CARDS: Final = (
     Action.PSYCH_OUT,
