@@ -59,15 +59,19 @@ def shouters(state: State, arena: int) -> list[int]:
     return [p for p in turn_order(state, state.microphone) if fans[p] > 0]
 
 
+def still_to_commit(state: State, arena: int) -> list[int]:
+    """R17: the shouters still to commit, in turn order (`next_to_commit` first); one with no
+    hardcore fans left commits 0 unasked."""
+    players = state.players
+    return [
+        p for p in shouters(state, arena) if not players[p].committed and players[p].hardcore > 0
+    ]
+
+
 def commitment_stays_secret(state: State, arena: int) -> bool:
     """G4: the commitment about to be made stays hidden only if another is still to come
     after it; the last one is revealed at once together with all the others."""
-    waiting = [
-        p
-        for p in shouters(state, arena)
-        if not state.players[p].committed and state.players[p].hardcore > 0
-    ]
-    return len(waiting) > 1
+    return len(still_to_commit(state, arena)) > 1
 
 
 def decision_hidden_from(state: State) -> list[int]:

@@ -9,7 +9,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import NamedTuple
 
-from crabgames.games.crab_rage.endgame import next_to_commit, shouters
+from crabgames.games.crab_rage.endgame import still_to_commit
 from crabgames.games.crab_rage.flow import current_decision
 from crabgames.games.crab_rage.phases import picker_unit
 from crabgames.games.crab_rage.state import (
@@ -125,13 +125,7 @@ def about_tie_break(state: State, task: Task, about: About) -> About:
 
 
 def about_hardcore(state: State, task: Task, about: About) -> About:
-    decider = next_to_commit(state, task.arena)
-    players = state.players
-    waiting = tuple(
-        p
-        for p in shouters(state, task.arena)
-        if p != decider and not players[p].committed and players[p].hardcore > 0
-    )
+    waiting = tuple(still_to_commit(state, task.arena)[1:])  # after the one deciding
     return about._replace(arena=task.arena, waiting=waiting)
 
 
