@@ -149,11 +149,6 @@ def x_slice(xs: range) -> slice:
     return slice(xs.start - LEAST_X, xs.stop - LEAST_X) if xs else slice(0, 0)
 
 
-def in_x_order(row: Sequence[Move], xs: range) -> Sequence[Move]:
-    """The moves of `row` for the X values `xs`."""
-    return row[x_slice(xs)]
-
-
 def can_perform_from(action: int, place: int) -> bool:
     """ "Actions marked with the arena symbol can only be performed when the crab is in an
     arena" (R7); Move, Go Clam and Rage may use a backstage crab."""
@@ -234,14 +229,9 @@ SMASH_TABLE_X: Final = 16
 KEPT_X: Final = 127
 
 
-def rage_for_x(action: int, x: int) -> int:
-    """The rage that lets the player unleash up to X = `x`."""
-    return rage_cost(action, x)
-
-
 SMASH_MOVES: Final[list[list[list[tuple[Move, ...]]]]] = []
 for index in CRAB_INDICES:
-    xs = x_values(Action.SMASH, rage_for_x(Action.SMASH, SMASH_TABLE_X), MIN_MUSCLE)
+    xs = x_values(Action.SMASH, rage_cost(Action.SMASH, SMASH_TABLE_X), MIN_MUSCLE)
     SMASH_MOVES.append([[smash_moves(index, target, xs) for target in refs] for refs in CRAB_REFS])
 
 
@@ -252,7 +242,7 @@ def smash_row(index: int, target: CrabRef, xs: range) -> tuple[Move, ...]:
     table = SMASH_MOVES[index][seat]
     row = table[crab]
     if len(row) < len(xs):
-        kept = x_values(Action.SMASH, rage_for_x(Action.SMASH, KEPT_X), MIN_MUSCLE)
+        kept = x_values(Action.SMASH, rage_cost(Action.SMASH, KEPT_X), MIN_MUSCLE)
         row = table[crab] = smash_moves(index, target, kept)
     return row
 
@@ -283,7 +273,7 @@ class SmashRow(Sequence[Move]):
         return self.kept[x - LEAST_X] if x <= KEPT_X else smash(self.crab, self.target, x)
 
     def __iter__(self) -> Iterator[Move]:
-        yield from in_x_order(self.kept, self.xs)
+        yield from self.kept[x_slice(self.xs)]
         for x in range(KEPT_X + 1, self.xs.stop):
             yield smash(self.crab, self.target, x)
 
@@ -359,7 +349,7 @@ def listed(moves: list[Move | SmashRow]) -> Sequence[Move]:
 
 # Rage: crab `index` for every X it can take, by crab index, its muscle and the player's rage
 # (from RAGE_FOR_ALL on, the player can pay for every X a crab can take).
-RAGE_FOR_ALL: Final = rage_for_x(Action.RAGE, MAX_MUSCLE - MIN_MUSCLE)
+RAGE_FOR_ALL: Final = rage_cost(Action.RAGE, MAX_MUSCLE - MIN_MUSCLE)
 RAGE_MOVES: Final[list[list[list[tuple[Move, ...]]]]] = []
 for index in CRAB_INDICES:
     RAGE_MOVES.append([])
@@ -525,7 +515,7 @@ MOVES_OF_ACTION: Final[dict[int, Generator]] = {
 
 
 # The rage above which a Smash can unleash more than KEPT_X (listed through `SmashRow`s).
-LARGE_SMASH_RAGE: Final = rage_for_x(Action.SMASH, KEPT_X)
+LARGE_SMASH_RAGE: Final = rage_cost(Action.SMASH, KEPT_X)
 
 
 def smash_listing(placed: Placed, rivals: Rivals, xs: range) -> list[Move | SmashRow]:
