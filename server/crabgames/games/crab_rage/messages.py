@@ -85,11 +85,6 @@ MUSCLE, ARENA, RIDING_FANS, DESTINATION = map(
 )
 
 
-def crab_value(crab: Crab) -> tuple[int, int, int, int]:
-    """The crab's value: the arguments it is built from (Crab.__reduce__)."""
-    return crab.__reduce__()[1]
-
-
 def crab(shapes: wire.Shapes) -> wire.Encoder:
     """A crab in the state, from its value: its arena -1 backstage."""
     read: dict[str, wire.Read] = {
@@ -278,7 +273,7 @@ CRABS = [f.name for f in dataclasses.fields(Player)].index("crabs")
 def player_bytes(player: Player) -> bytes:
     """The player's bytes, kept: the player is frozen (a change copies it first)."""
     fields = list(player.__reduce__()[1])
-    fields[CRABS] = tuple([crab_value(crab) for crab in player.crabs])
+    fields[CRABS] = tuple([crab.__reduce__()[1] for crab in player.crabs])  # crabs' values
     player.frozen, player.written = True, PLAYERS[tuple(fields)]
     return player.written
 

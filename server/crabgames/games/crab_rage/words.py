@@ -122,7 +122,7 @@ def team(state: State, player: int) -> str:
 @functools.lru_cache(maxsize=64)
 def arena_title(arena: int, billboard: int) -> str:
     """A pure function of two small values, in many events' text."""
-    return f"arena {ARENA_LETTERS[arena]} ({BILLBOARD_NAMES.get(billboard, 'no billboard')})"
+    return f"arena {ARENA_LETTERS[arena]} ({billboard_name(billboard)})"
 
 
 def arena_name(state: State, arena: int) -> str:
