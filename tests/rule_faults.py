@@ -1308,7 +1308,7 @@ FAULTS: tuple[Fault, ...] = (
         RAGE + "phases.py",
         "DIE = [(face, 1) for face in range(1, 7)]",
         "DIE = [(face, 1) for face in range(1, 6)]",
-        "The mutation and rumble die has faces 1 to 5: a 6 can never be rolled.",
+        "The die (mutation, roll-offs, spotlight duel) has faces 1 to 5: a 6 can never be rolled.",
         RT + "test_g2_chance_events.py",
     ),
     fault(

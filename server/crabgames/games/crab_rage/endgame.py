@@ -29,6 +29,7 @@ from crabgames.games.crab_rage.moves import (
     HardcoreFans,
     Move,
 )
+from crabgames.games.crab_rage.phases import DIE
 from crabgames.games.crab_rage.state import (
     Duel,
     State,
@@ -255,7 +256,7 @@ class SpotlightDuel(Handler):
         return DuelKept(player, ref, kept, state.players[player].team)
 
     def outcomes(self, state: State, task: Task) -> list[tuple[int, int]]:
-        return [(face, 1) for face in range(1, 7)]
+        return DIE
 
     def resolve(self, state: State, task: Task, value: int) -> list[Event]:
         duel = the_duel(state)
