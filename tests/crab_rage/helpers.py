@@ -11,6 +11,7 @@ from crabgames.core.prng import Prng
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, Billboard
 from crabgames.games.crab_rage.flow import advance
+from crabgames.games.crab_rage.messages import EVENT_FIELDS
 from crabgames.games.crab_rage.moves import (
     Act,
     Alliance,
@@ -263,3 +264,10 @@ def three_way_duel(microphone: int):
         player.rage = 0  # no re-rolls: every roll is kept at once (rules note 12)
     run(state, Task(Step.SCORING))
     return state
+
+
+def event_fields(event: object) -> dict[str, object]:
+    """The CrabRageEvent fields the event sets (but its kind), as native values: read as the
+    event encoder reads them (messages.EVENT_FIELDS)."""
+    fields = {name: read(event) for name, read in EVENT_FIELDS.items()}
+    return {name: value for name, value in fields.items() if value is not None}

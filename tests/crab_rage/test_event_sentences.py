@@ -7,7 +7,6 @@ from __future__ import annotations
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import Action, SignatureMove
 from crabgames.games.crab_rage.events import Cause, seen_by
-from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.moves import (
     Act,
     Alliance,
@@ -45,6 +44,7 @@ from tests.crab_rage.helpers import (
     chance,
     decision,
     duel_state,
+    event_fields,
     kinds,
     mega_muscle_shout_out,
     play,

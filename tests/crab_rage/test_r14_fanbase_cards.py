@@ -10,9 +10,20 @@ from __future__ import annotations
 from pathlib import Path
 
 from crabgames.games.crab_rage.data import BILLBOARD_NAMES, DEFAULT_FANBASE, TEAM_NAMES, Reward
-from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
-from tests.crab_rage.helpers import AOTF, BB, BLUE, MM, PC, YELLOW, action_phase, decision, put, run
+from tests.crab_rage.helpers import (
+    AOTF,
+    BB,
+    BLUE,
+    MM,
+    PC,
+    YELLOW,
+    action_phase,
+    decision,
+    event_fields,
+    put,
+    run,
+)
 
 
 def test_blue_fan_phase_gains_4_rage_and_1_hardcore_fan_without_attack_of_the_fans():

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.endgame import ArenaGlory, arena_glory
-from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.state import Phase, Step, Task
 from crabgames.games.crab_rage.words import text
 from crabgames.v1 import game_pb2
@@ -22,6 +21,7 @@ from tests.crab_rage.helpers import (
     YELLOW,
     action_phase,
     after_round_4,
+    event_fields,
     give,
     run,
     set_fans,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from crabgames.games.crab_rage import GAME
 from crabgames.games.crab_rage.data import ACTION_CARDS, Billboard
-from crabgames.games.crab_rage.messages import event_fields
 from crabgames.games.crab_rage.setup import default_options, initial_state
 from crabgames.games.crab_rage.state import Step, Task, rumble_order
 from tests.crab_rage.helpers import (
@@ -23,6 +22,7 @@ from tests.crab_rage.helpers import (
     chance,
     commit,
     decision,
+    event_fields,
     put,
     run,
     set_fans,

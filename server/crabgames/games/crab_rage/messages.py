@@ -205,12 +205,6 @@ EVENT_FIELDS |= {name: why_field(name, cause) for cause, name in WHY_FIELD.items
 EVENT_FIELDS["cause"] = cause_of
 
 
-def event_fields(event: Event) -> dict[str, object]:
-    """The CrabRageEvent fields the event sets (but its kind), as native values."""
-    fields = {name: read(event) for name, read in EVENT_FIELDS.items()}
-    return {name: value for name, value in fields.items() if value is not None}
-
-
 def event(shapes: wire.Shapes) -> wire.Encoder:
     read = dict(EVENT_FIELDS)
     read["kind"] = lambda event: EVENT_KIND_VALUE[event.kind]
