@@ -135,7 +135,6 @@ class RoundStart(Handler):
 
     def step(self, state: State, task: Task) -> list[Event]:
         state.round += 1
-        state.phase = Phase.REFEREE
         state.used_actions = []
         for seat, player in enumerate(state.players):
             if player.passed:
