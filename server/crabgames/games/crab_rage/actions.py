@@ -629,9 +629,7 @@ def leaving_crabs(state: State, arena: int, most: bool) -> list[CrabRef]:
     return sorted(chosen, key=lambda r: (order.index(r[0]), r[1]))
 
 
-def leave_effect(
-    state: State, player: int, move: Act, where: int, style: bool, most: bool
-) -> Effect:
+def leave_effect(state: State, player: int, where: int, style: bool, most: bool) -> Effect:
     """Rush and Scatter: the leaving crabs, then "You then choose where the crabs move to"; the
     style bonus (the step's flag) follows the destinations."""
     leaving = leaving_crabs(state, where, most)
@@ -641,12 +639,12 @@ def leave_effect(
 
 def rush_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Rush: "The crab/s with the most muscle must leave your crab's arena"."""
-    return leave_effect(state, player, move, where, style, True)
+    return leave_effect(state, player, where, style, True)
 
 
 def scatter_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
     """Scatter: "The crab/s with the least muscle must leave your crab's arena"."""
-    return leave_effect(state, player, move, where, style, False)
+    return leave_effect(state, player, where, style, False)
 
 
 def psych_out_effect(state: State, player: int, move: Act, where: int, style: bool) -> Effect:
