@@ -753,19 +753,9 @@ def find_groups(cells: bytearray) -> Groups:
     return Groups(group_of, colors, sizes)
 
 
-def group_sizes(cells: bytearray, color: Color) -> list[int]:
-    """Sizes of the groups of one species, tiles that touch with their sides, not corners, in
-    reading order."""
-    return find_groups(cells).sizes_of(color)
-
-
 def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
-    """The points scored by each species, in order (`species_scores`)."""
-    return species_scores(find_groups(cells))
-
-
-def species_scores(groups: Groups) -> tuple[SpeciesScore, ...]:
     """The points scored by each species, in order (`species_points`), with its groups' sizes."""
+    groups = find_groups(cells)
     return tuple(
         SpeciesScore(color, tuple(groups.sizes_of(color)), species_points(groups, color))
         for color in COLORS
