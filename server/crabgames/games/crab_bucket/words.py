@@ -307,11 +307,9 @@ WILD_END: Final = {
     CARDS_RAN_OUT: "every hand is empty: the team wins with {points} points, title {title}",
     STALLED: "a full round of passes: the team wins with {points} points, title {title}",
 }
-NO_TITLE: Final = " (the printed levels table has none for this score)"
+NO_TITLE: Final = " and no title (the printed levels table has none for this score)"
 WILD_END_NO_TITLE: Final = {
-    CARDS_RAN_OUT: "every hand is empty: the team wins with {points} points and no title"
-    + NO_TITLE,
-    STALLED: "a full round of passes: the team wins with {points} points and no title" + NO_TITLE,
+    reason: template.replace(", title {title}", NO_TITLE) for reason, template in WILD_END.items()
 }
 
 
