@@ -381,14 +381,6 @@ CHANCE_PENDING: Final = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
 CHANCE_STEPS: Final = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
 
 
-def decision_name(state: CrabBucketState) -> str:
-    if state.step == GAME_OVER:
-        return "game_over"
-    if state.pending:
-        return PENDING_DECISIONS[state.pending[-1][0]]
-    return STEP_DECISIONS[state.step]
-
-
 K = TypeVar("K", bound=int)  # a step or a pending kind
 
 
@@ -416,6 +408,10 @@ def next_decision(state: CrabBucketState) -> Decision:
     if state.pending:
         return PENDING_DECIDERS[state.pending[-1][0]][state.turn_player]
     return STEP_DECIDERS[state.step][state.turn_player]
+
+
+def decision_name(state: CrabBucketState) -> str:
+    return next_decision(state).name
 
 
 def is_chance(state: CrabBucketState) -> bool:
