@@ -178,9 +178,10 @@ def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
     return Mission(msg.name, msg.level, msg.ability, reqs)
 
 
-def decode_options_msg(
-    msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail
+def decode_options(
+    msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail = bad_request
 ) -> Options:
+    """The options of a new game (bad_request), of a state sent back (bad_state) or a view."""
     mode = msg.mode or QUICK
     first = msg.first_player if msg.HasField("first_player") else 0
     level = msg.first_mission_level if msg.HasField("first_mission_level") else 1
@@ -259,7 +260,7 @@ def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str)
     key = (msg.SerializeToString(deterministic=True), num_players)
     options = _DECODED_OPTIONS.get(key)
     if options is None:
-        options = decode_options_msg(msg, num_players, path, bad_state)
+        options = decode_options(msg, num_players, path, bad_state)
         _DECODED_OPTIONS.keep(key, options, len(key[0]))
     return options
 
@@ -436,10 +437,6 @@ def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
         msg.winners.extend(range(num_players))
     msg.crab_bucket.MergeFromString(OUTCOME(outcome))
     msg.summary = words.outcome_summary(outcome)
-
-
-def decode_options(options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
-    return decode_options_msg(options, num_players, path, bad_request)
 
 
 CODEC: Final[Codec[CrabBucketState, Move, Event, Outcome]] = Codec(

@@ -13,7 +13,7 @@ from crabgames.games.crab_bucket import codec, consistency, rules, turn
 from crabgames.games.crab_bucket.codec import (
     decode_card,
     decode_cards,
-    decode_options_msg,
+    decode_options,
     outside,
     read_seen,
     refuse,
@@ -95,7 +95,7 @@ def sample_view(
     by the laws a state's places keep (consistency.py) where it states the same, before anything is
     built from its counts; the caller checks the state drawn (decode_state) and draws again if
     the turn player's decision does not match."""
-    options = decode_options_msg(view.options, num_players, f"{PATH}.options", bad_request)
+    options = decode_options(view.options, num_players, f"{PATH}.options", bad_request)
     _check_counts(view, player, num_players)
     state = rules.new_state(num_players, options)
     own = tuple(decode_cards(view.hand, f"{PATH}.hand", bad_request))
