@@ -108,14 +108,6 @@ def placed_sentence(event: TilePlaced) -> tuple[str, dict[str, str]]:
     return template, args
 
 
-def figure_sentence(event: FigurePlaced) -> tuple[str, dict[str, str]]:
-    args = seat(event.player) | {
-        "color": COLOR_NAMES[event.color],
-        "multiplier": str(event.multiplier),
-    }
-    return "player {player} puts one {color} figure in hold x{multiplier}", args
-
-
 PASS_TEMPLATES: Final[dict[int, str]] = {
     NO_TILES: "player {player} has no tile left and passes",
     NO_ENTRY: "player {player} cannot slide a tile in anywhere and passes",
@@ -133,8 +125,9 @@ def event_sentence(event: Event) -> tuple[str, dict[str, str]]:
             return into_hand_sentence(event)
         case TilePlaced():
             return placed_sentence(event)
-        case FigurePlaced():
-            return figure_sentence(event)
+        case FigurePlaced(player, color, multiplier):
+            args = seat(player) | {"color": COLOR_NAMES[color], "multiplier": str(multiplier)}
+            return "player {player} puts one {color} figure in hold x{multiplier}", args
         case FigureSkipped(player):
             return "player {player} places no figure", seat(player)
         case TurnBegan(player):
