@@ -40,6 +40,9 @@ from crabgames.games.crab_bucket.data import (
     title_for,
 )
 from crabgames.games.crab_bucket.events import (
+    CARDS_DRAWN,
+    CARDS_PLAYED,
+    TURNS_PASSED_ON,
     CardDealt,
     Event,
     GameEnded,
@@ -50,9 +53,6 @@ from crabgames.games.crab_bucket.events import (
     OxiShuffledIn,
     PileCut,
     TurnEnded,
-    card_drawn,
-    card_played,
-    turn_passed_on,
 )
 from crabgames.games.crab_bucket.moves import (
     Move,
@@ -593,7 +593,7 @@ def play_from_hand(
     """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
     card freely"."""
     state.piles[pile] += (card,)
-    events.append(card_played(state.turn_player, card, pile, freely))
+    events.append(CARDS_PLAYED[state.turn_player][card][pile][freely])
 
 
 def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
@@ -627,7 +627,7 @@ def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    events.append(card_drawn(player, card, extra))
+    events.append(CARDS_DRAWN[player][card][extra])
 
 
 # ----- End of Game (B7) -----
@@ -654,7 +654,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
             break
     state.turn_player = player
     state.step = PLAY
-    events.append(turn_passed_on(ended, state.passes, player))
+    events.append(TURNS_PASSED_ON[ended][state.passes][player])
 
 
 def game_over(state: CrabBucketState, reason: EndReason, events: list[Event]) -> None:
