@@ -149,17 +149,14 @@ def check_cells(cells: Sequence[int], n: int, excluded: Color, path: str) -> Non
         and all(cells[i] in allowed for i in inside)
     ):
         return  # the quick check passed; otherwise find and name the first bad cell below
-    low, high = PLAYING_AREA[n]
-    in_play = rules.colors_in_play(n, excluded)
     for i, value in enumerate(cells):
-        row, col = divmod(i, SIZE)
         if i == ISLAND:
             if value != ISLAND_CELL:
                 raise bad_state(f"{path}[{i}]", "must be the island (K1)")
-        elif not (low <= row <= high and low <= col <= high):
+        elif i in outside:
             if value != OFF_BOARD:
                 raise bad_state(f"{path}[{i}]", "is outside the playing area: must be OFF_BOARD")
-        elif value != EMPTY and value - TILE_OFFSET not in in_play:
+        elif value not in allowed:
             raise bad_state(f"{path}[{i}]", "must be EMPTY or a tile of a colour in play")
 
 
