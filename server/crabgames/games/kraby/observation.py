@@ -131,8 +131,7 @@ def write_turn(view: game_pb2.View, part: pb.KrabyView, writer: Writer) -> None:
     put_to_decide(view, writer)
     writer.put("players", PLAYER_COUNTS.index(view.num_players))
     in_play = colors_in_play(view.num_players, part.options.excluded_color)  # K2
-    for index, color in enumerate(COLORS):
-        writer.put("in_play", index, 1.0 if color in in_play else 0.0)
+    writer.put_all("in_play", [1.0 if color in in_play else 0.0 for color in COLORS])
 
 
 def write_decision(decision: pb.KrabyDecision, writer: Writer) -> None:
