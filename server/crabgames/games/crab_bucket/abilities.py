@@ -269,8 +269,7 @@ def _new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) 
     if state.options.wild:
         state.pending += [(OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
     else:
-        level = state.options.missions[state.discarded_missions[-1]].level
-        state.pending += [(OFFER_DRAW, level), (OFFER_DRAW, level)]
+        state.pending += [(OFFER_DRAW, discarded.level), (OFFER_DRAW, discarded.level)]
 
 
 USES: Final[dict[int, Callable[[CrabBucketState, int], list[Move]]]] = {
