@@ -141,18 +141,11 @@ def _card_played(e: CardPlayed) -> Words:
 
 def _pile_cut(e: PileCut) -> Words:
     args = {"pile": number(e.pile), "returned": number(e.returned)}
+    cut = " and cuts pile {pile}: {returned} cards go back into the draw pile"
     if e.rescued:
-        return (
-            "the rescued Oxi! is discarded again and cuts pile {pile}:"
-            " {returned} cards go back into the draw pile",
-            args,
-        )
+        return "the rescued Oxi! is discarded again" + cut, args
     args["player"] = number(e.player)
-    return (
-        "player {player} discards an Oxi! and cuts pile {pile}:"
-        " {returned} cards go back into the draw pile",
-        args,
-    )
+    return "player {player} discards an Oxi!" + cut, args
 
 
 def _ability_used(e: AbilityUsed) -> Words:
