@@ -80,8 +80,7 @@ def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -
     state.spent[index] = True  # turned face down (B6)
     state.ability_used = True
     ability = state.options.missions[move.mission].ability
-    player = state.turn_player
-    events.append(AbilityUsed(player, move.mission, ability, move.piles))
+    events.append(AbilityUsed(state.turn_player, move.mission, ability, move.piles))
     EFFECTS[ability](state, move, events)
 
 
