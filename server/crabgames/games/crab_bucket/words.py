@@ -348,11 +348,6 @@ def words(event: Event) -> Words:
     return WORDS[event.kind](event)
 
 
-def text(event: Event) -> str:
-    template, args = words(event)
-    return template.format_map(args)
-
-
 # ----- moves, chance outcomes and the outcome -----
 
 
