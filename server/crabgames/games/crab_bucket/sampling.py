@@ -37,10 +37,9 @@ def resample_hidden(
     state: CrabBucketState, player: int | None, rng: random.Random
 ) -> CrabBucketState:
     """Hidden from `player`: the other hands and the draw pile (B2), pooled and dealt back into
-    the same places at random. Every pile stays exactly
-    as it is: each of its cards was dealt or played face up (B2). A redraw that would leave
-    the turn player without the decision their view shows is drawn again (the view shows who
-    decides, G3)."""
+    the same places at random. Every pile stays exactly as it is: each of its cards was dealt or
+    played face up (B2). A redraw that would leave the turn player without the decision their
+    view shows is drawn again (the view shows who decides, G3)."""
     others = [q for q in range(state.num_players) if q != player]
     for _ in range(RESAMPLE_TRIES):
         new = state.clone()
