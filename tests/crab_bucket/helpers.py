@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from google.protobuf import json_format
 
-from crabgames.games.crab_bucket import GAME, rules, turn
+from crabgames.games.crab_bucket import GAME, rules, turn, words
 from crabgames.games.crab_bucket.data import (
     BLUE,
     CIRCLE,
@@ -367,3 +367,9 @@ PILES_WITH_AN_OXI = [
     ["blue 8"],
     ["oxi", "red 4"],
 ]
+
+
+def text(event: Event) -> str:
+    """An event's sentence as a player reads it: its template filled in with its args."""
+    template, args = words.words(event)
+    return template.format_map(args)

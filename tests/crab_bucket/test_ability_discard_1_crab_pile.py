@@ -4,7 +4,7 @@ removed."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import turn, words
+from crabgames.games.crab_bucket import turn
 from crabgames.games.crab_bucket.moves import (
     PlayCard,
     UseAbility,
@@ -14,6 +14,7 @@ from tests.crab_bucket.helpers import (
     mission_index,
     only,
     ready,
+    text,
     use,
     use_mission,
 )
@@ -30,4 +31,4 @@ def test_discard_1_crab_pile_removes_it_from_the_game_and_frees_the_space():
 def test_discard_a_pile_names_every_card_removed_from_the_game():
     discarded = only(use_mission(ready("Mission 3-A"), "Mission 3-A", (4,)), "pile_discarded")
     assert discarded.pile == 4 and discarded.cards == cards("blue 2", "yellow 8")
-    assert words.text(discarded) == "player 0 removes pile 4 from the game: blue 2, yellow 8"
+    assert text(discarded) == "player 0 removes pile 4 from the game: blue 2, yellow 8"

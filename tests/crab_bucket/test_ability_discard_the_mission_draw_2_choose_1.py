@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from crabgames.core.errors import InvalidArgument
-from crabgames.games.crab_bucket import GAME, abilities, rules, turn, words
+from crabgames.games.crab_bucket import GAME, abilities, rules, turn
 from crabgames.games.crab_bucket.data import (
     BLUE,
     GREEN,
@@ -54,6 +54,7 @@ from tests.crab_bucket.helpers import (
     only,
     position,
     ready,
+    text,
     use,
     use_mission,
 )
@@ -111,7 +112,7 @@ def test_draw_2_choose_1_keeps_one_mission_and_returns_the_other_to_its_pile():
     assert [(e.mission, e.returned, e.player) for e in kept] == [
         (mission_index("Mission 2-E"), (mission_index("Mission 1-E"),), 0)
     ]
-    assert words.text(kept[0]) == "player 0 keeps Mission 2-E; Mission 1-E goes back to its pile"
+    assert text(kept[0]) == "player 0 keeps Mission 2-E; Mission 1-E goes back to its pile"
     assert mission_index("Mission 1-E") in state.mission_piles[0]
 
 
@@ -120,7 +121,7 @@ def test_discard_the_mission_names_it_before_the_offer_is_drawn():
     current = state.current
     events = use_mission(state, "Mission 3-C")
     assert only(events, "mission_discarded").mission == current
-    assert words.text(only(events, "mission_discarded")) == (
+    assert text(only(events, "mission_discarded")) == (
         "player 0 removes Mission 1-D (level 1) from the game"
     )
 
@@ -208,7 +209,7 @@ def test_the_only_mission_drawn_is_kept_and_told():
         NoMissionDrawn(True, 1),
         MissionKept(LAST, (), "Last"),
     ]
-    assert [words.text(e) for e in events] == [
+    assert [text(e) for e in events] == [
         "Last (level 1) drawn into the offer",
         "the level 1 mission pile is empty: no mission is drawn into the offer",
         "Last is the new current mission: it was the only one drawn",
@@ -236,7 +237,7 @@ def test_wild_crab_with_every_pile_empty_for_the_second_draw_the_only_mission_dr
         NoMissionDrawn(True),
         MissionKept(LAST, (), "Last"),
     ]
-    assert [words.text(e) for e in events] == [
+    assert [text(e) for e in events] == [
         "Last (level 1) drawn into the offer",
         "every mission pile is empty: no mission is drawn into the offer",
         "Last is the new current mission: it was the only one drawn",

@@ -5,7 +5,7 @@ empty (B7); with no legal second play the turn goes on to the draw, and says so.
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, turn, words
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.data import (
     DRAW_ONE_PLAY_TWO,
     RED,
@@ -40,6 +40,7 @@ from tests.crab_bucket.helpers import (
     mission_index,
     position,
     ready,
+    text,
     use,
     use_mission,
     uses,
@@ -88,7 +89,7 @@ def test_draw_1_card_and_play_2_draws_the_last_card_of_the_draw_pile():
     assert rules.chance_outcomes(state) == [(card("green 5"), 1)]
     events = turn.apply_chance(state, card("green 5"))
     assert events == [CardDrawn(0, card("green 5"), True)]
-    assert words.text(events[0]) == "player 0 draws green 5 for Draw 1 card and play 2"
+    assert text(events[0]) == "player 0 draws green 5 for Draw 1 card and play 2"
     assert state.hands[0] == tuple(sorted(cards("red 1", "blue 3", "yellow 3", "green 5")))
     assert rules.draw_total(state) == 0 and state.pending == []
     assert rules.decision_name(state) == "play" and not state.draws_over
@@ -119,5 +120,5 @@ def test_no_legal_second_play_after_draw_1_and_play_2_is_said_and_the_turn_draws
     events = turn.apply_move(state, PlayCard(card("blue 1"), 6))
     assert kinds(events) == ["card_played", "no_main_action"]
     assert events[1] == NoMainAction(0, True)
-    assert words.text(events[1]) == "player 0 has no legal second play"
+    assert text(events[1]) == "player 0 has no legal second play"
     assert state.step == REFILL and state.plays_left == 0 and state.played == 1

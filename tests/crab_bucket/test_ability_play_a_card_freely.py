@@ -4,7 +4,7 @@ freely."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules, words
+from crabgames.games.crab_bucket import rules
 from crabgames.games.crab_bucket.moves import (
     UseAbility,
 )
@@ -13,6 +13,7 @@ from tests.crab_bucket.helpers import (
     mission_index,
     only,
     ready,
+    text,
     use,
     use_mission,
 )
@@ -32,4 +33,4 @@ def test_play_a_card_freely_is_the_main_action_from_the_hand_said_as_free():
         use_mission(ready("Mission 2-A"), "Mission 2-A", (6,), card("yellow 3")), "card_played"
     )
     assert played.freely and played.pile == 6
-    assert words.text(played) == "player 0 plays yellow 3 freely on pile 6"
+    assert text(played) == "player 0 plays yellow 3 freely on pile 6"

@@ -6,7 +6,7 @@ again. With no Oxi! played, the ability is not offered."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, words
+from crabgames.games.crab_bucket import GAME
 from crabgames.games.crab_bucket.data import OXI
 from crabgames.games.crab_bucket.events import (
     OxiRescued,
@@ -25,6 +25,7 @@ from tests.crab_bucket.helpers import (
     only,
     position,
     ready,
+    text,
     use,
     use_mission,
     uses,
@@ -67,7 +68,7 @@ def test_rescue_an_oxi_in_quick_mode_is_its_own_event_not_a_card_played_from_the
     rescued = only(events, "oxi_rescued")
     # The Oxi! was the second card of pile 0 (from the bottom), played onto pile 5.
     assert rescued == OxiRescued(0, 5, from_pile=0, from_index=1)
-    assert words.text(rescued) == "player 0 rescues the Oxi! from pile 0 and plays it on pile 5"
+    assert text(rescued) == "player 0 rescues the Oxi! from pile 0 and plays it on pile 5"
     assert state.piles[0] == cards("blue 1", "red 8") and state.piles[5] == cards("red 5", "oxi")
     assert state.hands[0] == hand and state.played == 0  # the main action is still to come
 
@@ -91,7 +92,7 @@ def test_rescue_an_oxi_in_wild_crab_cuts_a_pile_with_a_rescued_cut_not_a_play():
     assert only(events, "oxi_rescued").from_pile is None
     cut = only(events, "pile_cut")
     assert cut.rescued and cut.returned_cards == cards("blue 1")
-    assert words.text(cut).startswith("the rescued Oxi! is discarded again and cuts pile 0")
+    assert text(cut).startswith("the rescued Oxi! is discarded again and cuts pile 0")
     assert state.hands[0] == hand and state.oxi_discarded == 1 and state.played == 0
 
 

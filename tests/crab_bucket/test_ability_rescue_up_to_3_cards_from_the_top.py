@@ -5,7 +5,7 @@ card."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, turn, words
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.data import (
     OXI,
 )
@@ -23,6 +23,7 @@ from tests.crab_bucket.helpers import (
     mission_index,
     only,
     ready,
+    text,
     use,
     use_mission,
     uses,
@@ -50,7 +51,7 @@ def test_rescue_up_to_3_tops_names_each_pile_and_the_card_it_sends_back():
     assert kinds(events)[:2] == ["ability_used", "tops_rescued"]
     rescued = only(events, "tops_rescued")
     assert rescued.tops == ((0, card("red 8")), (2, card("green 8")), (4, card("yellow 8")))
-    assert words.text(rescued) == (
+    assert text(rescued) == (
         "player 0 rescues red 8 from pile 0, green 8 from pile 2, yellow 8 from pile 4"
         " into the draw pile"
     )

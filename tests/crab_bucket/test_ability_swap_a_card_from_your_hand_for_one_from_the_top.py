@@ -5,7 +5,7 @@ pile); not the main action, which follows. The event names the card given and th
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules
 from crabgames.games.crab_bucket.data import OXI
 from crabgames.games.crab_bucket.events import (
     HandTopSwapped,
@@ -20,6 +20,7 @@ from tests.crab_bucket.helpers import (
     mission_index,
     only,
     ready,
+    text,
     use,
     use_mission,
     uses,
@@ -38,7 +39,7 @@ def test_swap_a_hand_card_for_a_top_names_the_card_given_and_the_card_taken():
     state = ready("Mission 2-B")
     swapped = only(use_mission(state, "Mission 2-B", (3,), card("blue 3")), "hand_top_swapped")
     assert swapped == HandTopSwapped(0, 3, given=card("blue 3"), taken=card("red 6"))
-    assert words.text(swapped) == (
+    assert text(swapped) == (
         "player 0 puts blue 3 from the hand on pile 3 and takes red 6 into the hand"
     )
 

@@ -4,7 +4,6 @@ and where each goes."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import words
 from crabgames.games.crab_bucket.moves import (
     UseAbility,
 )
@@ -14,6 +13,7 @@ from tests.crab_bucket.helpers import (
     mission_index,
     only,
     ready,
+    text,
     use,
     use_mission,
 )
@@ -32,4 +32,4 @@ def test_swap_two_tops_names_both_cards_and_where_each_goes():
     assert swapped.first == (1, card("red 7"))
     assert swapped.second == (6, card("blue 8"))
     assert state.piles[1] == cards("blue 8") and state.piles[6] == cards("red 7")
-    assert words.text(swapped) == "player 0 swaps red 7 on pile 1 with blue 8 on pile 6"
+    assert text(swapped) == "player 0 swaps red 7 on pile 1 with blue 8 on pile 6"

@@ -7,7 +7,7 @@ once (the engine's reading, same file)."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, turn, words
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.data import (
     OXI,
 )
@@ -45,6 +45,7 @@ from tests.crab_bucket.helpers import (
     position,
     ready,
     simple,
+    text,
 )
 
 
@@ -132,7 +133,7 @@ def test_a_mission_draw_from_an_empty_pile_says_there_is_none():
     events: list = []
     turn.advance(state, events)
     assert only(events, "no_mission_drawn") == NoMissionDrawn(False, 3)
-    assert words.text(events[0]) == "the level 3 mission pile is empty: no mission is drawn"
+    assert text(events[0]) == "the level 3 mission pile is empty: no mission is drawn"
 
 
 def test_wild_crab_with_every_mission_pile_empty_there_is_no_current_mission():
@@ -147,7 +148,7 @@ def test_wild_crab_with_every_mission_pile_empty_there_is_no_current_mission():
         MissionCompleted(0, 1),
         NoMissionDrawn(False),
     ]
-    assert words.text(events[2]) == "every mission pile is empty: no mission is drawn"
+    assert text(events[2]) == "every mission pile is empty: no mission is drawn"
     msg = game_pb2.Event()
     GAME.codec.encode_event(events[2], msg)
     none_drawn = msg.crab_bucket.no_mission_drawn

@@ -5,7 +5,7 @@ who used an ability and then has none ends the turn without drawing, and it is n
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, turn, words
+from crabgames.games.crab_bucket import GAME, turn
 from crabgames.games.crab_bucket.events import (
     NoMainAction,
     TurnEnded,
@@ -28,6 +28,7 @@ from tests.crab_bucket.helpers import (
     position,
     ready,
     simple,
+    text,
     use,
     uses,
 )
@@ -104,7 +105,7 @@ def test_an_ability_then_no_main_action_ends_the_turn_without_a_pass():
     assert kinds(events) == ["ability_used", "tops_swapped", "no_main_action", "turn_ended"]
     assert "turn_passed" not in kinds(events)
     assert events[2] == NoMainAction(0, False)
-    assert words.text(events[2]) == (
+    assert text(events[2]) == (
         "player 0 can take no main action after the ability: the turn ends without drawing"
     )
     assert events[3] == TurnEnded(0, passes=0, next_player=1)
@@ -117,6 +118,6 @@ def test_a_pass_is_a_pass_and_the_turns_end_says_who_plays_next():
     events = turn.apply_move(state, Pass())
     assert kinds(events) == ["turn_passed", "turn_ended"]
     assert events[0] == TurnPassed(0, automatic=False)  # chosen, not forced (B6, G6)
-    assert words.text(events[0]) == "player 0 passes"
+    assert text(events[0]) == "player 0 passes"
     assert events[1] == TurnEnded(0, passes=1, next_player=1)
-    assert words.text(events[1]) == "player 0's turn ends; player 1 plays next"
+    assert text(events[1]) == "player 0's turn ends; player 1 plays next"

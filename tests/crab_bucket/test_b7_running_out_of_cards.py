@@ -6,7 +6,7 @@ Quick game ended so is lost."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules, turn, words
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.data import (
     RESCUE_TOPS,
 )
@@ -39,6 +39,7 @@ from tests.crab_bucket.helpers import (
     position,
     ready,
     simple,
+    text,
     use,
 )
 
@@ -54,7 +55,7 @@ def test_the_draw_pile_running_out_is_said_once_and_is_no_pass():
     state = position(PILES, {0: HAND}, current="Mission 1-D", draw_pile=[])
     events = turn.apply_move(state, PlayCard(card("red 1"), 3))
     said = [e for e in events if e.kind == "draw_pile_empty"]
-    assert [words.text(e) for e in said] == ["the draw pile is empty: nobody draws again"]
+    assert [text(e) for e in said] == ["the draw pile is empty: nobody draws again"]
     assert state.passes == 0 and state.turn_player == 1 and rules.decision_name(state) == "play"
 
 
@@ -130,7 +131,7 @@ def test_running_out_of_cards_in_quick_mode_ends_the_game_lost():
     events: list = []
     rules.game_over(state, CARDS_RAN_OUT, events)
     assert events[0].won is False
-    assert words.text(events[0]) == (
+    assert text(events[0]) == (
         "every hand is empty before the final mission: the team loses with 1 points"
     )
     assert not rules.outcome(state).won
@@ -144,7 +145,7 @@ def test_a_full_round_of_passes_ends_the_game():
     kinds = ["turn_passed", "turn_ended", "turn_passed", "turn_ended", "game_ended"]
     assert [e.kind for e in events] == kinds
     assert events[3] == TurnEnded(1, passes=2)
-    assert words.text(events[-1]) == (
+    assert text(events[-1]) == (
         "a full round of passes before the final mission: the team loses with 0 points"
     )
 

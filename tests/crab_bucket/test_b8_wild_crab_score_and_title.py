@@ -5,7 +5,7 @@ note. The team always wins (the engine's "Wild Crab outcome", same file)."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, words
+from crabgames.games.crab_bucket import GAME, rules
 from crabgames.games.crab_bucket.state import (
     CARDS_RAN_OUT,
     STALLED,
@@ -18,6 +18,7 @@ from tests.crab_bucket.helpers import (
     position,
     ready,
     simple,
+    text,
 )
 
 
@@ -47,7 +48,7 @@ def test_wild_crab_ends_won_with_the_title_of_its_points_or_without_one_at_5():
     events: list = []
     rules.game_over(state, CARDS_RAN_OUT, events)
     assert events[0].won and events[0].title == "Apprentice Crab Catcher"
-    assert words.text(events[0]) == (
+    assert text(events[0]) == (
         "every hand is empty: the team wins with 3 points, title Apprentice Crab Catcher"
     )
     five = position(PILES, {0: HAND}, mode=WILD_CRAB, current="Mission 1-D",
@@ -55,7 +56,7 @@ def test_wild_crab_ends_won_with_the_title_of_its_points_or_without_one_at_5():
     events = []
     rules.game_over(five, STALLED, events)
     assert events[0].won and events[0].title == ""
-    assert "no title" in words.text(events[0])
+    assert "no title" in text(events[0])
     outcome = game_pb2.Outcome()
     GAME.codec.encode_outcome(rules.outcome(five), outcome)
     assert outcome.crab_bucket.won and list(outcome.winners) == [0, 1]

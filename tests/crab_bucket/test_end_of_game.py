@@ -5,7 +5,7 @@ end by running out of cards is B7's (test_b7_running_out_of_cards.py)."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import GAME, rules, turn, words
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.moves import (
     PlayCard,
 )
@@ -18,6 +18,7 @@ from tests.crab_bucket.helpers import (
     card,
     ready,
     simple,
+    text,
 )
 
 
@@ -35,7 +36,7 @@ def test_completing_the_level_3_mission_in_quick_mode_ends_the_game_won():
     events: list = []
     rules.game_over(state, rules.LEVEL_3_COMPLETED, events)
     assert events[0].won and events[0].reason == rules.LEVEL_3_COMPLETED
-    assert words.text(events[0]) == "the final mission is completed: the team wins with 1 points"
+    assert text(events[0]) == "the final mission is completed: the team wins with 1 points"
     assert rules.outcome(state).won
 
 

@@ -177,11 +177,11 @@ def test_the_shared_events_of_every_turn_are_the_events_their_values_build():
     for player in range(MAX_PLAYERS):
         for card in range(CARD_KINDS):
             for flag in (False, True):
-                assert events.card_drawn(player, card, flag) == CardDrawn(player, card, flag)
+                assert events.CARDS_DRAWN[player][card][flag] == CardDrawn(player, card, flag)
                 for pile in range(CIRCLE):
-                    played = events.card_played(player, card, pile, flag)
+                    played = events.CARDS_PLAYED[player][card][pile][flag]
                     assert played == CardPlayed(player, card, pile, flag)
         for passes in range(MAX_PLAYERS):
             for following in range(MAX_PLAYERS):
-                ended = events.turn_passed_on(player, passes, following)
+                ended = events.TURNS_PASSED_ON[player][passes][following]
                 assert ended == TurnEnded(player, passes, following)

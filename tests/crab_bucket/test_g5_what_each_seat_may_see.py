@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from crabgames.core.engine import EXPLICIT, Engine, Match
 from crabgames.core.prng import Prng
-from crabgames.games.crab_bucket import GAME, rules, turn, words
+from crabgames.games.crab_bucket import GAME, rules, turn
 from crabgames.games.crab_bucket.data import CIRCLE, DEFAULT_MISSIONS, HAND_SIZE, OXI
 from crabgames.games.crab_bucket.moves import (
     PlayCard,
@@ -36,6 +36,7 @@ from tests.crab_bucket.helpers import (
     only,
     position,
     ready,
+    text,
     use_mission,
 )
 
@@ -73,12 +74,10 @@ def test_draw_1_and_play_2_draws_its_extra_card_seen_by_the_drawer_only():
     state = ready("Mission 2-C")
     use_mission(state, "Mission 2-C")
     drawn = only(turn.apply_chance(state, card("green 5")), "card_drawn")
-    assert drawn.extra and words.text(drawn) == (
-        "player 0 draws green 5 for Draw 1 card and play 2"
-    )
+    assert drawn.extra and text(drawn) == ("player 0 draws green 5 for Draw 1 card and play 2")
     seen = GAME.redact_event(drawn, 1)
     assert seen.card is None and seen.extra
-    assert words.text(seen) == "player 0 draws a card for Draw 1 card and play 2"
+    assert text(seen) == "player 0 draws a card for Draw 1 card and play 2"
 
 
 ENGINE = Engine([GAME])

@@ -5,7 +5,7 @@ draw pile ran out (B7); a player can act exactly when some move is listed."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules, turn, words
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.events import (
     CardPlayed,
     DrawPileEmpty,
@@ -24,6 +24,7 @@ from tests.crab_bucket.helpers import (
     card,
     cards,
     position,
+    text,
 )
 
 
@@ -32,7 +33,7 @@ def test_a_player_with_no_legal_decision_passes_automatically_and_draws_nothing(
     events: list = []
     turn.advance(state, events)
     assert [e.kind for e in events] == ["turn_passed", "turn_ended"]
-    assert events[0].automatic and words.text(events[0]) == "player 0 cannot act and passes"
+    assert events[0].automatic and text(events[0]) == "player 0 cannot act and passes"
     assert events[1] == TurnEnded(0, passes=1, next_player=1)
     assert state.turn_player == 1 and len(state.hands[0]) == 2 and state.passes == 1
 

@@ -6,7 +6,7 @@ rulebook's worked example is checked for every card of the hand on every pile, t
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules, turn, words
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.data import CARD_NAMES
 from crabgames.games.crab_bucket.events import CardPlayed
 from crabgames.games.crab_bucket.moves import Pass, PlayCard
@@ -20,6 +20,7 @@ from tests.crab_bucket.helpers import (
     play,
     position,
     red_pair_position,
+    text,
 )
 
 # The example circle: every top the rulebook names (green 7, green 8, yellow 6, red 7, yellow 4)
@@ -121,7 +122,7 @@ def test_play_a_crab_card_from_your_hand_onto_a_pile_is_told_as_a_play_not_a_fre
     state = red_pair_position(TOPS, ["blue 1", "green 1", "green 2"])
     events = play(state, PlayCard(card("blue 1"), 1))
     assert events == [CardPlayed(0, card("blue 1"), 1, False)]
-    assert words.text(events[0]) == "player 0 plays blue 1 on pile 1"
+    assert text(events[0]) == "player 0 plays blue 1 on pile 1"
     assert not as_sent(events[0]).crab_bucket.card_played.freely
     assert state.piles[1] == cards("yellow 1", "blue 1")
     assert state.hands[0] == cards("green 1", "green 2") and state.played == 1

@@ -5,7 +5,7 @@ draw pile, the cut told with who made it and which cards went back."""
 
 from __future__ import annotations
 
-from crabgames.games.crab_bucket import rules, turn, words
+from crabgames.games.crab_bucket import rules, turn
 from crabgames.games.crab_bucket.data import (
     OXI,
 )
@@ -27,6 +27,7 @@ from tests.crab_bucket.helpers import (
     position,
     red_pair_position,
     simple,
+    text,
 )
 
 
@@ -42,7 +43,7 @@ def test_quick_mode_the_oxi_card_is_played_from_the_hand_onto_the_crab_pile():
     state = red_pair_position(TOPS, ["oxi", "blue 1", "blue 2"])
     events = play(state, PlayCard(OXI, 0))
     assert events == [CardPlayed(0, OXI, 0, False)]
-    assert words.text(events[0]) == "player 0 plays Oxi! on pile 0"
+    assert text(events[0]) == "player 0 plays Oxi! on pile 0"
     assert not as_sent(events[0]).crab_bucket.card_played.freely
     assert state.piles[0] == (card("red 8"), OXI) and state.oxi_discarded == 0
     assert state.hands[0] == cards("blue 1", "blue 2") and state.played == 1
@@ -68,7 +69,7 @@ def test_wild_crab_mode_the_oxi_card_from_the_hand_is_discarded_and_the_pile_kee
     draw = rules.draw_total(state)
     events = play(state, PlayCard(OXI, 0))
     assert events == [PileCut(0, 0, 2, cards("blue 1", "blue 2"), False)]
-    assert words.text(events[0]) == (
+    assert text(events[0]) == (
         "player 0 discards an Oxi! and cuts pile 0: 2 cards go back into the draw pile"
     )
     assert not as_sent(events[0]).crab_bucket.pile_cut.rescued

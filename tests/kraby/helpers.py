@@ -48,7 +48,7 @@ def position(
 ) -> KrabyState:
     """A mid-game state at the turn of player 0 with `tiles` on the board; the tiles come out of
     the bag so every count stays consistent."""
-    state = rules.set_up(num_players, PINK, 0)
+    state = rules.initial_state(num_players, (PINK, 0))
     for (row, col), color in (tiles or {}).items():
         state.cells[cell(row, col)] = color + TILE_OFFSET
         state.bag = counted(state.bag, color, -1)

@@ -23,7 +23,7 @@ def step(state: KrabyState, rng: random.Random) -> None:
 def test_playing_a_clone_to_the_end_never_changes_the_original():
     for num_players, seed in [(2, 1), (3, 2), (4, 3)]:
         rng = random.Random(seed)
-        state = rules.set_up(num_players, pb.KRABY_COLOR_PINK, 0)
+        state = rules.initial_state(num_players, (pb.KRABY_COLOR_PINK, 0))
         while state.step != GAME_OVER:
             before = GAME.codec.state_bytes(state), state.row_blocked[:], state.col_blocked[:]
             clone = GAME.clone(state)

@@ -61,7 +61,7 @@ def test_groups_never_join_across_a_row_end_and_match_a_flood_fill():
         cells = [rng.choice([EMPTY, *(c + TILE_OFFSET for c in colors)]) for _ in range(CELLS)]
         for color in colors:
             expected = groups_by_flood_fill(cells, color + TILE_OFFSET)
-            assert rules.group_sizes(bytearray(cells), color) == expected
+            assert rules.find_groups(bytearray(cells)).sizes_of(color) == expected
     # A tile at a row's end and one at the next row's start do not touch.
     cells = board_with([[(0, 10)], [(1, 0)]], BLUE)
-    assert rules.group_sizes(cells, BLUE) == [1, 1]
+    assert rules.find_groups(cells).sizes_of(BLUE) == [1, 1]

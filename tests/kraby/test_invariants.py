@@ -50,7 +50,7 @@ def test_with_two_fishers_each_colour_has_20_tiles_and_the_one_sitting_out_none(
     assert GAME.invariant_violations(state) == [
         "bag.blue: 21 blue tiles in all (board, hands, bag); the game has 20"
     ]
-    state = rules.set_up(2, PINK, 0)
+    state = rules.initial_state(2, (PINK, 0))
     state.bag = counted(state.bag, PINK, 1)
     assert GAME.invariant_violations(state) == [
         "bag.pink: 1 pink tiles in all (board, hands, bag); the game has 0"

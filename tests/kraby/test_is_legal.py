@@ -19,7 +19,7 @@ from tests.kraby.helpers import assert_checked_alone_as_listed
 @pytest.mark.parametrize("num_players", (2, 3, 4))
 def test_checked_alone_and_listed_agree_through_whole_games(num_players):
     rng = random.Random(num_players)
-    state = rules.set_up(num_players, PINK, 0)
+    state = rules.initial_state(num_players, (PINK, 0))
     while state.step != GAME_OVER:
         if state.step in (DEAL, DRAW):
             GAME.apply_chance(state, rng.choice(GAME.chance_outcomes(state))[0])

@@ -27,14 +27,14 @@ from tests.kraby.helpers import cell, listed, position
 
 def test_two_players_use_the_central_nine_by_nine_and_its_80_free_cells():
     # "The game is played on the light (central) part of the board" (K1: rows and columns 1..9).
-    state = rules.set_up(2, PINK, 0)
+    state = rules.initial_state(2, (PINK, 0))
     inside = {cell(r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1)}
     assert [i for i in range(CELLS) if state.cells[i] == OFF_BOARD] == sorted(
         set(range(CELLS)) - inside
     )
     assert state.cells.count(EMPTY) == 80 == len(inside) - 1  # the island is the 81st cell
-    assert rules.set_up(3, PINK, 0).cells.count(EMPTY) == 120
-    assert rules.set_up(4, PINK, 0).cells.count(OFF_BOARD) == 0
+    assert rules.initial_state(3, (PINK, 0)).cells.count(EMPTY) == 120
+    assert rules.initial_state(4, (PINK, 0)).cells.count(OFF_BOARD) == 0
 
 
 def test_with_two_players_a_tile_enters_at_the_edge_of_the_nine_by_nine():

@@ -40,7 +40,7 @@ def new_game(engine, num_players: int, **options):
 
 def test_two_players_use_80_tiles_20_per_colour():
     # "With two players, put 80 crab tiles (20 in each of 4 colors) into the bag."
-    state = rules.set_up(2, PINK, 0)
+    state = rules.initial_state(2, (PINK, 0))
     assert state.bag == (20, 20, 20, 20, 0)
     assert sum(state.bag) == 80
 
@@ -48,7 +48,7 @@ def test_two_players_use_80_tiles_20_per_colour():
 @pytest.mark.parametrize("num_players", (3, 4))
 def test_three_and_four_players_use_all_120_tiles(num_players):
     # "With three players, put all the crab tiles (120) into the bag" (and with four).
-    assert rules.set_up(num_players, PINK, 0).bag == (24,) * 5
+    assert rules.initial_state(num_players, (PINK, 0)).bag == (24,) * 5
 
 
 def test_a_new_two_player_game_holds_80_tiles_dealt_six_to_each_fisher(engine):
@@ -92,7 +92,7 @@ def test_the_option_chooses_which_colour_sits_out_with_two_players(engine, exclu
 def test_the_colour_that_sits_out_is_pink_by_default():
     # K2: default pink, as in the option's description.
     assert [o.default for o in GAME.facts.options if o.name == "excluded_color"] == ["pink"]
-    assert rules.set_up(2, PINK, 0).bag == (20, 20, 20, 20, 0)
+    assert rules.initial_state(2, (PINK, 0)).bag == (20, 20, 20, 20, 0)
 
 
 def test_the_colour_that_sits_out_is_pink_when_the_option_is_not_set(engine):
@@ -104,12 +104,12 @@ def test_the_colour_that_sits_out_is_pink_when_the_option_is_not_set(engine):
 def test_with_three_or_four_players_no_colour_sits_out_whatever_the_option(engine, num_players):
     state = new_game(engine, num_players, excluded_color=BLUE)
     assert tiles_in_game(state) == dict.fromkeys(COLOR_FIELDS, 24)
-    assert rules.set_up(num_players, BLUE, 0).bag == (24,) * 5
+    assert rules.initial_state(num_players, (BLUE, 0)).bag == (24,) * 5
 
 
 def test_the_colour_that_sits_out_never_enters_a_two_player_game(engine):
     # Played to the end with blue sitting out: no blue tile is ever dealt, drawn or placed.
-    state = rules.set_up(2, BLUE, 0)
+    state = rules.initial_state(2, (BLUE, 0))
     moves = 0
     while state.step != GAME_OVER:
         if state.step in (DEAL, DRAW):
@@ -126,7 +126,7 @@ def test_the_colour_that_sits_out_never_enters_a_two_player_game(engine):
 
 
 def test_a_new_two_player_state_keeps_the_colour_that_sits_out():
-    state = rules.set_up(2, BLUE, 1)
+    state = rules.initial_state(2, (BLUE, 1))
     assert (state.excluded_color, state.first_player) == (BLUE, 1)
     assert GAME.invariant_violations(state) == []
-    assert GAME.invariant_violations(rules.set_up(2, PINK, 0)) == []
+    assert GAME.invariant_violations(rules.initial_state(2, (PINK, 0))) == []

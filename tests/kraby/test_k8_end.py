@@ -21,7 +21,7 @@ from crabgames.games.kraby.state import KrabyState, counted
 def full_board_except_row(row: int) -> KrabyState:
     """Every cell taken but one row: no tile can enter anywhere (K3), though every free cell
     still sees an edge (K4)."""
-    state = rules.set_up(3, 5, 0)
+    state = rules.initial_state(3, (5, 0))
     placed = 0
     for cell in range(SIZE * SIZE):
         if cell != ISLAND and cell // SIZE != row:

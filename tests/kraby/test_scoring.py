@@ -47,7 +47,7 @@ def test_the_four_fishers_score_41_48_42_and_53_and_the_fourth_wins():
 
 def test_the_outcome_reports_every_species_and_fisher():
     # Only Figure 6's orange groups are on this board: orange 7, every other species 0.
-    state = rules.set_up(4, PINK, 0)
+    state = rules.initial_state(4, (PINK, 0))
     state.cells = board_with(ORANGE_GROUPS, ORANGE)
     state.ships = SHIPS
     state.step = GAME_OVER
@@ -92,7 +92,7 @@ def test_the_rulebook_scoring_example_to_its_end_the_fourth_fisher_wins_with_53(
                 assert cells[cell(row, col)] == EMPTY
                 cells[cell(row, col)] = color + TILE_OFFSET
     cells[ISLAND] = ISLAND_CELL
-    state = rules.set_up(4, PINK, 0)
+    state = rules.initial_state(4, (PINK, 0))
     state.cells = cells
     state.ships = SHIPS  # with four fishers, two figures a ship
     state.step = GAME_OVER

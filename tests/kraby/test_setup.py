@@ -22,11 +22,11 @@ from crabgames.games.kraby.data import (
 )
 def test_figures_next_to_the_board_by_number_of_fishers(num_players, figures):
     # Two players: 12 figures, 3 in each colour in the bag; three: all 15; four: 10, 2 each.
-    assert rules.set_up(num_players, PINK, 0).figure_supply == figures
+    assert rules.initial_state(num_players, (PINK, 0)).figure_supply == figures
 
 
 def test_the_deal_gives_six_tiles_to_each_fisher_then_the_first_player_starts():
-    state = rules.set_up(3, 5, first_player=2)
+    state = rules.initial_state(3, (5, 2))
     for _ in range(18):
         assert GAME.next_decision(state).name == "deal_tile"
         GAME.apply_chance(state, ORANGE if sum(state.bag[1:]) == 0 else BLUE)

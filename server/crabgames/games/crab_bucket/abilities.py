@@ -80,8 +80,7 @@ def use_ability(state: CrabBucketState, move: UseAbility, events: list[Event]) -
     state.spent[index] = True  # turned face down (B6)
     state.ability_used = True
     ability = state.options.missions[move.mission].ability
-    player = state.turn_player
-    events.append(AbilityUsed(player, move.mission, ability, move.piles))
+    events.append(AbilityUsed(state.turn_player, move.mission, ability, move.piles))
     EFFECTS[ability](state, move, events)
 
 
@@ -269,8 +268,7 @@ def _new_mission(state: CrabBucketState, move: UseAbility, events: list[Event]) 
     if state.options.wild:
         state.pending += [(OFFER_CHOOSE_PILE, 0), (OFFER_CHOOSE_PILE, 0)]
     else:
-        level = state.options.missions[state.discarded_missions[-1]].level
-        state.pending += [(OFFER_DRAW, level), (OFFER_DRAW, level)]
+        state.pending += [(OFFER_DRAW, discarded.level), (OFFER_DRAW, discarded.level)]
 
 
 USES: Final[dict[int, Callable[[CrabBucketState, int], list[Move]]]] = {

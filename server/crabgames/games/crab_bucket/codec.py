@@ -101,15 +101,12 @@ def decode_card(msg: pb.CrabBucketCard, path: str, fail: Fail) -> int:
     card = CARD_IDS.get((msg.oxi, msg.color, msg.number))
     if card is not None:
         return card
+    # Every valid card is in CARD_IDS: name what is wrong with this one.
     if msg.oxi:
-        if msg.color or msg.number:
-            raise fail(path, "an Oxi! card has no colour or number")
-        return OXI
+        raise fail(path, "an Oxi! card has no colour or number")
     if msg.color - 1 not in COLORS:
         raise fail(f"{path}.color", "must be red, green, blue or yellow (or set oxi)")
-    if not 1 <= msg.number <= 8:
-        raise fail(f"{path}.number", f"is {msg.number}; crab cards are numbered 1 to 8")
-    return card_id(msg.color - 1, msg.number)
+    raise fail(f"{path}.number", f"is {msg.number}; crab cards are numbered 1 to 8")
 
 
 # Every valid card message's (oxi, color, number) and its card id.
@@ -178,9 +175,10 @@ def decode_mission(msg: pb.CrabBucketMission, path: str, fail: Fail) -> Mission:
     return Mission(msg.name, msg.level, msg.ability, reqs)
 
 
-def decode_options_msg(
-    msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail
+def decode_options(
+    msg: pb.CrabBucketOptions, num_players: int, path: str, fail: Fail = bad_request
 ) -> Options:
+    """The options of a new game (bad_request), of a state sent back (bad_state) or a view."""
     mode = msg.mode or QUICK
     first = msg.first_player if msg.HasField("first_player") else 0
     level = msg.first_mission_level if msg.HasField("first_mission_level") else 1
@@ -259,7 +257,7 @@ def _decode_options_once(msg: pb.CrabBucketOptions, num_players: int, path: str)
     key = (msg.SerializeToString(deterministic=True), num_players)
     options = _DECODED_OPTIONS.get(key)
     if options is None:
-        options = decode_options_msg(msg, num_players, path, bad_state)
+        options = decode_options(msg, num_players, path, bad_state)
         _DECODED_OPTIONS.keep(key, options, len(key[0]))
     return options
 
@@ -436,10 +434,6 @@ def encode_outcome(outcome: Outcome, msg: game_pb2.Outcome) -> None:
         msg.winners.extend(range(num_players))
     msg.crab_bucket.MergeFromString(OUTCOME(outcome))
     msg.summary = words.outcome_summary(outcome)
-
-
-def decode_options(options: pb.CrabBucketOptions, num_players: int, path: str) -> Options:
-    return decode_options_msg(options, num_players, path, bad_request)
 
 
 CODEC: Final[Codec[CrabBucketState, Move, Event, Outcome]] = Codec(

@@ -106,17 +106,6 @@ DRAW_ONE_PLAY_TWO: Final = pb.CRAB_BUCKET_ABILITY_DRAW_ONE_PLAY_TWO
 DISCARD_PILE: Final = pb.CRAB_BUCKET_ABILITY_DISCARD_PILE
 DISCARD_ALL_TOPS: Final = pb.CRAB_BUCKET_ABILITY_DISCARD_ALL_TOPS
 NEW_MISSION: Final = pb.CRAB_BUCKET_ABILITY_NEW_MISSION
-ABILITIES: Final = (
-    RESCUE_TOPS,
-    SWAP_TOPS,
-    RESCUE_OXI,
-    PLAY_FREELY,
-    SWAP_HAND_TOP,
-    DRAW_ONE_PLAY_TWO,
-    DISCARD_PILE,
-    DISCARD_ALL_TOPS,
-    NEW_MISSION,
-)
 ABILITY_NAMES: Final = {
     RESCUE_TOPS: "Rescue up to 3 cards from the top",
     SWAP_TOPS: "Swap two top cards of position",
@@ -128,6 +117,7 @@ ABILITY_NAMES: Final = {
     DISCARD_ALL_TOPS: "Discard the top card of all piles",
     NEW_MISSION: "Discard the Mission, draw 2 choose 1",
 }
+ABILITIES: Final = tuple(ABILITY_NAMES)  # in the rulebook's order
 # The printed level of each ability ("Mission Abilities").
 ABILITY_LEVEL: Final = {
     RESCUE_TOPS: 1,

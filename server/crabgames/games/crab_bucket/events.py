@@ -223,6 +223,7 @@ Event = (
 # passed on) are built once for every value they can hold and shared, as the moves of
 # rules.PLAY_CARD are: a NamedTuple built during play runs its Python-level __new__, a playout's
 # dearest step once the rules are compiled.
+# CARDS_PLAYED[player][card][pile][freely], CARDS_DRAWN[player][card][extra]:
 CARDS_PLAYED: Final = tuple(
     tuple(
         tuple(
@@ -240,7 +241,9 @@ CARDS_DRAWN: Final = tuple(
     )
     for player in range(MAX_PLAYERS)
 )
-# A turn ends with fewer passes in a row than there are players (a full round ends the game).
+# TURNS_PASSED_ON[player][passes][next_player]: the turn ends and `next_player` plays (the turn
+# that ends the game is a TurnEnded of its own). A turn ends with fewer passes in a row than
+# there are players (a full round ends the game).
 TURNS_PASSED_ON: Final = tuple(
     tuple(
         tuple(TurnEnded(player, passes, next_player) for next_player in range(MAX_PLAYERS))
@@ -248,19 +251,6 @@ TURNS_PASSED_ON: Final = tuple(
     )
     for player in range(MAX_PLAYERS)
 )
-
-
-def card_played(player: int, card: int, pile: int, freely: bool) -> CardPlayed:
-    return CARDS_PLAYED[player][card][pile][freely]
-
-
-def card_drawn(player: int, card: int, extra: bool) -> CardDrawn:
-    return CARDS_DRAWN[player][card][extra]
-
-
-def turn_passed_on(player: int, passes: int, next_player: int) -> TurnEnded:
-    """The turn ends and `next_player` plays (the turn that ends the game: TurnEnded itself)."""
-    return TURNS_PASSED_ON[player][passes][next_player]
 
 
 # ----- what each seat sees (G5) -----

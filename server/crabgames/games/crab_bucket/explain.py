@@ -73,8 +73,7 @@ def _explain_ability(state: CrabBucketState, move: UseAbility) -> Violation:
         return Violation("B6", "one ability per turn, used before the main action")
     if move.mission not in abilities.ready_missions(state):
         return Violation("B6", "that ability was already used (its card is face down)")
-    missions = state.options.missions
-    ability = missions[move.mission].ability
+    ability = state.options.missions[move.mission].ability
     first = abilities.offering_missions(state)[ability]
     if first != move.mission:
         return Violation(

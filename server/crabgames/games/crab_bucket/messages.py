@@ -30,15 +30,6 @@ def proto_color(color: int) -> int:
     return color + 1
 
 
-def colors(*fields: str) -> dict[str, wire.Read]:
-    """Colour fields' reads: a gap's, the two of an "X" or a "Chain" icon."""
-
-    def read(name: str) -> wire.Read:
-        return lambda item: proto_color(getattr(item, name))
-
-    return {name: read(name) for name in fields}
-
-
 # Each piece's fields read from its native value where not by name.
 READS: Final[dict[type[Message], dict[str, wire.Read]]] = {
     # A card id (data.py) as its card: an Oxi! card, or a crab card's colour and number.
@@ -58,8 +49,12 @@ READS: Final[dict[type[Message], dict[str, wire.Read]]] = {
         "oxi_count": lambda stack: stack.count(OXI),
         "cards": lambda stack: stack,
     },
-    pb.CrabBucketGap: colors("color"),
-    pb.CrabBucketColorPair: colors("first", "second"),
+    # Colour fields: a gap's, the two of an "X" or a "Chain" icon.
+    pb.CrabBucketGap: {"color": lambda gap: proto_color(gap.color)},
+    pb.CrabBucketColorPair: {
+        "first": lambda pair: proto_color(pair.first),
+        "second": lambda pair: proto_color(pair.second),
+    },
     # A use of an ability: its card and the pile an Oxi! comes from are -1 when it has none.
     pb.CrabBucketUseAbility: {
         "card": lambda move: None if move.card < 0 else move.card,

@@ -154,8 +154,7 @@ def write_unseen(view: game_pb2.View, part: pb.CrabBucketView, writer: Writer) -
     seen = [card for pile in part.piles for card in pile.cards]
     for card in (*seen, *part.hand, *part.removed):
         left[card_index(card)] -= 1
-    for index in range(CRAB_CARDS):
-        writer.put("unseen", index, max(left[index], 0))
+    writer.put_all("unseen", [max(count, 0) for count in left[:CRAB_CARDS]])
     writer.put("unseen", OXI, max(left[OXI], 0) / MAX_OXI)
 
 
@@ -172,12 +171,10 @@ def write_missions(part: pb.CrabBucketView, writer: Writer) -> None:
         done[mission.level - 1] += 1
         if not completed.ability_used:
             ready[ABILITY_INDEX[mission.ability]] += 1
-    for index, count in enumerate(ready):
-        writer.put("abilities_ready", index, min(count / CARDS_PER_ABILITY, 1.0))
-    for index, count in enumerate(done):
-        writer.put("completed", index, min(count / MISSIONS_PER_LEVEL, 1.0))
-    for index, size in enumerate(part.mission_pile_sizes):
-        writer.put("mission_piles", index, min(size / MISSIONS_PER_LEVEL, 1.0))
+    writer.put_all("abilities_ready", [min(count / CARDS_PER_ABILITY, 1.0) for count in ready])
+    writer.put_all("completed", [min(count / MISSIONS_PER_LEVEL, 1.0) for count in done])
+    sizes = part.mission_pile_sizes
+    writer.put_all("mission_piles", [min(size / MISSIONS_PER_LEVEL, 1.0) for size in sizes])
     writer.put("points", 0, min(part.points / MAX_TEAM_POINTS, 1.0))
 
 

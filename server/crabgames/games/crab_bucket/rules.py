@@ -40,6 +40,9 @@ from crabgames.games.crab_bucket.data import (
     title_for,
 )
 from crabgames.games.crab_bucket.events import (
+    CARDS_DRAWN,
+    CARDS_PLAYED,
+    TURNS_PASSED_ON,
     CardDealt,
     Event,
     GameEnded,
@@ -50,9 +53,6 @@ from crabgames.games.crab_bucket.events import (
     OxiShuffledIn,
     PileCut,
     TurnEnded,
-    card_drawn,
-    card_played,
-    turn_passed_on,
 )
 from crabgames.games.crab_bucket.moves import (
     Move,
@@ -381,14 +381,6 @@ CHANCE_PENDING: Final = (DRAW_MISSION, EXTRA_DRAW, OFFER_DRAW)
 CHANCE_STEPS: Final = (DEAL, REFILL)  # a card dealt, a card drawn to refill the hand
 
 
-def decision_name(state: CrabBucketState) -> str:
-    if state.step == GAME_OVER:
-        return "game_over"
-    if state.pending:
-        return PENDING_DECISIONS[state.pending[-1][0]]
-    return STEP_DECISIONS[state.step]
-
-
 K = TypeVar("K", bound=int)  # a step or a pending kind
 
 
@@ -416,6 +408,10 @@ def next_decision(state: CrabBucketState) -> Decision:
     if state.pending:
         return PENDING_DECIDERS[state.pending[-1][0]][state.turn_player]
     return STEP_DECIDERS[state.step][state.turn_player]
+
+
+def decision_name(state: CrabBucketState) -> str:
+    return next_decision(state).name
 
 
 def is_chance(state: CrabBucketState) -> bool:
@@ -597,7 +593,7 @@ def play_from_hand(
     """The card (already out of the hand) onto the pile: the main action, or (`freely`) "Play a
     card freely"."""
     state.piles[pile] += (card,)
-    events.append(card_played(state.turn_player, card, pile, freely))
+    events.append(CARDS_PLAYED[state.turn_player][card][pile][freely])
 
 
 def cut_pile(state: CrabBucketState, pile: int, rescued: bool, events: list[Event]) -> None:
@@ -631,7 +627,7 @@ def draw_card(state: CrabBucketState, card: int, extra: bool, events: list[Event
     player = state.turn_player
     state.draw_pile[card] -= 1
     state.hands[player] = sorted_with(state.hands[player], card)
-    events.append(card_drawn(player, card, extra))
+    events.append(CARDS_DRAWN[player][card][extra])
 
 
 # ----- End of Game (B7) -----
@@ -658,7 +654,7 @@ def end_turn(state: CrabBucketState, events: list[Event], passed: bool) -> None:
             break
     state.turn_player = player
     state.step = PLAY
-    events.append(turn_passed_on(ended, state.passes, player))
+    events.append(TURNS_PASSED_ON[ended][state.passes][player])
 
 
 def game_over(state: CrabBucketState, reason: EndReason, events: list[Event]) -> None:

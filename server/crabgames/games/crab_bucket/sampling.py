@@ -13,7 +13,7 @@ from crabgames.games.crab_bucket import codec, consistency, rules, turn
 from crabgames.games.crab_bucket.codec import (
     decode_card,
     decode_cards,
-    decode_options_msg,
+    decode_options,
     outside,
     read_seen,
     refuse,
@@ -36,12 +36,16 @@ PATH: Final = "view.crab_bucket"  # the path of every field a view is refused fo
 def resample_hidden(
     state: CrabBucketState, player: int | None, rng: random.Random
 ) -> CrabBucketState:
-    """Hidden from `player`: the other hands and the draw pile (B2). Every pile stays exactly
-    as it is: each of its cards was dealt or played face up (B2). A redraw that would leave
-    the turn player without the decision their view shows is drawn again (the view shows who
-    decides, G3)."""
+    """Hidden from `player`: the other hands and the draw pile (B2), pooled and dealt back into
+    the same places at random. Every pile stays exactly as it is: each of its cards was dealt or
+    played face up (B2). A redraw that would leave the turn player without the decision their
+    view shows is drawn again (the view shows who decides, G3)."""
+    others = [q for q in range(state.num_players) if q != player]
     for _ in range(RESAMPLE_TRIES):
-        new = redraw_hidden(state, player, rng)
+        new = state.clone()
+        pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
+        pool += [card for q in others for card in new.hands[q]]
+        _deal_pool(new, pool, others, rng)
         if turn.waits_for_decision(new):
             return new
     return state.clone()  # the real state is always consistent with the view
@@ -60,19 +64,6 @@ def state_from_view(
             if error.violations[0].field != PATH:
                 raise InvalidArgument("MALFORMED_REQUEST", error.violations) from None
     raise bad_request(PATH, "no hidden cards fit this view")
-
-
-def redraw_hidden(
-    state: CrabBucketState, player: int | None, rng: random.Random
-) -> CrabBucketState:
-    """Pool every card hidden from `player` (the other hands and the draw pile) and deal it back
-    into the same places at random; the piles stay exactly as they are (B2)."""
-    new = state.clone()
-    others = [q for q in range(new.num_players) if q != player]
-    pool = [card for card, n in enumerate(new.draw_pile) for _ in range(n)]
-    pool += [card for q in others for card in new.hands[q]]
-    _deal_pool(new, pool, others, rng)
-    return new
 
 
 def _deal_pool(
@@ -95,7 +86,7 @@ def sample_view(
     by the laws a state's places keep (consistency.py) where it states the same, before anything is
     built from its counts; the caller checks the state drawn (decode_state) and draws again if
     the turn player's decision does not match."""
-    options = decode_options_msg(view.options, num_players, f"{PATH}.options", bad_request)
+    options = decode_options(view.options, num_players, f"{PATH}.options", bad_request)
     _check_counts(view, player, num_players)
     state = rules.new_state(num_players, options)
     own = tuple(decode_cards(view.hand, f"{PATH}.hand", bad_request))

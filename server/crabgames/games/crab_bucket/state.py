@@ -39,14 +39,7 @@ EXTRA_DRAW: Final = pb.CRAB_BUCKET_PENDING_KIND_EXTRA_DRAW
 OFFER_CHOOSE_PILE: Final = pb.CRAB_BUCKET_PENDING_KIND_OFFER_CHOOSE_PILE
 OFFER_DRAW: Final = pb.CRAB_BUCKET_PENDING_KIND_OFFER_DRAW
 KEEP_MISSION: Final = pb.CRAB_BUCKET_PENDING_KIND_KEEP_MISSION
-PENDING_KINDS: Final = (
-    DRAW_MISSION,
-    CHOOSE_MISSION_PILE,
-    EXTRA_DRAW,
-    OFFER_CHOOSE_PILE,
-    OFFER_DRAW,
-    KEEP_MISSION,
-)
+PENDING_KINDS: Final = tuple(kind for kind in pb.CrabBucketPendingKind.values() if kind)
 LEVELED_PENDING: Final = (DRAW_MISSION, OFFER_DRAW)  # the pending kinds that name a level's pile
 
 # How a game ends (End of Game, B7).

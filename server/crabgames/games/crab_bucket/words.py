@@ -141,18 +141,11 @@ def _card_played(e: CardPlayed) -> Words:
 
 def _pile_cut(e: PileCut) -> Words:
     args = {"pile": number(e.pile), "returned": number(e.returned)}
+    cut = " and cuts pile {pile}: {returned} cards go back into the draw pile"
     if e.rescued:
-        return (
-            "the rescued Oxi! is discarded again and cuts pile {pile}:"
-            " {returned} cards go back into the draw pile",
-            args,
-        )
+        return "the rescued Oxi! is discarded again" + cut, args
     args["player"] = number(e.player)
-    return (
-        "player {player} discards an Oxi! and cuts pile {pile}:"
-        " {returned} cards go back into the draw pile",
-        args,
-    )
+    return "player {player} discards an Oxi!" + cut, args
 
 
 def _ability_used(e: AbilityUsed) -> Words:
@@ -307,11 +300,9 @@ WILD_END: Final = {
     CARDS_RAN_OUT: "every hand is empty: the team wins with {points} points, title {title}",
     STALLED: "a full round of passes: the team wins with {points} points, title {title}",
 }
-NO_TITLE: Final = " (the printed levels table has none for this score)"
+NO_TITLE: Final = " and no title (the printed levels table has none for this score)"
 WILD_END_NO_TITLE: Final = {
-    CARDS_RAN_OUT: "every hand is empty: the team wins with {points} points and no title"
-    + NO_TITLE,
-    STALLED: "a full round of passes: the team wins with {points} points and no title" + NO_TITLE,
+    reason: template.replace(", title {title}", NO_TITLE) for reason, template in WILD_END.items()
 }
 
 
@@ -355,11 +346,6 @@ WORDS: Final[dict[str, Callable[[Any], Words]]] = {
 def words(event: Event) -> Words:
     """The event's template and args."""
     return WORDS[event.kind](event)
-
-
-def text(event: Event) -> str:
-    template, args = words(event)
-    return template.format_map(args)
 
 
 # ----- moves, chance outcomes and the outcome -----

@@ -5,10 +5,10 @@ state no legal play could reach is refused with the path of the first problem.""
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
-from crabgames.core.errors import bad_move, bad_request, bad_state
+from crabgames.core.errors import InvalidArgument, bad_move, bad_request, bad_state
 from crabgames.core.game import Codec, Messages, Words
 from crabgames.games.kraby import rules, words
 from crabgames.games.kraby.data import (
@@ -54,18 +54,15 @@ from crabgames.v1 import kraby_pb2 as pb
 COLOR_FIELDS: Final = tuple(COLOR_NAMES[color] for color in COLORS)  # KrabyTileCounts, by colour
 
 Options = tuple[Color, int]  # the excluded colour (K2) and the first player (K7)
+Fail = Callable[[str, str], InvalidArgument]
 
 
 # ----- pieces of messages -----
 
 
-def set_counts(msg: pb.KrabyTileCounts, counts: Sequence[int]) -> None:
-    msg.orange, msg.green, msg.blue, msg.yellow, msg.pink = counts
-
-
 def counts_msg(counts: Sequence[int]) -> pb.KrabyTileCounts:
     msg = pb.KrabyTileCounts()
-    set_counts(msg, counts)
+    msg.orange, msg.green, msg.blue, msg.yellow, msg.pink = counts
     return msg
 
 
@@ -80,13 +77,16 @@ def decode_counts(msg: pb.KrabyTileCounts, path: str) -> list[int]:
 # ----- options -----
 
 
-def decode_options(options: pb.KrabyOptions, num_players: int, path: str) -> Options:
+def decode_options(
+    options: pb.KrabyOptions, num_players: int, path: str, fail: Fail = bad_request
+) -> Options:
+    """The options of a new game (bad_request), or of a state sent back (bad_state)."""
     excluded = options.excluded_color or DEFAULT_EXCLUDED_COLOR
     if excluded not in COLORS:
-        raise bad_request(f"{path}.excluded_color", f"unknown colour {excluded}")
+        raise fail(f"{path}.excluded_color", f"unknown colour {excluded}")
     first = options.first_player if options.HasField("first_player") else DEFAULT_FIRST_PLAYER
     if not 0 <= first < num_players:
-        raise bad_request(f"{path}.first_player", f"must be a seat from 0 to {num_players - 1}")
+        raise fail(f"{path}.first_player", f"must be a seat from 0 to {num_players - 1}")
     return excluded, first
 
 
@@ -95,12 +95,7 @@ def decode_options(options: pb.KrabyOptions, num_players: int, path: str) -> Opt
 
 def decode_state(msg: pb.KrabyState, n: int, path: str) -> KrabyState:
     """Build the native state, checking that it is one legal play could reach."""
-    excluded = msg.options.excluded_color or DEFAULT_EXCLUDED_COLOR
-    if excluded not in COLORS:
-        raise bad_state(f"{path}.options.excluded_color", f"unknown colour {excluded}")
-    first = msg.options.first_player
-    if not 0 <= first < n:
-        raise bad_state(f"{path}.options.first_player", f"must be a seat from 0 to {n - 1}")
+    excluded, first = decode_options(msg.options, n, f"{path}.options", bad_state)
     if len(msg.cells) != CELLS:  # before the cells become a list
         raise bad_state(
             f"{path}.cells", f"must hold {CELLS} cells (11x11, row-major), has {len(msg.cells)}"
@@ -154,17 +149,14 @@ def check_cells(cells: Sequence[int], n: int, excluded: Color, path: str) -> Non
         and all(cells[i] in allowed for i in inside)
     ):
         return  # the quick check passed; otherwise find and name the first bad cell below
-    low, high = PLAYING_AREA[n]
-    in_play = rules.colors_in_play(n, excluded)
     for i, value in enumerate(cells):
-        row, col = divmod(i, SIZE)
         if i == ISLAND:
             if value != ISLAND_CELL:
                 raise bad_state(f"{path}[{i}]", "must be the island (K1)")
-        elif not (low <= row <= high and low <= col <= high):
+        elif i in outside:
             if value != OFF_BOARD:
                 raise bad_state(f"{path}[{i}]", "is outside the playing area: must be OFF_BOARD")
-        elif value != EMPTY and value - TILE_OFFSET not in in_play:
+        elif value not in allowed:
             raise bad_state(f"{path}[{i}]", "must be EMPTY or a tile of a colour in play")
 
 

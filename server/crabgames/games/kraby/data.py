@@ -9,7 +9,6 @@ from crabgames.v1 import kraby_pb2 as pb
 
 Color: TypeAlias = pb.KrabyColor.ValueType
 Edge: TypeAlias = pb.KrabyEdge.ValueType
-Cell: TypeAlias = pb.KrabyCell.ValueType
 
 # The colours, holds and edges are tuples of any length to the type checker, so that mypyc loops
 # over them natively (a fixed-length tuple it packs into a new tuple object for every loop).

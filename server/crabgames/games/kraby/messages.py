@@ -41,7 +41,6 @@ def open_decision(shapes: wire.Shapes) -> wire.Encoder:
     """Who decides (or receives a tile), and the open entries (they depend on the board alone,
     K5) or the figures (on the ships and the supply, K6), as every viewer may see them."""
     read: dict[str, wire.Read] = {
-        "step": lambda state: state.step,
         "player": lambda state: state.turn_player,
         "entries": lambda state: rules.entry_points(state) if state.step == PLACE_TILE else (),
         "figures": lambda state: (

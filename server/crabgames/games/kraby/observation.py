@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from crabgames.core.observation import Feature, Layout, Writer, put_to_decide, seat_slot
+from crabgames.games.kraby.codec import COLOR_FIELDS
 from crabgames.games.kraby.data import (
     CELLS,
     COLORS,
@@ -84,9 +85,6 @@ LAYOUT = Layout(
 
 # Where each feature starts, read once: the cells loop runs 121 times a call.
 CELLS_AT: Final = LAYOUT.spans["cells"][0]
-COUNT_FIELDS: Final = tuple(
-    pb.KrabyColor.Name(c).removeprefix("KRABY_COLOR_").lower() for c in COLORS
-)
 
 
 def observe(view: game_pb2.View, writer: Writer) -> None:
@@ -108,7 +106,7 @@ def write_cells(part: pb.KrabyView, writer: Writer) -> None:
 
 
 def write_counts(view: game_pb2.View, part: pb.KrabyView, writer: Writer) -> None:
-    for index, name in enumerate(COUNT_FIELDS):
+    for index, name in enumerate(COLOR_FIELDS):
         writer.put("own_hand", index, getattr(part.own_hand, name) / HAND_SIZE)
         writer.put("figure_supply", index, getattr(part.figure_supply, name) / MAX_FIGURES)
     for seat, size in enumerate(part.hand_sizes):
@@ -133,8 +131,7 @@ def write_turn(view: game_pb2.View, part: pb.KrabyView, writer: Writer) -> None:
     put_to_decide(view, writer)
     writer.put("players", PLAYER_COUNTS.index(view.num_players))
     in_play = colors_in_play(view.num_players, part.options.excluded_color)  # K2
-    for index, color in enumerate(COLORS):
-        writer.put("in_play", index, 1.0 if color in in_play else 0.0)
+    writer.put_all("in_play", [1.0 if color in in_play else 0.0 for color in COLORS])
 
 
 def write_decision(decision: pb.KrabyDecision, writer: Writer) -> None:

@@ -84,9 +84,11 @@ def colors_in_play(num_players: int, excluded: Color) -> tuple[Color, ...]:
     return tuple(color for color in COLORS if num_players != 2 or color != excluded)
 
 
-def set_up(num_players: int, excluded_color: Color, first_player: int) -> KrabyState:
+def initial_state(num_players: int, options: tuple[Color, int]) -> KrabyState:
     """The board with its playing area (K1) and the sand bar, the bag holding the tiles of the
-    colours in play, and their figures beside the board (K6); the deal comes next."""
+    colours in play, and their figures beside the board (K6); the deal comes next. `options`:
+    the colour that sits out (K2) and the first player (K7)."""
+    excluded_color, first_player = options
     low, high = PLAYING_AREA[num_players]
     cells = bytearray([OFF_BOARD] * CELLS)
     for row in range(low, high + 1):
@@ -109,12 +111,6 @@ def set_up(num_players: int, excluded_color: Color, first_player: int) -> KrabyS
         turn_player=0,
         turns_taken=0,
     )
-
-
-def initial_state(num_players: int, options: tuple[Color, int]) -> KrabyState:
-    """Set up with the options: the colour that sits out (K2) and the first player (K7)."""
-    excluded_color, first_player = options
-    return set_up(num_players, excluded_color, first_player)
 
 
 # ----- A Player's Turn -----
@@ -753,19 +749,9 @@ def find_groups(cells: bytearray) -> Groups:
     return Groups(group_of, colors, sizes)
 
 
-def group_sizes(cells: bytearray, color: Color) -> list[int]:
-    """Sizes of the groups of one species, tiles that touch with their sides, not corners, in
-    reading order."""
-    return find_groups(cells).sizes_of(color)
-
-
 def score_species(cells: bytearray) -> tuple[SpeciesScore, ...]:
-    """The points scored by each species, in order (`species_scores`)."""
-    return species_scores(find_groups(cells))
-
-
-def species_scores(groups: Groups) -> tuple[SpeciesScore, ...]:
     """The points scored by each species, in order (`species_points`), with its groups' sizes."""
+    groups = find_groups(cells)
     return tuple(
         SpeciesScore(color, tuple(groups.sizes_of(color)), species_points(groups, color))
         for color in COLORS

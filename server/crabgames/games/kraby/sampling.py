@@ -67,10 +67,8 @@ def state_from_view(
         turns_taken=view.turns_taken,
     )
     for seat, size in enumerate(view.hand_sizes):
-        hand = own if seat == player else [0] * len(COLORS)
+        hand = own if seat == player else [pool[:size].count(c) for c in COLORS]
         if seat != player:
-            for color in pool[:size]:
-                hand[color - 1] += 1
             del pool[:size]
         msg.hands.append(codec.counts_msg(hand))
     if len(pool) != view.bag_size:

@@ -82,18 +82,13 @@ def seat(player: int) -> dict[str, str]:
     return {"player": str(player)}
 
 
-def dealt_sentence(event: TileDealt) -> tuple[str, dict[str, str]]:
+def into_hand_sentence(event: TileDealt | TileDrawn) -> tuple[str, dict[str, str]]:
+    """A tile dealt, or drawn back to six, into a hand."""
+    verb = "is dealt" if isinstance(event, TileDealt) else "draws"
     if event.color == HIDDEN_COLOR:  # as the other seats see it
-        return "player {player} is dealt a tile", seat(event.player)
+        return "player {player} " + verb + " a tile", seat(event.player)
     args = seat(event.player) | {"color": COLOR_NAMES[event.color]}
-    return "player {player} is dealt one {color} tile", args
-
-
-def drawn_sentence(event: TileDrawn) -> tuple[str, dict[str, str]]:
-    if event.color == HIDDEN_COLOR:
-        return "player {player} draws a tile", seat(event.player)
-    args = seat(event.player) | {"color": COLOR_NAMES[event.color]}
-    return "player {player} draws one {color} tile", args
+    return "player {player} " + verb + " one {color} tile", args
 
 
 def placed_sentence(event: TilePlaced) -> tuple[str, dict[str, str]]:
@@ -113,14 +108,6 @@ def placed_sentence(event: TilePlaced) -> tuple[str, dict[str, str]]:
     return template, args
 
 
-def figure_sentence(event: FigurePlaced) -> tuple[str, dict[str, str]]:
-    args = seat(event.player) | {
-        "color": COLOR_NAMES[event.color],
-        "multiplier": str(event.multiplier),
-    }
-    return "player {player} puts one {color} figure in hold x{multiplier}", args
-
-
 PASS_TEMPLATES: Final[dict[int, str]] = {
     NO_TILES: "player {player} has no tile left and passes",
     NO_ENTRY: "player {player} cannot slide a tile in anywhere and passes",
@@ -134,14 +121,13 @@ END_TEMPLATES: Final[dict[int, str]] = {
 def event_sentence(event: Event) -> tuple[str, dict[str, str]]:
     """The event's template and the text of each of its placeholders."""
     match event:
-        case TileDealt():
-            return dealt_sentence(event)
-        case TileDrawn():
-            return drawn_sentence(event)
+        case TileDealt() | TileDrawn():
+            return into_hand_sentence(event)
         case TilePlaced():
             return placed_sentence(event)
-        case FigurePlaced():
-            return figure_sentence(event)
+        case FigurePlaced(player, color, multiplier):
+            args = seat(player) | {"color": COLOR_NAMES[color], "multiplier": str(multiplier)}
+            return "player {player} puts one {color} figure in hold x{multiplier}", args
         case FigureSkipped(player):
             return "player {player} places no figure", seat(player)
         case TurnBegan(player):
