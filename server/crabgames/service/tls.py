@@ -18,7 +18,6 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,18 +42,6 @@ class TlsFiles:
     key: Path
     client_ca: Path | None = None
     reload_seconds: float = DEFAULT_RELOAD_SECONDS
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> TlsFiles | None:
-        """From CRABGAMES_TLS_CERT, CRABGAMES_TLS_KEY, CRABGAMES_TLS_CLIENT_CA and
-        CRABGAMES_TLS_RELOAD_SECONDS; None (plain TCP) when neither certificate nor key is
-        set."""
-        return cls.from_paths(
-            env.get("CRABGAMES_TLS_CERT", ""),
-            env.get("CRABGAMES_TLS_KEY", ""),
-            env.get("CRABGAMES_TLS_CLIENT_CA", ""),
-            float(env.get("CRABGAMES_TLS_RELOAD_SECONDS", "") or DEFAULT_RELOAD_SECONDS),
-        )
 
     @classmethod
     def from_paths(
