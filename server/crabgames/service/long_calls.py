@@ -51,10 +51,11 @@ class Status(grpc.Status):
     trailing_metadata: tuple[tuple[str, str | bytes], ...]
 
 
-def die_with_parent() -> None:
-    """Have the kernel end this process when its parent ends (Linux; elsewhere a no-op)."""
+def die_with_parent(signum: int = signal.SIGKILL) -> None:
+    """Have the kernel send this process `signum` (by default, end it) when its parent ends
+    (Linux; elsewhere a no-op)."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
 
 
 # ----- in a long-call process -----

@@ -17,7 +17,6 @@ cannot forward), the parent's death sends each worker SIGTERM (Linux's parent-de
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import logging
 import multiprocessing
 import os
@@ -33,6 +32,7 @@ from types import FrameType
 
 import grpc
 
+from crabgames.service.long_calls import die_with_parent
 from crabgames.service.metrics import observed_address
 from crabgames.service.server import Observing, serve
 
@@ -42,7 +42,6 @@ START_TIMEOUT_SECONDS = 30.0
 # cannot serve (a bad configuration, no memory at all): restarting it again would only spin.
 QUICK_DEATH_SECONDS = 5.0
 MAX_QUICK_DEATHS = 3
-PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def split_address(address: str) -> tuple[str, int]:
@@ -106,8 +105,7 @@ def _worker(
 def stop_with_parent(parent: int, stop: threading.Event) -> None:
     """Have the kernel send this worker SIGTERM (a graceful stop) when the parent dies, and
     stop now if it died before that was asked (Linux; elsewhere a no-op)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    die_with_parent(signal.SIGTERM)
     if parent and os.getppid() != parent:
         stop.set()
 
@@ -177,7 +175,7 @@ def start_workers(
     started = 0
     while started < workers:
         if time.monotonic() > deadline or any(p.exitcode is not None for p in processes):
-            stop_all(processes)
+            signal_all(processes)
             raise OSError(f"the workers could not start on {bound}")
         with contextlib.suppress(queue.Empty):
             pool.ready.get(timeout=0.2)
@@ -185,11 +183,12 @@ def start_workers(
     return pool, port, sock
 
 
-def stop_all(processes: Iterable[ForkProcess]) -> None:
+def signal_all(processes: Iterable[ForkProcess], signum: int = signal.SIGTERM) -> None:
+    """Send every live worker `signum` (SIGTERM: a graceful stop)."""
     for process in processes:
         if process.exitcode is None and process.pid is not None:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(process.pid, signal.SIGTERM)
+                os.kill(process.pid, signum)
 
 
 def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
@@ -203,17 +202,12 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
         nonlocal stopping
         log.info("signal %s: stopping %d workers", signum, len(pool.processes))
         stopping = True
-        stop_all(pool.processes)
-
-    def on_hangup(_signum: int, _frame: FrameType | None) -> None:
-        for process in pool.processes:  # each worker reads its TLS files again
-            if process.exitcode is None and process.pid is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(process.pid, signal.SIGHUP)
+        signal_all(pool.processes)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGHUP, on_hangup)
+    # Each worker reads its TLS files again.
+    signal.signal(signal.SIGHUP, lambda signum, _frame: signal_all(pool.processes, signum))
     ready()
     failed = False
     while any(p.exitcode is None for p in pool.processes) or not stopping:
@@ -227,7 +221,7 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
             if quick_deaths >= MAX_QUICK_DEATHS:
                 log.error("%s keeps dying as it starts: stopping the others", process.name)
                 failed = stopping = True
-                stop_all(pool.processes)
+                signal_all(pool.processes)
                 break
             log.error("%s exited with %s: starting it again", process.name, process.exitcode)
             pool.restart(index)
