@@ -23,7 +23,6 @@ from crabgames.service.metrics import MetricsPortError, observed_address
 from crabgames.service.server import (
     Observing,
     Running,
-    Stoppable,
     run_until_signalled,
     serve,
 )
@@ -286,7 +285,7 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
 
 
 def observing(args: argparse.Namespace) -> Observing:
-    """The production options, and the sealing keys and ledger lifetime, checked before any
+    """The production options, and the sealing keys and ledger settings, checked before any
     worker starts: a bad setting is one line here, not a worker that dies at once."""
     try:
         tls = TlsFiles.from_paths(
@@ -297,7 +296,7 @@ def observing(args: argparse.Namespace) -> Observing:
         if args.metrics_address:
             observed_address(args.metrics_address, 0)  # a malformed address fails here, once
         sealing.Sealer.from_env()
-        ledger.ttl_setting(os.environ.get(ledger.TTL_VAR, "").strip())
+        ledger.settings()
     except (OSError, ValueError) as error:
         raise SystemExit(f"crabgames-server: {error}") from None
     health = args.health_address or None
@@ -335,23 +334,6 @@ def check_ports(args: argparse.Namespace) -> None:
             f"crabgames-server: cannot listen on {args.health_address} (address already in"
             " use): choose another with --health-address (env CRABGAMES_HEALTH_ADDRESS)"
         )
-
-
-@dataclass
-class LoggedHangup:
-    """The server run_until_signalled runs, saying what SIGHUP does (tls.py logs the reload's
-    result; without TLS there is nothing to read again, said rather than silently ignored)."""
-
-    serving: Stoppable
-    tls: bool
-
-    def reload_tls(self) -> None:
-        if not self.tls:
-            log.info("SIGHUP: no TLS certificate to read again (the server runs without TLS)")
-        self.serving.reload_tls()
-
-    def stop(self, grace: float = 5.0) -> None:
-        self.serving.stop(grace)
 
 
 def metrics_port(address: str | None) -> int:
@@ -434,7 +416,7 @@ def main(argv: list[str] | None = None) -> None:
         for line in lines:
             print(line, flush=True)
 
-    run_until_signalled(LoggedHangup(serving, production.tls is not None), args.grace, announce)
+    run_until_signalled(serving, args.grace, announce)
 
 
 if __name__ == "__main__":

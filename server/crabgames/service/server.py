@@ -77,8 +77,12 @@ class Running:
         return None if self.metrics is None else self.metrics.port
 
     def reload_tls(self) -> None:
-        """Read the TLS files again before the next handshake (what SIGHUP does)."""
-        if self.tls is not None:
+        """Read the TLS files again before the next handshake (what SIGHUP does; tls.py logs
+        the reload's result). Without TLS there is nothing to read again: said rather than
+        silently ignored."""
+        if self.tls is None:
+            log.info("SIGHUP: no TLS certificate to read again (the server runs without TLS)")
+        else:
             self.tls.request_reload()
 
     def stop(self, grace: float = 5.0) -> None:
