@@ -30,15 +30,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import os  # the web page (WithPage)
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass
 from pathlib import Path  # the web page (WithPage)
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
-import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.request import RequestContext
@@ -120,7 +116,8 @@ class Answer:
 
 
 class BinaryCodec:
-    """`application/proto`: requests read by gRPC's deserializers, answers sent as they are."""
+    """`application/proto`: requests read by gRPC's deserializers, answers sent as they are
+    (JsonCodec reads its requests by its own deserializers the same way)."""
 
     def __init__(self, deserializers: dict[type[Message], Callable[[bytes], object]]) -> None:
         self.deserializers = deserializers
@@ -135,7 +132,7 @@ class BinaryCodec:
         return self.deserializers[message_class](bytes(data))
 
 
-class JsonCodec:
+class JsonCodec(BinaryCodec):
     """`application/json`: protobuf's canonical JSON (google.protobuf.json_format), bounded
     before it is parsed (limits.json_deserializer) and parsed by the edge once the call is
     admitted, off the event loop."""
@@ -143,8 +140,8 @@ class JsonCodec:
     def __init__(
         self, message_limit: int, deserializers: dict[type[Message], Callable[[bytes], object]]
     ) -> None:
+        super().__init__(deserializers)
         self.message_limit = message_limit
-        self.deserializers = deserializers
 
     def name(self) -> str:
         return "json"
@@ -158,11 +155,8 @@ class JsonCodec:
         except Refused as error:
             raise connect_error(status_for(error)) from None
 
-    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> object:
-        return self.deserializers[message_class](bytes(data))
 
-
-def codecs(edge: Edge) -> list[BinaryCodec | JsonCodec]:
+def codecs(edge: Edge) -> list[BinaryCodec]:
     """The two codecs, the binary one reading each request as add_rules_service's
     deserializers do, the JSON one bounding each by the same method's bound."""
     binary: dict[type[Message], Callable[[bytes], object]] = {}
@@ -458,20 +452,20 @@ def parse_origins(text: str) -> list[str]:
 # ----- serving -----
 
 
-@dataclass
 class HttpRunning:
     """The HTTP server, serving on the gRPC server's event loop (so the edge's counters and
     the engine stay on one thread)."""
 
-    server: uvicorn.Server
-    port: int
-    done: Future[None]  # of server.serve()
+    def __init__(self, served: http.Served, loop: asyncio.AbstractEventLoop) -> None:
+        self.served = served
+        self.port = served.port
+        self.loop = loop
 
     def stop(self, grace: float = 5.0) -> None:
         """Stop accepting, give calls in flight `grace` seconds, close the connections."""
-        self.server.should_exit = True
+        stopping = asyncio.run_coroutine_threadsafe(self.served.stop(), self.loop)
         try:
-            self.done.result(timeout=grace + 10)
+            stopping.result(timeout=grace + 10)
         except Exception:  # pragma: no cover - a server that did not stop in time
             log.exception("the HTTP server did not stop cleanly")
 
@@ -484,20 +478,14 @@ def serve_http(
 ) -> HttpRunning:
     """Serve the browser protocols on `address` beside a running gRPC server
     (server.serve's Running), through its edge, on its loop."""
-    sock = http.bind(address)
-    config = http.config(
-        application(running.edge, origins), MAX_CONNECTIONS, CONNECTIONS_PER_PEER, grace
-    )
-    server = uvicorn.Server(config)
-    done = asyncio.run_coroutine_threadsafe(server.serve(sockets=[sock]), running.loop)
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while not server.started:
-        if done.done() or time.monotonic() > deadline:
-            server.should_exit = True
-            sock.close()
-            raise OSError(f"the HTTP server could not start on {address}")
-        time.sleep(0.01)
-    return HttpRunning(server, sock.getsockname()[1], done)
+    app = application(running.edge, origins)
+    start = http.serve(address, app, MAX_CONNECTIONS, CONNECTIONS_PER_PEER, grace)
+    starting = asyncio.run_coroutine_threadsafe(start, running.loop)
+    try:
+        return HttpRunning(starting.result(START_TIMEOUT_SECONDS), running.loop)
+    except TimeoutError:
+        starting.cancel()
+        raise OSError(f"the HTTP server could not start on {address}") from None
 
 
 class Serving:

@@ -23,14 +23,15 @@ from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service import reflection
 from crabgames.service.edge import Edge, EdgeInterceptor, add_rules_service
+from crabgames.service.http import Served
 from crabgames.service.ledger import Ledger
 from crabgames.service.limits import MAX_REQUEST_BYTES
 from crabgames.service.metrics import (
-    MetricsServer,
     Observer,
     ServerCollector,
     enable_access_log,
     new_registry,
+    serve_metrics,
 )
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
@@ -68,7 +69,7 @@ class Running:
     thread: threading.Thread
     edge: Edge
     tls: ServerTls | None = None
-    metrics: MetricsServer | None = None
+    metrics: Served | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health port, if any
     health_port: int | None = None
 
@@ -203,7 +204,7 @@ async def start(
     metrics = None
     if registry is not None and observing.metrics_address:
         registry.register(ServerCollector(edge, engine, tls))
-        metrics = await MetricsServer.start(observing.metrics_address, registry)
+        metrics = await serve_metrics(observing.metrics_address, registry)
     health_server, health_port = None, None
     if observing.health_address:
         health_server, health_port = health_only(
