@@ -282,19 +282,10 @@ class Edge(Admission):
         self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext
     ) -> bytes:
         """A call of bounded work: on the event loop, or on a thread when it waits on the
-        ledger's store."""
-        if self.waiting_pool is not None:
-            return await self.run_on(self.waiting_pool, behavior, request, call)
-        return self.run(behavior, request, call)
-
-    async def run_on(
-        self,
-        pool: ThreadPoolExecutor,
-        behavior: Callable[..., Message | bytes],
-        request: Any,
-        call: CallContext,
-    ) -> bytes:
-        """Run on a pool; a caller that goes away stops the work at its next check."""
+        ledger's store (a caller that goes away stops that work at its next check)."""
+        pool = self.waiting_pool
+        if pool is None:
+            return self.run(behavior, request, call)
         loop = asyncio.get_running_loop()
         work = functools.partial(self.run, behavior, request, call)
         gone = call.gone = threading.Event()

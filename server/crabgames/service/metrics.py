@@ -289,17 +289,13 @@ class ServerCollector(Collector):
     def caches(self) -> Iterable[tuple[str, int, int]]:
         decoded = self.engine.decoded
         yield "decoded_states", decoded.bytes, len(decoded.entries)
-        used = count = 0
-        table: Table
-        for table in list(Remembered.tables):  # a copy: the loop's thread may add one
-            used += table.used
-            count += len(table)
-        yield "remembered", used, count
-        used = count = 0
-        for table in options_tables():
-            used += table.used
-            count += len(table)
-        yield "options", used, count
+        # A copy of Remembered.tables: the loop's thread may add one.
+        kinds: list[tuple[str, list[Table]]] = [
+            ("remembered", list(Remembered.tables)),
+            ("options", list(options_tables())),
+        ]
+        for name, tables in kinds:
+            yield name, sum(table.used for table in tables), sum(map(len, tables))
 
 
 def options_tables() -> Iterator[Table]:

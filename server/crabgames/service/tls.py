@@ -104,11 +104,8 @@ def read(files: TlsFiles) -> tuple[bytes, bytes, bytes | None, x509.Certificate]
             x509.load_pem_x509_certificates(ca_pem)
     except ValueError as error:
         raise ValueError(f"TLS files {', '.join(map(str, files.paths()))}: {error}") from None
-    if chain[0].public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    ) != key.public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    ):
+    spki = (serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    if chain[0].public_key().public_bytes(*spki) != key.public_key().public_bytes(*spki):
         raise ValueError(
             f"the key in {files.key} is not the key of the certificate in {files.cert}"
         )
