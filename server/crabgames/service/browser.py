@@ -8,10 +8,10 @@ generated from the protos: `rules_service_connect.py`) on uvicorn. What is ours 
   parse becomes `Undecodable`, a lone leading state stays bytes), and take the wire bytes the
   edge answers with, so binary answers are the gRPC answers byte for byte and JSON is their
   canonical JSON.
-- `EdgeOverHttp`, a connectrpc interceptor, runs each unary method through the edge as gRPC's
-  interceptor does (Edge.unary), and ApplyMoves is the edge's stream: admission (MAX_CALLS,
-  long calls), the work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout), the answer
-  limit, the metrics and the access log are the gRPC side's, and a refusal carries the same
+- `RulesOverHttp` runs each unary method through the edge as gRPC's interceptor does
+  (Edge.unary), and ApplyMoves is the edge's stream: admission (MAX_CALLS, long calls), the
+  work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout), the answer limit, the
+  metrics and the access log are the gRPC side's, and a refusal carries the same
   google.rpc.Status (its details become the Connect error's details, or gRPC-Web's
   grpc-status-details-bin).
 - `RequestTime` bounds the time to send the request body (edge.REQUEST_SECONDS), as the gRPC
@@ -30,9 +30,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import os  # the web page (WithPage)
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path  # the web page (WithPage)
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import grpc
 from connectrpc.code import Code
@@ -52,8 +52,8 @@ from starlette.types import Message as AsgiMessage
 from crabgames.core.errors import bad_request
 from crabgames.service import edge as edge_limits
 from crabgames.service import http
-from crabgames.service.admission import EOF, deadline_of
-from crabgames.service.calls import Aborted, CallContext, Refused, answer
+from crabgames.service.admission import EOF
+from crabgames.service.calls import Aborted, Refused, answer
 from crabgames.service.edge import SERVICE, Edge, request_deserializer
 from crabgames.service.limits import (
     JSON_BYTES_PER_WIRE_BYTE,
@@ -61,7 +61,6 @@ from crabgames.service.limits import (
     REQUEST_BYTES,
     json_deserializer,
 )
-from crabgames.service.peers import peer_address
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
@@ -70,8 +69,6 @@ if TYPE_CHECKING:
     from crabgames.service.server import Running
 
 log = logging.getLogger(__name__)
-Q = TypeVar("Q")  # a method's request, as the codec made it
-R = TypeVar("R")  # ... and its answer
 
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
@@ -221,34 +218,12 @@ def caller(ctx: RequestContext[Any, Any]) -> str:
     return f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
 
 
-class EdgeOverHttp:
-    """The edge on the browser protocols: connectrpc's interceptor of every unary method, which
-    runs the method's endpoint through Edge.unary as EdgeInterceptor runs gRPC's handlers (the
-    request's arrival is RequestTime's to time: connectrpc reads it before any interceptor)."""
-
-    def __init__(self, edge: Edge) -> None:
-        self.edge = edge
-
-    async def intercept_unary(
-        self,
-        call_next: Callable[[Q, RequestContext[Any, Any]], Awaitable[R]],
-        request: Q,
-        ctx: RequestContext[Any, Any],
-        /,
-    ) -> R:
-        def run(request: Q, _call: CallContext) -> Awaitable[R]:
-            return call_next(request, ctx)
-
-        try:
-            return await self.edge.unary(ctx.method.name, run, HttpCall(request, ctx), caller(ctx))
-        except Aborted as error:
-            raise connect_error(error.status) from None
-
-
 class RulesOverHttp:
-    """The generated RulesService protocol: each unary method its work (Edge.runner), run by
-    EdgeOverHttp; ApplyMoves Edge.stream. Each request is what the codec made of it: a
-    request message, or limits.Received, Deferred, TooLarge or Undecodable."""
+    """The generated RulesService protocol, the edge on the browser protocols: each unary
+    method its work (Edge.runner) run through Edge.unary, as EdgeInterceptor runs gRPC's
+    handlers (the request's arrival is RequestTime's to time: connectrpc reads it before the
+    method); ApplyMoves Edge.stream. Each request is what the codec made of it: a request
+    message, or limits.Received, Deferred, TooLarge or Undecodable."""
 
     def __init__(self, edge: Edge) -> None:
         self.edge = edge
@@ -260,9 +235,14 @@ class RulesOverHttp:
         }
 
     async def unary(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        name, remaining = ctx.method.name, HttpCall(None, ctx).time_remaining()
-        work = CallContext(deadline_of(remaining), peer_address(caller(ctx)))
-        return Answer(await self.runners[name](request, work), self.outputs[name])
+        name = ctx.method.name
+        try:
+            body = await self.edge.unary(
+                name, self.runners[name], HttpCall(request, ctx), caller(ctx)
+            )
+        except Aborted as error:
+            raise connect_error(error.status) from None
+        return Answer(body, self.outputs[name])
 
     # The generated protocol's unary methods, each `unary` (which reads its name from `ctx`).
     list_games = new_game = legal_moves = apply_move = get_view = replay = unary
@@ -422,7 +402,6 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> ASGIApp:
     (exact origins such as https://play.example.com; none: same-origin pages only)."""
     rules = RulesServiceASGIApplication(
         RulesOverHttp(edge),  # type: ignore[arg-type]
-        interceptors=[EdgeOverHttp(edge)],
         # The largest JSON request of any method; each method's own bound is the codecs'.
         read_max_bytes=MAX_REQUEST_BYTES * JSON_BYTES_PER_WIRE_BYTE,
         codecs=codecs(edge),

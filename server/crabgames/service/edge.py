@@ -1,6 +1,6 @@
 """The limits every rules call is served with, whatever its transport, so that no caller can
 hold the server by being slow, idle or greedy (docs/security.md). gRPC (`EdgeInterceptor`, a
-grpc.aio interceptor) and the browser protocols (browser.py, a connectrpc interceptor) run the
+grpc.aio interceptor) and the browser protocols (browser.py's RulesOverHttp) run the
 same `Edge.unary` around each unary method's handler; ApplyMoves is `Edge.stream` on both.
 
 - A call's request must arrive within REQUEST_SECONDS (a withheld body holds an entry in
