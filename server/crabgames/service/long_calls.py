@@ -115,11 +115,8 @@ def run_long_call(
     try:
         return run_call(getattr(_servicer, method), request_class.FromString(request), call, limit)
     except Aborted as error:  # run_call ends every refusal so
-        return as_status(error.status)
-
-
-def as_status(status: grpc.Status) -> Status:
-    return Status(status.code, status.details, tuple(status.trailing_metadata or ()))
+        status = error.status
+        return Status(status.code, status.details, tuple(status.trailing_metadata or ()))
 
 
 # ----- in the server's process -----

@@ -387,9 +387,7 @@ def main(argv: list[str] | None = None) -> None:
             access_log=production.access_log,
             health_address=production.health_address,
         )
-    except MetricsPortError as error:
-        raise SystemExit(f"crabgames-server: {error}") from None
-    except ValueError as error:  # a sealing key or ledger URL that does not do
+    except (MetricsPortError, ValueError) as error:  # the metrics port, a key or ledger URL
         raise SystemExit(f"crabgames-server: {error}") from None
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
         raise SystemExit(cannot_listen(args.address, error, GRPC_KNOB)) from None
