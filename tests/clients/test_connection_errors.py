@@ -95,8 +95,7 @@ def addresses(tmp_path_factory) -> Iterator[dict[str, str]]:
             "http": f"127.0.0.1:{http.port}",
         }
     finally:
-        http.stop(0)
-        plain.stop(0)
+        plain.stop(0)  # its HTTP side too
         secure.stop(0)
 
 

@@ -28,7 +28,6 @@ clients over HTTP/1.1 do this). Browsers call ApplyMove.
 from __future__ import annotations
 
 import asyncio
-import logging
 import os  # the web page (WithPage)
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path  # the web page (WithPage)
@@ -68,7 +67,6 @@ from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
 if TYPE_CHECKING:
     from crabgames.service.server import Running
 
-log = logging.getLogger(__name__)
 
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
@@ -431,54 +429,21 @@ def parse_origins(text: str) -> list[str]:
 # ----- serving -----
 
 
-class HttpRunning:
-    """The HTTP server, serving on the gRPC server's event loop (so the edge's counters and
-    the engine stay on one thread)."""
-
-    def __init__(self, served: http.Served, loop: asyncio.AbstractEventLoop) -> None:
-        self.served = served
-        self.port = served.port
-        self.loop = loop
-
-    def stop(self, grace: float = 5.0) -> None:
-        """Stop accepting, give calls in flight `grace` seconds, close the connections."""
-        stopping = asyncio.run_coroutine_threadsafe(self.served.stop(), self.loop)
-        try:
-            stopping.result(timeout=grace + 10)
-        except Exception:  # pragma: no cover - a server that did not stop in time
-            log.exception("the HTTP server did not stop cleanly")
-
-
 def serve_http(
     running: Running,
     address: str = DEFAULT_HTTP_ADDRESS,
     origins: Sequence[str] = (),
     grace: int = 5,
-) -> HttpRunning:
+) -> http.Served:
     """Serve the browser protocols on `address` beside a running gRPC server
-    (server.serve's Running), through its edge, on its loop."""
+    (server.serve's Running), through its edge, on its loop (so the edge's counters and the
+    engine stay on one thread); stopped with it, first (Running.stop)."""
     app = application(running.edge, origins)
     start = http.serve(address, app, MAX_CONNECTIONS, CONNECTIONS_PER_PEER, grace)
     starting = asyncio.run_coroutine_threadsafe(start, running.loop)
     try:
-        return HttpRunning(starting.result(START_TIMEOUT_SECONDS), running.loop)
+        running.http = starting.result(START_TIMEOUT_SECONDS)
     except TimeoutError:
         starting.cancel()
         raise OSError(f"the HTTP server could not start on {address}") from None
-
-
-class Serving:
-    """A gRPC server and, when there is one, its HTTP server, stopped together (HTTP first)
-    where run_until_signalled stops a Running."""
-
-    def __init__(self, running: Running, http: HttpRunning | None) -> None:
-        self.running = running
-        self.http = http
-
-    def reload_tls(self) -> None:
-        self.running.reload_tls()
-
-    def stop(self, grace: float = 5.0) -> None:
-        if self.http is not None:
-            self.http.stop(grace)
-        self.running.stop(grace)
+    return running.http

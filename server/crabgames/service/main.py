@@ -13,7 +13,6 @@ import logging
 import os
 import socket
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import crabgames
 from crabgames import compiled
@@ -22,15 +21,11 @@ from crabgames.service.addresses import ADDRESS_VAR, DEFAULT_ADDRESS, HTTP_ADDRE
 from crabgames.service.metrics import MetricsPortError, observed_address
 from crabgames.service.server import (
     Observing,
-    Running,
     run_until_signalled,
     serve,
 )
 from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, check
 from crabgames.service.workers import start_workers, supervise
-
-if TYPE_CHECKING:  # imported when serving HTTP only
-    from crabgames.service.browser import Serving
 
 log = logging.getLogger("crabgames")
 
@@ -392,17 +387,15 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
         raise SystemExit(cannot_listen(args.address, error, GRPC_KNOB)) from None
 
-    serving: Running | Serving = running
     lines = [f"crabgames-server listening on {host}:{running.port}"]
     if http_address is not None:  # HTTP: service/browser.py
-        from crabgames.service.browser import Serving, serve_http
+        from crabgames.service.browser import serve_http
 
         try:
             http = serve_http(running, http_address, origins, int(args.grace))
         except OSError as error:
             running.stop(0)
             raise SystemExit(cannot_listen(http_address, error, HTTP_KNOB)) from None
-        serving = Serving(running, http)
         http_host = http_address.rsplit(":", 1)[0]
         lines.append(f"crabgames-server HTTP on http://{http_host}:{http.port}")
     if running.metrics_port is not None:
@@ -414,7 +407,7 @@ def main(argv: list[str] | None = None) -> None:
         for line in lines:
             print(line, flush=True)
 
-    run_until_signalled(serving, args.grace, announce)
+    run_until_signalled(running, args.grace, announce)
 
 
 if __name__ == "__main__":

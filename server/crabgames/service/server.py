@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import Protocol
 
 import grpc
 import uvloop
@@ -72,6 +71,7 @@ class Running:
     metrics: Served | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health port, if any
     health_port: int | None = None
+    http: Served | None = None  # the browser protocols (browser.serve_http), if served
 
     @property
     def metrics_port(self) -> int | None:
@@ -87,7 +87,8 @@ class Running:
             self.tls.request_reload()
 
     def stop(self, grace: float = 5.0) -> None:
-        """Graceful stop: health goes NOT_SERVING, in-flight calls get `grace` seconds."""
+        """Graceful stop: the HTTP side first, then health goes NOT_SERVING; in-flight calls
+        get `grace` seconds."""
         if not self.thread.is_alive():
             return
         stopping = asyncio.run_coroutine_threadsafe(self._stop(grace), self.loop)
@@ -98,6 +99,11 @@ class Running:
     async def _stop(self, grace: float) -> None:
         # The edge refuses new calls and the calls in flight get `grace` seconds, waited for
         # here: grpc.aio's own stop(grace) holds the event loop while a call works on a thread.
+        if self.http is not None:  # uvicorn gives its calls in flight the grace it was given
+            try:
+                await self.http.stop()
+            except Exception:  # pragma: no cover - a server that did not stop cleanly
+                log.exception("the HTTP server did not stop cleanly")
         await self.health.enter_graceful_shutdown()
         self.edge.stopping = True
         deadline = time.monotonic() + grace
@@ -254,16 +260,8 @@ def connection_age_options() -> list[tuple[str, int]]:
     ]
 
 
-class Stoppable(Protocol):
-    """A server run_until_signalled runs: a Running, or browser.Serving (gRPC and HTTP)."""
-
-    def reload_tls(self) -> None: ...
-
-    def stop(self, grace: float = 5.0) -> None: ...
-
-
 def run_until_signalled(
-    running: Stoppable, grace: float, announce: Callable[[], None] = lambda: None
+    running: Running, grace: float, announce: Callable[[], None] = lambda: None
 ) -> None:
     """Serve until SIGTERM or SIGINT, then stop gracefully. The handlers are in place before
     `announce` says the server is up, so a signal sent right after it is never lost; the stop
