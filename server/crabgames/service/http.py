@@ -147,13 +147,14 @@ def config(app: ASGIApp, connections: int, per_peer: int, grace: float = 5) -> u
     )
 
 
-def bind(address: str) -> socket.socket:
-    """A socket bound to host:port (port 0: a free one), for uvicorn to listen on."""
+def bind(address: str, reuse: int = socket.SO_REUSEADDR) -> socket.socket:
+    """A socket bound to host:port (port 0: a free one), for uvicorn to listen on (or, with
+    SO_REUSEPORT, reserving the port --workers share: workers.start_workers)."""
     host, _, port = address.rpartition(":")
     host = host.strip("[]") or "0.0.0.0"
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, reuse, 1)
     try:
         sock.bind((host, int(port)))
     except (OSError, ValueError) as error:

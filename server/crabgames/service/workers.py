@@ -32,6 +32,7 @@ from types import FrameType
 
 import grpc
 
+from crabgames.service import http
 from crabgames.service.long_calls import die_with_parent
 from crabgames.service.metrics import observed_address
 from crabgames.service.server import Observing, serve
@@ -42,22 +43,6 @@ START_TIMEOUT_SECONDS = 30.0
 # cannot serve (a bad configuration, no memory at all): restarting it again would only spin.
 QUICK_DEATH_SECONDS = 5.0
 MAX_QUICK_DEATHS = 3
-
-
-def split_address(address: str) -> tuple[str, int]:
-    host, _, port = address.rpartition(":")
-    return host.strip("[]"), int(port)
-
-
-def reserve_port(address: str) -> tuple[socket.socket, int]:
-    """Bind (without listening) a SO_REUSEPORT socket, so that the port stays ours and port 0
-    resolves to one port for every worker."""
-    host, port = split_address(address)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    return sock, sock.getsockname()[1]
 
 
 def _worker(
@@ -165,8 +150,11 @@ def start_workers(
     """Fork the workers and wait until every one is listening. Returns (Workers, port, socket).
     `handlers` (extra generic RPC handlers) are for the benchmark only; `observing`
     (server.Observing) is handed to every worker."""
-    sock, port = reserve_port(address)
-    host, _ = split_address(address)
+    # Bound (not listening) with SO_REUSEPORT: the port stays ours, and port 0 resolves to one
+    # port for every worker.
+    sock = http.bind(address, socket.SO_REUSEPORT)
+    port = sock.getsockname()[1]
+    host = address.rpartition(":")[0].strip("[]")
     bound = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     pool = Workers(bound, threads, grace, handlers, observing)
     pool.processes = [pool.spawn(i) for i in range(workers)]
