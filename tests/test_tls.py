@@ -27,7 +27,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from crabclients.client import RulesClient, ServiceUnavailableError, Tls
 from crabgames.service.server import serve
-from crabgames.service.tls import ServerTls, TlsFiles, check
+from crabgames.service.tls import ServerTls, TlsFiles, read
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
 from tests.test_command_line import server, wait_for
@@ -246,7 +246,7 @@ def test_files_that_do_not_load_stop_the_start_with_the_reason(pki: Pki):
     _, other_key = pki.ca.issue("crabgames", server=True)
     (pki.folder / "server.key").write_bytes(other_key)
     with pytest.raises(ValueError, match="is not the key of the certificate"):
-        check(pki.files())
+        read(pki.files())
     with pytest.raises(ValueError, match="both a certificate file and a key file"):
         TlsFiles.from_paths(str(pki.folder / "server.pem"), "")
     with pytest.raises(ValueError, match="client CA needs"):

@@ -24,7 +24,7 @@ from crabgames.service.server import (
     run_until_signalled,
     serve,
 )
-from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, check
+from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, read
 from crabgames.service.workers import start_workers, supervise
 
 log = logging.getLogger("crabgames")
@@ -287,7 +287,7 @@ def observing(args: argparse.Namespace) -> Observing:
             args.tls_cert, args.tls_key, args.tls_client_ca, args.tls_reload_seconds
         )
         if tls is not None:
-            check(tls)
+            read(tls)  # the files load (ValueError or OSError)
         if args.metrics_address:
             observed_address(args.metrics_address, 0)  # a malformed address fails here, once
         sealing.Sealer.from_env()

@@ -84,16 +84,11 @@ def signature(paths: tuple[Path, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple((s.st_ino, s.st_size, s.st_mtime_ns) for s in stats)
 
 
-def check(files: TlsFiles) -> None:
-    """Raise ValueError (or OSError) unless the files load: for a parent process, which must
-    create no gRPC object before it forks its workers."""
-    read(files)
-
-
 def read(files: TlsFiles) -> tuple[bytes, bytes, bytes | None, x509.Certificate]:
     """The chain, key and client CA as PEM, checked: the chain parses, the key is the first
     certificate's, and the client CA (if any) holds certificates. ValueError says what is
-    wrong."""
+    wrong. It makes no gRPC object, so a parent process checks the files with it before it
+    forks its workers."""
     chain_pem = files.cert.read_bytes()
     key_pem = files.key.read_bytes()
     ca_pem = files.client_ca.read_bytes() if files.client_ca is not None else None
