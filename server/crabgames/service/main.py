@@ -374,14 +374,7 @@ def main(argv: list[str] | None = None) -> None:
 
         raise SystemExit(supervise(workers, announce_workers))
     try:
-        running = serve(
-            args.address,
-            args.threads,
-            tls=production.tls,
-            metrics_address=production.metrics_address,
-            access_log=production.access_log,
-            health_address=production.health_address,
-        )
+        running = serve(args.address, args.threads, observing=production)
     except (MetricsPortError, ValueError) as error:  # the metrics port, a key or ledger URL
         raise SystemExit(f"crabgames-server: {error}") from None
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")

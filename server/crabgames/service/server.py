@@ -21,6 +21,7 @@ import crabgames
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service import reflection
+from crabgames.service.addresses import DEFAULT_ADDRESS
 from crabgames.service.edge import Edge, EdgeInterceptor, add_rules_service
 from crabgames.service.http import Served
 from crabgames.service.ledger import Ledger
@@ -118,31 +119,25 @@ class Running:
 
 
 def serve(
-    address: str = "127.0.0.1:50051",
+    address: str = DEFAULT_ADDRESS,
     threads: int = 1,
     reuse_port: bool = False,
     handlers: Sequence[grpc.GenericRpcHandler] = (),
     interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
     *,
-    tls: TlsFiles | None = None,
-    metrics_address: str | None = None,
-    access_log: bool = False,
-    health_address: str | None = None,
+    observing: Observing | None = None,
 ) -> Running:
     """Start the server on a thread of its own. `threads` run the long calls (Playouts,
     Replay; edge.py); every other call runs on the server's event loop. `reuse_port` lets
     several worker processes share the port (--workers); off, binding a port already in use
     fails instead of silently sharing it. `handlers` and `interceptors` are for tests and the
-    benchmark (its no-op RPC), never the production server. `tls`: serve over TLS (tls.py);
-    `metrics_address`: serve Prometheus metrics on that host:port; `access_log`: a JSON line
-    per call on the `crabgames.access` logger (metrics.py); `health_address`: the health
-    service alone on a plaintext port as well (`health_only`)."""
+    benchmark (its no-op RPC), never the production server. `observing`: the production
+    options (TLS, metrics, the access log, the plaintext health port)."""
     # uvloop (libuv) runs the asyncio loop: measured with cachegrind, a no-op call costs 292k
     # instructions on it against 502k on the standard loop (357k on gRPC's threaded server).
     loop = uvloop.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True)
     thread.start()
-    observing = Observing(tls, metrics_address, access_log, health_address)
     build = start(address, threads, reuse_port, handlers, interceptors, loop, thread, observing)
     try:
         return asyncio.run_coroutine_threadsafe(build, loop).result(START_TIMEOUT_SECONDS)
@@ -239,12 +234,12 @@ def health_only(
 
 @dataclass(frozen=True)
 class Observing:
-    """The production options of `serve`: TLS, the metrics address and the access log."""
+    """The production options of `serve`."""
 
-    tls: TlsFiles | None = None
-    metrics_address: str | None = None
-    access_log: bool = False
-    health_address: str | None = None
+    tls: TlsFiles | None = None  # serve over TLS (tls.py)
+    metrics_address: str | None = None  # serve Prometheus metrics on that host:port
+    access_log: bool = False  # a JSON line per call on the `crabgames.access` logger
+    health_address: str | None = None  # the health service alone, plaintext (`health_only`)
 
 
 def connection_age_options() -> list[tuple[str, int]]:

@@ -17,6 +17,7 @@ cannot forward), the parent's death sends each worker SIGTERM (Linux's parent-de
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -64,17 +65,10 @@ def _worker(
     hangups: list[int] = []
     signal.signal(signal.SIGHUP, lambda signum, _frame: hangups.append(signum))
     observing = observing or Observing()
-    metrics = observing.metrics_address
-    running = serve(
-        address,
-        threads,
-        reuse_port=True,
-        handlers=handlers,
-        tls=observing.tls,
-        metrics_address=observed_address(metrics, index) if metrics else None,
-        access_log=observing.access_log,
-        health_address=observing.health_address,
-    )
+    if observing.metrics_address:  # worker `index` on the given port + index
+        metrics = observed_address(observing.metrics_address, index)
+        observing = dataclasses.replace(observing, metrics_address=metrics)
+    running = serve(address, threads, reuse_port=True, handlers=handlers, observing=observing)
     # The parent forwards SIGHUP: each worker reads its certificate files again.
     signal.signal(signal.SIGHUP, lambda _signum, _frame: running.reload_tls())
     if hangups:
