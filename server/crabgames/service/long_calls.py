@@ -129,8 +129,7 @@ class LongCallPool:
         self.processes = processes
         # Started afresh (spawn), never forked from a process running gRPC's threads, and each
         # a child of the server's event loop thread, so that it ends with the server.
-        context = multiprocessing.get_context("spawn")
-        self.context = context
+        self.context = multiprocessing.get_context("spawn")
         self.slots = slots
         self.flags: Any = None  # the cancel flags, shared with the processes, made with the pool
         self.free = list(range(slots))
