@@ -32,18 +32,21 @@ log = logging.getLogger("crabgames")
 
 @dataclass(frozen=True)
 class Knob:
-    """How a user changes one address: the flag, its environment variable, make run's name."""
+    """How a user changes one address: the flag, its environment variable, make run's name
+    (if make run sets it)."""
 
     flag: str
     env: str
-    make: str
+    make: str = ""
 
     def __str__(self) -> str:
-        return f"{self.flag} (env {self.env}; make run {self.make}=host:port)"
+        make = f"; make run {self.make}=host:port" if self.make else ""
+        return f"{self.flag} (env {self.env}{make})"
 
 
 GRPC_KNOB = Knob("--address", ADDRESS_VAR, "ADDRESS")
 HTTP_KNOB = Knob("--http-address", HTTP_ADDRESS_VAR, "HTTP_ADDRESS")
+HEALTH_KNOB = Knob("--health-address", "CRABGAMES_HEALTH_ADDRESS")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -266,7 +269,7 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--health-address",
-        default=env("CRABGAMES_HEALTH_ADDRESS", ""),
+        default=env(HEALTH_KNOB.env, ""),
         help="serve the health service alone, in plaintext, on host:port as well: for"
         " Kubernetes' gRPC probes, which cannot speak TLS (env CRABGAMES_HEALTH_ADDRESS;"
         " default off)",
@@ -322,13 +325,9 @@ def cannot_listen(address: str, error: BaseException | str, knob: Knob) -> str:
 
 def check_ports(args: argparse.Namespace) -> None:
     """Each address this process listens on, free: a taken one names its own flag."""
-    if port_taken(args.address):
-        raise SystemExit(cannot_listen(args.address, "address already in use", GRPC_KNOB))
-    if args.health_address and port_taken(args.health_address):
-        raise SystemExit(
-            f"crabgames-server: cannot listen on {args.health_address} (address already in"
-            " use): choose another with --health-address (env CRABGAMES_HEALTH_ADDRESS)"
-        )
+    for address, knob in ((args.address, GRPC_KNOB), (args.health_address, HEALTH_KNOB)):
+        if address and port_taken(address):
+            raise SystemExit(cannot_listen(address, "address already in use", knob))
 
 
 def metrics_port(address: str | None) -> int:
