@@ -31,7 +31,7 @@ import asyncio
 import os  # the web page (WithPage)
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path  # the web page (WithPage)
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import grpc
 from connectrpc.code import Code
@@ -60,13 +60,10 @@ from crabgames.service.limits import (
     REQUEST_BYTES,
     json_deserializer,
 )
+from crabgames.service.server import START_TIMEOUT_SECONDS, Running
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
-
-if TYPE_CHECKING:
-    from crabgames.service.server import Running
-
 
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
@@ -94,7 +91,6 @@ EXPOSED_HEADERS = [
     "Content-Encoding",
     "Connect-Content-Encoding",
 ]
-START_TIMEOUT_SECONDS = 30.0
 
 
 # ----- codecs: the edge's requests and answers -----

@@ -22,7 +22,7 @@ from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service import reflection
 from crabgames.service.addresses import DEFAULT_ADDRESS
-from crabgames.service.edge import Edge, EdgeInterceptor, add_rules_service
+from crabgames.service.edge import SERVICE, Edge, EdgeInterceptor, add_rules_service
 from crabgames.service.http import Served
 from crabgames.service.ledger import Ledger
 from crabgames.service.limits import MAX_REQUEST_BYTES
@@ -36,11 +36,9 @@ from crabgames.service.metrics import (
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
 from crabgames.service.tls import ServerTls, TlsFiles
-from crabgames.v1 import rules_service_pb2
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAME = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
 # Answers (the largest valid one is under 256 KiB); requests are bounded per method, far below.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # HTTP/2 streams (calls) one connection may have open at once: one connection cannot take all
@@ -193,9 +191,9 @@ async def start(
         )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):
+    for name in ("", SERVICE.full_name):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
+    reflection.enable((SERVICE.full_name, health.SERVICE_NAME), server)
     if tls is not None:
         port = server.add_secure_port(address, tls.credentials())
     else:

@@ -36,10 +36,9 @@ import grpc
 from crabgames.service import http
 from crabgames.service.long_calls import die_with_parent
 from crabgames.service.metrics import observed_address
-from crabgames.service.server import Observing, serve
+from crabgames.service.server import START_TIMEOUT_SECONDS, Observing, serve
 
 log = logging.getLogger(__name__)
-START_TIMEOUT_SECONDS = 30.0
 # A worker that dies within QUICK_DEATH_SECONDS of its start, MAX_QUICK_DEATHS times in a row,
 # cannot serve (a bad configuration, no memory at all): restarting it again would only spin.
 QUICK_DEATH_SECONDS = 5.0
