@@ -27,7 +27,7 @@ from google.rpc import error_details_pb2 as rich
 from google.rpc import status_pb2
 
 from crabgames.service import edge
-from crabgames.service.browser import Serving, serve_http
+from crabgames.service.browser import serve_http
 from crabgames.service.server import serve
 from crabgames.v1 import crab_rage_pb2, game_pb2
 from crabgames.v1 import rules_service_pb2 as api
@@ -174,7 +174,7 @@ def servers() -> Iterator[tuple[str, str]]:
     try:
         yield f"127.0.0.1:{running.port}", f"http://127.0.0.1:{http_server.port}"
     finally:
-        Serving(running, http_server).stop(0)
+        running.stop(0)  # its HTTP side first
 
 
 @pytest.fixture(scope="module")
@@ -465,7 +465,7 @@ def test_without_configured_origins_no_cross_origin_call_is_allowed():
         status, headers = preflight(url, ALLOWED_ORIGIN)
         assert status != 200 and "access-control-allow-origin" not in headers
     finally:
-        Serving(running, http_server).stop(0)
+        running.stop(0)  # its HTTP side first
 
 
 # ----- buf curl and a plain curl -----
@@ -538,7 +538,7 @@ def own_servers(module: object = edge, **limits: float) -> Iterator[tuple[object
     try:
         yield running, http_server.port
     finally:
-        Serving(running, http_server).stop(0)
+        running.stop(0)  # its HTTP side first
         for name, value in saved.items():
             setattr(module, name, value)
 

@@ -139,7 +139,7 @@ def test_every_states_bytes_are_protobufs_and_decode_to_the_same_state(game_id):
     codec = ENGINE.games[game_id].codec
     for native in sample_states(game_id):
         data = codec.state_bytes(native)
-        message = codec.state_message.FromString(data)
+        message = codec.messages.state_message.FromString(data)
         assert protobufs(message) == data
         again = codec.decode_state(message, native.num_players, "state")
         assert codec.state_bytes(again) == data

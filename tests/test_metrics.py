@@ -23,7 +23,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from crabclients.client import SERVICE_CONFIG, RulesClient, channel_options
 from crabgames.service import metrics
-from crabgames.service.server import serve
+from crabgames.service.server import Observing, serve
 from crabgames.v1 import game_pb2, kraby_pb2
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
@@ -94,7 +94,9 @@ def access_lines() -> Iterator[Lines]:
 
 @pytest.fixture
 def observed_server():
-    running = serve("127.0.0.1:0", metrics_address="127.0.0.1:0", access_log=True)
+    running = serve(
+        "127.0.0.1:0", observing=Observing(metrics_address="127.0.0.1:0", access_log=True)
+    )
     try:
         yield running
     finally:
@@ -192,7 +194,9 @@ def test_each_call_gets_one_json_access_line_without_states_moves_or_tokens(
 
 def test_sealed_states_are_counted_by_game_and_tokens_never_logged(access_lines, monkeypatch):
     monkeypatch.setenv("CRABGAMES_SEAL_KEYS", "k1:" + "A" * 43 + "=")
-    running = serve("127.0.0.1:0", metrics_address="127.0.0.1:0", access_log=True)
+    running = serve(
+        "127.0.0.1:0", observing=Observing(metrics_address="127.0.0.1:0", access_log=True)
+    )
     try:
         with RulesClient.connect(f"127.0.0.1:{running.port}", timeout=5) as client:
             started = client.new_game("kraby", num_players=2)

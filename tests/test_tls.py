@@ -26,8 +26,8 @@ from cryptography.x509.oid import NameOID
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from crabclients.client import RulesClient, ServiceUnavailableError, Tls
-from crabgames.service.server import serve
-from crabgames.service.tls import ServerTls, TlsFiles, check
+from crabgames.service.server import Observing, serve
+from crabgames.service.tls import ServerTls, TlsFiles, read
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1 import rules_service_pb2_grpc as api_grpc
 from tests.test_command_line import server, wait_for
@@ -170,7 +170,7 @@ def refused(port: int, tls: Tls) -> bool:
 
 
 def test_a_tls_call_works_with_the_servers_ca_and_fails_with_another(pki: Pki):
-    running = serve("127.0.0.1:0", tls=pki.files())
+    running = serve("127.0.0.1:0", observing=Observing(tls=pki.files()))
     try:
         assert games_over(running.port, pki.client()) == 3
         assert refused(running.port, pki.client(Ca.make("someone else")))
@@ -188,7 +188,7 @@ def test_a_tls_call_works_with_the_servers_ca_and_fails_with_another(pki: Pki):
 
 
 def test_mutual_tls_refuses_a_client_without_a_certificate_or_with_another_cas(pki: Pki):
-    running = serve("127.0.0.1:0", tls=pki.files(mutual=True))
+    running = serve("127.0.0.1:0", observing=Observing(tls=pki.files(mutual=True)))
     try:
         assert games_over(running.port, pki.client(with_cert=True)) == 3
         assert refused(running.port, pki.client())  # no client certificate
@@ -205,7 +205,7 @@ def test_mutual_tls_refuses_a_client_without_a_certificate_or_with_another_cas(p
 
 
 def test_a_reload_takes_the_new_certificate_for_new_connections_only(pki: Pki):
-    running = serve("127.0.0.1:0", tls=pki.files(reload_seconds=0))
+    running = serve("127.0.0.1:0", observing=Observing(tls=pki.files(reload_seconds=0)))
     try:
         old_ca = pki.ca
         kept = RulesClient.connect(f"127.0.0.1:{running.port}", timeout=QUICK, tls=pki.client())
@@ -224,7 +224,7 @@ def test_a_reload_takes_the_new_certificate_for_new_connections_only(pki: Pki):
 
 
 def test_the_reload_interval_picks_up_changed_files_and_keeps_the_old_on_bad_ones(pki: Pki):
-    running = serve("127.0.0.1:0", tls=pki.files(reload_seconds=0.2))
+    running = serve("127.0.0.1:0", observing=Observing(tls=pki.files(reload_seconds=0.2)))
     try:
         tls = running.tls
         assert tls is not None
@@ -246,7 +246,7 @@ def test_files_that_do_not_load_stop_the_start_with_the_reason(pki: Pki):
     _, other_key = pki.ca.issue("crabgames", server=True)
     (pki.folder / "server.key").write_bytes(other_key)
     with pytest.raises(ValueError, match="is not the key of the certificate"):
-        check(pki.files())
+        read(pki.files())
     with pytest.raises(ValueError, match="both a certificate file and a key file"):
         TlsFiles.from_paths(str(pki.folder / "server.pem"), "")
     with pytest.raises(ValueError, match="client CA needs"):
@@ -287,7 +287,7 @@ def test_sighup_reloads_the_certificate_of_a_server_process(pki: Pki):
 
 
 def test_the_client_takes_its_tls_options_from_the_environment(pki: Pki, monkeypatch):
-    running = serve("127.0.0.1:0", tls=pki.files(mutual=True))
+    running = serve("127.0.0.1:0", observing=Observing(tls=pki.files(mutual=True)))
     try:
         monkeypatch.setenv("CRABGAMES_TLS_CA", str(pki.folder / "ca.pem"))
         monkeypatch.setenv("CRABGAMES_TLS_CLIENT_CERT", str(pki.folder / "client.pem"))
@@ -305,7 +305,7 @@ def test_the_node_client_plays_over_mutual_tls(pki: Pki):
     assert node, "Node.js is needed for the reference client in another language"
     if not (NODE_CLIENT / "node_modules" / "@grpc" / "grpc-js").is_dir():
         pytest.fail("run `make test` (it runs `npm ci --prefix clients/node`) first")
-    running = serve("127.0.0.1:0", tls=pki.files(mutual=True))
+    running = serve("127.0.0.1:0", observing=Observing(tls=pki.files(mutual=True)))
     try:
         folder = pki.folder
         common = [node, "play_kraby.js", f"127.0.0.1:{running.port}", "--players", "2"]
@@ -336,7 +336,9 @@ def test_the_node_client_plays_over_mutual_tls(pki: Pki):
 
 
 def test_the_plaintext_health_port_answers_health_only(pki: Pki):
-    running = serve("127.0.0.1:0", tls=pki.files(mutual=True), health_address="127.0.0.1:0")
+    running = serve(
+        "127.0.0.1:0", observing=Observing(tls=pki.files(mutual=True), health_address="127.0.0.1:0")
+    )
     try:
         assert running.health_port is not None
         channel = grpc.insecure_channel(f"127.0.0.1:{running.health_port}")
@@ -364,7 +366,10 @@ def test_the_docs_recipe_for_a_test_certificate_serves_tls_a_client_trusting_its
     env = {**os.environ, "TMPDIR": str(tmp_path)}
     subprocess.run(["bash", "-euo", "pipefail", "-c", recipe[0].body], env=env, check=True)
     folder = tmp_path / "crabgames-tls"
-    running = serve("127.0.0.1:0", tls=TlsFiles(folder / "server.pem", folder / "server.key"))
+    running = serve(
+        "127.0.0.1:0",
+        observing=Observing(tls=TlsFiles(folder / "server.pem", folder / "server.key")),
+    )
     try:
         for host in ("127.0.0.1", "localhost"):
             address = f"{host}:{running.port}"

@@ -18,7 +18,7 @@ import pytest
 
 from crabclients.client import RulesClient, ServiceUnavailableError
 from crabgames.service.browser import serve_http
-from crabgames.service.server import serve
+from crabgames.service.server import Observing, serve
 from tests.test_tls import Pki
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +82,7 @@ CLIENTS: dict[str, Callable[[str], str]] = {
 def addresses(tmp_path_factory) -> Iterator[dict[str, str]]:
     """A TLS server whose CA nobody here trusts, a closed port, and an HTTP side."""
     pki = Pki.make(tmp_path_factory.mktemp("pki"))
-    secure = serve("127.0.0.1:0", tls=pki.files())
+    secure = serve("127.0.0.1:0", observing=Observing(tls=pki.files()))
     plain = serve("127.0.0.1:0")
     http = serve_http(plain, "127.0.0.1:0", grace=0)
     with socket.socket() as probe:  # bound, then closed: nothing listens there
@@ -95,8 +95,7 @@ def addresses(tmp_path_factory) -> Iterator[dict[str, str]]:
             "http": f"127.0.0.1:{http.port}",
         }
     finally:
-        http.stop(0)
-        plain.stop(0)
+        plain.stop(0)  # its HTTP side too
         secure.stop(0)
 
 

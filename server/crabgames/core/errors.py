@@ -79,6 +79,7 @@ class StaleState(RulesError):
     """A move decided on an older version of the state than the one sent."""
 
     reason = "STALE_STATE"
+    status_code = code_pb2.ABORTED
 
 
 @mypyc_attr(native_class=False)
@@ -95,6 +96,7 @@ class GameOver(RulesError):
     """A move sent after the game ended."""
 
     reason = "GAME_OVER"
+    status_code = code_pb2.FAILED_PRECONDITION
 
 
 def malformed(reason: str, field: str, description: str) -> InvalidArgument:

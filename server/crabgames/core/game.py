@@ -201,10 +201,6 @@ class Codec(Generic[S, M, E, O]):
     decode_move: Callable[[Any, str], M]
     words: Words[S, M] | None = None
 
-    @property
-    def state_message(self) -> type[Message]:
-        return self.messages.state_message
-
     def state_bytes(self, state: S) -> bytes:
         """The state message serialized deterministically: the bytes the engine sends a state
         as and remembers it by (a state sent back must match them to be found)."""

@@ -8,10 +8,10 @@ generated from the protos: `rules_service_connect.py`) on uvicorn. What is ours 
   parse becomes `Undecodable`, a lone leading state stays bytes), and take the wire bytes the
   edge answers with, so binary answers are the gRPC answers byte for byte and JSON is their
   canonical JSON.
-- `EdgeOverHttp`, a connectrpc interceptor, runs each unary method through the edge as gRPC's
-  interceptor does (Edge.unary), and ApplyMoves is the edge's stream: admission (MAX_CALLS,
-  long calls), the work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout), the answer
-  limit, the metrics and the access log are the gRPC side's, and a refusal carries the same
+- `RulesOverHttp` runs each unary method through the edge as gRPC's interceptor does
+  (Edge.unary), and ApplyMoves is the edge's stream: admission (MAX_CALLS, long calls), the
+  work budgets, the deadline (Connect-Timeout-Ms or grpc-timeout), the answer limit, the
+  metrics and the access log are the gRPC side's, and a refusal carries the same
   google.rpc.Status (its details become the Connect error's details, or gRPC-Web's
   grpc-status-details-bin).
 - `RequestTime` bounds the time to send the request body (edge.REQUEST_SECONDS), as the gRPC
@@ -28,17 +28,12 @@ clients over HTTP/1.1 do this). Browsers call ApplyMove.
 from __future__ import annotations
 
 import asyncio
-import logging
 import os  # the web page (WithPage)
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from concurrent.futures import Future
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path  # the web page (WithPage)
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import grpc
-import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.request import RequestContext
@@ -56,8 +51,8 @@ from starlette.types import Message as AsgiMessage
 from crabgames.core.errors import bad_request
 from crabgames.service import edge as edge_limits
 from crabgames.service import http
-from crabgames.service.admission import EOF, deadline_of
-from crabgames.service.calls import Aborted, CallContext, Refused, answer
+from crabgames.service.admission import EOF
+from crabgames.service.calls import Aborted, Refused, answer
 from crabgames.service.edge import SERVICE, Edge, request_deserializer
 from crabgames.service.limits import (
     JSON_BYTES_PER_WIRE_BYTE,
@@ -65,17 +60,10 @@ from crabgames.service.limits import (
     REQUEST_BYTES,
     json_deserializer,
 )
-from crabgames.service.peers import peer_address
+from crabgames.service.server import START_TIMEOUT_SECONDS, Running
 from crabgames.service.status import status_for
 from crabgames.v1 import rules_service_pb2 as api
 from crabgames.v1.rules_service_connect import RulesServiceASGIApplication
-
-if TYPE_CHECKING:
-    from crabgames.service.server import Running
-
-log = logging.getLogger(__name__)
-Q = TypeVar("Q")  # a method's request, as the codec made it
-R = TypeVar("R")  # ... and its answer
 
 DEFAULT_HTTP_ADDRESS = "127.0.0.1:8080"
 # Open connections (and calls: uvicorn counts both) before new ones get 503: the edge's
@@ -103,7 +91,6 @@ EXPOSED_HEADERS = [
     "Content-Encoding",
     "Connect-Content-Encoding",
 ]
-START_TIMEOUT_SECONDS = 30.0
 
 
 # ----- codecs: the edge's requests and answers -----
@@ -120,7 +107,8 @@ class Answer:
 
 
 class BinaryCodec:
-    """`application/proto`: requests read by gRPC's deserializers, answers sent as they are."""
+    """`application/proto`: requests read by gRPC's deserializers, answers sent as they are
+    (JsonCodec reads its requests by its own deserializers the same way)."""
 
     def __init__(self, deserializers: dict[type[Message], Callable[[bytes], object]]) -> None:
         self.deserializers = deserializers
@@ -135,7 +123,7 @@ class BinaryCodec:
         return self.deserializers[message_class](bytes(data))
 
 
-class JsonCodec:
+class JsonCodec(BinaryCodec):
     """`application/json`: protobuf's canonical JSON (google.protobuf.json_format), bounded
     before it is parsed (limits.json_deserializer) and parsed by the edge once the call is
     admitted, off the event loop."""
@@ -143,8 +131,8 @@ class JsonCodec:
     def __init__(
         self, message_limit: int, deserializers: dict[type[Message], Callable[[bytes], object]]
     ) -> None:
+        super().__init__(deserializers)
         self.message_limit = message_limit
-        self.deserializers = deserializers
 
     def name(self) -> str:
         return "json"
@@ -158,11 +146,8 @@ class JsonCodec:
         except Refused as error:
             raise connect_error(status_for(error)) from None
 
-    def decode(self, data: bytes | bytearray, message_class: type[Message]) -> object:
-        return self.deserializers[message_class](bytes(data))
 
-
-def codecs(edge: Edge) -> list[BinaryCodec | JsonCodec]:
+def codecs(edge: Edge) -> list[BinaryCodec]:
     """The two codecs, the binary one reading each request as add_rules_service's
     deserializers do, the JSON one bounding each by the same method's bound."""
     binary: dict[type[Message], Callable[[bytes], object]] = {}
@@ -227,34 +212,12 @@ def caller(ctx: RequestContext[Any, Any]) -> str:
     return f"ipv6:{address}" if address.count(":") > 1 else f"ipv4:{address}"
 
 
-class EdgeOverHttp:
-    """The edge on the browser protocols: connectrpc's interceptor of every unary method, which
-    runs the method's endpoint through Edge.unary as EdgeInterceptor runs gRPC's handlers (the
-    request's arrival is RequestTime's to time: connectrpc reads it before any interceptor)."""
-
-    def __init__(self, edge: Edge) -> None:
-        self.edge = edge
-
-    async def intercept_unary(
-        self,
-        call_next: Callable[[Q, RequestContext[Any, Any]], Awaitable[R]],
-        request: Q,
-        ctx: RequestContext[Any, Any],
-        /,
-    ) -> R:
-        def run(request: Q, _call: CallContext) -> Awaitable[R]:
-            return call_next(request, ctx)
-
-        try:
-            return await self.edge.unary(ctx.method.name, run, HttpCall(request, ctx), caller(ctx))
-        except Aborted as error:
-            raise connect_error(error.status) from None
-
-
 class RulesOverHttp:
-    """The generated RulesService protocol: each unary method its work (Edge.runner), run by
-    EdgeOverHttp; ApplyMoves Edge.stream. Each request is what the codec made of it: a
-    request message, or limits.Received, Deferred, TooLarge or Undecodable."""
+    """The generated RulesService protocol, the edge on the browser protocols: each unary
+    method its work (Edge.runner) run through Edge.unary, as EdgeInterceptor runs gRPC's
+    handlers (the request's arrival is RequestTime's to time: connectrpc reads it before the
+    method); ApplyMoves Edge.stream. Each request is what the codec made of it: a request
+    message, or limits.Received, Deferred, TooLarge or Undecodable."""
 
     def __init__(self, edge: Edge) -> None:
         self.edge = edge
@@ -266,9 +229,14 @@ class RulesOverHttp:
         }
 
     async def unary(self, request: object, ctx: RequestContext[Any, Any]) -> Answer:
-        name, remaining = ctx.method.name, HttpCall(None, ctx).time_remaining()
-        work = CallContext(deadline_of(remaining), peer_address(caller(ctx)))
-        return Answer(await self.runners[name](request, work), self.outputs[name])
+        name = ctx.method.name
+        try:
+            body = await self.edge.unary(
+                name, self.runners[name], HttpCall(request, ctx), caller(ctx)
+            )
+        except Aborted as error:
+            raise connect_error(error.status) from None
+        return Answer(body, self.outputs[name])
 
     # The generated protocol's unary methods, each `unary` (which reads its name from `ctx`).
     list_games = new_game = legal_moves = apply_move = get_view = replay = unary
@@ -428,7 +396,6 @@ def application(edge: Edge, origins: Sequence[str] = ()) -> ASGIApp:
     (exact origins such as https://play.example.com; none: same-origin pages only)."""
     rules = RulesServiceASGIApplication(
         RulesOverHttp(edge),  # type: ignore[arg-type]
-        interceptors=[EdgeOverHttp(edge)],
         # The largest JSON request of any method; each method's own bound is the codecs'.
         read_max_bytes=MAX_REQUEST_BYTES * JSON_BYTES_PER_WIRE_BYTE,
         codecs=codecs(edge),
@@ -458,60 +425,21 @@ def parse_origins(text: str) -> list[str]:
 # ----- serving -----
 
 
-@dataclass
-class HttpRunning:
-    """The HTTP server, serving on the gRPC server's event loop (so the edge's counters and
-    the engine stay on one thread)."""
-
-    server: uvicorn.Server
-    port: int
-    done: Future[None]  # of server.serve()
-
-    def stop(self, grace: float = 5.0) -> None:
-        """Stop accepting, give calls in flight `grace` seconds, close the connections."""
-        self.server.should_exit = True
-        try:
-            self.done.result(timeout=grace + 10)
-        except Exception:  # pragma: no cover - a server that did not stop in time
-            log.exception("the HTTP server did not stop cleanly")
-
-
 def serve_http(
     running: Running,
     address: str = DEFAULT_HTTP_ADDRESS,
     origins: Sequence[str] = (),
     grace: int = 5,
-) -> HttpRunning:
+) -> http.Served:
     """Serve the browser protocols on `address` beside a running gRPC server
-    (server.serve's Running), through its edge, on its loop."""
-    sock = http.bind(address)
-    config = http.config(
-        application(running.edge, origins), MAX_CONNECTIONS, CONNECTIONS_PER_PEER, grace
-    )
-    server = uvicorn.Server(config)
-    done = asyncio.run_coroutine_threadsafe(server.serve(sockets=[sock]), running.loop)
-    deadline = time.monotonic() + START_TIMEOUT_SECONDS
-    while not server.started:
-        if done.done() or time.monotonic() > deadline:
-            server.should_exit = True
-            sock.close()
-            raise OSError(f"the HTTP server could not start on {address}")
-        time.sleep(0.01)
-    return HttpRunning(server, sock.getsockname()[1], done)
-
-
-class Serving:
-    """A gRPC server and, when there is one, its HTTP server, stopped together (HTTP first)
-    where run_until_signalled stops a Running."""
-
-    def __init__(self, running: Running, http: HttpRunning | None) -> None:
-        self.running = running
-        self.http = http
-
-    def reload_tls(self) -> None:
-        self.running.reload_tls()
-
-    def stop(self, grace: float = 5.0) -> None:
-        if self.http is not None:
-            self.http.stop(grace)
-        self.running.stop(grace)
+    (server.serve's Running), through its edge, on its loop (so the edge's counters and the
+    engine stay on one thread); stopped with it, first (Running.stop)."""
+    app = application(running.edge, origins)
+    start = http.serve(address, app, MAX_CONNECTIONS, CONNECTIONS_PER_PEER, grace)
+    starting = asyncio.run_coroutine_threadsafe(start, running.loop)
+    try:
+        running.http = starting.result(START_TIMEOUT_SECONDS)
+    except TimeoutError:
+        starting.cancel()
+        raise OSError(f"the HTTP server could not start on {address}") from None
+    return running.http

@@ -51,7 +51,7 @@ class CallContext:
 
     def __init__(self, deadline: float | None, peer: str = "") -> None:
         self.deadline = deadline  # time.monotonic() seconds, or None
-        # Set when the caller goes away while the work runs on another thread (edge.run_on);
+        # Set when the caller goes away while the work runs on another thread (edge.run_bounded);
         # work on the event loop cannot see its caller go, so it needs none (most calls).
         self.gone: threading.Event | None = None
         self.peer = peer

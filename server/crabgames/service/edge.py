@@ -1,6 +1,6 @@
 """The limits every rules call is served with, whatever its transport, so that no caller can
 hold the server by being slow, idle or greedy (docs/security.md). gRPC (`EdgeInterceptor`, a
-grpc.aio interceptor) and the browser protocols (browser.py, a connectrpc interceptor) run the
+grpc.aio interceptor) and the browser protocols (browser.py's RulesOverHttp) run the
 same `Edge.unary` around each unary method's handler; ApplyMoves is `Edge.stream` on both.
 
 - A call's request must arrive within REQUEST_SECONDS (a withheld body holds an entry in
@@ -282,19 +282,10 @@ class Edge(Admission):
         self, behavior: Callable[..., Message | bytes], request: Any, call: CallContext
     ) -> bytes:
         """A call of bounded work: on the event loop, or on a thread when it waits on the
-        ledger's store."""
-        if self.waiting_pool is not None:
-            return await self.run_on(self.waiting_pool, behavior, request, call)
-        return self.run(behavior, request, call)
-
-    async def run_on(
-        self,
-        pool: ThreadPoolExecutor,
-        behavior: Callable[..., Message | bytes],
-        request: Any,
-        call: CallContext,
-    ) -> bytes:
-        """Run on a pool; a caller that goes away stops the work at its next check."""
+        ledger's store (a caller that goes away stops that work at its next check)."""
+        pool = self.waiting_pool
+        if pool is None:
+            return self.run(behavior, request, call)
         loop = asyncio.get_running_loop()
         work = functools.partial(self.run, behavior, request, call)
         gone = call.gone = threading.Event()

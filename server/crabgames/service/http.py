@@ -147,13 +147,14 @@ def config(app: ASGIApp, connections: int, per_peer: int, grace: float = 5) -> u
     )
 
 
-def bind(address: str) -> socket.socket:
-    """A socket bound to host:port (port 0: a free one), for uvicorn to listen on."""
+def bind(address: str, reuse: int = socket.SO_REUSEADDR) -> socket.socket:
+    """A socket bound to host:port (port 0: a free one), for uvicorn to listen on (or, with
+    SO_REUSEPORT, reserving the port --workers share: workers.start_workers)."""
     host, _, port = address.rpartition(":")
     host = host.strip("[]") or "0.0.0.0"
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, reuse, 1)
     try:
         sock.bind((host, int(port)))
     except (OSError, ValueError) as error:
@@ -161,3 +162,37 @@ def bind(address: str) -> socket.socket:
         raise OSError(f"cannot listen on {address}: {error}") from None
     sock.set_inheritable(True)
     return sock
+
+
+class Served:
+    """One of the server's HTTP ports, served by uvicorn on the server's event loop."""
+
+    def __init__(self, server: uvicorn.Server, serving: asyncio.Future[None], port: int) -> None:
+        self.server = server
+        self.serving = serving  # server.serve()
+        self.port = port
+
+    async def stop(self) -> None:
+        """Stop accepting, give calls in flight the configured grace, close the connections."""
+        self.server.should_exit = True
+        await self.serving
+
+
+async def serve(
+    address: str, app: ASGIApp, connections: int, per_peer: int, grace: float = 5
+) -> Served:
+    """`app` served on `address` (port 0: a free one) with `config`'s bounds, on the running
+    loop, once it listens; OSError when it cannot."""
+    sock = bind(address)
+    server = uvicorn.Server(config(app, connections, per_peer, grace))
+    serving = asyncio.ensure_future(server.serve(sockets=[sock]))
+    try:
+        while not server.started:
+            if serving.done():
+                raise OSError(f"cannot listen on {address}: the HTTP server did not start")
+            await asyncio.sleep(0.01)
+    except BaseException:  # cancelled too: a start that took too long
+        server.should_exit = True
+        sock.close()
+        raise
+    return Served(server, serving, sock.getsockname()[1])

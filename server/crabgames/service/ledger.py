@@ -307,11 +307,6 @@ def settings(environ: Mapping[str, str] = os.environ) -> tuple[int, int, int]:
     )
 
 
-def ttl_setting(text: str) -> int:
-    """The TTL setting alone (main.py checks it before any worker starts)."""
-    return setting({TTL_VAR: text}, TTL_VAR, DEFAULT_TTL_SECONDS, MIN_TTL_SECONDS, MAX_TTL_SECONDS)
-
-
 def setting(environ: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
     """A whole-number setting from the environment, `default` when unset."""
     text = environ.get(name, "").strip()

@@ -7,7 +7,6 @@ deserialize end as INTERNAL.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Protocol
 
@@ -242,11 +241,6 @@ def time_is_up(context: CallTime) -> bool:
     """Whether the client is gone or the call's deadline (or work budget) has passed."""
     remaining = context.time_remaining()
     return not context.is_active() or (remaining is not None and remaining <= 0)
-
-
-def time_check(context: CallTime) -> Callable[[], None]:
-    """A callback for the engine's long loops (Replay)."""
-    return functools.partial(check_time, context)
 
 
 def check_replay(request: api.ReplayRequest) -> None:

@@ -51,10 +51,11 @@ class Status(grpc.Status):
     trailing_metadata: tuple[tuple[str, str | bytes], ...]
 
 
-def die_with_parent() -> None:
-    """Have the kernel end this process when its parent ends (Linux; elsewhere a no-op)."""
+def die_with_parent(signum: int = signal.SIGKILL) -> None:
+    """Have the kernel send this process `signum` (by default, end it) when its parent ends
+    (Linux; elsewhere a no-op)."""
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
 
 
 # ----- in a long-call process -----
@@ -114,11 +115,8 @@ def run_long_call(
     try:
         return run_call(getattr(_servicer, method), request_class.FromString(request), call, limit)
     except Aborted as error:  # run_call ends every refusal so
-        return as_status(error.status)
-
-
-def as_status(status: grpc.Status) -> Status:
-    return Status(status.code, status.details, tuple(status.trailing_metadata or ()))
+        status = error.status
+        return Status(status.code, status.details, tuple(status.trailing_metadata or ()))
 
 
 # ----- in the server's process -----
@@ -131,8 +129,7 @@ class LongCallPool:
         self.processes = processes
         # Started afresh (spawn), never forked from a process running gRPC's threads, and each
         # a child of the server's event loop thread, so that it ends with the server.
-        context = multiprocessing.get_context("spawn")
-        self.context = context
+        self.context = multiprocessing.get_context("spawn")
         self.slots = slots
         self.flags: Any = None  # the cancel flags, shared with the processes, made with the pool
         self.free = list(range(slots))

@@ -13,7 +13,6 @@ import logging
 import os
 import socket
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import crabgames
 from crabgames import compiled
@@ -22,34 +21,32 @@ from crabgames.service.addresses import ADDRESS_VAR, DEFAULT_ADDRESS, HTTP_ADDRE
 from crabgames.service.metrics import MetricsPortError, observed_address
 from crabgames.service.server import (
     Observing,
-    Running,
-    Stoppable,
     run_until_signalled,
     serve,
 )
-from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, check
+from crabgames.service.tls import DEFAULT_RELOAD_SECONDS, TlsFiles, read
 from crabgames.service.workers import start_workers, supervise
-
-if TYPE_CHECKING:  # imported when serving HTTP only
-    from crabgames.service.browser import Serving
 
 log = logging.getLogger("crabgames")
 
 
 @dataclass(frozen=True)
 class Knob:
-    """How a user changes one address: the flag, its environment variable, make run's name."""
+    """How a user changes one address: the flag, its environment variable, make run's name
+    (if make run sets it)."""
 
     flag: str
     env: str
-    make: str
+    make: str = ""
 
     def __str__(self) -> str:
-        return f"{self.flag} (env {self.env}; make run {self.make}=host:port)"
+        make = f"; make run {self.make}=host:port" if self.make else ""
+        return f"{self.flag} (env {self.env}{make})"
 
 
 GRPC_KNOB = Knob("--address", ADDRESS_VAR, "ADDRESS")
 HTTP_KNOB = Knob("--http-address", HTTP_ADDRESS_VAR, "HTTP_ADDRESS")
+HEALTH_KNOB = Knob("--health-address", "CRABGAMES_HEALTH_ADDRESS")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -272,7 +269,7 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--health-address",
-        default=env("CRABGAMES_HEALTH_ADDRESS", ""),
+        default=env(HEALTH_KNOB.env, ""),
         help="serve the health service alone, in plaintext, on host:port as well: for"
         " Kubernetes' gRPC probes, which cannot speak TLS (env CRABGAMES_HEALTH_ADDRESS;"
         " default off)",
@@ -286,18 +283,18 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
 
 
 def observing(args: argparse.Namespace) -> Observing:
-    """The production options, and the sealing keys and ledger lifetime, checked before any
+    """The production options, and the sealing keys and ledger settings, checked before any
     worker starts: a bad setting is one line here, not a worker that dies at once."""
     try:
         tls = TlsFiles.from_paths(
             args.tls_cert, args.tls_key, args.tls_client_ca, args.tls_reload_seconds
         )
         if tls is not None:
-            check(tls)
+            read(tls)  # the files load (ValueError or OSError)
         if args.metrics_address:
             observed_address(args.metrics_address, 0)  # a malformed address fails here, once
         sealing.Sealer.from_env()
-        ledger.ttl_setting(os.environ.get(ledger.TTL_VAR, "").strip())
+        ledger.settings()
     except (OSError, ValueError) as error:
         raise SystemExit(f"crabgames-server: {error}") from None
     health = args.health_address or None
@@ -328,30 +325,9 @@ def cannot_listen(address: str, error: BaseException | str, knob: Knob) -> str:
 
 def check_ports(args: argparse.Namespace) -> None:
     """Each address this process listens on, free: a taken one names its own flag."""
-    if port_taken(args.address):
-        raise SystemExit(cannot_listen(args.address, "address already in use", GRPC_KNOB))
-    if args.health_address and port_taken(args.health_address):
-        raise SystemExit(
-            f"crabgames-server: cannot listen on {args.health_address} (address already in"
-            " use): choose another with --health-address (env CRABGAMES_HEALTH_ADDRESS)"
-        )
-
-
-@dataclass
-class LoggedHangup:
-    """The server run_until_signalled runs, saying what SIGHUP does (tls.py logs the reload's
-    result; without TLS there is nothing to read again, said rather than silently ignored)."""
-
-    serving: Stoppable
-    tls: bool
-
-    def reload_tls(self) -> None:
-        if not self.tls:
-            log.info("SIGHUP: no TLS certificate to read again (the server runs without TLS)")
-        self.serving.reload_tls()
-
-    def stop(self, grace: float = 5.0) -> None:
-        self.serving.stop(grace)
+    for address, knob in ((args.address, GRPC_KNOB), (args.health_address, HEALTH_KNOB)):
+        if address and port_taken(address):
+            raise SystemExit(cannot_listen(address, "address already in use", knob))
 
 
 def metrics_port(address: str | None) -> int:
@@ -397,32 +373,21 @@ def main(argv: list[str] | None = None) -> None:
 
         raise SystemExit(supervise(workers, announce_workers))
     try:
-        running = serve(
-            args.address,
-            args.threads,
-            tls=production.tls,
-            metrics_address=production.metrics_address,
-            access_log=production.access_log,
-            health_address=production.health_address,
-        )
-    except MetricsPortError as error:
-        raise SystemExit(f"crabgames-server: {error}") from None
-    except ValueError as error:  # a sealing key or ledger URL that does not do
+        running = serve(args.address, args.threads, observing=production)
+    except (MetricsPortError, ValueError) as error:  # the metrics port, a key or ledger URL
         raise SystemExit(f"crabgames-server: {error}") from None
     except (OSError, RuntimeError) as error:  # grpc.aio raises RuntimeError("Failed to bind")
         raise SystemExit(cannot_listen(args.address, error, GRPC_KNOB)) from None
 
-    serving: Running | Serving = running
     lines = [f"crabgames-server listening on {host}:{running.port}"]
     if http_address is not None:  # HTTP: service/browser.py
-        from crabgames.service.browser import Serving, serve_http
+        from crabgames.service.browser import serve_http
 
         try:
             http = serve_http(running, http_address, origins, int(args.grace))
         except OSError as error:
             running.stop(0)
             raise SystemExit(cannot_listen(http_address, error, HTTP_KNOB)) from None
-        serving = Serving(running, http)
         http_host = http_address.rsplit(":", 1)[0]
         lines.append(f"crabgames-server HTTP on http://{http_host}:{http.port}")
     if running.metrics_port is not None:
@@ -434,7 +399,7 @@ def main(argv: list[str] | None = None) -> None:
         for line in lines:
             print(line, flush=True)
 
-    run_until_signalled(LoggedHangup(serving, production.tls is not None), args.grace, announce)
+    run_until_signalled(running, args.grace, announce)
 
 
 if __name__ == "__main__":

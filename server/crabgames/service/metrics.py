@@ -39,7 +39,6 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Protocol, TextIO
 
 import grpc
-import uvicorn
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -290,17 +289,13 @@ class ServerCollector(Collector):
     def caches(self) -> Iterable[tuple[str, int, int]]:
         decoded = self.engine.decoded
         yield "decoded_states", decoded.bytes, len(decoded.entries)
-        used = count = 0
-        table: Table
-        for table in list(Remembered.tables):  # a copy: the loop's thread may add one
-            used += table.used
-            count += len(table)
-        yield "remembered", used, count
-        used = count = 0
-        for table in options_tables():
-            used += table.used
-            count += len(table)
-        yield "options", used, count
+        # A copy of Remembered.tables: the loop's thread may add one.
+        kinds: list[tuple[str, list[Table]]] = [
+            ("remembered", list(Remembered.tables)),
+            ("options", list(options_tables())),
+        ]
+        for name, tables in kinds:
+            yield name, sum(table.used for table in tables), sum(map(len, tables))
 
 
 def options_tables() -> Iterator[Table]:
@@ -327,37 +322,17 @@ METRICS_CONNECTIONS = 64
 METRICS_CONNECTIONS_PER_PEER = 16
 
 
-class MetricsServer:
+async def serve_metrics(address: str, registry: CollectorRegistry) -> http.Served:
     """The HTTP server of one process's metrics (GET /metrics, or any path), on the server's
     event loop with the bounds of every HTTP port (http.py): no thread per connection, so idle
     connections cost no thread and never starve the process of threads."""
-
-    def __init__(self, server: uvicorn.Server, serving: asyncio.Future[None], port: int) -> None:
-        self.server = server
-        self.serving = serving
-        self.port = port
-
-    @classmethod
-    async def start(cls, address: str, registry: CollectorRegistry) -> MetricsServer:
-        host, _, port = address.rpartition(":")
-        try:
-            sock = http.bind(f"{host or '127.0.0.1'}:{port}")
-        except OSError as error:
-            raise MetricsPortError(f"cannot serve metrics on {address}: {error}") from None
-        app = make_asgi_app(registry)
-        config = http.config(app, METRICS_CONNECTIONS, METRICS_CONNECTIONS_PER_PEER)
-        server = uvicorn.Server(config)
-        serving = asyncio.ensure_future(server.serve(sockets=[sock]))
-        while not server.started:
-            if serving.done():
-                sock.close()
-                raise MetricsPortError(f"cannot serve metrics on {address}")
-            await asyncio.sleep(0.01)
-        return cls(server, serving, sock.getsockname()[1])
-
-    async def stop(self) -> None:
-        self.server.should_exit = True
-        await self.serving
+    host, _, port = address.rpartition(":")
+    app = make_asgi_app(registry)
+    where = f"{host or '127.0.0.1'}:{port}"
+    try:
+        return await http.serve(where, app, METRICS_CONNECTIONS, METRICS_CONNECTIONS_PER_PEER)
+    except OSError as error:
+        raise MetricsPortError(f"cannot serve metrics on {address}: {error}") from None
 
 
 def new_registry(collectors: Iterable[Collector] = ()) -> CollectorRegistry:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import grpc
-from google.protobuf import descriptor_pb2, descriptor_pool
+from google.protobuf import descriptor_pb2, descriptor_pool, text_format
 from grpc_reflection.v1alpha import reflection as v1alpha
 from grpc_reflection.v1alpha import reflection_pb2
 
@@ -23,23 +23,15 @@ SERVICE_NAME = f"{V1_PACKAGE}.ServerReflection"
 
 
 def v1_file() -> descriptor_pb2.FileDescriptorProto:
-    """The v1alpha reflection file as the v1 one: package, type references and Java options
-    renamed, nothing else changed."""
+    """The v1alpha reflection file as the v1 one: its name, package and type references
+    renamed (in its text format, where the package name appears only as that), nothing else
+    changed."""
     source = descriptor_pb2.FileDescriptorProto()
     reflection_pb2.DESCRIPTOR.CopyToProto(source)
-    renamed = descriptor_pb2.FileDescriptorProto.FromString(source.SerializeToString())
+    text = text_format.MessageToString(source).replace(V1ALPHA_PACKAGE, V1_PACKAGE)
+    renamed = text_format.Parse(text, descriptor_pb2.FileDescriptorProto())
     renamed.name = V1_FILE
-    renamed.package = V1_PACKAGE
     renamed.options.Clear()  # v1alpha's deprecation and Java package do not apply
-    for message in renamed.message_type:
-        for field in message.field:
-            if field.HasField("type_name"):  # assigning "" would set it: proto2 presence
-                field.type_name = field.type_name.replace(f".{V1ALPHA_PACKAGE}.", f".{V1_PACKAGE}.")
-    for service in renamed.service:
-        for method in service.method:
-            for end in ("input_type", "output_type"):
-                name = getattr(method, end).replace(f".{V1ALPHA_PACKAGE}.", f".{V1_PACKAGE}.")
-                setattr(method, end, name)
     return renamed
 
 

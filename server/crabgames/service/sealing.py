@@ -52,6 +52,7 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from google.protobuf.message import DecodeError
 from google.rpc import code_pb2
 
+from crabgames.core import wire
 from crabgames.core.engine import without_unknown_fields
 from crabgames.core.errors import InvalidArgument, RulesError, malformed
 from crabgames.v1 import game_pb2
@@ -242,7 +243,8 @@ class Sealer:
         # The tag covers the state as protobuf serializes the parsed message, which is how
         # `open_sampled` sees it, whatever order or encoding a client re-sent it in.
         canonical = game_pb2.GameState.FromString(data).SerializeToString()
-        return canonical + SAMPLE_TAG_FIELD + wire_bytes(self.sample_tag(canonical, self.primary))
+        tag = self.sample_tag(canonical, self.primary)
+        return canonical + wire.message_field(SAMPLE_TAG_NUMBER, tag)
 
     def sample_tag(self, canonical: bytes, key: SealKey) -> bytes:
         mac = hmac.new(key.sample_key, b"crabgames sampled state\0" + canonical, sha256).digest()
@@ -266,12 +268,6 @@ class Sealer:
 
 TAG = "state.sample_tag"
 SAMPLE_TAG_NUMBER = game_pb2.GameState.DESCRIPTOR.fields_by_name["sample_tag"].number
-SAMPLE_TAG_FIELD = bytes([SAMPLE_TAG_NUMBER << 3 | 2])  # field 13, length-delimited: one byte
-
-
-def wire_bytes(payload: bytes) -> bytes:
-    """A length prefix and `payload` (the tag is short: one varint byte)."""
-    return bytes([len(payload)]) + payload
 
 
 def split(sealed: bytes) -> tuple[str, bytes, bytes]:

@@ -12,7 +12,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import Protocol
 
 import grpc
 import uvloop
@@ -22,24 +21,24 @@ import crabgames
 from crabgames.core.engine import Engine
 from crabgames.games import all_games
 from crabgames.service import reflection
-from crabgames.service.edge import Edge, EdgeInterceptor, add_rules_service
+from crabgames.service.addresses import DEFAULT_ADDRESS
+from crabgames.service.edge import SERVICE, Edge, EdgeInterceptor, add_rules_service
+from crabgames.service.http import Served
 from crabgames.service.ledger import Ledger
 from crabgames.service.limits import MAX_REQUEST_BYTES
 from crabgames.service.metrics import (
-    MetricsServer,
     Observer,
     ServerCollector,
     enable_access_log,
     new_registry,
+    serve_metrics,
 )
 from crabgames.service.sealing import Sealer
 from crabgames.service.servicer import RulesServicer
 from crabgames.service.tls import ServerTls, TlsFiles
-from crabgames.v1 import rules_service_pb2
 
 log = logging.getLogger(__name__)
 
-SERVICE_NAME = rules_service_pb2.DESCRIPTOR.services_by_name["RulesService"].full_name
 # Answers (the largest valid one is under 256 KiB); requests are bounded per method, far below.
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 # HTTP/2 streams (calls) one connection may have open at once: one connection cannot take all
@@ -68,21 +67,27 @@ class Running:
     thread: threading.Thread
     edge: Edge
     tls: ServerTls | None = None
-    metrics: MetricsServer | None = None
+    metrics: Served | None = None
     health_server: grpc.aio.Server | None = None  # the plaintext health port, if any
     health_port: int | None = None
+    http: Served | None = None  # the browser protocols (browser.serve_http), if served
 
     @property
     def metrics_port(self) -> int | None:
         return None if self.metrics is None else self.metrics.port
 
     def reload_tls(self) -> None:
-        """Read the TLS files again before the next handshake (what SIGHUP does)."""
-        if self.tls is not None:
+        """Read the TLS files again before the next handshake (what SIGHUP does; tls.py logs
+        the reload's result). Without TLS there is nothing to read again: said rather than
+        silently ignored."""
+        if self.tls is None:
+            log.info("SIGHUP: no TLS certificate to read again (the server runs without TLS)")
+        else:
             self.tls.request_reload()
 
     def stop(self, grace: float = 5.0) -> None:
-        """Graceful stop: health goes NOT_SERVING, in-flight calls get `grace` seconds."""
+        """Graceful stop: the HTTP side first, then health goes NOT_SERVING; in-flight calls
+        get `grace` seconds."""
         if not self.thread.is_alive():
             return
         stopping = asyncio.run_coroutine_threadsafe(self._stop(grace), self.loop)
@@ -93,6 +98,11 @@ class Running:
     async def _stop(self, grace: float) -> None:
         # The edge refuses new calls and the calls in flight get `grace` seconds, waited for
         # here: grpc.aio's own stop(grace) holds the event loop while a call works on a thread.
+        if self.http is not None:  # uvicorn gives its calls in flight the grace it was given
+            try:
+                await self.http.stop()
+            except Exception:  # pragma: no cover - a server that did not stop cleanly
+                log.exception("the HTTP server did not stop cleanly")
         await self.health.enter_graceful_shutdown()
         self.edge.stopping = True
         deadline = time.monotonic() + grace
@@ -107,31 +117,25 @@ class Running:
 
 
 def serve(
-    address: str = "127.0.0.1:50051",
+    address: str = DEFAULT_ADDRESS,
     threads: int = 1,
     reuse_port: bool = False,
     handlers: Sequence[grpc.GenericRpcHandler] = (),
     interceptors: Sequence[grpc.aio.ServerInterceptor] = (),
     *,
-    tls: TlsFiles | None = None,
-    metrics_address: str | None = None,
-    access_log: bool = False,
-    health_address: str | None = None,
+    observing: Observing | None = None,
 ) -> Running:
     """Start the server on a thread of its own. `threads` run the long calls (Playouts,
     Replay; edge.py); every other call runs on the server's event loop. `reuse_port` lets
     several worker processes share the port (--workers); off, binding a port already in use
     fails instead of silently sharing it. `handlers` and `interceptors` are for tests and the
-    benchmark (its no-op RPC), never the production server. `tls`: serve over TLS (tls.py);
-    `metrics_address`: serve Prometheus metrics on that host:port; `access_log`: a JSON line
-    per call on the `crabgames.access` logger (metrics.py); `health_address`: the health
-    service alone on a plaintext port as well (`health_only`)."""
+    benchmark (its no-op RPC), never the production server. `observing`: the production
+    options (TLS, metrics, the access log, the plaintext health port)."""
     # uvloop (libuv) runs the asyncio loop: measured with cachegrind, a no-op call costs 292k
     # instructions on it against 502k on the standard loop (357k on gRPC's threaded server).
     loop = uvloop.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="grpc-aio", daemon=True)
     thread.start()
-    observing = Observing(tls, metrics_address, access_log, health_address)
     build = start(address, threads, reuse_port, handlers, interceptors, loop, thread, observing)
     try:
         return asyncio.run_coroutine_threadsafe(build, loop).result(START_TIMEOUT_SECONDS)
@@ -187,9 +191,9 @@ async def start(
         )
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in ("", SERVICE_NAME):
+    for name in ("", SERVICE.full_name):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    reflection.enable((SERVICE_NAME, health.SERVICE_NAME), server)
+    reflection.enable((SERVICE.full_name, health.SERVICE_NAME), server)
     if tls is not None:
         port = server.add_secure_port(address, tls.credentials())
     else:
@@ -199,7 +203,7 @@ async def start(
     metrics = None
     if registry is not None and observing.metrics_address:
         registry.register(ServerCollector(edge, engine, tls))
-        metrics = await MetricsServer.start(observing.metrics_address, registry)
+        metrics = await serve_metrics(observing.metrics_address, registry)
     health_server, health_port = None, None
     if observing.health_address:
         health_server, health_port = health_only(
@@ -228,12 +232,12 @@ def health_only(
 
 @dataclass(frozen=True)
 class Observing:
-    """The production options of `serve`: TLS, the metrics address and the access log."""
+    """The production options of `serve`."""
 
-    tls: TlsFiles | None = None
-    metrics_address: str | None = None
-    access_log: bool = False
-    health_address: str | None = None
+    tls: TlsFiles | None = None  # serve over TLS (tls.py)
+    metrics_address: str | None = None  # serve Prometheus metrics on that host:port
+    access_log: bool = False  # a JSON line per call on the `crabgames.access` logger
+    health_address: str | None = None  # the health service alone, plaintext (`health_only`)
 
 
 def connection_age_options() -> list[tuple[str, int]]:
@@ -249,16 +253,8 @@ def connection_age_options() -> list[tuple[str, int]]:
     ]
 
 
-class Stoppable(Protocol):
-    """A server run_until_signalled runs: a Running, or browser.Serving (gRPC and HTTP)."""
-
-    def reload_tls(self) -> None: ...
-
-    def stop(self, grace: float = 5.0) -> None: ...
-
-
 def run_until_signalled(
-    running: Stoppable, grace: float, announce: Callable[[], None] = lambda: None
+    running: Running, grace: float, announce: Callable[[], None] = lambda: None
 ) -> None:
     """Serve until SIGTERM or SIGINT, then stop gracefully. The handlers are in place before
     `announce` says the server is up, so a signal sent right after it is never lost; the stop

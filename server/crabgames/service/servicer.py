@@ -20,7 +20,7 @@ from crabgames.core.search import MAX_SIMULATIONS, suggest_move
 from crabgames.core.wire import apply_move_response
 from crabgames.games.crab_rage import season
 from crabgames.service.ledger import Ledger
-from crabgames.service.limits import CallTime, check_replay, time_check, time_is_up
+from crabgames.service.limits import CallTime, check_replay, check_time, time_is_up
 from crabgames.service.responses import (
     game_info,
     playouts_response,
@@ -168,7 +168,8 @@ class RulesServicer:
         check_replay(request)
         setup = self.game_setup(request.new_game, "new_game.")
         ask_forced = request.new_game.ask_forced_decisions
-        result = self.engine.replay(*setup, request.moves, time_check(context), ask_forced)
+        check = functools.partial(check_time, context)  # before each move
+        result = self.engine.replay(*setup, request.moves, check, ask_forced)
         return self.replay_response(result)
 
     def SampleState(

@@ -8,14 +8,7 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from grpc_status import rpc_status
 
-from crabgames.core.errors import (
-    DOMAIN,
-    GameOver,
-    IllegalMove,
-    InvalidArgument,
-    RulesError,
-    StaleState,
-)
+from crabgames.core.errors import DOMAIN, IllegalMove, InvalidArgument, RulesError
 
 # The longest text a status carries (message, each description and metadata value): every
 # status fits gRPC's trailers, whatever an error quotes (the engine cuts quotes too: shown()).
@@ -49,11 +42,7 @@ def status_for(error: RulesError) -> grpc.Status:
             type="ILLEGAL_MOVE", subject=cut(error.rule), description=cut(error.message)
         )
         details.append(_pack(failure))
-    elif isinstance(error, GameOver):
-        code = code_pb2.FAILED_PRECONDITION
-    elif isinstance(error, StaleState):
-        code = code_pb2.ABORTED
-    elif hasattr(error, "status_code"):  # service-edge errors: sealing.py, limits.py
+    elif hasattr(error, "status_code"):  # its kind's own (errors.py, sealing.py, limits.py...)
         code = error.status_code
     else:
         code = code_pb2.INVALID_ARGUMENT

@@ -18,7 +18,6 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,18 +42,6 @@ class TlsFiles:
     key: Path
     client_ca: Path | None = None
     reload_seconds: float = DEFAULT_RELOAD_SECONDS
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> TlsFiles | None:
-        """From CRABGAMES_TLS_CERT, CRABGAMES_TLS_KEY, CRABGAMES_TLS_CLIENT_CA and
-        CRABGAMES_TLS_RELOAD_SECONDS; None (plain TCP) when neither certificate nor key is
-        set."""
-        return cls.from_paths(
-            env.get("CRABGAMES_TLS_CERT", ""),
-            env.get("CRABGAMES_TLS_KEY", ""),
-            env.get("CRABGAMES_TLS_CLIENT_CA", ""),
-            float(env.get("CRABGAMES_TLS_RELOAD_SECONDS", "") or DEFAULT_RELOAD_SECONDS),
-        )
 
     @classmethod
     def from_paths(
@@ -97,16 +84,11 @@ def signature(paths: tuple[Path, ...]) -> tuple[tuple[int, int, int], ...]:
     return tuple((s.st_ino, s.st_size, s.st_mtime_ns) for s in stats)
 
 
-def check(files: TlsFiles) -> None:
-    """Raise ValueError (or OSError) unless the files load: for a parent process, which must
-    create no gRPC object before it forks its workers."""
-    read(files)
-
-
 def read(files: TlsFiles) -> tuple[bytes, bytes, bytes | None, x509.Certificate]:
     """The chain, key and client CA as PEM, checked: the chain parses, the key is the first
     certificate's, and the client CA (if any) holds certificates. ValueError says what is
-    wrong."""
+    wrong. It makes no gRPC object, so a parent process checks the files with it before it
+    forks its workers."""
     chain_pem = files.cert.read_bytes()
     key_pem = files.key.read_bytes()
     ca_pem = files.client_ca.read_bytes() if files.client_ca is not None else None
@@ -117,11 +99,8 @@ def read(files: TlsFiles) -> tuple[bytes, bytes, bytes | None, x509.Certificate]
             x509.load_pem_x509_certificates(ca_pem)
     except ValueError as error:
         raise ValueError(f"TLS files {', '.join(map(str, files.paths()))}: {error}") from None
-    if chain[0].public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    ) != key.public_key().public_bytes(
-        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
-    ):
+    spki = (serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    if chain[0].public_key().public_bytes(*spki) != key.public_key().public_bytes(*spki):
         raise ValueError(
             f"the key in {files.key} is not the key of the certificate in {files.cert}"
         )

@@ -17,7 +17,7 @@ cannot forward), the parent's death sends each worker SIGTERM (Linux's parent-de
 from __future__ import annotations
 
 import contextlib
-import ctypes
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -33,32 +33,16 @@ from types import FrameType
 
 import grpc
 
+from crabgames.service import http
+from crabgames.service.long_calls import die_with_parent
 from crabgames.service.metrics import observed_address
-from crabgames.service.server import Observing, serve
+from crabgames.service.server import START_TIMEOUT_SECONDS, Observing, serve
 
 log = logging.getLogger(__name__)
-START_TIMEOUT_SECONDS = 30.0
 # A worker that dies within QUICK_DEATH_SECONDS of its start, MAX_QUICK_DEATHS times in a row,
 # cannot serve (a bad configuration, no memory at all): restarting it again would only spin.
 QUICK_DEATH_SECONDS = 5.0
 MAX_QUICK_DEATHS = 3
-PR_SET_PDEATHSIG = 1  # prctl(2)
-
-
-def split_address(address: str) -> tuple[str, int]:
-    host, _, port = address.rpartition(":")
-    return host.strip("[]"), int(port)
-
-
-def reserve_port(address: str) -> tuple[socket.socket, int]:
-    """Bind (without listening) a SO_REUSEPORT socket, so that the port stays ours and port 0
-    resolves to one port for every worker."""
-    host, port = split_address(address)
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    return sock, sock.getsockname()[1]
 
 
 def _worker(
@@ -80,17 +64,10 @@ def _worker(
     hangups: list[int] = []
     signal.signal(signal.SIGHUP, lambda signum, _frame: hangups.append(signum))
     observing = observing or Observing()
-    metrics = observing.metrics_address
-    running = serve(
-        address,
-        threads,
-        reuse_port=True,
-        handlers=handlers,
-        tls=observing.tls,
-        metrics_address=observed_address(metrics, index) if metrics else None,
-        access_log=observing.access_log,
-        health_address=observing.health_address,
-    )
+    if observing.metrics_address:  # worker `index` on the given port + index
+        metrics = observed_address(observing.metrics_address, index)
+        observing = dataclasses.replace(observing, metrics_address=metrics)
+    running = serve(address, threads, reuse_port=True, handlers=handlers, observing=observing)
     # The parent forwards SIGHUP: each worker reads its certificate files again.
     signal.signal(signal.SIGHUP, lambda _signum, _frame: running.reload_tls())
     if hangups:
@@ -106,8 +83,7 @@ def _worker(
 def stop_with_parent(parent: int, stop: threading.Event) -> None:
     """Have the kernel send this worker SIGTERM (a graceful stop) when the parent dies, and
     stop now if it died before that was asked (Linux; elsewhere a no-op)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    die_with_parent(signal.SIGTERM)
     if parent and os.getppid() != parent:
         stop.set()
 
@@ -167,8 +143,11 @@ def start_workers(
     """Fork the workers and wait until every one is listening. Returns (Workers, port, socket).
     `handlers` (extra generic RPC handlers) are for the benchmark only; `observing`
     (server.Observing) is handed to every worker."""
-    sock, port = reserve_port(address)
-    host, _ = split_address(address)
+    # Bound (not listening) with SO_REUSEPORT: the port stays ours, and port 0 resolves to one
+    # port for every worker.
+    sock = http.bind(address, socket.SO_REUSEPORT)
+    port = sock.getsockname()[1]
+    host = address.rpartition(":")[0].strip("[]")
     bound = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     pool = Workers(bound, threads, grace, handlers, observing)
     pool.processes = [pool.spawn(i) for i in range(workers)]
@@ -177,7 +156,7 @@ def start_workers(
     started = 0
     while started < workers:
         if time.monotonic() > deadline or any(p.exitcode is not None for p in processes):
-            stop_all(processes)
+            signal_all(processes)
             raise OSError(f"the workers could not start on {bound}")
         with contextlib.suppress(queue.Empty):
             pool.ready.get(timeout=0.2)
@@ -185,11 +164,12 @@ def start_workers(
     return pool, port, sock
 
 
-def stop_all(processes: Iterable[ForkProcess]) -> None:
+def signal_all(processes: Iterable[ForkProcess], signum: int = signal.SIGTERM) -> None:
+    """Send every live worker `signum` (SIGTERM: a graceful stop)."""
     for process in processes:
         if process.exitcode is None and process.pid is not None:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(process.pid, signal.SIGTERM)
+                os.kill(process.pid, signum)
 
 
 def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
@@ -203,17 +183,12 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
         nonlocal stopping
         log.info("signal %s: stopping %d workers", signum, len(pool.processes))
         stopping = True
-        stop_all(pool.processes)
-
-    def on_hangup(_signum: int, _frame: FrameType | None) -> None:
-        for process in pool.processes:  # each worker reads its TLS files again
-            if process.exitcode is None and process.pid is not None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(process.pid, signal.SIGHUP)
+        signal_all(pool.processes)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    signal.signal(signal.SIGHUP, on_hangup)
+    # Each worker reads its TLS files again.
+    signal.signal(signal.SIGHUP, lambda signum, _frame: signal_all(pool.processes, signum))
     ready()
     failed = False
     while any(p.exitcode is None for p in pool.processes) or not stopping:
@@ -227,7 +202,7 @@ def supervise(pool: Workers, ready: Callable[[], None] = lambda: None) -> int:
             if quick_deaths >= MAX_QUICK_DEATHS:
                 log.error("%s keeps dying as it starts: stopping the others", process.name)
                 failed = stopping = True
-                stop_all(pool.processes)
+                signal_all(pool.processes)
                 break
             log.error("%s exited with %s: starting it again", process.name, process.exitcode)
             pool.restart(index)
