@@ -11,7 +11,7 @@ more than the view shows; the tests check it by changing what the seat cannot se
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from crabgames.v1 import game_pb2
@@ -66,6 +66,10 @@ class Writer:
 
     def add(self, name: str, index: int = 0, value: float = 1.0) -> None:
         self.values[self.at(name, index)] += float(value)
+
+    def put_all(self, name: str, values: Iterable[float]) -> None:
+        for index, value in enumerate(values):
+            self.put(name, index, value)
 
     def at(self, name: str, index: int) -> int:
         first, end = self.spans[name]
