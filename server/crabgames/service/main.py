@@ -271,7 +271,7 @@ def add_production_args(parser: argparse.ArgumentParser) -> None:
         "--health-address",
         default=env(HEALTH_KNOB.env, ""),
         help="serve the health service alone, in plaintext, on host:port as well: for"
-        " Kubernetes' gRPC probes, which cannot speak TLS (env CRABGAMES_HEALTH_ADDRESS;"
+        f" Kubernetes' gRPC probes, which cannot speak TLS (env {HEALTH_KNOB.env};"
         " default off)",
     )
     parser.add_argument(

@@ -32,6 +32,7 @@ from crabgames.games.crab_rage.moves import (
 from crabgames.games.crab_rage.phases import DIE
 from crabgames.games.crab_rage.state import (
     Duel,
+    Player,
     State,
     Step,
     Task,
@@ -60,13 +61,16 @@ def shouters(state: State, arena: int) -> list[int]:
     return [p for p in turn_order(state, state.microphone) if fans[p] > 0]
 
 
+def asked_to_commit(player: Player) -> bool:
+    """R17: a shouter who has not committed yet is asked to; one with no hardcore fans left
+    commits 0 unasked."""
+    return not player.committed and player.hardcore > 0
+
+
 def still_to_commit(state: State, arena: int) -> list[int]:
-    """R17: the shouters still to commit, in turn order (`next_to_commit` first); one with no
-    hardcore fans left commits 0 unasked."""
+    """R17: the shouters still asked to commit, in turn order (`next_to_commit` first)."""
     players = state.players
-    return [
-        p for p in shouters(state, arena) if not players[p].committed and players[p].hardcore > 0
-    ]
+    return [p for p in shouters(state, arena) if asked_to_commit(players[p])]
 
 
 def commitment_stays_secret(state: State, arena: int) -> bool:
@@ -88,9 +92,9 @@ def decision_hidden_from(state: State) -> list[int]:
 
 
 def next_to_commit(state: State, arena: int) -> int:
-    """The next player who must commit; one with no hardcore fans left commits 0 unasked."""
+    """The next player asked to commit (R17), -1 when none is left."""
     for p in shouters(state, arena):
-        if not state.players[p].committed and state.players[p].hardcore > 0:
+        if asked_to_commit(state.players[p]):
             return p
     return -1
 
